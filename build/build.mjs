@@ -1,0 +1,38 @@
+// Builds the Node side (CLI, web host, Electron main + preload) with esbuild and the renderer with
+// Vite. `--node-only` skips the renderer (tests that only drive the CLI).
+import { build } from 'esbuild';
+import { fileURLToPath } from 'node:url';
+import { mkdirSync } from 'node:fs';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const nodeOnly = process.argv.includes('--node-only');
+mkdirSync(`${root}/dist`, { recursive: true });
+
+const common = {
+  absWorkingDir: root,
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  sourcemap: 'linked',
+  // Dependencies stay in node_modules: node-pty is native, and electron is provided at run time.
+  packages: 'external',
+  logLevel: 'warning',
+};
+
+await Promise.all([
+  build({
+    ...common,
+    entryPoints: { cli: 'electron/cli.ts' },
+    outdir: 'dist',
+    format: 'esm',
+    banner: { js: '#!/usr/bin/env node' },
+  }),
+  build({ ...common, entryPoints: { main: 'electron/main.ts' }, outfile: 'dist/main.cjs', format: 'cjs', external: ['electron'] }),
+  // A sandboxed preload cannot be ESM and cannot require npm modules: one self-contained CJS file.
+  build({ ...common, packages: undefined, entryPoints: { preload: 'electron/preload.ts' }, outfile: 'dist/preload.cjs', format: 'cjs', external: ['electron'] }),
+]);
+
+if (!nodeOnly) {
+  const { build: viteBuild } = await import('vite');
+  await viteBuild({ configFile: `${root}/renderer/vite.config.ts`, logLevel: 'warn' });
+}

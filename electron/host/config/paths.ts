@@ -1,0 +1,25 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+/** Where everything the app stores lives: $MEWBO_HOME, default ~/.mewbo. */
+export interface HomePaths {
+  home: string;
+  configDir: string;
+  configFile: string;
+  sessionsDir: string;
+  secretsFile: string;
+  stateDir: string;
+}
+
+export function homePaths(env: NodeJS.ProcessEnv = process.env): HomePaths {
+  const home = env.MEWBO_HOME || join(homedir(), '.mewbo');
+  const configDir = join(home, 'configs');
+  return {
+    home,
+    configDir,
+    configFile: join(configDir, 'app.json'),
+    secretsFile: join(configDir, 'secrets.json'),
+    sessionsDir: join(home, 'sessions'),
+    stateDir: join(home, 'state'),
+  };
+}

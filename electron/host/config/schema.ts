@@ -1,0 +1,114 @@
+import { z } from 'zod';
+
+// The one schema of configs/app.json. Defaults live here and nowhere else; the README's config
+// section is written from it.
+
+export const PERMISSION_MODES = ['ask', 'accept-edits', 'auto', 'plan'] as const;
+export const permissionModeSchema = z.enum(PERMISSION_MODES);
+export type PermissionMode = z.infer<typeof permissionModeSchema>;
+
+const absPath = z.string().refine((p) => p.startsWith('/'), 'must be an absolute path');
+
+export const projectConfigSchema = z.strictObject({
+  path: absPath,
+  allowed_paths: z.array(absPath).default([]),
+  description: z.string().default(''),
+  name: z.string().optional(),
+});
+export type ProjectConfig = z.infer<typeof projectConfigSchema>;
+
+export const lspServerConfigSchema = z.strictObject({
+  command: z.array(z.string()).min(1).optional(),
+  extensions: z.array(z.string()).optional(),
+  root_markers: z.array(z.string()).optional(),
+  language_id: z.string().optional(),
+  disabled: z.boolean().default(false),
+});
+
+export const mcpServerConfigSchema = z.union([
+  z.strictObject({
+    type: z.literal('stdio').optional(),
+    command: z.string().min(1),
+    args: z.array(z.string()).default([]),
+    env: z.record(z.string(), z.string()).default({}),
+    cwd: z.string().optional(),
+    disabled: z.boolean().default(false),
+  }),
+  z.strictObject({
+    type: z.enum(['http', 'streamable-http']),
+    url: z.url(),
+    headers: z.record(z.string(), z.string()).default({}),
+    disabled: z.boolean().default(false),
+  }),
+]);
+export type McpServerConfig = z.infer<typeof mcpServerConfigSchema>;
+
+export const providerConfigSchema = z.strictObject({
+  api_key: z.string().optional(),
+  base_url: z.url().optional(),
+  model: z.string().optional(),
+});
+
+export const agentConfigSchema = z.strictObject({
+  /** "" follows the active model; otherwise pins one edit backend. */
+  edit_tool: z.enum(['', 'search_replace_block', 'structured_patch']).default(''),
+  shell_sandbox: z.boolean().default(true),
+  /** Opt-in: also confine writes to the project, its allowed_paths and temp directories. */
+  shell_write_scope: z.enum(['unrestricted', 'project']).default('unrestricted'),
+  shell_denied_paths: z.array(absPath).default([]),
+  harness_self_deny: z.boolean().default(true),
+  server_sandbox: z.boolean().default(false),
+  tool_search: z.enum(['auto', 'on', 'off']).default('auto'),
+  /** auto mode defers once more than this many tools are deferrable. */
+  tool_search_threshold: z.number().int().min(0).default(25),
+  workspace_mode: z.enum(['auto', 'fixed']).default('auto'),
+  max_steps: z.number().int().min(1).default(100),
+  lsp: z
+    .strictObject({
+      enabled: z.boolean().default(true),
+      servers: z.record(z.string(), lspServerConfigSchema).default({}),
+    })
+    .prefault({}),
+});
+
+export const shellsConfigSchema = z.strictObject({
+  /** Characters of output kept per background shell (seed: 1,000,000). */
+  buffer_chars: z.number().int().min(1024).default(1_000_000),
+  /** Live shells at once, foreground included (seed: 32). */
+  max_sessions: z.number().int().min(1).default(32),
+  /** A running shell untouched this long is killed (seed: 3600 s). */
+  idle_timeout_s: z.number().int().min(1).default(3600),
+  /** SIGTERM to SIGKILL grace (seed: 3 s). */
+  kill_grace_ms: z.number().int().min(0).default(3000),
+});
+
+export const appConfigSchema = z.strictObject({
+  agent: agentConfigSchema.prefault({}),
+  permission_mode: permissionModeSchema.default('ask'),
+  model: z
+    .strictObject({
+      provider: z.enum(['anthropic', 'openai', 'ollama']).optional(),
+      name: z.string().optional(),
+    })
+    .prefault({}),
+  providers: z
+    .strictObject({
+      anthropic: providerConfigSchema.optional(),
+      openai: providerConfigSchema.optional(),
+      ollama: providerConfigSchema.optional(),
+    })
+    .prefault({}),
+  projects: z.record(z.string().min(1), projectConfigSchema).default({}),
+  mcpServers: z.record(z.string().regex(/^[A-Za-z0-9_-]+$/), mcpServerConfigSchema).default({}),
+  shells: shellsConfigSchema.prefault({}),
+  devices: z
+    .strictObject({
+      /** The LAN pairing listener is off until the user turns it on. */
+      pairing_enabled: z.boolean().default(false),
+      port: z.number().int().min(0).max(65535).default(0),
+    })
+    .prefault({}),
+});
+
+export type AppConfig = z.infer<typeof appConfigSchema>;
+export type AgentConfig = AppConfig['agent'];

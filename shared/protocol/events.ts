@@ -1,0 +1,155 @@
+import { z } from 'zod';
+import { permissionModeWire } from './common';
+
+// A session is an append-only log of these events. Each carries `seq` (0-based position in the
+// log, the replay cursor) and `ts` (ms since epoch), assigned by the store when it is appended.
+// Everything a client shows is a projection of this log.
+
+const todoItem = z.object({
+  label: z.string().max(200),
+  status: z.enum(['pending', 'in_progress', 'completed']),
+});
+
+const questionOption = z.object({ label: z.string(), description: z.string().default('') });
+export const questionSchema = z.object({
+  header: z.string(),
+  question: z.string(),
+  options: z.array(questionOption),
+  multi_select: z.boolean().default(false),
+});
+export const questionAnswerSchema = z.object({
+  /** One entry per question: option indexes or free text, never both. */
+  answers: z.array(
+    z.union([
+      z.object({ selected: z.array(z.number().int().min(0)) }),
+      z.object({ text: z.string() }),
+    ]),
+  ),
+  notes: z.string().optional(),
+});
+
+export const sessionEventBodySchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('session_created'), title: z.string(), project: z.string().nullable(), root: z.string().nullable() }),
+  z.object({ type: z.literal('user_message'), text: z.string(), message_id: z.string() }),
+  /** A finished assistant message; its live text arrives before as transient deltas. */
+  z.object({
+    type: z.literal('assistant_message'),
+    message_id: z.string(),
+    agent_id: z.string().default('root'),
+    text: z.string(),
+    thinking: z.string().optional(),
+  }),
+  z.object({
+    type: z.literal('tool_call'),
+    call_id: z.string(),
+    agent_id: z.string().default('root'),
+    name: z.string(),
+    args: z.unknown(),
+  }),
+  z.object({
+    type: z.literal('tool_result'),
+    call_id: z.string(),
+    agent_id: z.string().default('root'),
+    name: z.string(),
+    payload: z.looseObject({ kind: z.string() }),
+  }),
+  z.object({ type: z.literal('todos'), items: z.array(todoItem), source: z.string(), agent_id: z.string() }),
+  z.object({
+    type: z.literal('question'),
+    question_id: z.string(),
+    call_id: z.string(),
+    questions: z.array(questionSchema),
+    timeout_seconds: z.number().optional(),
+    notes_placeholder: z.string().optional(),
+  }),
+  z.object({
+    type: z.literal('question_answer'),
+    question_id: z.string(),
+    answer: questionAnswerSchema,
+    /** "in_place": the waiting tool call got it; "late": it arrives as a new message. */
+    delivery: z.enum(['in_place', 'late']),
+  }),
+  z.object({ type: z.literal('question_expired'), question_id: z.string() }),
+  z.object({ type: z.literal('question_superseded'), question_id: z.string() }),
+  z.object({
+    type: z.literal('panel'),
+    ui_id: z.string(),
+    call_id: z.string(),
+    spec: z.unknown(),
+    summary: z.string(),
+    text: z.string(),
+  }),
+  z.object({ type: z.literal('project_switch'), from: z.string().nullable(), to: z.string(), root: z.string() }),
+  z.object({
+    type: z.literal('approval_request'),
+    approval_id: z.string(),
+    call_id: z.string(),
+    tool: z.string(),
+    /** What the user must see in full before deciding: the command, the diff. */
+    summary: z.string(),
+    detail: z.string(),
+  }),
+  z.object({
+    type: z.literal('approval_decision'),
+    approval_id: z.string(),
+    decision: z.enum(['allow', 'deny']),
+    reason: z.string().optional(),
+    by: z.enum(['user', 'policy']),
+  }),
+  z.object({
+    type: z.literal('plan'),
+    plan_id: z.string(),
+    text: z.string(),
+  }),
+  z.object({ type: z.literal('plan_decision'), plan_id: z.string(), decision: z.enum(['approve', 'reject']), feedback: z.string().optional() }),
+  z.object({ type: z.literal('mode_change'), mode: permissionModeWire }),
+  z.object({
+    type: z.literal('device_tool_call'),
+    call_id: z.string(),
+    device_id: z.string(),
+    tool_id: z.string(),
+    args: z.unknown(),
+  }),
+  z.object({
+    type: z.literal('device_tool_result'),
+    call_id: z.string(),
+    device_id: z.string(),
+    status: z.enum(['ok', 'error']),
+    result: z.unknown().optional(),
+    error: z.object({ code: z.string(), message: z.string() }).optional(),
+  }),
+  z.object({
+    type: z.literal('run_state'),
+    state: z.enum(['running', 'waiting', 'idle', 'stopped', 'failed']),
+    reason: z.string().optional(),
+  }),
+  z.object({
+    type: z.literal('usage'),
+    agent_id: z.string().default('root'),
+    model: z.string(),
+    input_tokens: z.number().int(),
+    output_tokens: z.number().int(),
+  }),
+  z.object({ type: z.literal('compaction'), summary: z.string(), upto_seq: z.number().int() }),
+  z.object({ type: z.literal('subagent'), agent_id: z.string(), task: z.string(), state: z.enum(['started', 'finished', 'failed']), result: z.string().optional() }),
+  z.object({ type: z.literal('shell_started'), shell_id: z.string(), command: z.string(), cwd: z.string() }),
+  z.object({ type: z.literal('shell_exited'), shell_id: z.string(), exit_code: z.number().int().nullable(), signal: z.string().nullable() }),
+  z.object({ type: z.literal('diagnostics'), file: z.string(), text: z.string() }),
+  z.object({ type: z.literal('session_renamed'), title: z.string() }),
+  z.object({ type: z.literal('error'), message: z.string(), code: z.string().optional() }),
+]);
+export type SessionEventBody = z.infer<typeof sessionEventBodySchema>;
+export type SessionEventType = SessionEventBody['type'];
+
+export const sessionEventSchema = z.intersection(
+  z.object({ seq: z.number().int().min(0), ts: z.number() }),
+  sessionEventBodySchema,
+);
+export type SessionEvent = SessionEventBody & { seq: number; ts: number };
+export type SessionEventOf<T extends SessionEventType> = Extract<SessionEvent, { type: T }>;
+
+/** Live-only events on a session topic: never stored, never replayed. */
+export const transientEventSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('assistant_delta'), message_id: z.string(), agent_id: z.string(), text: z.string() }),
+]);
+export type TransientEvent = z.infer<typeof transientEventSchema>;
