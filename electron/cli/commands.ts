@@ -1,4 +1,7 @@
 import type { CliCommand } from './command';
+import { serveCommand } from './serve';
 
 // The registry of `mewbo` subcommands: one file per command, one line here.
-export const commands: CliCommand[] = [];
+export const commands: CliCommand[] = [
+  serveCommand,
+];

@@ -1,0 +1,42 @@
+import type { HandlerMap } from '../rpc/router';
+import type { SessionManager } from '../sessions/session-manager';
+import type { SessionRunner } from '../sessions/session-runner';
+
+type SessionHandlers = Pick<HandlerMap, 'sessions.list' | 'sessions.create' | 'sessions.open' | 'sessions.rename' | 'sessions.delete' | 'sessions.send' | 'sessions.stop' | 'sessions.setMode'>;
+
+export interface SessionHandlerDeps {
+  sessions: SessionManager;
+  runner: SessionRunner;
+  /** Resolves a project key to its root (null key: the session is bound to no project). */
+  resolveProject(key: string | null): Promise<{ key: string | null; root: string | null }>;
+}
+
+export function sessionHandlers({ sessions, runner, resolveProject }: SessionHandlerDeps): SessionHandlers {
+  return {
+    'sessions.list': async () => ({ sessions: await sessions.list() }),
+    'sessions.create': async (req) => {
+      const project = await resolveProject(req.project ?? null);
+      const session = await sessions.create({ title: req.title, project: project.key, root: project.root });
+      return { session: session.summary() };
+    },
+    'sessions.open': async (req) => {
+      const session = await sessions.get(req.id);
+      const events = session.events(req.from, req.from + req.limit);
+      return { session: session.summary(), events: [...events], next: req.from + events.length };
+    },
+    'sessions.rename': async (req) => ({ session: await sessions.rename(req.id, req.title) }),
+    'sessions.delete': async (req) => {
+      await sessions.delete(req.id);
+      return { ok: true as const };
+    },
+    'sessions.send': async (req) => runner.send(await sessions.get(req.id), req.text, { capabilities: req.capabilities }),
+    'sessions.stop': async (req) => {
+      await runner.stop(await sessions.get(req.id));
+      return { ok: true as const };
+    },
+    'sessions.setMode': async (req) => {
+      await runner.setMode(await sessions.get(req.id), req.mode);
+      return { ok: true as const };
+    },
+  };
+}

@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import type { RpcError } from '../../../shared/protocol/wire';
+
+/** An error a client should see as is: a code and a precise message. */
+export class HostError extends Error {
+  override name = 'HostError';
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export function toRpcError(err: unknown): RpcError {
+  if (err instanceof z.ZodError) {
+    const issues = err.issues.map((i) => ({ path: i.path.join('.') || '(root)', message: i.message }));
+    return {
+      code: 'invalid_params',
+      message: issues.map((i) => `${i.path}: ${i.message}`).join('; '),
+      issues,
+    };
+  }
+  if (err && typeof err === 'object' && 'code' in err && typeof (err as { code: unknown }).code === 'string' && err instanceof Error) {
+    return { code: (err as { code: string }).code, message: err.message };
+  }
+  return { code: 'internal', message: err instanceof Error ? err.message : String(err) };
+}

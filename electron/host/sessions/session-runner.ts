@@ -1,0 +1,19 @@
+import { randomBytes } from 'node:crypto';
+import type { ClientCapability } from '../../../shared/protocol/capabilities';
+import type { PermissionModeWire } from '../../../shared/protocol/common';
+import type { Session } from './session';
+
+export interface SendOptions {
+  capabilities: ClientCapability[];
+}
+
+/** What turns a user message into a run. The agent runtime implements it. */
+export interface SessionRunner {
+  send(session: Session, text: string, opts: SendOptions): Promise<{ message_id: string }>;
+  stop(session: Session): Promise<void>;
+  setMode(session: Session, mode: PermissionModeWire): Promise<void>;
+}
+
+export function newMessageId(): string {
+  return `m_${randomBytes(8).toString('hex')}`;
+}

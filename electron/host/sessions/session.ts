@@ -1,0 +1,116 @@
+import { Emitter, type Event } from '../lifecycle/emitter';
+import { DisposableStore, toDisposable, type Disposable } from '../lifecycle/disposable';
+import { EventLog } from '../store/event-log';
+import type {
+  SessionEvent,
+  SessionEventBody,
+  TransientEvent,
+} from '../../../shared/protocol/events';
+import type { SessionSummary } from '../../../shared/protocol/session-summary';
+
+export interface SessionMeta {
+  id: string;
+  title: string;
+  project: string | null;
+  root: string | null;
+  created_at: number;
+  event_count?: number;
+}
+
+export type SessionStreamItem = SessionEvent | TransientEvent;
+
+/** One open session: its durable log, live fan-out, and the resources tied to its lifetime. */
+export class Session implements Disposable {
+  private readonly transient = new Emitter<TransientEvent>();
+  /** Shells, runs, watchers: everything that must die with the session. */
+  readonly resources = new DisposableStore();
+
+  readonly onTransient: Event<TransientEvent> = this.transient.event;
+
+  private constructor(
+    public meta: SessionMeta,
+    private readonly log: EventLog,
+    private readonly appended: Emitter<SessionEvent>,
+  ) {}
+
+  get onDidAppend(): Event<SessionEvent> {
+    return this.appended.event;
+  }
+
+  static async open(meta: SessionMeta, file: string): Promise<Session> {
+    const appended = new Emitter<SessionEvent>();
+    const log = await EventLog.open(file, (e) => appended.fire(e));
+    return new Session(meta, log, appended);
+  }
+
+  get id(): string {
+    return this.meta.id;
+  }
+
+  get length(): number {
+    return this.log.length;
+  }
+
+  events(from = 0, to?: number): readonly SessionEvent[] {
+    return this.log.slice(from, to);
+  }
+
+  /** Resolves once the event is on disk; subscribers see it in seq order. */
+  append(body: SessionEventBody): Promise<SessionEvent> {
+    return this.log.append(body);
+  }
+
+  /** Live-only output (streamed assistant text): never stored. */
+  emitTransient(event: TransientEvent): void {
+    this.transient.fire(event);
+  }
+
+  /**
+   * Replay from `cursor`, then live, with no gap and no duplicate: replay and listener registration
+   * happen in the same synchronous turn, and the log only grows by firing `appended` after push.
+   */
+  subscribe(cursor: number, sink: (item: SessionStreamItem) => void): Disposable {
+    const store = new DisposableStore();
+    for (const e of this.log.slice(Math.max(0, cursor))) sink(e);
+    let next = this.log.length;
+    store.add(
+      this.appended.event((e) => {
+        if (e.seq < next) return;
+        next = e.seq + 1;
+        sink(e);
+      }),
+    );
+    store.add(this.transient.event(sink));
+    return toDisposable(() => store.dispose());
+  }
+
+  runState(): SessionSummary['run_state'] {
+    const events = this.log.all();
+    for (let i = events.length - 1; i >= 0; i--) {
+      const e = events[i]!;
+      if (e.type === 'run_state') return e.state;
+    }
+    return 'idle';
+  }
+
+  summary(): SessionSummary {
+    const last = this.log.slice(this.log.length - 1)[0];
+    return {
+      id: this.meta.id,
+      title: this.meta.title,
+      project: this.meta.project,
+      root: this.meta.root,
+      created_at: this.meta.created_at,
+      updated_at: last?.ts ?? this.meta.created_at,
+      event_count: this.log.length,
+      run_state: this.runState(),
+    };
+  }
+
+  async dispose(): Promise<void> {
+    await this.resources.dispose();
+    this.appended.dispose();
+    this.transient.dispose();
+    await this.log.close();
+  }
+}

@@ -1,0 +1,50 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { extname, join, normalize, sep } from 'node:path';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.json': 'application/json',
+  '.woff2': 'font/woff2',
+  '.map': 'application/json',
+};
+
+// The same CSP the Electron window sets: scripts only from this origin, no inline code.
+const CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self' ws: wss:";
+
+/** Serves files of the built renderer; unknown paths fall back to index.html (one-page app). */
+export async function serveStatic(dir: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  const rel = normalize(decodeURIComponent(url.pathname)).replace(/^([/\\])+/, '');
+  let file = join(dir, rel);
+  if (!file.startsWith(dir + sep) && file !== dir) {
+    res.writeHead(403).end();
+    return;
+  }
+  let st = await stat(file).catch(() => null);
+  if (!st || st.isDirectory()) {
+    file = join(dir, 'index.html');
+    st = await stat(file).catch(() => null);
+  }
+  if (!st) {
+    res.writeHead(404, { 'content-type': 'text/plain' }).end('renderer not built: run npm run build\n');
+    return;
+  }
+  res.writeHead(200, {
+    'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+    'content-length': st.size,
+    'content-security-policy': CSP,
+    'x-content-type-options': 'nosniff',
+    'cache-control': 'no-cache',
+  });
+  if (req.method === 'HEAD') {
+    res.end();
+    return;
+  }
+  createReadStream(file).pipe(res);
+}

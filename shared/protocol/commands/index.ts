@@ -1,0 +1,13 @@
+import type { z } from 'zod';
+import { sessionCommands } from './sessions';
+
+// The one map of every command. Each area adds its own file and one spread line here.
+export const commands = {
+  ...sessionCommands,
+};
+
+export type Commands = typeof commands;
+export type CommandName = keyof Commands;
+export type RequestOf<K extends CommandName> = z.input<Commands[K]['request']>;
+export type ParsedRequestOf<K extends CommandName> = z.output<Commands[K]['request']>;
+export type ResponseOf<K extends CommandName> = z.output<Commands[K]['response']>;

@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { command } from '../command';
+import { sessionSummarySchema } from '../session-summary';
+import { sessionEventSchema } from '../events';
+import { clientCapabilitySchema } from '../capabilities';
+import { permissionModeWire } from '../common';
+
+const id = z.string().min(1);
+const ok = z.object({ ok: z.literal(true) });
+
+export const sessionCommands = {
+  'sessions.list': command(z.object({}), z.object({ sessions: z.array(sessionSummarySchema) })),
+  'sessions.create': command(
+    z.object({ title: z.string().max(200).optional(), project: z.string().nullable().optional() }),
+    z.object({ session: sessionSummarySchema }),
+  ),
+  /** Summary plus a page of events; live events come through the `session:<id>` topic. */
+  'sessions.open': command(
+    z.object({ id, from: z.number().int().min(0).default(0), limit: z.number().int().min(1).max(20000).default(5000) }),
+    z.object({ session: sessionSummarySchema, events: z.array(sessionEventSchema), next: z.number().int() }),
+  ),
+  'sessions.rename': command(z.object({ id, title: z.string().trim().min(1).max(200) }), z.object({ session: sessionSummarySchema })),
+  'sessions.delete': command(z.object({ id }), ok),
+  'sessions.send': command(
+    z.object({
+      id,
+      text: z.string().min(1).max(200_000),
+      capabilities: z.array(clientCapabilitySchema).default([]),
+    }),
+    z.object({ message_id: z.string() }),
+  ),
+  'sessions.stop': command(z.object({ id }), ok),
+  'sessions.setMode': command(z.object({ id, mode: permissionModeWire }), ok),
+};
