@@ -13,3 +13,10 @@ export const sessionSummarySchema = z.object({
   run_state: runStateSchema,
 });
 export type SessionSummary = z.infer<typeof sessionSummarySchema>;
+
+/** What the `sessions` topic carries as the list changes. */
+export const sessionsChangeSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('upsert'), session: sessionSummarySchema }),
+  z.object({ type: z.literal('deleted'), id: z.string() }),
+]);
+export type SessionsChange = z.infer<typeof sessionsChangeSchema>;

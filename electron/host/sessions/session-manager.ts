@@ -5,7 +5,7 @@ import { Emitter, type Event } from '../lifecycle/emitter';
 import type { Disposable } from '../lifecycle/disposable';
 import { readJsonOr, writeJsonAtomic } from '../store/atomic-json';
 import { Session, type SessionMeta } from './session';
-import type { SessionSummary } from '../../../shared/protocol/session-summary';
+import type { SessionSummary, SessionsChange } from '../../../shared/protocol/session-summary';
 
 const ID_PATTERN = /^s_[a-z0-9]{6,40}$/;
 
@@ -17,9 +17,7 @@ export class SessionNotFoundError extends Error {
   }
 }
 
-export type SessionsChange =
-  | { type: 'upsert'; session: SessionSummary }
-  | { type: 'deleted'; id: string };
+export type { SessionsChange };
 
 /**
  * Owns every session on disk under `dir`: one folder each with `events.jsonl` (the log) and
