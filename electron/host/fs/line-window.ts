@@ -1,0 +1,109 @@
+import { open } from 'node:fs/promises';
+import { LINE_INDEX_STRIDE, type LineIndex } from './line-index';
+
+// Reads a window of lines from a file of any size with memory proportional to the window: the
+// file is streamed in fixed chunks from the nearest index checkpoint, only the window's lines are
+// kept (each cut at a byte cap), and the rest is only counted (for the total and the index).
+
+/** Bytes read per syscall while scanning. */
+const CHUNK_BYTES = 1 << 20;
+const NEWLINE = 0x0a;
+
+export interface WindowRequest {
+  /** 0-based first line; negative counts from the end (-100: the last 100 lines). */
+  offset: number;
+  limit: number;
+  /** Bytes of one line kept; the rest is counted and reported as cut. */
+  maxLineBytes: number;
+}
+
+export interface WindowLine {
+  text: string;
+  /** Bytes of the line not kept (0 when whole). */
+  cutBytes: number;
+}
+
+export interface WindowResult {
+  /** 0-based index of the first returned line. */
+  start: number;
+  lines: WindowLine[];
+  totalLines: number;
+}
+
+const decoder = new TextDecoder('utf-8');
+
+function finishLine(parts: Buffer[], keptBytes: number, totalBytes: number): WindowLine {
+  let bytes = parts.length === 1 ? parts[0]! : Buffer.concat(parts, keptBytes);
+  let cut = totalBytes - keptBytes;
+  // CRLF files: the model sees the line without its \r (the edit tools put it back).
+  if (cut === 0 && bytes.length > 0 && bytes[bytes.length - 1] === 0x0d) bytes = bytes.subarray(0, -1);
+  return { text: decoder.decode(bytes), cutBytes: cut };
+}
+
+/**
+ * Scans from the checkpoint at or before `start`, collecting lines [start, start+limit), then
+ * counts on to the end unless the index already knows the total. Extends `index` as it goes.
+ */
+async function scan(path: string, index: LineIndex, start: number, limit: number, maxLineBytes: number): Promise<WindowResult> {
+  const checkpoint = Math.min(Math.floor(start / LINE_INDEX_STRIDE), index.offsets.length - 1);
+  let line = checkpoint * LINE_INDEX_STRIDE;
+  let pos = index.offsets[checkpoint]!;
+  const end = start + limit;
+  const lines: WindowLine[] = [];
+  const handle = await open(path, 'r');
+  const buf = Buffer.allocUnsafe(CHUNK_BYTES);
+  let parts: Buffer[] = [];
+  let kept = 0;
+  let lineBytes = 0;
+  let lastByte = -1;
+  try {
+    for (;;) {
+      const { bytesRead } = await handle.read(buf, 0, CHUNK_BYTES, pos);
+      if (bytesRead === 0) break;
+      lastByte = buf[bytesRead - 1]!;
+      let from = 0;
+      while (from < bytesRead) {
+        const nl = buf.indexOf(NEWLINE, from);
+        const stop = nl === -1 || nl >= bytesRead ? bytesRead : nl;
+        if (line >= start && line < end) {
+          const room = maxLineBytes - kept;
+          if (room > 0 && stop > from) {
+            const take = Math.min(room, stop - from);
+            parts.push(Buffer.from(buf.subarray(from, from + take)));
+            kept += take;
+          }
+          lineBytes += stop - from;
+        }
+        if (stop === bytesRead) break;
+        if (line >= start && line < end) lines.push(finishLine(parts, kept, lineBytes));
+        parts = [];
+        kept = 0;
+        lineBytes = 0;
+        line++;
+        from = nl + 1;
+        if (line % LINE_INDEX_STRIDE === 0 && line / LINE_INDEX_STRIDE === index.offsets.length) {
+          index.offsets.push(pos + from);
+        }
+        if (line >= end && index.totalLines !== null) return { start, lines, totalLines: index.totalLines };
+      }
+      pos += bytesRead;
+    }
+  } finally {
+    await handle.close();
+  }
+  // A last line without a trailing newline still counts as a line.
+  const total = lastByte !== -1 && lastByte !== NEWLINE ? line + 1 : line;
+  if (line >= start && line < end && lastByte !== -1 && lastByte !== NEWLINE) lines.push(finishLine(parts, kept, lineBytes));
+  index.totalLines = total;
+  return { start, lines, totalLines: total };
+}
+
+/** Reads the requested window; `index` belongs to this exact version of the file. */
+export async function readLineWindow(path: string, req: WindowRequest, index: LineIndex): Promise<WindowResult> {
+  let start = req.offset;
+  if (start < 0) {
+    if (index.totalLines === null) await scan(path, index, Number.MAX_SAFE_INTEGER, 0, 0);
+    start = Math.max(0, index.totalLines! + start);
+  }
+  return scan(path, index, start, req.limit, req.maxLineBytes);
+}

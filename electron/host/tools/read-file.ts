@@ -1,0 +1,137 @@
+import { open, stat } from 'node:fs/promises';
+import { z } from 'zod';
+import { errorPayload, type ToolPayload } from '../../../shared/tools/payload';
+import { fileVersionKey } from '../fs/line-index';
+import { readLineWindow, type WindowLine } from '../fs/line-window';
+import { relativeToRoot, safeResolve } from '../fs/safe-path';
+import { looksBinary } from '../fs/text-sniff';
+import {
+  BINARY_SNIFF_BYTES,
+  READ_FILE_DEFAULT_LIMIT,
+  READ_FILE_MAX_CHARS,
+  READ_FILE_MAX_LINE_CHARS,
+  TRUNCATION_MARKER,
+} from './constants';
+import { fsErrorPayload } from './file-errors';
+import { ReadState } from './read-state';
+import { defineTool } from './tool';
+
+/** Bytes of a line kept while scanning: enough for READ_FILE_MAX_LINE_CHARS of any UTF-8. */
+const MAX_LINE_BYTES = READ_FILE_MAX_LINE_CHARS * 4;
+/** Width of the line-number column, as `cat -n` prints it. */
+const LINE_NUMBER_WIDTH = 6;
+
+const parameters = z.strictObject({
+  path: z.string().min(1).describe('File to read, relative to root (or absolute inside it)'),
+  root: z.string().optional().describe('Project root for path resolution; may only narrow the session root'),
+  offset: z
+    .number()
+    .int()
+    .default(0)
+    .describe('0-based first line of the window; negative counts from the end (-100: the last 100 lines)'),
+  limit: z.number().int().min(1).default(READ_FILE_DEFAULT_LIMIT).describe('Lines in the window (default 2000)'),
+});
+
+function renderLine(number: number, line: WindowLine): string {
+  let text = line.text;
+  let cutBytes = line.cutBytes;
+  if (text.length > READ_FILE_MAX_LINE_CHARS) {
+    cutBytes += Buffer.byteLength(text.slice(READ_FILE_MAX_LINE_CHARS));
+    text = text.slice(0, READ_FILE_MAX_LINE_CHARS);
+  }
+  const cut = cutBytes > 0 ? ` ... [line cut: ${cutBytes} more bytes]` : '';
+  return `${String(number).padStart(LINE_NUMBER_WIDTH)}\t${text}${cut}`;
+}
+
+async function sniff(path: string): Promise<Buffer> {
+  const handle = await open(path, 'r');
+  try {
+    const buf = Buffer.alloc(BINARY_SNIFF_BYTES);
+    const { bytesRead } = await handle.read(buf, 0, BINARY_SNIFF_BYTES, 0);
+    return buf.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
+export const readFileTool = defineTool({
+  name: 'read_file',
+  description:
+    'Read a line-windowed slice of a text file, numbered from 1 like `cat -n`. Use offset (0-based ' +
+    'first line, negative from the end) and limit to page through large files. Re-reading an ' +
+    'unchanged slice returns a short note instead of the content you already have.',
+  parameters,
+  flags: { readOnly: true, approval: 'none' },
+  async run(ctx, args): Promise<ToolPayload> {
+    const resolved = safeResolve(ctx.root, args.root, args.path, { label: 'path' });
+    if (!resolved.ok) return resolved.error;
+    const { root, path } = resolved;
+    const shown = relativeToRoot(root, path);
+    let st;
+    try {
+      st = await stat(path, { bigint: true });
+      if (st.isDirectory()) {
+        return errorPayload('is_directory', `${shown} is a directory; list it with aider_list_dir_tool`, { path: shown });
+      }
+      if (!st.isFile()) {
+        return errorPayload('not_regular_file', `${shown} is not a regular file (a device, FIFO or socket)`, { path: shown });
+      }
+      if (looksBinary(await sniff(path))) {
+        return {
+          kind: 'binary',
+          path: shown,
+          size_bytes: Number(st.size),
+          message: `${shown} is a binary file (${st.size} bytes); its content is not shown as text`,
+        };
+      }
+    } catch (err) {
+      return fsErrorPayload(err, root, path, shown);
+    }
+    const readState = ctx.services.readState ?? new ReadState({ dedup: false });
+    const version = fileVersionKey(st);
+    if (readState.alreadyRead(path, args.offset, args.limit, version)) {
+      return {
+        kind: 'file_unchanged',
+        path: shown,
+        offset: args.offset,
+        limit: args.limit,
+        message: `You already read this slice of ${shown} in this session and the file has not changed since; use that earlier result.`,
+      };
+    }
+    let window;
+    try {
+      window = await readLineWindow(path, { offset: args.offset, limit: args.limit, maxLineBytes: MAX_LINE_BYTES }, readState.lineIndexes.get(path, version));
+    } catch (err) {
+      return fsErrorPayload(err, root, path, shown);
+    }
+    const budget = READ_FILE_MAX_CHARS - TRUNCATION_MARKER.length - 1;
+    const out: string[] = [];
+    let size = 0;
+    for (const [i, line] of window.lines.entries()) {
+      const rendered = renderLine(window.start + i + 1, line);
+      if (size + rendered.length + 1 > budget) break;
+      out.push(rendered);
+      size += rendered.length + 1;
+    }
+    const endLine = window.start + out.length;
+    const truncated = endLine < window.totalLines;
+    let content = out.join('\n');
+    if (truncated) content += `${content ? '\n' : ''}${TRUNCATION_MARKER}`;
+    const payload: ToolPayload = {
+      kind: 'file',
+      path: shown,
+      content,
+      start_line: out.length ? window.start + 1 : window.start,
+      end_line: endLine,
+      total_lines: window.totalLines,
+      truncated,
+    };
+    if (truncated) payload.next_offset = endLine;
+    if (window.totalLines === 0) payload.note = 'The file is empty.';
+    else if (out.length === 0 && window.start >= window.totalLines) {
+      payload.note = `offset ${args.offset} is past the end of the file (${window.totalLines} lines)`;
+    }
+    readState.markRead(path, args.offset, args.limit, version);
+    return payload;
+  },
+});

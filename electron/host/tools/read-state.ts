@@ -1,0 +1,44 @@
+import { LineIndexCache } from '../fs/line-index';
+
+// Per-session memory of read_file: which exact slices of which file versions the model already
+// holds (so a repeated read costs nothing), and the line indexes of files read so far. One object
+// per session, passed in ToolServices.readState; nothing here is global.
+
+/** Slices remembered per session before the oldest is forgotten (then re-read in full). */
+const SEEN_SLICES_MAX = 2048;
+
+export interface ReadStateOptions {
+  /**
+   * Whether repeated reads are deduplicated. Off where the caller's context is unknown (the MCP
+   * server: its client may have compacted the earlier result away).
+   */
+  dedup: boolean;
+}
+
+export class ReadState {
+  readonly lineIndexes = new LineIndexCache();
+  private readonly seen = new Map<string, string>();
+
+  constructor(readonly options: ReadStateOptions = { dedup: true }) {}
+
+  private key(path: string, offset: number, limit: number): string {
+    return `${path}\0${offset}\0${limit}`;
+  }
+
+  /** True when this slice of this version of the file was already returned in full. */
+  alreadyRead(path: string, offset: number, limit: number, version: string): boolean {
+    return this.options.dedup && this.seen.get(this.key(path, offset, limit)) === version;
+  }
+
+  markRead(path: string, offset: number, limit: number, version: string): void {
+    const key = this.key(path, offset, limit);
+    this.seen.delete(key);
+    this.seen.set(key, version);
+    while (this.seen.size > SEEN_SLICES_MAX) this.seen.delete(this.seen.keys().next().value as string);
+  }
+
+  /** The model's context lost earlier results (compaction, a new conversation): re-read everything. */
+  forgetReads(): void {
+    this.seen.clear();
+  }
+}
