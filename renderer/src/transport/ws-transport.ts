@@ -119,6 +119,8 @@ export class WsTransport implements Transport {
 
   onStatus(listener: (connected: boolean) => void): () => void {
     this.statusListeners.add(listener);
+    // A listener added after the socket opened must still learn that it is connected.
+    listener(this.ws?.readyState === 1);
     return () => this.statusListeners.delete(listener);
   }
 }
