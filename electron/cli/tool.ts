@@ -1,0 +1,102 @@
+import { readFile } from 'node:fs/promises';
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { isErrorPayload } from '../../shared/tools/payload';
+import { ConfigError } from '../host/config/load-config';
+import { builtinTools, findBuiltinTool } from '../host/tools/builtin-tools';
+import { parseToolArgs } from '../host/tools/parse-args';
+import { createStandaloneContext } from '../host/tools/standalone-context';
+import { UsageError, type CliCommand } from './command';
+
+const usage = `Usage: mewbo tool NAME [--root DIR] [--args JSON | --args @FILE | --args -]
+
+Runs one built-in tool without a model and prints its JSON payload on stdout.
+  --root DIR   project root the tool works in (default: the current directory)
+  --args JSON  the tool's arguments as a JSON object (default {}); @FILE reads them from a file,
+               - from stdin (for large edit payloads)
+Exit status: 0 for a success payload, 1 for an error payload, 2 for bad usage.
+Tools: ${builtinTools.map((t) => t.name).join(', ')}`;
+
+async function readArgsText(spec: string): Promise<string> {
+  if (spec === '-') {
+    const chunks: Buffer[] = [];
+    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks).toString('utf8');
+  }
+  if (spec.startsWith('@')) {
+    try {
+      return await readFile(spec.slice(1), 'utf8');
+    } catch (err) {
+      throw new UsageError(`--args ${spec}: cannot read: ${(err as Error).message}`);
+    }
+  }
+  return spec;
+}
+
+function parseJsonArgs(text: string): unknown {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(`--args: not valid JSON: ${(err as Error).message}`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new UsageError('--args: must be a JSON object');
+  }
+  return value;
+}
+
+export const toolCommand: CliCommand = {
+  name: 'tool',
+  summary: 'run one built-in tool without a model and print its JSON payload',
+  usage,
+  async run(argv) {
+    let parsed;
+    try {
+      parsed = parseArgs({
+        args: argv,
+        allowPositionals: true,
+        options: { root: { type: 'string' }, args: { type: 'string' } },
+      });
+    } catch (err) {
+      throw new UsageError((err as Error).message);
+    }
+    const [name, ...extra] = parsed.positionals;
+    if (!name) throw new UsageError('missing tool NAME');
+    if (extra.length) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`);
+    const tool = findBuiltinTool(name);
+    if (!tool) throw new UsageError(`unknown tool '${name}'`);
+    const root = resolve(parsed.values.root ?? process.cwd());
+    let isDir = false;
+    try {
+      isDir = statSync(root).isDirectory();
+    } catch {
+      isDir = false;
+    }
+    if (!isDir) throw new UsageError(`--root ${root}: not an existing directory`);
+    const check = parseToolArgs(tool, parseJsonArgs(await readArgsText(parsed.values.args ?? '{}')));
+    if (!check.ok) throw new UsageError(check.error.message);
+
+    let standalone;
+    try {
+      standalone = await createStandaloneContext({
+        root,
+        onEvent: (event) => process.stderr.write(`event: ${JSON.stringify(event)}\n`),
+      });
+    } catch (err) {
+      if (err instanceof ConfigError) {
+        process.stderr.write(`mewbo tool: ${err.message}\n`);
+        return 1;
+      }
+      throw err;
+    }
+    try {
+      const payload = await tool.run(standalone.ctx, check.args);
+      process.stdout.write(`${JSON.stringify(payload, null, 2)}\n`);
+      return isErrorPayload(payload) ? 1 : 0;
+    } finally {
+      await standalone.dispose();
+    }
+  },
+};

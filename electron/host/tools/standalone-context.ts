@@ -1,0 +1,58 @@
+import { randomBytes } from 'node:crypto';
+import { loadConfigFile } from '../config/load-config';
+import { homePaths } from '../config/paths';
+import { DisposableStore, toDisposable } from '../lifecycle/disposable';
+import type { SessionEventBody } from '../../../shared/protocol/events';
+import { narrowRoot } from '../fs/safe-path';
+import type { ToolServices } from './services';
+import { standaloneServiceFactories, type ServiceFactory } from './standalone-services';
+import type { ToolContext } from './tool';
+
+// A ToolContext for running tools with no session and no model: config from $MEWBO_HOME, the
+// services from the standalone factories, and events handed to a callback instead of a log.
+
+export interface StandaloneOptions {
+  root: string;
+  env?: NodeJS.ProcessEnv;
+  /** Receives what a tool emits (todos, panels...); there is no session log to append to. */
+  onEvent?: (event: SessionEventBody) => void;
+  dedupReads?: boolean;
+  factories?: ServiceFactory[];
+}
+
+export interface StandaloneContext {
+  ctx: ToolContext;
+  /** Ends every service the factories started and aborts the context's signal. */
+  dispose(): Promise<void>;
+}
+
+/** Throws ConfigError for a bad configs/app.json and PathValidationError for a bad root. */
+export async function createStandaloneContext(opts: StandaloneOptions): Promise<StandaloneContext> {
+  const home = homePaths(opts.env ?? process.env);
+  const config = loadConfigFile(home.configFile);
+  const root = narrowRoot(opts.root);
+  const store = new DisposableStore();
+  const abort = new AbortController();
+  store.add(toDisposable(() => abort.abort()));
+  const services: ToolServices = {};
+  try {
+    for (const factory of opts.factories ?? standaloneServiceFactories) {
+      Object.assign(services, await factory({ root, config, home, store, dedupReads: opts.dedupReads ?? true }));
+    }
+  } catch (err) {
+    await store.dispose();
+    throw err;
+  }
+  const ctx: ToolContext = {
+    root,
+    sessionId: `standalone_${randomBytes(4).toString('hex')}`,
+    agentId: 'root',
+    signal: abort.signal,
+    config,
+    services,
+    async emit(event) {
+      opts.onEvent?.(event);
+    },
+  };
+  return { ctx, dispose: () => store.dispose() };
+}

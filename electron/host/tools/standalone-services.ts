@@ -1,0 +1,24 @@
+import type { AppConfig } from '../config/schema';
+import type { HomePaths } from '../config/paths';
+import type { DisposableStore } from '../lifecycle/disposable';
+import { ReadState } from './read-state';
+import type { ToolServices } from './services';
+
+// The services a tool gets when it runs without a session or a model (`mewbo tool`, `mewbo mcp`).
+// Each area adds one factory line; a factory registers anything long-lived with `store`, which
+// the caller disposes when the tool run (or the MCP server) ends.
+
+export interface StandaloneEnv {
+  root: string;
+  config: AppConfig;
+  home: HomePaths;
+  store: DisposableStore;
+  /** Whether read_file deduplicates repeated reads (off for MCP: its client's context is unknown). */
+  dedupReads: boolean;
+}
+
+export type ServiceFactory = (env: StandaloneEnv) => Partial<ToolServices> | Promise<Partial<ToolServices>>;
+
+export const standaloneServiceFactories: ServiceFactory[] = [
+  (env) => ({ readState: new ReadState({ dedup: env.dedupReads }) }),
+];
