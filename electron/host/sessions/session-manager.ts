@@ -62,6 +62,8 @@ export class SessionManager implements Disposable {
 
   private load(id: string, meta: SessionMeta): Promise<Session> {
     const pending = Session.open(meta, this.paths(id).log).then((session) => {
+      // meta.json may lag the log after a crash; the log wins.
+      session.meta = { ...session.meta, title: lastTitle(session) ?? session.meta.title };
       session.onDidAppend((e) => {
         if (e.type === 'run_state' || e.type === 'session_renamed' || e.type === 'user_message') {
           this.changed.fire({ type: 'upsert', session: session.summary() });
@@ -116,9 +118,11 @@ export class SessionManager implements Disposable {
 
   async rename(id: string, title: string): Promise<SessionSummary> {
     const session = await this.get(id);
-    session.meta = { ...session.meta, title: title.trim() };
+    const clean = title.trim();
+    // The log is the truth; meta.json is the index, rewritten from it.
+    await session.append({ type: 'session_renamed', title: clean });
+    session.meta = { ...session.meta, title: lastTitle(session) ?? clean };
     await writeJsonAtomic(this.paths(id).meta, { ...session.meta, event_count: session.length });
-    await session.append({ type: 'session_renamed', title: session.meta.title });
     return session.summary();
   }
 
@@ -151,4 +155,13 @@ export class SessionManager implements Disposable {
     this.created.dispose();
     this.deleting.dispose();
   }
+}
+
+function lastTitle(session: Session): string | undefined {
+  const events = session.events();
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i]!;
+    if (e.type === 'session_renamed') return e.title;
+  }
+  return undefined;
 }

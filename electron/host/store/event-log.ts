@@ -26,13 +26,16 @@ export class EventLog {
   private flushing: Promise<void> | null = null;
   private closed = false;
   private handleClosed = false;
+  private nextSeq: number;
 
   private constructor(
     readonly file: string,
     private readonly handle: FileHandle,
     private readonly events: SessionEvent[],
     private readonly onAppended: (e: SessionEvent) => void,
-  ) {}
+  ) {
+    this.nextSeq = events.length;
+  }
 
   /** Opens (creating if needed) and recovers a log. `onAppended` fires once an event is durable. */
   static async open(file: string, onAppended: (e: SessionEvent) => void = () => {}): Promise<EventLog> {
@@ -87,9 +90,11 @@ export class EventLog {
 
   append(body: SessionEventBody): Promise<SessionEvent> {
     if (this.closed) return Promise.reject(new Error(`${this.file}: log is closed`));
-    const checked = sessionEventBodySchema.parse(body);
-    const seq = this.events.length + this.pending.length;
-    const event = { ...checked, seq, ts: Date.now() } as SessionEvent;
+    const checked = sessionEventBodySchema.safeParse(body);
+    if (!checked.success) return Promise.reject(checked.error);
+    // Counted apart from events + pending: a batch being flushed is in neither.
+    const seq = this.nextSeq++;
+    const event = { ...checked.data, seq, ts: Date.now() } as SessionEvent;
     const line = JSON.stringify(event) + '\n';
     return new Promise<SessionEvent>((resolve, reject) => {
       this.pending.push({ event, line, resolve, reject });
