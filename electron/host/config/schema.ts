@@ -61,6 +61,11 @@ export const agentConfigSchema = z.strictObject({
   tool_search: z.enum(['auto', 'on', 'off']).default('auto'),
   /** auto mode defers once more than this many tools are deferrable. */
   tool_search_threshold: z.number().int().min(0).default(25),
+  /**
+   * auto mode also defers once the deferrable schemas would take more than this share of the
+   * model's context window (estimated at 4 bytes per token), however few tools that is.
+   */
+  tool_search_context_share: z.number().gt(0).max(1).default(0.1),
   workspace_mode: z.enum(['auto', 'fixed']).default('auto'),
   max_steps: z.number().int().min(1).default(100),
   lsp: z
@@ -105,6 +110,9 @@ export const appConfigSchema = z.strictObject({
     .strictObject({
       /** The LAN pairing listener is off until the user turns it on. */
       pairing_enabled: z.boolean().default(false),
+      /** Address to bind; "" is the machine's first LAN IPv4 (tests bind 127.0.0.1). */
+      host: z.string().default(''),
+      /** 0: pick a free port once and keep it (the phone page's origin must not change). */
       port: z.number().int().min(0).max(65535).default(0),
     })
     .prefault({}),

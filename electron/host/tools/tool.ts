@@ -44,6 +44,11 @@ export interface ToolDefinition<P extends z.ZodType = z.ZodType> {
   name: string;
   description: string;
   parameters: P;
+  /**
+   * The JSON Schema the model sees, when the tool's schema arrives as JSON Schema rather than zod
+   * (MCP tools). Unset: z.toJSONSchema(parameters). Read it through tool-search/tool-schema.ts.
+   */
+  inputJsonSchema?: Record<string, unknown>;
   flags: ToolFlags;
   run(ctx: ToolContext, args: z.infer<P>): Promise<ToolPayload>;
 }
