@@ -1,0 +1,236 @@
+import { pathToFileURL } from 'node:url';
+import { basename } from 'node:path';
+import {
+  CancellationTokenSource,
+  ConfigurationRequest,
+  createProtocolConnection,
+  ExitNotification,
+  InitializedNotification,
+  InitializeRequest,
+  PublishDiagnosticsNotification,
+  RegistrationRequest,
+  ShutdownRequest,
+  StreamMessageReader,
+  StreamMessageWriter,
+  UnregistrationRequest,
+  WorkDoneProgressCreateRequest,
+  ApplyWorkspaceEditRequest,
+  ShowMessageRequest,
+  WorkspaceFoldersRequest,
+  type ClientCapabilities,
+  type ProtocolConnection,
+  type ServerCapabilities,
+} from 'vscode-languageserver-protocol/node';
+import { Emitter } from '../lifecycle/emitter';
+import type { Disposable } from '../lifecycle/disposable';
+import { EXIT_WAIT_MS, INITIALIZE_TIMEOUT_MS, SHUTDOWN_REQUEST_MS } from './constants';
+import { DiagnosticsStore } from './diagnostics-store';
+import { DocumentSync } from './document-sync';
+import { LspError } from './errors';
+import { ServerProcess, type ExitInfo } from './server-process';
+
+// One running language server: its process, the JSON-RPC connection (vscode-jsonrpc framing via
+// vscode-languageserver-protocol), the documents it has open and the diagnostics it pushed.
+// A read-only client: it never applies a workspace edit a server asks for.
+
+const CLIENT_CAPABILITIES: ClientCapabilities = {
+  general: { positionEncodings: ['utf-16'] },
+  textDocument: {
+    synchronization: { dynamicRegistration: false, didSave: false },
+    // Not `diagnostic` (pull): pyright 1.1.414 exits when a client offers dynamic registration for it.
+    publishDiagnostics: { versionSupport: true, relatedInformation: false },
+    hover: { contentFormat: ['plaintext', 'markdown'] },
+    definition: { linkSupport: true },
+    references: {},
+  },
+  workspace: { configuration: true, workspaceFolders: true, applyEdit: false },
+  window: { workDoneProgress: false },
+};
+
+export interface ClientExit extends ExitInfo {
+  /** True when the exit came from our own shutdown. */
+  expected: boolean;
+  stderr: string;
+}
+
+export interface StartOptions {
+  name: string;
+  argv: string[];
+  root: string;
+  env: NodeJS.ProcessEnv;
+  languageId: (ext: string) => string;
+}
+
+export class LspClient implements Disposable {
+  readonly store = new DiagnosticsStore();
+  readonly documents: DocumentSync;
+  private readonly onExitEmitter = new Emitter<ClientExit>();
+  readonly onExit = this.onExitEmitter.event;
+  private capabilities: ServerCapabilities = {};
+  private shuttingDown = false;
+  private exitInfo: ClientExit | undefined;
+
+  private constructor(
+    readonly name: string,
+    readonly root: string,
+    private readonly proc: ServerProcess,
+    private readonly connection: ProtocolConnection,
+    languageId: (ext: string) => string,
+  ) {
+    this.documents = new DocumentSync(connection, this.store, languageId);
+    proc.onExit((info) => {
+      this.exitInfo = { ...info, expected: this.shuttingDown, stderr: proc.stderr };
+      this.store.clear();
+      connection.dispose();
+      this.onExitEmitter.fire(this.exitInfo);
+    });
+  }
+
+  /** Spawns the server and completes the initialize handshake; rejects with an LspError. */
+  static async start(opts: StartOptions): Promise<LspClient> {
+    const proc = new ServerProcess(opts.argv, opts.root, opts.env);
+    const connection = createProtocolConnection(
+      new StreamMessageReader(proc.child.stdout),
+      new StreamMessageWriter(proc.child.stdin),
+    );
+    const client = new LspClient(opts.name, opts.root, proc, connection, opts.languageId);
+    client.listen();
+    try {
+      await client.initialize();
+    } catch (err) {
+      await client.dispose();
+      throw err;
+    }
+    return client;
+  }
+
+  get pid(): number | undefined {
+    return this.proc.pid;
+  }
+
+  get hasExited(): boolean {
+    return this.exitInfo !== undefined;
+  }
+
+  get serverCapabilities(): ServerCapabilities {
+    return this.capabilities;
+  }
+
+  private listen(): void {
+    const c = this.connection;
+    const folders = [{ uri: pathToFileURL(this.root).href, name: basename(this.root) }];
+    c.onNotification(PublishDiagnosticsNotification.type, (params) => this.store.publish(params));
+    // Defaults for every setting the server asks about; servers treat null as "use your default".
+    c.onRequest(ConfigurationRequest.type, (params) => params.items.map(() => null));
+    c.onRequest(WorkspaceFoldersRequest.type, () => folders);
+    c.onRequest(RegistrationRequest.type, () => undefined);
+    c.onRequest(UnregistrationRequest.type, () => undefined);
+    c.onRequest(WorkDoneProgressCreateRequest.type, () => undefined);
+    c.onRequest(ShowMessageRequest.type, () => null);
+    c.onRequest(ApplyWorkspaceEditRequest.type, () => ({
+      applied: false,
+      failureReason: 'read-only client',
+    }));
+    c.onUnhandledNotification(() => undefined);
+    c.listen();
+  }
+
+  private async initialize(): Promise<void> {
+    const result = await this.request<{ capabilities: ServerCapabilities }>(
+      InitializeRequest.method,
+      {
+        processId: process.pid,
+        clientInfo: { name: 'mewbo' },
+        rootUri: pathToFileURL(this.root).href,
+        rootPath: this.root,
+        workspaceFolders: [{ uri: pathToFileURL(this.root).href, name: basename(this.root) }],
+        capabilities: CLIENT_CAPABILITIES,
+      },
+      INITIALIZE_TIMEOUT_MS,
+    ).catch((err: unknown) => {
+      const detail = this.proc.stderr ? `: ${this.proc.stderr}` : '';
+      throw new LspError(
+        'server_failed',
+        `${this.name} did not start (${(err as Error).message})${detail}`,
+      );
+    });
+    this.capabilities = result.capabilities;
+    await this.connection.sendNotification(InitializedNotification.type, {});
+  }
+
+  /**
+   * One request with a deadline and an optional abort; rejects with LspError `server_exited`
+   * when the server dies first (the caller may retry on a restarted server).
+   */
+  async request<R>(
+    method: string,
+    params: unknown,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<R> {
+    if (this.exitInfo) throw this.exitedError();
+    if (signal?.aborted) throw new LspError('cancelled', `${method} was cancelled`);
+    const cancel = new CancellationTokenSource();
+    let timer: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
+    let subscription: Disposable | undefined;
+    const interrupt = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        cancel.cancel();
+        reject(
+          new LspError('timeout', `${this.name} did not answer ${method} within ${timeoutMs} ms`),
+        );
+      }, timeoutMs);
+      onAbort = () => {
+        cancel.cancel();
+        reject(new LspError('cancelled', `${method} was cancelled`));
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      subscription = this.onExit(() => reject(this.exitedError()));
+    });
+    try {
+      return await Promise.race([
+        this.connection.sendRequest<R>(method, params, cancel.token),
+        interrupt,
+      ]);
+    } catch (err) {
+      if (err instanceof LspError) throw err;
+      if (this.exitInfo) throw this.exitedError();
+      throw new LspError(
+        'request_failed',
+        `${this.name} failed ${method}: ${(err as Error).message}`,
+      );
+    } finally {
+      clearTimeout(timer);
+      if (onAbort) signal?.removeEventListener('abort', onAbort);
+      void subscription?.dispose();
+      cancel.dispose();
+    }
+  }
+
+  private exitedError(): LspError {
+    const info = this.exitInfo;
+    const how =
+      info?.spawnError ?? (info?.signal ? `signal ${info.signal}` : `code ${info?.code ?? '?'}`);
+    const stderr = info?.stderr ? `; stderr: ${info.stderr.slice(-600)}` : '';
+    return new LspError('server_exited', `${this.name} exited (${how})${stderr}`);
+  }
+
+  /** shutdown, exit, then the process ladder (SIGTERM, SIGKILL) by a deadline. */
+  async dispose(): Promise<void> {
+    if (!this.exitInfo && !this.shuttingDown) {
+      this.shuttingDown = true;
+      try {
+        await this.request(ShutdownRequest.method, undefined, SHUTDOWN_REQUEST_MS);
+        await this.connection.sendNotification(ExitNotification.type);
+      } catch {
+        // A server that does not answer shutdown gets the signals below.
+      }
+      await this.proc.waitForExit(EXIT_WAIT_MS);
+    }
+    this.shuttingDown = true;
+    await this.proc.dispose();
+    this.connection.dispose();
+    this.onExitEmitter.dispose();
+  }
+}

@@ -1,0 +1,113 @@
+import { extname } from 'node:path';
+import type { AppConfig } from '../config/schema';
+import type { Disposable } from '../lifecycle/disposable';
+import { errorPayload, type ErrorPayload } from '../../../shared/tools/payload';
+import { findWorkspaceRoot } from './find-root';
+import { LspClient } from './lsp-client';
+import { ManagedServer } from './managed-server';
+import { nodeBinDirs, resolveExecutable } from './resolve-command';
+import { buildServerSpecs, specForFile } from './server-specs';
+
+/**
+ * Turns a server's argv into the argv that runs it confined to `projectRoot` (the Landlock
+ * launcher's prefix, for `agent.server_sandbox`). Provided by the composition root.
+ */
+export type ServerSandbox = (projectRoot: string, argv: string[]) => Promise<string[]>;
+
+export interface RegistryOptions {
+  config: () => AppConfig;
+  /** Searched after PATH (this app's node_modules/.bin). */
+  binDirs: string[];
+  env: NodeJS.ProcessEnv;
+  sandbox?: ServerSandbox;
+}
+
+export interface RunningServer {
+  name: string;
+  root: string;
+  pid: number | undefined;
+}
+
+// One ManagedServer per (server, workspace root, command), created on first use. Everything a
+// lookup can refuse is an error payload: LSP off, no server for the extension, not installed,
+// sandbox asked for but not available (never started unconfined instead).
+
+export class ServerRegistry implements Disposable {
+  private readonly servers = new Map<string, ManagedServer>();
+  private disposed = false;
+
+  constructor(private readonly opts: RegistryOptions) {}
+
+  async serverFor(projectRoot: string, file: string): Promise<ManagedServer | ErrorPayload> {
+    const config = this.opts.config();
+    if (!config.agent.lsp.enabled) {
+      return errorPayload('lsp_disabled', 'language servers are off (agent.lsp.enabled is false)');
+    }
+    const { specs, problems } = buildServerSpecs(config.agent.lsp);
+    const spec = specForFile(specs, file);
+    if (!spec) {
+      const ext = extname(file) || '(no extension)';
+      const known = specs.map((s) => `${s.name} (${s.extensions.join(' ')})`).join(', ');
+      const extra = problems.length ? `; ignored config: ${problems.join('; ')}` : '';
+      return errorPayload(
+        'no_server',
+        `no language server handles ${ext} files; configured: ${known}${extra}`,
+      );
+    }
+    const root = findWorkspaceRoot(file, projectRoot, spec.rootMarkers);
+    const key = JSON.stringify([spec.name, root, projectRoot, spec.command]);
+    const existing = this.servers.get(key);
+    if (existing) return existing;
+
+    const [program, ...args] = spec.command;
+    const before = nodeBinDirs(root, projectRoot);
+    const resolved = resolveExecutable(program!, root, {
+      before,
+      after: this.opts.binDirs,
+      path: this.opts.env.PATH,
+    });
+    if (!resolved) {
+      const places = ['PATH', ...before, ...this.opts.binDirs].join(', ');
+      return errorPayload(
+        'server_not_installed',
+        `${spec.name} is not installed: ${program} was not found (looked in ${places}); ` +
+          `install it or set agent.lsp.servers.${spec.name}.command`,
+        { server: spec.name },
+      );
+    }
+    let argv = [resolved, ...args];
+    if (config.agent.server_sandbox) {
+      if (!this.opts.sandbox) {
+        return errorPayload(
+          'sandbox_unavailable',
+          `agent.server_sandbox is on but no sandbox launcher is available, so ${spec.name} is not started unconfined`,
+        );
+      }
+      argv = await this.opts.sandbox(projectRoot, argv);
+    }
+    if (this.disposed) return errorPayload('server_exited', 'language servers were shut down');
+    const server = new ManagedServer(spec.name, root, () =>
+      LspClient.start({
+        name: spec.name,
+        argv,
+        root,
+        env: this.opts.env,
+        languageId: spec.languageId,
+      }),
+    );
+    this.servers.set(key, server);
+    return server;
+  }
+
+  running(): RunningServer[] {
+    return [...this.servers.values()].map((s) => ({ name: s.name, root: s.root, pid: s.pid }));
+  }
+
+  /** Every server shut down at once (each has its own deadline), not one after another. */
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    const servers = [...this.servers.values()];
+    this.servers.clear();
+    await Promise.all(servers.map((s) => s.dispose()));
+  }
+}
