@@ -1,10 +1,12 @@
 import { readFileTool } from './read-file';
+import { lspTool } from './lsp';
 import type { AnyTool } from './tool';
 
 // The registry of built-in tools: one file per tool, one line here. Binding decides per session
 // and step which of these the model is offered; `mewbo tool` and `mewbo mcp` run them directly.
 export const builtinTools: AnyTool[] = [
   readFileTool,
+  lspTool,
 ];
 
 export function findBuiltinTool(name: string): AnyTool | undefined {

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { errorPayload, type ToolPayload } from '../../../shared/tools/payload';
-import type { LspService } from '../lsp/lsp-service';
 import { defineTool } from './tool';
 
 // lsp_tool: the seed's "query language servers". Read-only; the servers are the session's
@@ -37,7 +36,7 @@ export const lspTool = defineTool({
   parameters,
   flags: { readOnly: true, approval: 'none' },
   async run(ctx, args): Promise<ToolPayload> {
-    const lsp = ctx.services.lsp as LspService | undefined;
+    const lsp = ctx.services.lsp;
     if (!lsp) return errorPayload('unavailable', 'language servers are not available in this host');
     if (!ctx.config.agent.lsp.enabled) {
       return errorPayload('lsp_disabled', 'language servers are off (agent.lsp.enabled is false)');

@@ -3,9 +3,12 @@
 // Keep one line per service, typed by the owning module.
 
 import type { ReadState } from './read-state';
+import type { LspService } from '../lsp/lsp-service';
 
 export interface ToolServices {
   /** read_file: slices already read this session (dedup) and line indexes of big files. */
   readState?: ReadState;
+  /** lsp_tool and passive diagnostics: the language servers of this host. */
+  lsp?: LspService;
   [name: string]: unknown;
 }
