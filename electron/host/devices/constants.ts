@@ -1,0 +1,59 @@
+// Numbers of the pairing listener and device calls, with their reasons. Wire limits shared with
+// clients live in shared/device/limits.ts.
+
+/** A pairing code is valid 5 minutes (DESIGN). */
+export const PAIR_CODE_TTL_MS = 5 * 60_000;
+
+/** Wrong guesses one code survives (all connections together): 10 in 10^6 is a 0.001% chance. */
+export const PAIR_CODE_MAX_FAILURES = 10;
+
+/** A device call waits 30 s for its result, then fails as device_timeout (seed). */
+export const DEVICE_CALL_TIMEOUT_MS = 30_000;
+
+/** Settled calls are remembered this long so a late result gets 409/404 rather than a guess. */
+export const SETTLED_CALL_MEMORY_MS = 10 * 60_000;
+
+/** And at most this many, so a flood of calls cannot grow the tombstone map without bound. */
+export const SETTLED_CALL_MEMORY_MAX = 1000;
+
+/** Malformed frames one connection may send before it is closed ("repeated -> close"). */
+export const MAX_MALFORMED_FRAMES = 5;
+
+/** Frames per connection: a burst of 60, refilled at 30 per second. A phone sends a handful. */
+export const FRAME_BURST = 60;
+export const FRAMES_PER_SECOND = 30;
+
+/** Bytes per connection: a burst of 4 MiB, refilled at 2 MiB/s; tool results are small. */
+export const BYTE_BURST = 4 * 1024 * 1024;
+export const BYTES_PER_SECOND = 2 * 1024 * 1024;
+
+/** Over-limit frames tolerated (dropped with one rate_limited error) before the socket closes. */
+export const MAX_RATE_VIOLATIONS = 100;
+
+/** A connection must send pair or hello within this long, or it is closed. */
+export const AUTH_DEADLINE_MS = 15_000;
+
+/** pair attempts per connection: a phone pairs once; more is guessing. */
+export const MAX_PAIR_ATTEMPTS_PER_CONNECTION = 3;
+
+/** Open sockets at once: a household of phones plus reconnect overlap, far below a flood's reach. */
+export const MAX_CONNECTIONS = 64;
+
+/** Server pings this often; a socket that missed a whole interval is dead (a sleeping phone). */
+export const HEARTBEAT_MS = 20_000;
+
+/** last_seen is persisted at most this often while a device is attached (plus on attach/detach). */
+export const LAST_SEEN_PERSIST_MS = 60_000;
+
+/** Self-signed certificate validity: 825 days, the longest Apple platforms accept for TLS. */
+export const CERT_VALIDITY_DAYS = 825;
+
+/** Close codes (4000-4999 are the application's): clients react to these. */
+export const CLOSE_CODES = {
+  policy: 1008,
+  tooBig: 1009,
+  goingAway: 1001,
+  authFailed: 4001,
+  revoked: 4003,
+  replaced: 4004,
+} as const;

@@ -1,0 +1,106 @@
+import { z } from 'zod';
+import {
+  DEVICE_TOOL_ID_PATTERN,
+  MAX_DECLARED_TOOLS,
+  MAX_DEVICE_NAME_CHARS,
+  MAX_ID_CHARS,
+  MAX_TOOL_DESCRIPTION_CHARS,
+} from './limits';
+
+// The device wire protocol (DESIGN "Phone pairing"): JSON text frames over wss, a discriminated
+// union on `type` each way. Unknown keys are dropped, not rejected, so a newer client still talks
+// to an older host. electron/host/devices/PROTOCOL.md is the prose version with an example.
+
+const id = z.string().min(1).max(MAX_ID_CHARS);
+
+/** One entry of a declaration. The host also checks `parameters` is a JSON Schema it can use. */
+export const declaredToolSchema = z.object({
+  tool_id: z
+    .string()
+    .regex(DEVICE_TOOL_ID_PATTERN, `must match ${DEVICE_TOOL_ID_PATTERN.source}`),
+  description: z
+    .string()
+    .trim()
+    .min(1, 'must be a non-empty string')
+    .max(MAX_TOOL_DESCRIPTION_CHARS),
+  parameters: z.record(z.string(), z.unknown(), 'must be a JSON Schema object'),
+});
+export type DeclaredTool = z.infer<typeof declaredToolSchema>;
+
+export const pairFrameSchema = z.object({
+  type: z.literal('pair'),
+  code: z.string().min(1).max(32),
+  device_name: z.string().trim().min(1).max(MAX_DEVICE_NAME_CHARS),
+});
+
+export const helloFrameSchema = z.object({ type: z.literal('hello'), device_id: id, token: id });
+
+/** Entries stay `unknown` here so a bad one is reported by index (see declaration rules). */
+export const declareFrameSchema = z.object({
+  type: z.literal('declare'),
+  tools: z.array(z.unknown()).max(MAX_DECLARED_TOOLS),
+});
+
+export const deviceErrorSchema = z.object({
+  code: z.string().min(1).max(64),
+  message: z.string().max(4000),
+});
+
+const resultBase = { type: z.literal('device_tool_result'), call_id: id, call_token: id };
+export const resultFrameSchema = z.discriminatedUnion('status', [
+  z.object({ ...resultBase, status: z.literal('ok'), result: z.unknown() }),
+  z.object({ ...resultBase, status: z.literal('error'), error: deviceErrorSchema }),
+]);
+export type ResultFrame = z.infer<typeof resultFrameSchema>;
+
+/** Everything a phone may send. `device_tool_result` is checked on its own (400, not an error). */
+export const phoneFrameSchema = z.union([
+  pairFrameSchema,
+  helloFrameSchema,
+  declareFrameSchema,
+  resultFrameSchema,
+]);
+export type PhoneFrame = z.infer<typeof phoneFrameSchema>;
+export const PHONE_FRAME_TYPES = ['pair', 'hello', 'declare', 'device_tool_result'] as const;
+
+/** Error codes the host sends; clients should treat unknown codes as generic failures. */
+export const DEVICE_ERROR_CODES = [
+  'bad_code',
+  'expired_code',
+  'bad_token',
+  'bad_frame',
+  'not_authenticated',
+  'already_authenticated',
+  'bad_declaration',
+  'rate_limited',
+  'revoked',
+  'replaced',
+  'internal_error',
+] as const;
+export type DeviceErrorCode = (typeof DEVICE_ERROR_CODES)[number];
+
+export const RESULT_ACK_CODES = [200, 400, 403, 404, 409] as const;
+export type ResultAckCode = (typeof RESULT_ACK_CODES)[number];
+
+export const hostFrameSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('paired'), device_id: id, token: id }),
+  z.object({ type: z.literal('welcome') }),
+  z.object({ type: z.literal('error'), code: z.string(), message: z.string() }),
+  z.object({
+    type: z.literal('device_tool_call'),
+    call_id: id,
+    call_token: id,
+    tool_id: z.string(),
+    args: z.unknown(),
+    /** Milliseconds since the epoch (host clock) after which a result gets 404. */
+    expires_at: z.number(),
+  }),
+  z.object({
+    type: z.literal('result_ack'),
+    /** null when the frame was too malformed to carry a call id. */
+    call_id: z.string().nullable(),
+    code: z.literal(RESULT_ACK_CODES),
+  }),
+]);
+export type HostFrame = z.infer<typeof hostFrameSchema>;
+export type HostFrameOf<T extends HostFrame['type']> = Extract<HostFrame, { type: T }>;
