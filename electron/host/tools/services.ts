@@ -4,11 +4,14 @@
 
 import type { ReadState } from './read-state';
 import type { LspService } from '../lsp/lsp-service';
+import type { DeviceHub } from '../devices/device-hub';
 
 export interface ToolServices {
   /** read_file: slices already read this session (dedup) and line indexes of big files. */
   readState?: ReadState;
   /** lsp_tool and passive diagnostics: the language servers of this host. */
   lsp?: LspService;
+  /** Device tools: what a paired phone attached to the session offers (toolsFor, call). */
+  devices?: DeviceHub;
   [name: string]: unknown;
 }
