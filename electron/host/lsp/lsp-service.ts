@@ -98,6 +98,7 @@ export class LspService extends DisposableObject {
         signal,
       );
       const reader = new LineReader((f) => (f === t.file ? t.doc.text : undefined));
+      if (fresh) this.passive.remember(t.file, problems.length);
       const shown = [...problems].sort(byImportance).slice(0, MAX_DIAGNOSTICS);
       return {
         kind: 'lsp_diagnostics',

@@ -17,13 +17,18 @@ const MESSAGE_CHARS = 300;
 type TargetFn = (root: string, file: string, signal: AbortSignal) => Promise<Target | ErrorPayload>;
 
 export class PassiveDiagnostics {
-  /** Problems last reported per file, so a fix that clears them is said once. */
+  /** Problems last shown to the model per file (here or by lsp_tool), so a fix that clears them is said once. */
   private readonly reported = new Map<string, number>();
 
   constructor(
     private readonly config: () => AppConfig,
     private readonly target: TargetFn,
   ) {}
+
+  /** Records what the model was shown for `file` (an absolute, real path). */
+  remember(file: string, problems: number): void {
+    this.reported.set(file, problems);
+  }
 
   async afterEdit(root: string, files: string[], waitMs: number): Promise<string | null> {
     if (!this.config().agent.lsp.enabled || files.length === 0) return null;

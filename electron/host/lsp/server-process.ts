@@ -31,6 +31,8 @@ export class ServerProcess implements Disposable {
       const finish = (info: ExitInfo) => {
         if (this.exitInfo) return;
         this.exitInfo = info;
+        // Helpers the leader spawned (tsserver) would outlive a crashed server: end the group.
+        this.killGroup();
         this.onExitEmitter.fire(info);
         resolve(info);
       };
@@ -69,6 +71,17 @@ export class ServerProcess implements Disposable {
     }
   }
 
+  /** SIGKILL to whatever is left of the group once the leader is gone. */
+  private killGroup(): void {
+    const pid = this.child.pid;
+    if (pid === undefined) return;
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      // Nothing left in the group.
+    }
+  }
+
   /** Waits up to `ms` for the process to exit on its own; true if it did. */
   async waitForExit(ms: number): Promise<boolean> {
     if (this.exitInfo) return true;
@@ -89,15 +102,7 @@ export class ServerProcess implements Disposable {
         await this.exited;
       }
     }
-    // Helpers of the group that outlived the leader (it exited first) get the same end.
-    const pid = this.child.pid;
-    if (pid !== undefined) {
-      try {
-        process.kill(-pid, 'SIGKILL');
-      } catch {
-        // Nothing left in the group.
-      }
-    }
+    this.killGroup();
     this.onExitEmitter.dispose();
   }
 }

@@ -1,0 +1,179 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LspService } from '../../../electron/host/lsp/lsp-service';
+import { lspTool } from '../../../electron/host/tools/lsp';
+import type { ToolContext } from '../../../electron/host/tools/tool';
+import { tempDir } from '../../helpers/temp';
+import { configWith, isAlive, toolContext, waitGone, writeProject } from './lsp-fixtures';
+
+// One real typescript-language-server (from this repo's dev dependencies) for the whole file, on
+// a temp project of two files; tests run in order and some edit the files for the next ones.
+
+const GREET = `export function greet(name: string): string {
+  return \`hello \${name}\`;
+}
+`;
+const MAIN_BROKEN = `import { greet } from './greet';
+
+export const message: string = greet('world');
+export const count: number = greet('x');
+`;
+const MAIN_FIXED = MAIN_BROKEN.replace(`count: number`, `count: string`);
+
+describe('lsp_tool on typescript-language-server', () => {
+  const temp = tempDir('mewbo-lsp-ts-');
+  const root = temp.dir;
+  let lsp: LspService;
+  let ctx: ToolContext;
+  const call = (args: Record<string, unknown>) => lspTool.run(ctx, lspTool.parameters.parse(args));
+
+  beforeAll(() => {
+    writeProject(root, {
+      'tsconfig.json': JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          noEmit: true,
+          module: 'ESNext',
+          moduleResolution: 'Bundler',
+        },
+      }),
+      'src/greet.ts': GREET,
+      'src/main.ts': MAIN_BROKEN,
+    });
+    lsp = new LspService({ config: () => configWith(), waits: { passiveMs: 30_000 } });
+    ctx = toolContext(root, lsp);
+  });
+
+  afterAll(async () => {
+    await lsp.dispose();
+    temp.cleanup();
+  });
+
+  it('diagnostics report a type error with its position, code and source line', async () => {
+    const result = await call({ operation: 'diagnostics', file_path: 'src/main.ts' });
+    expect(result).toMatchObject({
+      kind: 'lsp_diagnostics',
+      file: 'src/main.ts',
+      total: 1,
+      truncated: false,
+    });
+    expect(result.diagnostics).toEqual([
+      expect.objectContaining({
+        line: 3,
+        character: 13,
+        severity: 'error',
+        code: 'TS2322',
+        message: "Type 'string' is not assignable to type 'number'.",
+        excerpt: "export const count: number = greet('x');",
+      }),
+    ]);
+  });
+
+  it('definition jumps from a use in one file to the declaration in another', async () => {
+    const result = await call({
+      operation: 'definition',
+      file_path: 'src/main.ts',
+      line: 2,
+      character: 31,
+    });
+    expect(result).toMatchObject({ kind: 'lsp_locations', operation: 'definition' });
+    expect(result.locations).toEqual([
+      expect.objectContaining({
+        file: 'src/greet.ts',
+        line: 0,
+        character: 16,
+        excerpt: 'export function greet(name: string): string {',
+      }),
+    ]);
+  });
+
+  it('references list the declaration and every use across both files', async () => {
+    const result = await call({
+      operation: 'references',
+      file_path: 'src/greet.ts',
+      line: 0,
+      character: 16,
+    });
+    const places = (result.locations as { file: string; line: number }[])
+      .map((l) => `${l.file}:${l.line}`)
+      .sort();
+    expect(places).toEqual(['src/greet.ts:0', 'src/main.ts:0', 'src/main.ts:2', 'src/main.ts:3']);
+  });
+
+  it('hover gives the signature of the symbol under the cursor', async () => {
+    const result = await call({
+      operation: 'hover',
+      file_path: 'src/main.ts',
+      line: 3,
+      character: 30,
+    });
+    expect(result).toMatchObject({ kind: 'lsp_hover', line: 3, character: 30 });
+    expect(result.text).toContain('greet(name: string): string');
+  });
+
+  it('a position past the end of the file is refused with the file length', async () => {
+    const result = await call({
+      operation: 'hover',
+      file_path: 'src/main.ts',
+      line: 40,
+      character: 0,
+    });
+    expect(result).toMatchObject({ kind: 'error', code: 'invalid_args' });
+    expect(result.message).toContain('5 lines');
+  });
+
+  it('diagnostics follow an edit on disk, including one in the other file', async () => {
+    writeFileSync(join(root, 'src/main.ts'), MAIN_FIXED);
+    expect(await call({ operation: 'diagnostics', file_path: 'src/main.ts' })).toMatchObject({
+      total: 0,
+    });
+    // greet.ts is open on the server (hovered above); changing its return type breaks main.ts.
+    writeFileSync(
+      join(root, 'src/greet.ts'),
+      GREET.replace('): string {', '): number {').replace('`hello ${name}`', 'name.length'),
+    );
+    const result = await call({ operation: 'diagnostics', file_path: 'src/main.ts' });
+    expect((result.diagnostics as { line: number }[]).map((d) => d.line)).toEqual([2, 3]);
+    writeFileSync(join(root, 'src/greet.ts'), GREET);
+  });
+
+  it('passive diagnostics after an edit name the new error, then say once that it is fixed', async () => {
+    writeFileSync(join(root, 'src/main.ts'), MAIN_BROKEN);
+    const broken = await lsp.diagnosticsAfterEdit(root, ['src/main.ts']);
+    expect(broken).toContain('src/main.ts: 1 problem');
+    expect(broken).toContain(
+      "4:14 error TS2322: Type 'string' is not assignable to type 'number'.",
+    );
+
+    writeFileSync(join(root, 'src/main.ts'), MAIN_FIXED);
+    expect(await lsp.diagnosticsAfterEdit(root, [join(root, 'src/main.ts')])).toContain(
+      'src/main.ts: no errors or warnings now',
+    );
+    expect(await lsp.diagnosticsAfterEdit(root, ['src/main.ts'])).toBeNull();
+  });
+
+  it('a server killed mid-session is restarted on the next call and answers', async () => {
+    const [before] = lsp.runningServers();
+    expect(before?.pid).toBeTypeOf('number');
+    process.kill(before!.pid!, 'SIGKILL');
+    expect(await waitGone(before!.pid!)).toBe(true);
+
+    writeFileSync(join(root, 'src/main.ts'), MAIN_BROKEN);
+    const result = await call({ operation: 'diagnostics', file_path: 'src/main.ts' });
+    expect(result).toMatchObject({ kind: 'lsp_diagnostics', total: 1 });
+    const [after] = lsp.runningServers();
+    expect(after?.pid).toBeTypeOf('number');
+    expect(after?.pid).not.toBe(before?.pid);
+  });
+
+  it('disposing the service shuts the server down and leaves no process', async () => {
+    const pids = lsp.runningServers().map((s) => s.pid!);
+    expect(pids.length).toBe(1);
+    await lsp.dispose();
+    for (const pid of pids) expect(isAlive(pid)).toBe(false);
+    expect(await call({ operation: 'diagnostics', file_path: 'src/main.ts' })).toMatchObject({
+      kind: 'error',
+    });
+  });
+});
