@@ -94,6 +94,8 @@ export const appConfigSchema = z.strictObject({
     .strictObject({
       provider: z.enum(['anthropic', 'openai', 'ollama']).optional(),
       name: z.string().optional(),
+      /** Tokens the model accepts; default from the model's name. Compaction keeps the context under it. */
+      context_window: z.number().int().min(1024).optional(),
     })
     .prefault({}),
   providers: z

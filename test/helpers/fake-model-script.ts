@@ -1,0 +1,95 @@
+import type { IncomingMessage } from 'node:http';
+
+// The script both fake provider servers play: each model request takes the next step. A step is a
+// reply (text and/or tool calls), an HTTP error, a dropped connection, or a function of the request
+// (to answer from what the loop sent). An exhausted script answers a plain "done" so a test that
+// miscounts fails on its assertions instead of hanging.
+
+export interface ScriptedToolCall {
+  name: string;
+  args: unknown;
+  id?: string;
+}
+
+export interface ScriptedReply {
+  text?: string;
+  thinking?: string;
+  toolCalls?: ScriptedToolCall[];
+  usage?: { input: number; output: number };
+  /** Ends the stream early without the protocol's end marker (a broken stream). */
+  truncate?: boolean;
+}
+
+export interface ScriptedError {
+  error: { status: number; message: string; type?: string; headers?: Record<string, string> };
+}
+
+export interface ScriptedDisconnect {
+  disconnect: true;
+}
+
+/** The normalized view of one request a fake received. */
+export interface RecordedRequest {
+  path: string;
+  headers: IncomingMessage['headers'];
+  body: any;
+  /** The request's messages flattened to text, for assertions ("the model saw X"). */
+  transcript: string;
+  /** Tool names offered. */
+  tools: string[];
+  system: string;
+}
+
+export type ScriptStep = ScriptedReply | ScriptedError | ScriptedDisconnect | ((req: RecordedRequest) => ScriptedReply | ScriptedError | ScriptedDisconnect);
+
+export class ModelScript {
+  private readonly steps: ScriptStep[] = [];
+  readonly requests: RecordedRequest[] = [];
+  exhausted = 0;
+
+  push(...steps: ScriptStep[]): this {
+    this.steps.push(...steps);
+    return this;
+  }
+
+  get remaining(): number {
+    return this.steps.length;
+  }
+
+  next(req: RecordedRequest): ScriptedReply | ScriptedError | ScriptedDisconnect {
+    this.requests.push(req);
+    const step = this.steps.shift();
+    if (!step) {
+      this.exhausted += 1;
+      return { text: 'done' };
+    }
+    return typeof step === 'function' ? step(req) : step;
+  }
+
+  /** Waits until `n` requests have arrived (bounded). */
+  async waitForRequests(n: number, timeoutMs = 10_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.requests.length < n) {
+      if (Date.now() > deadline) throw new Error(`expected ${n} model requests, got ${this.requests.length}`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+}
+
+export function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+/** Splits a string into up to `n` pieces, so streams exercise the clients' accumulation. */
+export function pieces(s: string, n = 3): string[] {
+  if (s.length <= 1) return [s];
+  const size = Math.ceil(s.length / n);
+  const out: string[] = [];
+  for (let i = 0; i < s.length; i += size) out.push(s.slice(i, i + size));
+  return out;
+}
