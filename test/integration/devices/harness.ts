@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { SessionEventBody } from '../../../shared/protocol/events';
-import type { PairingOffer } from '../../../shared/device/api';
+import type { DeviceInfo, PairingOffer } from '../../../shared/device/api';
 import type { Clock } from '../../../electron/host/devices/clock';
 import { DevicesService } from '../../../electron/host/devices/devices-service';
 import { FakePhone } from '../../helpers/fake-phone';
@@ -98,21 +98,28 @@ export const ECHO_TOOL = {
   parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
 };
 
-/** Resolves once the hub lists the device with `count` tools (declarations are not acknowledged). */
-export function declared(service: DevicesService, deviceId: string, count: number, timeoutMs = 5000): Promise<void> {
-  const done = () =>
-    service.listDevices().some((d) => d.device_id === deviceId && d.attached && d.tools.length === count);
-  if (done()) return Promise.resolve();
+/** Resolves once the device list satisfies `done` (device changes are events, not acks). */
+export function devicesUntil(service: DevicesService, done: (devices: DeviceInfo[]) => boolean, timeoutMs = 5000): Promise<void> {
+  if (done(service.listDevices())) return Promise.resolve();
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       sub.dispose();
-      reject(new Error(`device ${deviceId} never declared ${count} tools`));
+      reject(new Error('the device list never reached the expected state'));
     }, timeoutMs);
-    const sub = service.onDidChangeDevices(() => {
-      if (!done()) return;
+    const sub = service.onDidChangeDevices((devices) => {
+      if (!done(devices)) return;
       clearTimeout(timer);
       sub.dispose();
       resolve();
     });
   });
+}
+
+/** The device is attached with `count` tools (a declaration is not acknowledged on the wire). */
+export function declared(service: DevicesService, deviceId: string, count: number): Promise<void> {
+  return devicesUntil(service, (list) => list.some((d) => d.device_id === deviceId && d.attached && d.tools.length === count));
+}
+
+export function detached(service: DevicesService, deviceId: string): Promise<void> {
+  return devicesUntil(service, (list) => !list.some((d) => d.device_id === deviceId && d.attached));
 }

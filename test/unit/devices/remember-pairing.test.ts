@@ -1,0 +1,29 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfigFile } from '../../../electron/host/config/load-config';
+import { rememberPairingInConfig } from '../../../electron/host/devices/remember-pairing';
+import { tempDir } from '../../helpers/temp';
+
+let temp: ReturnType<typeof tempDir>;
+afterEach(() => temp.cleanup());
+
+describe('remembering the pairing switch in configs/app.json', () => {
+  it('writes devices.pairing_enabled and keeps every other key', async () => {
+    temp = tempDir();
+    const file = join(temp.dir, 'configs', 'app.json');
+    await rememberPairingInConfig(file, true);
+    expect(loadConfigFile(file).devices.pairing_enabled).toBe(true);
+    writeFileSync(file, JSON.stringify({ permission_mode: 'plan', devices: { port: 47000, pairing_enabled: true } }));
+    await rememberPairingInConfig(file, false);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ permission_mode: 'plan', devices: { port: 47000, pairing_enabled: false } });
+  });
+
+  it('leaves a file that is not valid JSON alone and says so', async () => {
+    temp = tempDir();
+    const file = join(temp.dir, 'app.json');
+    writeFileSync(file, '{ nope');
+    await expect(rememberPairingInConfig(file, true)).rejects.toThrow(/not valid JSON/);
+    expect(readFileSync(file, 'utf8')).toBe('{ nope');
+  });
+});
