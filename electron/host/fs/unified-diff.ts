@@ -31,7 +31,7 @@ function range(start: number, count: number): string {
   return `${count === 0 ? start : start + 1},${count}`;
 }
 
-function hunks(a: string[], b: string[], ops: DiffOp[]): string[] {
+function hunks(a: string[], b: string[], ops: DiffOp[], lineOffset: number): string[] {
   const out: string[] = [];
   let k = 0;
   while (k < ops.length) {
@@ -76,7 +76,8 @@ function hunks(a: string[], b: string[], ops: DiffOp[]): string[] {
         k = end - 1;
       }
     }
-    out.push(`@@ -${range(oldStart, oldEnd - oldStart)} +${range(newStart, newEnd - newStart)} @@`, ...lines);
+    const header = `@@ -${range(lineOffset + oldStart, oldEnd - oldStart)} +${range(lineOffset + newStart, newEnd - newStart)} @@`;
+    out.push(header, ...lines);
   }
   return out;
 }
@@ -92,10 +93,62 @@ function cap(lines: string[]): string {
   return lines.length ? `${lines.join('\n')}\n` : '';
 }
 
-/** The unified diff of one file's change; empty text when nothing changed. */
+/** Characters compared per step while trimming: string slices compare natively, chars one by one do not. */
+const TRIM_CHUNK_CHARS = 4096;
+
+function commonPrefix(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  while (i + TRIM_CHUNK_CHARS <= n && a.slice(i, i + TRIM_CHUNK_CHARS) === b.slice(i, i + TRIM_CHUNK_CHARS)) i += TRIM_CHUNK_CHARS;
+  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  return i;
+}
+
+function commonSuffix(a: string, b: string, max: number): number {
+  let s = 0;
+  while (s + TRIM_CHUNK_CHARS <= max && a.slice(a.length - s - TRIM_CHUNK_CHARS, a.length - s) === b.slice(b.length - s - TRIM_CHUNK_CHARS, b.length - s)) s += TRIM_CHUNK_CHARS;
+  while (s < max && a.charCodeAt(a.length - 1 - s) === b.charCodeAt(b.length - 1 - s)) s++;
+  return s;
+}
+
+function backLines(text: string, from: number, n: number): number {
+  let at = from;
+  for (let k = 0; k < n && at > 0; k++) at = at < 2 ? 0 : text.lastIndexOf('\n', at - 2) + 1;
+  return at;
+}
+
+function forwardLines(text: string, from: number, n: number): number {
+  let at = from;
+  for (let k = 0; k < n && at < text.length; k++) {
+    const nl = text.indexOf('\n', at);
+    at = nl === -1 ? text.length : nl + 1;
+  }
+  return at;
+}
+
+function countNewlines(text: string, end: number): number {
+  let n = 0;
+  for (let i = text.indexOf('\n'); i !== -1 && i < end; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+/**
+ * The unified diff of one file's change; empty text when nothing changed. Only the changed
+ * middle (plus context) is split into lines, so a small edit of a huge file stays cheap.
+ */
 export function unifiedDiff(before: string, after: string, names: DiffNames): UnifiedDiff {
-  const a = splitKeepEol(before);
-  const b = splitKeepEol(after);
+  if (before === after) return { text: '', additions: 0, deletions: 0 };
+  const prefix = commonPrefix(before, after);
+  const lineStart = prefix === 0 ? 0 : before.lastIndexOf('\n', prefix - 1) + 1;
+  const maxSuffix = Math.min(before.length, after.length) - lineStart;
+  let endA = before.length - commonSuffix(before, after, maxSuffix);
+  // The common tail must start at a line start in both texts (or be empty).
+  if (endA > lineStart && before.charCodeAt(endA - 1) !== 0x0a) endA = forwardLines(before, endA, 1);
+  const tail = before.length - endA;
+  const endB = after.length - tail;
+  const ctxStart = backLines(before, lineStart, CONTEXT_LINES);
+  const a = splitKeepEol(before.slice(ctxStart, forwardLines(before, endA, CONTEXT_LINES)));
+  const b = splitKeepEol(after.slice(ctxStart, forwardLines(after, endB, CONTEXT_LINES)));
   const ops = diffLineArrays(a, b);
   let additions = 0;
   let deletions = 0;
@@ -103,7 +156,6 @@ export function unifiedDiff(before: string, after: string, names: DiffNames): Un
     if (op.op === 'insert') additions += op.n;
     else if (op.op === 'delete') deletions += op.n;
   }
-  if (additions === 0 && deletions === 0) return { text: '', additions, deletions };
   const header = [names.created ? '--- /dev/null' : `--- a/${names.path}`, `+++ b/${names.path}`];
-  return { text: cap([...header, ...hunks(a, b, ops)]), additions, deletions };
+  return { text: cap([...header, ...hunks(a, b, ops, countNewlines(before, ctxStart))]), additions, deletions };
 }

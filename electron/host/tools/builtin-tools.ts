@@ -1,3 +1,6 @@
+import { editBlockTool } from './edit-block';
+import { fileEditTool } from './file-edit';
+import { listDirTool } from './list-dir';
 import { readFileTool } from './read-file';
 import { lspTool } from './lsp';
 import type { AnyTool } from './tool';
@@ -6,6 +9,9 @@ import type { AnyTool } from './tool';
 // and step which of these the model is offered; `mewbo tool` and `mewbo mcp` run them directly.
 export const builtinTools: AnyTool[] = [
   readFileTool,
+  editBlockTool,
+  fileEditTool,
+  listDirTool,
   lspTool,
 ];
 
