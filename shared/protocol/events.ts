@@ -100,6 +100,8 @@ export const sessionEventBodySchema = z.discriminatedUnion('type', [
     type: z.literal('plan'),
     plan_id: z.string(),
     text: z.string(),
+    /** The exit_plan_mode call that proposed it (its result carries the decision). */
+    call_id: z.string().optional(),
   }),
   z.object({ type: z.literal('plan_decision'), plan_id: z.string(), decision: z.enum(['approve', 'reject']), feedback: z.string().optional() }),
   z.object({ type: z.literal('mode_change'), mode: permissionModeWire }),
@@ -130,11 +132,18 @@ export const sessionEventBodySchema = z.discriminatedUnion('type', [
     input_tokens: z.number().int(),
     output_tokens: z.number().int(),
   }),
-  z.object({ type: z.literal('compaction'), summary: z.string(), upto_seq: z.number().int() }),
+  z.object({ type: z.literal('compaction'), summary: z.string(), upto_seq: z.number().int(), agent_id: z.string().default('root') }),
   z.object({ type: z.literal('subagent'), agent_id: z.string(), task: z.string(), state: z.enum(['started', 'finished', 'failed']), result: z.string().optional() }),
   z.object({ type: z.literal('shell_started'), shell_id: z.string(), command: z.string(), cwd: z.string() }),
   z.object({ type: z.literal('shell_exited'), shell_id: z.string(), exit_code: z.number().int().nullable(), signal: z.string().nullable() }),
-  z.object({ type: z.literal('diagnostics'), file: z.string(), text: z.string() }),
+  z.object({
+    type: z.literal('diagnostics'),
+    file: z.string(),
+    text: z.string(),
+    /** The edit that caused them (shown on its card) and the agent whose context gets them. */
+    call_id: z.string().optional(),
+    agent_id: z.string().default('root'),
+  }),
   z.object({ type: z.literal('session_renamed'), title: z.string() }),
   z.object({ type: z.literal('error'), message: z.string(), code: z.string().optional() }),
 ]);

@@ -33,6 +33,8 @@ export interface ToolContext {
   sessionId: string;
   /** "root" or a sub-agent's id. */
   agentId: string;
+  /** The model's id for this call, when a model made it (events that belong to a call carry it). */
+  callId?: string;
   signal: AbortSignal;
   config: AppConfig;
   services: ToolServices;
