@@ -1,9 +1,11 @@
 import type { CliCommand } from './command';
 import { serveCommand } from './serve';
 import { toolCommand } from './tool';
+import { mcpCommand } from './mcp';
 
 // The registry of `mewbo` subcommands: one file per command, one line here.
 export const commands: CliCommand[] = [
   serveCommand,
   toolCommand,
+  mcpCommand,
 ];

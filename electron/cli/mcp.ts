@@ -1,0 +1,74 @@
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { ConfigError } from '../host/config/load-config';
+import { PERMISSION_MODES, type PermissionMode } from '../host/config/schema';
+import { McpToolServer } from '../host/mcp-server/tool-server';
+import { builtinTools } from '../host/tools/builtin-tools';
+import { createStandaloneContext } from '../host/tools/standalone-context';
+import { UsageError, type CliCommand } from './command';
+
+/** Largest JSON-RPC message accepted on stdin (bytes): room for big edit payloads; the SDK's default is 10 MB. */
+const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+const SERVER_VERSION = '0.1.0';
+
+const usage = `Usage: mewbo mcp [--root DIR] [--permission-mode ask|accept-edits|auto|plan]
+
+Serves the built-in tools over MCP on stdin/stdout (stdio transport), rooted at DIR (default: the
+current directory). Permission mode (default auto): plan lists only read-only tools; ask refuses
+every write (there is nobody to approve); accept-edits allows edits but refuses shell commands.`;
+
+export const mcpCommand: CliCommand = {
+  name: 'mcp',
+  summary: 'serve the built-in tools over MCP stdio',
+  usage,
+  async run(argv) {
+    let values;
+    try {
+      ({ values } = parseArgs({ args: argv, options: { root: { type: 'string' }, 'permission-mode': { type: 'string' } } }));
+    } catch (err) {
+      throw new UsageError((err as Error).message);
+    }
+    const mode = (values['permission-mode'] ?? 'auto') as PermissionMode;
+    if (!PERMISSION_MODES.includes(mode)) {
+      throw new UsageError(`--permission-mode: '${mode}' is not one of ${PERMISSION_MODES.join(', ')}`);
+    }
+    const root = resolve(values.root ?? process.cwd());
+    let isDir = false;
+    try {
+      isDir = statSync(root).isDirectory();
+    } catch {
+      isDir = false;
+    }
+    if (!isDir) throw new UsageError(`--root ${root}: not an existing directory`);
+    let standalone;
+    try {
+      standalone = await createStandaloneContext({
+        root,
+        dedupReads: false,
+        onEvent: (event) => process.stderr.write(`event: ${JSON.stringify(event)}\n`),
+      });
+    } catch (err) {
+      if (err instanceof ConfigError) {
+        process.stderr.write(`mewbo mcp: ${err.message}\n`);
+        return 1;
+      }
+      throw err;
+    }
+    const server = new McpToolServer({ tools: builtinTools, context: standalone.ctx, mode, version: SERVER_VERSION });
+    const transport = new StdioServerTransport(process.stdin, process.stdout, { maxBufferSize: MAX_MESSAGE_BYTES });
+    const closed = new Promise<void>((done) => {
+      transport.onclose = () => done();
+      process.stdin.once('end', () => done());
+      process.once('SIGINT', () => done());
+      process.once('SIGTERM', () => done());
+    });
+    await server.connect(transport);
+    process.stderr.write(`mewbo mcp: serving ${root} (permission mode ${mode})\n`);
+    await closed;
+    await server.dispose();
+    await standalone.dispose();
+    return 0;
+  },
+};

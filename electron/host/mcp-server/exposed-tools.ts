@@ -1,0 +1,37 @@
+import type { PermissionMode } from '../config/schema';
+import type { AnyTool } from '../tools/tool';
+
+// Which built-in tools `mewbo mcp` serves, and which calls the permission mode refuses. An MCP
+// client is a headless caller with nobody at a desk to approve anything: tools that need an
+// interactive client, a client capability, or the app's own agent/UI (root-only, workspace
+// switching) are left out; the rest are served with the same payloads as in a session.
+
+/** True for a tool that makes sense for an MCP client. */
+export function servesOverMcp(tool: AnyTool): boolean {
+  const f = tool.flags;
+  return !f.needsInteractive && !f.needsCapability && !f.rootOnly && !f.autoWorkspaceOnly;
+}
+
+/** The tools listed to the client: in plan mode only read-only ones. */
+export function exposedTools(tools: readonly AnyTool[], mode: PermissionMode): AnyTool[] {
+  return tools.filter((t) => servesOverMcp(t) && (mode !== 'plan' || t.flags.readOnly));
+}
+
+/** Why this mode refuses a call of `tool`, or null when it may run. */
+export function refusalFor(tool: AnyTool, mode: PermissionMode): string | null {
+  if (tool.flags.readOnly) return null;
+  const kind = tool.flags.approval ?? 'edit';
+  const retry = 'start the server with --permission-mode accept-edits (edits) or auto (edits and shell)';
+  switch (mode) {
+    case 'auto':
+      return null;
+    case 'plan':
+      return `${tool.name} changes things and this MCP server runs in plan mode (read-only tools only)`;
+    case 'ask':
+      return `${tool.name} needs approval in permission mode 'ask', and an MCP server has nobody to approve it; ${retry}`;
+    case 'accept-edits':
+      return kind === 'shell'
+        ? `${tool.name} runs commands, which need approval in permission mode 'accept-edits', and an MCP server has nobody to approve it; start the server with --permission-mode auto`
+        : null;
+  }
+}
