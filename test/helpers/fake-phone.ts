@@ -87,6 +87,11 @@ export class FakePhone {
     return this.take([type], timeoutMs);
   }
 
+  /** The next unread frame, whatever its type; rejects when the socket closes first. */
+  nextFrame(timeoutMs = 5000): Promise<HostFrame> {
+    return this.take(['paired', 'welcome', 'error', 'device_tool_call', 'result_ack'], timeoutMs);
+  }
+
   /** Sends pair and returns the host's answer (paired or error). */
   async pair(code: string, deviceName = 'Test phone'): Promise<HostFrameOf<'paired'> | HostFrameOf<'error'>> {
     this.send({ type: 'pair', code, device_name: deviceName });

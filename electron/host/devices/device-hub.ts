@@ -180,7 +180,8 @@ export class DeviceHub extends DisposableObject implements ConnectionHandler {
     if (!check.ok) return check.reason;
     this.attached.setTools(entry, check.tools, check.tools.map((t) => deviceToolDefinition(t, this)));
     this.options.store.setTools(entry.deviceId, check.tools.map(({ tool_id, description }) => ({ tool_id, description })));
-    this.persistSeen(entry.deviceId, true);
+    // Not written now: a phone may redeclare often (permissions), and detach writes it anyway.
+    this.persistSeen(entry.deviceId, false);
     this.fireChanged();
     return undefined;
   }
