@@ -21,6 +21,8 @@ interface OpenDocument {
   mark: SyncMark;
   mtimeMs: number;
   size: number;
+  /** An atomic write (temp file + rename) gives the path a new inode. */
+  ino: number;
 }
 
 export interface SyncedDocument {
@@ -57,7 +59,8 @@ export class DocumentSync {
           this.close(file, doc);
           continue;
         }
-        if (info.mtimeMs !== doc.mtimeMs || info.size !== doc.size) await this.syncNow(file);
+        if (info.mtimeMs !== doc.mtimeMs || info.size !== doc.size || info.ino !== doc.ino)
+          await this.syncNow(file);
       }
     });
   }
@@ -82,6 +85,7 @@ export class DocumentSync {
       this.open.set(file, existing);
       existing.mtimeMs = info.mtimeMs;
       existing.size = info.size;
+      existing.ino = info.ino;
       if (existing.text !== text) {
         existing.text = text;
         existing.mark = { version: existing.mark.version + 1, seq: this.store.seq };
@@ -99,6 +103,7 @@ export class DocumentSync {
       mark: { version: 1, seq: this.store.seq },
       mtimeMs: info.mtimeMs,
       size: info.size,
+      ino: info.ino,
     };
     this.open.set(file, doc);
     this.store.forget(uri);

@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LspService } from '../../../electron/host/lsp/lsp-service';
+import { fileEditTool } from '../../../electron/host/tools/file-edit';
 import { lspTool } from '../../../electron/host/tools/lsp';
 import type { ToolContext } from '../../../electron/host/tools/tool';
 import { tempDir } from '../../helpers/temp';
@@ -151,6 +152,26 @@ describe('lsp_tool on typescript-language-server', () => {
       'src/main.ts: no errors or warnings now',
     );
     expect(await lsp.diagnosticsAfterEdit(root, ['src/main.ts'])).toBeNull();
+  });
+
+  it('an edit made through file_edit_tool shows up in passive diagnostics and in lsp_tool at once', async () => {
+    const edit = (old_string: string, new_string: string) =>
+      fileEditTool.run(
+        ctx,
+        fileEditTool.parameters.parse({ file_path: 'src/main.ts', old_string, new_string }),
+      );
+    const broke = await edit("greet('world')", '42');
+    expect(broke).toMatchObject({ kind: 'diff', files: ['src/main.ts'] });
+    const note = await lsp.diagnosticsAfterEdit(root, broke.files as string[]);
+    expect(note).toContain("3:14 error TS2322: Type 'number' is not assignable to type 'string'.");
+    expect(await call({ operation: 'diagnostics', file_path: 'src/main.ts' })).toMatchObject({
+      total: 1,
+    });
+
+    const fixed = await edit('42', "greet('world')");
+    expect(await lsp.diagnosticsAfterEdit(root, fixed.files as string[])).toContain(
+      'src/main.ts: no errors or warnings now',
+    );
   });
 
   it('a server killed mid-session is restarted on the next call and answers', async () => {
