@@ -79,7 +79,7 @@ describe('the tool_search tool', () => {
       },
     ]);
     expect(out.not_found).toEqual(['mcp__slack__send_message']);
-    const kw = (await tool.run(ctx, tool.parameters.parse({ query: 'slack message', max_results: 25 }))) as { tools: { name: string }[] };
+    const kw = (await tool.run(ctx, tool.parameters.parse({ query: 'slack message', max_results: 25 }))) as unknown as { tools: { name: string }[] };
     expect(kw.tools.map((t) => t.name)).not.toContain('mcp__slack__send_message');
   });
 

@@ -1,0 +1,246 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { McpError, ErrorCode, ToolListChangedNotificationSchema, type CallToolResult, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import { Emitter, type Event } from '../lifecycle/emitter';
+import type { Disposable } from '../lifecycle/disposable';
+import type { McpServerState, McpServerStatus } from '../../../shared/protocol/commands/mcp';
+import { DEFAULT_MCP_LIMITS, type McpLimits } from './constants';
+import { specKey, type McpServerSpec } from './server-spec';
+import { StderrTail } from './stderr-tail';
+import { openTransport, transportKind } from './transport';
+
+export type CallOutcome = { ok: true; result: CallToolResult } | { ok: false; code: 'mcp_unavailable' | 'mcp_timeout' | 'mcp_protocol_error'; message: string };
+
+const CLIENT_INFO = { name: 'mewbo-desktop', version: '0.1.0' };
+
+/**
+ * One MCP server: connects, lists its tools, follows list changes, restarts after a crash with a
+ * bounded backoff (then gives up and says so), and stops its process when disposed. A server that
+ * fails its first start is not retried: its error is what the user needs to see.
+ */
+export class McpConnection implements Disposable {
+  private stateValue: McpServerState = 'stopped';
+  private errorText: string | null = null;
+  private toolList: McpTool[] = [];
+  private restarts = 0;
+  private client: Client | null = null;
+  private pidOf: () => number | null = () => null;
+  private timer: NodeJS.Timeout | null = null;
+  private connectedAt = 0;
+  private everConnected = false;
+  private disposed = false;
+  private settled: Promise<void> = Promise.resolve();
+  private readonly stderr = new StderrTail();
+  private readonly changed = new Emitter<McpConnection>();
+
+  /** State or tool list changed. */
+  readonly onDidChange: Event<McpConnection> = this.changed.event;
+  readonly id: string;
+
+  constructor(
+    readonly spec: McpServerSpec,
+    readonly limits: McpLimits = DEFAULT_MCP_LIMITS,
+  ) {
+    this.id = specKey(spec);
+    if (spec.config.disabled) this.stateValue = 'disabled';
+  }
+
+  get state(): McpServerState {
+    return this.stateValue;
+  }
+
+  get tools(): readonly McpTool[] {
+    return this.stateValue === 'running' ? this.toolList : [];
+  }
+
+  /** Starts the server once; resolves when the first attempt has settled (running or failed). */
+  start(): Promise<void> {
+    if (this.stateValue !== 'stopped' || this.disposed) return this.settled;
+    this.settled = this.attempt();
+    return this.settled;
+  }
+
+  /** Manual restart from Settings: a whole restart budget, now. */
+  async restart(): Promise<void> {
+    if (this.disposed || this.spec.config.disabled) return;
+    this.clearTimer();
+    this.restarts = 0;
+    await this.closeClient();
+    this.settled = this.attempt();
+    await this.settled;
+  }
+
+  private async attempt(): Promise<void> {
+    if (this.disposed) return;
+    this.setState(this.everConnected ? 'restarting' : 'starting');
+    const client = new Client(CLIENT_INFO, { capabilities: {} });
+    const opened = openTransport(this.spec, this.stderr);
+    this.client = client;
+    this.pidOf = opened.pid;
+    client.onclose = () => this.onClosed(client);
+    let timeout: NodeJS.Timeout | undefined;
+    try {
+      const deadline = new Promise<never>((_, reject) => {
+        timeout = setTimeout(() => reject(new Error(`no answer within ${this.limits.connectTimeoutMs / 1000} s`)), this.limits.connectTimeoutMs);
+      });
+      await Promise.race([client.connect(opened.transport), deadline]);
+      const tools = await Promise.race([this.listAll(client), deadline]);
+      if (this.disposed || this.client !== client) return;
+      this.toolList = tools;
+      client.setNotificationHandler(ToolListChangedNotificationSchema, () => void this.refreshTools(client));
+      this.connectedAt = Date.now();
+      this.everConnected = true;
+      this.errorText = null;
+      this.setState('running');
+    } catch (err) {
+      if (this.disposed || this.client !== client) return;
+      this.errorText = describe(err);
+      this.client = null;
+      client.onclose = undefined;
+      await client.close().catch(() => {});
+      if (this.everConnected) this.scheduleRestart();
+      else this.setState('failed');
+    } finally {
+      clearTimeout(timeout);
+    }
+  }
+
+  private async listAll(client: Client): Promise<McpTool[]> {
+    const tools: McpTool[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listTools(cursor ? { cursor } : undefined);
+      tools.push(...page.tools);
+      cursor = page.nextCursor;
+    } while (cursor);
+    return tools;
+  }
+
+  private async refreshTools(client: Client): Promise<void> {
+    try {
+      const tools = await this.listAll(client);
+      if (this.client !== client) return;
+      this.toolList = tools;
+      this.changed.fire(this);
+    } catch {
+      // A failed re-list keeps the last known tools; a dead connection is caught by onclose.
+    }
+  }
+
+  private onClosed(client: Client): void {
+    // Before `running`, the attempt in progress sees the close as its own failure.
+    if (this.disposed || this.client !== client || this.stateValue !== 'running') return;
+    this.client = null;
+    this.errorText = `exited unexpectedly${this.stderrHint()}`;
+    this.scheduleRestart();
+  }
+
+  /** HTTP servers have no process to watch: a call that cannot reach one counts as its crash. */
+  private connectionLost(client: Client, err: unknown): void {
+    if (this.disposed || this.client !== client) return;
+    this.client = null;
+    client.onclose = undefined;
+    void client.close().catch(() => {});
+    this.errorText = `connection lost: ${describe(err)}`;
+    this.scheduleRestart();
+  }
+
+  private scheduleRestart(): void {
+    if (Date.now() - this.connectedAt > this.limits.healthyResetMs) this.restarts = 0;
+    if (this.restarts >= this.limits.maxRestarts) {
+      this.errorText = `gave up after ${this.limits.maxRestarts} restarts: ${this.errorText ?? 'unknown error'}`;
+      this.setState('failed');
+      return;
+    }
+    const delay = Math.min(this.limits.restartBaseMs * 2 ** this.restarts, this.limits.restartMaxDelayMs);
+    this.restarts++;
+    this.setState('restarting');
+    this.clearTimer();
+    let release!: () => void;
+    this.settled = new Promise<void>((resolve) => (release = resolve));
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.attempt().finally(release);
+    }, delay);
+  }
+
+  /** Calls a tool by its MCP name; a call arriving during a restart waits for it (bounded). */
+  async callTool(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallOutcome> {
+    if (this.stateValue === 'restarting' || this.stateValue === 'starting') {
+      await Promise.race([this.settled, new Promise((r) => setTimeout(r, this.limits.restartWaitMs).unref())]);
+    }
+    const client = this.client;
+    if (!client || this.stateValue !== 'running') {
+      return { ok: false, code: 'mcp_unavailable', message: `MCP server '${this.spec.name}' is ${this.stateValue}${this.errorText ? `: ${this.errorText}` : ''}` };
+    }
+    try {
+      const result = (await client.callTool({ name, arguments: args }, undefined, { signal, timeout: this.limits.callTimeoutMs, resetTimeoutOnProgress: true })) as CallToolResult;
+      return { ok: true, result };
+    } catch (err) {
+      if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) return { ok: false, code: 'mcp_timeout', message: err.message };
+      if (err instanceof McpError && err.code !== ErrorCode.ConnectionClosed) return { ok: false, code: 'mcp_protocol_error', message: err.message };
+      if (signal.aborted) return { ok: false, code: 'mcp_unavailable', message: 'the call was cancelled' };
+      this.connectionLost(client, err);
+      return { ok: false, code: 'mcp_unavailable', message: `MCP server '${this.spec.name}' went away during the call: ${describe(err)}` };
+    }
+  }
+
+  status(): McpServerStatus {
+    return {
+      id: this.id,
+      name: this.spec.name,
+      scope: this.spec.scope,
+      root: this.spec.root,
+      transport: transportKind(this.spec),
+      state: this.stateValue,
+      error: this.errorText,
+      tools: this.tools.map((t) => t.name),
+      restarts: this.restarts,
+      pid: this.stateValue === 'running' ? this.pidOf() : null,
+      stderr_tail: this.stderr.snapshot(),
+    };
+  }
+
+  private stderrHint(): string {
+    const tail = this.stderr.snapshot();
+    return tail.length ? ` (stderr: ${tail.slice(-3).join(' | ')})` : '';
+  }
+
+  private setState(state: McpServerState): void {
+    if (state === 'failed' && this.errorText && !this.errorText.includes('stderr:')) this.errorText += this.stderrHint();
+    this.stateValue = state;
+    this.changed.fire(this);
+  }
+
+  private clearTimer(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  private async closeClient(): Promise<void> {
+    const client = this.client;
+    this.client = null;
+    if (!client) return;
+    client.onclose = undefined;
+    await client.close().catch(() => {});
+  }
+
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.clearTimer();
+    await this.closeClient();
+    if (this.stateValue !== 'disabled') this.stateValue = 'stopped';
+    this.changed.fire(this);
+    this.changed.dispose();
+  }
+}
+
+function describe(err: unknown): string {
+  if (err instanceof Error) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const cause = (err as { cause?: unknown }).cause;
+    const causeText = cause instanceof Error ? `: ${cause.message}` : '';
+    return `${code && !err.message.includes(code) ? `${code}: ` : ''}${err.message}${causeText}`;
+  }
+  return String(err);
+}

@@ -1,0 +1,159 @@
+import { resolve } from 'node:path';
+import { Emitter, type Event } from '../lifecycle/emitter';
+import { toDisposable, type Disposable, type DisposableStore } from '../lifecycle/disposable';
+import type { McpServerConfig } from '../config/schema';
+import type { McpServerStatus } from '../../../shared/protocol/commands/mcp';
+import type { AnyTool } from '../tools/tool';
+import { narrowToHeld } from '../projects/narrow';
+import { HostError } from '../rpc/host-error';
+import { readProjectMcpConfig } from './project-config';
+import { ServerGroup, configErrorStatus } from './server-group';
+import type { McpServerSpec } from './server-spec';
+import { safeServerName } from './tool-names';
+import type { McpLimits } from './constants';
+
+/** What the manager needs of a session: its id and the store its resources die with. */
+export interface McpSessionRef {
+  id: string;
+  resources: DisposableStore;
+}
+
+interface ProjectEntry {
+  group: Promise<ServerGroup>;
+  refs: number;
+}
+
+export interface McpManagerOptions {
+  /** configs/app.json `mcpServers`. */
+  appServers: Record<string, McpServerConfig>;
+  /** Environment for `${VAR}` in `.mcp.json`. */
+  env: NodeJS.ProcessEnv;
+  limits?: McpLimits;
+}
+
+/**
+ * Owns every MCP connection. App servers live as long as the host; a project's `.mcp.json`
+ * servers live while some session holds that project (a lease in the session's resources), so
+ * they stop with their session or when it moves on to another project.
+ */
+export class McpManager implements Disposable {
+  private readonly app: ServerGroup;
+  private readonly projects = new Map<string, ProjectEntry>();
+  private readonly leases = new Map<string, Map<string, Disposable>>();
+  private readonly changed = new Emitter<void>();
+  private disposed = false;
+
+  /** A server's state or tools changed (the `mcp` topic). */
+  readonly onDidChange: Event<void> = this.changed.event;
+
+  constructor(private readonly opts: McpManagerOptions) {
+    const specs = Object.entries(opts.appServers).map(([name, config]): McpServerSpec => ({ name, scope: 'app', root: null, config }));
+    this.app = new ServerGroup(specs, [], () => this.changed.fire(), opts.limits);
+  }
+
+  /** Starts the app's servers (the host does this in the background at launch). */
+  startAppServers(): Promise<void> {
+    return this.app.start();
+  }
+
+  /**
+   * Tools for a run starting in `root`: the app's servers and the project's `.mcp.json` servers.
+   * The session's leases on other projects are released (their servers stop if no one else uses them).
+   */
+  async toolsForRun(session: McpSessionRef, root: string | null): Promise<AnyTool[]> {
+    const key = root === null ? null : resolve(root);
+    const mine = this.leases.get(session.id);
+    for (const [other, lease] of [...(mine?.entries() ?? [])]) {
+      if (other === key) continue;
+      mine!.delete(other);
+      session.resources.delete(lease);
+      await lease.dispose();
+    }
+    await this.app.start();
+    if (key === null) return this.app.tools();
+    const group = await this.acquire(session, key);
+    await group.start();
+    return [...this.app.tools(), ...group.tools()];
+  }
+
+  /**
+   * Tools after switch_project moved a running agent to `root`: rebuilt for the new directory,
+   * then narrowed to `held` (what the run already had). No project server is started mid-run:
+   * only projects this session already holds contribute, so switching back restores a project's
+   * tools while a new project's `.mcp.json` is not admitted.
+   */
+  async toolsAfterSwitch(session: McpSessionRef, root: string | null, held: Iterable<string>): Promise<AnyTool[]> {
+    await this.app.start();
+    const rebuilt = this.app.tools();
+    const key = root === null ? null : resolve(root);
+    const entry = key === null ? undefined : this.projects.get(key);
+    if (entry && this.leases.get(session.id)?.has(key!)) rebuilt.push(...(await entry.group).tools());
+    return narrowToHeld(rebuilt, held);
+  }
+
+  private acquire(session: McpSessionRef, root: string): Promise<ServerGroup> {
+    if (this.disposed) throw new HostError('disposed', 'the MCP manager is shut down');
+    let entry = this.projects.get(root);
+    if (!entry) {
+      entry = { group: this.openProject(root), refs: 0 };
+      this.projects.set(root, entry);
+    }
+    let mine = this.leases.get(session.id);
+    if (!mine) this.leases.set(session.id, (mine = new Map()));
+    if (!mine.has(root)) {
+      entry.refs++;
+      const lease = toDisposable(() => this.release(session.id, root));
+      mine.set(root, lease);
+      session.resources.add(lease);
+    }
+    return entry.group;
+  }
+
+  private async release(sessionId: string, root: string): Promise<void> {
+    this.leases.get(sessionId)?.delete(root);
+    if (this.leases.get(sessionId)?.size === 0) this.leases.delete(sessionId);
+    const entry = this.projects.get(root);
+    if (!entry || --entry.refs > 0) return;
+    this.projects.delete(root);
+    await (await entry.group).dispose();
+    this.changed.fire();
+  }
+
+  private async openProject(root: string): Promise<ServerGroup> {
+    const { servers, errors } = await readProjectMcpConfig(root, this.opts.env);
+    const appNames = new Set(Object.keys(this.opts.appServers).map(safeServerName));
+    const specs: McpServerSpec[] = [];
+    const failed: McpServerStatus[] = Object.entries(errors).map(([name, error]) => configErrorStatus({ name: name || '.mcp.json', scope: 'project', root }, error));
+    for (const [name, config] of Object.entries(servers)) {
+      // Two servers under one namespace would make one's tools hide the other's.
+      if (appNames.has(safeServerName(name))) failed.push(configErrorStatus({ name, scope: 'project', root }, `the name '${name}' is already an app server in configs/app.json; rename it in ${root}/.mcp.json`));
+      else specs.push({ name, scope: 'project', root, config });
+    }
+    const group = new ServerGroup(specs, failed, () => this.changed.fire(), this.opts.limits);
+    this.changed.fire();
+    return group;
+  }
+
+  async servers(): Promise<McpServerStatus[]> {
+    const groups = await Promise.all([...this.projects.values()].map((e) => e.group));
+    return [...this.app.statuses(), ...groups.flatMap((g) => g.statuses())];
+  }
+
+  async restart(id: string): Promise<McpServerStatus> {
+    const groups = [this.app, ...(await Promise.all([...this.projects.values()].map((e) => e.group)))];
+    const connection = groups.flatMap((g) => g.connections).find((c) => c.id === id);
+    if (!connection) throw new HostError('not_found', `no running MCP server '${id}'`);
+    await connection.restart();
+    return connection.status();
+  }
+
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    const groups = await Promise.allSettled([...this.projects.values()].map((e) => e.group));
+    this.projects.clear();
+    this.leases.clear();
+    await Promise.allSettled([this.app.dispose(), ...groups.map((g) => (g.status === 'fulfilled' ? g.value.dispose() : undefined))]);
+    this.changed.dispose();
+  }
+}

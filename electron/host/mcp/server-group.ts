@@ -1,0 +1,58 @@
+import type { Disposable } from '../lifecycle/disposable';
+import type { McpServerStatus } from '../../../shared/protocol/commands/mcp';
+import type { AnyTool } from '../tools/tool';
+import { McpConnection } from './mcp-connection';
+import type { McpLimits } from './constants';
+import { adaptTools } from './tool-adapter';
+import type { McpServerSpec } from './server-spec';
+
+/** The servers of one scope (the app's, or one project's) with the config errors found reading them. */
+export class ServerGroup implements Disposable {
+  readonly connections: McpConnection[];
+  private started: Promise<void> | null = null;
+
+  constructor(
+    specs: readonly McpServerSpec[],
+    readonly configErrors: readonly McpServerStatus[],
+    onChange: () => void,
+    limits?: McpLimits,
+  ) {
+    this.connections = specs.map((s) => new McpConnection(s, limits));
+    for (const c of this.connections) c.onDidChange(onChange);
+  }
+
+  /** Starts every server at once; resolves when each has settled. One failing never stops the rest. */
+  start(): Promise<void> {
+    this.started ??= Promise.allSettled(this.connections.map((c) => c.start())).then(() => undefined);
+    return this.started;
+  }
+
+  tools(): AnyTool[] {
+    return this.connections.flatMap(adaptTools);
+  }
+
+  statuses(): McpServerStatus[] {
+    return [...this.connections.map((c) => c.status()), ...this.configErrors];
+  }
+
+  async dispose(): Promise<void> {
+    await Promise.allSettled(this.connections.map((c) => c.dispose()));
+  }
+}
+
+/** A status row for a server whose config could not be used (bad `.mcp.json` entry, name clash). */
+export function configErrorStatus(spec: Pick<McpServerSpec, 'name' | 'scope' | 'root'>, error: string): McpServerStatus {
+  return {
+    id: spec.scope === 'app' ? `app:${spec.name}` : `project:${spec.root}:${spec.name}`,
+    name: spec.name,
+    scope: spec.scope,
+    root: spec.root,
+    transport: 'stdio',
+    state: 'failed',
+    error,
+    tools: [],
+    restarts: 0,
+    pid: null,
+    stderr_tail: [],
+  };
+}

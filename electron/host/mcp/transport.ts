@@ -1,0 +1,37 @@
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { McpServerSpec } from './server-spec';
+import { StderrTail } from './stderr-tail';
+
+export interface OpenedTransport {
+  transport: Transport;
+  /** The child's pid once started (stdio only). */
+  pid(): number | null;
+}
+
+/**
+ * A fresh transport for one connection attempt (a transport cannot be restarted). Stdio servers
+ * get the SDK's safe default environment plus their configured `env`, and run in their project's
+ * root unless `cwd` says otherwise.
+ */
+export function openTransport(spec: McpServerSpec, stderr: StderrTail): OpenedTransport {
+  const config = spec.config;
+  if ('url' in config) {
+    const transport = new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers } });
+    return { transport, pid: () => null };
+  }
+  const transport = new StdioClientTransport({
+    command: config.command,
+    args: config.args,
+    env: { ...getDefaultEnvironment(), ...config.env },
+    cwd: config.cwd ?? spec.root ?? undefined,
+    stderr: 'pipe',
+  });
+  stderr.attach(transport.stderr as import('node:stream').Readable | null);
+  return { transport, pid: () => transport.pid };
+}
+
+export function transportKind(spec: McpServerSpec): 'stdio' | 'http' {
+  return 'url' in spec.config ? 'http' : 'stdio';
+}

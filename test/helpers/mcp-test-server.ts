@@ -1,0 +1,104 @@
+// An MCP server for tests and benchmarks, built on the SDK's McpServer and run as a real process
+// (bundled by mcp-test-server-build.ts). Flags:
+//   --name NAME         server name (default "testsrv")
+//   --catalog SERVER    serve the 50 tools of one server of mcp-tool-catalog.ts instead of the test tools
+//   --fail-start        write a reason to stderr and exit 3 before speaking MCP (a server that fails to start)
+//   --exit-after MS     exit 1 this long after a client connects (a server that keeps crashing)
+//   --http              serve streamable HTTP on 127.0.0.1 (stateless) and print {"ready":true,"url":...}
+import { createServer } from 'node:http';
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { catalogTools, CATALOG_SERVERS, type CatalogServer } from './mcp-tool-catalog';
+
+const { values: opts } = parseArgs({
+  options: {
+    name: { type: 'string', default: 'testsrv' },
+    catalog: { type: 'string' },
+    'fail-start': { type: 'boolean', default: false },
+    'exit-after': { type: 'string' },
+    http: { type: 'boolean', default: false },
+  },
+});
+
+const text = (t: string) => ({ content: [{ type: 'text' as const, text: t }] });
+
+function zodShape(params: string): Record<string, z.ZodType> {
+  const shape: Record<string, z.ZodType> = {};
+  for (const p of params.split(',').filter(Boolean)) {
+    const [raw, type] = p.split(':') as [string, string];
+    const base = { string: z.string(), integer: z.number().int(), number: z.number(), boolean: z.boolean(), array: z.array(z.string()), object: z.record(z.string(), z.unknown()) }[type] ?? z.unknown();
+    const name = raw.replace(/\?$/, '');
+    const described = base.describe(`The ${name.replace(/_/g, ' ')}`);
+    shape[name] = raw.endsWith('?') ? described.optional() : described;
+  }
+  return shape;
+}
+
+function buildServer(): McpServer {
+  const server = new McpServer({ name: opts.name!, version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } });
+  if (opts.catalog) {
+    if (!(opts.catalog in CATALOG_SERVERS)) throw new Error(`unknown catalog '${opts.catalog}'`);
+    for (const t of catalogTools(opts.catalog as CatalogServer)) {
+      server.registerTool(t.name, { description: t.description, inputSchema: zodShape(t.params) }, async (args) => text(`${t.name} called with ${JSON.stringify(args)}`));
+    }
+    return server;
+  }
+  server.registerTool('echo', { description: 'Echoes the text back', inputSchema: { text: z.string() }, annotations: { readOnlyHint: true } }, async ({ text: t }) => text(`echo: ${t}`));
+  server.registerTool('add', { description: 'Adds two numbers', inputSchema: { a: z.number(), b: z.number() } }, async ({ a, b }) => text(String(a + b)));
+  server.registerTool('pid', { description: 'Returns the process id of this server', annotations: { readOnlyHint: true } }, async () => text(String(process.pid)));
+  server.registerTool('cwd', { description: 'Returns the working directory of this server', annotations: { readOnlyHint: true } }, async () => text(process.cwd()));
+  server.registerTool('env', { description: 'Returns one environment variable', inputSchema: { name: z.string() } }, async ({ name }) => text(process.env[name] ?? '(unset)'));
+  server.registerTool('big', { description: 'Returns a long text: a head marker, filler, a tail marker', inputSchema: { chars: z.number().int() } }, async ({ chars }) =>
+    text(`HEAD${'x'.repeat(Math.max(0, chars - 8))}TAIL`),
+  );
+  server.registerTool('fail', { description: 'Always reports a tool error' }, async () => ({ ...text('it failed on purpose'), isError: true }));
+  server.registerTool('crash', { description: 'Exits the server process without answering' }, async () => {
+    process.stderr.write('crashing on purpose\n');
+    process.exit(1);
+  });
+  let grown = 0;
+  server.registerTool('grow', { description: 'Adds a new tool and announces the list change' }, async () => {
+    const name = `grown_${++grown}`;
+    server.registerTool(name, { description: `A tool added at run time (${grown})` }, async () => text(name));
+    return text(name);
+  });
+  return server;
+}
+
+async function main(): Promise<void> {
+  if (opts['fail-start']) {
+    process.stderr.write('cannot start: TEST_TOKEN is not set\n');
+    process.exit(3);
+  }
+  if (opts.http) {
+    // Stateless: a fresh server and transport per request, so a reconnecting client can initialize again.
+    const http = createServer(async (req, res) => {
+      const chunks: Buffer[] = [];
+      for await (const c of req) chunks.push(c as Buffer);
+      const body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : undefined;
+      const server = buildServer();
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+      res.on('close', () => void transport.close().then(() => server.close()));
+      await server.connect(transport);
+      await transport.handleRequest(req, res, body);
+    });
+    http.listen(0, '127.0.0.1', () => {
+      const addr = http.address() as { port: number };
+      process.stdout.write(`${JSON.stringify({ ready: true, url: `http://127.0.0.1:${addr.port}/mcp`, pid: process.pid })}\n`);
+    });
+    return;
+  }
+  const server = buildServer();
+  if (opts['exit-after']) {
+    server.server.oninitialized = () => setTimeout(() => process.exit(1), Number(opts['exit-after']));
+  }
+  await server.connect(new StdioServerTransport());
+}
+
+main().catch((err) => {
+  process.stderr.write(`test server failed: ${(err as Error).message}\n`);
+  process.exit(2);
+});
