@@ -1,0 +1,119 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { McpManager } from '../../../electron/host/mcp/mcp-manager';
+import type { McpServerConfig } from '../../../electron/host/config/schema';
+import { buildMcpTestServer } from '../../helpers/mcp-test-server-build';
+import { tempDir } from '../../helpers/temp';
+import { FAST_LIMITS, alive, byName, call, sessionRef, waitFor } from './harness';
+
+let serverJs: string;
+let tmp: { dir: string; cleanup: () => void };
+const managers: McpManager[] = [];
+
+function project(name: string, servers: Record<string, unknown> | string): string {
+  const dir = join(tmp.dir, name);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, '.mcp.json'), typeof servers === 'string' ? servers : JSON.stringify({ mcpServers: servers }));
+  return realpathSync(dir);
+}
+const srv = (...args: string[]) => ({ command: process.execPath, args: [serverJs, ...args] });
+function manager(appServers: Record<string, McpServerConfig> = {}, env: NodeJS.ProcessEnv = process.env): McpManager {
+  const m = new McpManager({ appServers, env, limits: FAST_LIMITS });
+  managers.push(m);
+  return m;
+}
+const pidsOf = async (m: McpManager, scope: 'app' | 'project') => (await m.servers()).filter((s) => s.scope === scope && s.pid).map((s) => s.pid!);
+
+beforeAll(async () => {
+  serverJs = await buildMcpTestServer();
+  tmp = tempDir('mewbo-mcp-proj-');
+});
+afterEach(async () => {
+  await Promise.all(managers.splice(0).map((m) => m.dispose()));
+});
+afterAll(() => tmp.cleanup());
+
+describe("a project's .mcp.json servers", () => {
+  it('start in the project root with ${VAR:-default} expanded and namespaced tools', async () => {
+    const root = project('env', { local: { ...srv(), env: { GREETING: '${MEWBO_TEST_GREETING:-hello from default}', TOKEN: '${MEWBO_TEST_TOKEN}' } } });
+    const m = manager({}, { MEWBO_TEST_TOKEN: 'secret-1' });
+    const tools = await m.toolsForRun(sessionRef(), root);
+    expect(await call(byName(tools, 'mcp__local__cwd'))).toMatchObject({ text: root });
+    expect(await call(byName(tools, 'mcp__local__env'), { name: 'GREETING' })).toMatchObject({ text: 'hello from default' });
+    expect(await call(byName(tools, 'mcp__local__env'), { name: 'TOKEN' })).toMatchObject({ text: 'secret-1' });
+    expect((await m.servers())[0]).toMatchObject({ id: `project:${root}:local`, scope: 'project', root, state: 'running' });
+  });
+
+  it('stop with the last session that holds the project', async () => {
+    const root = project('shared', { p: srv() });
+    const m = manager();
+    const a = sessionRef();
+    const b = sessionRef();
+    await m.toolsForRun(a, root);
+    await m.toolsForRun(b, root);
+    const [pid] = await pidsOf(m, 'project');
+    expect((await m.servers()).length).toBe(1);
+    await a.resources.dispose();
+    expect(alive(pid!)).toBe(true);
+    await b.resources.dispose();
+    await waitFor('the project server to exit', () => !alive(pid!));
+    expect(await m.servers()).toEqual([]);
+  });
+
+  it('stop when the session starts a run in another project, while app servers keep running', async () => {
+    const one = project('one', { p1: srv() });
+    const two = project('two', { p2: srv() });
+    const m = manager({ common: { ...srv(), env: {}, disabled: false } });
+    const s = sessionRef();
+    await m.toolsForRun(s, one);
+    const [p1] = await pidsOf(m, 'project');
+    const [app] = await pidsOf(m, 'app');
+    const tools = await m.toolsForRun(s, two);
+    expect(tools.map((t) => t.name.split('__')[1])).toEqual(expect.arrayContaining(['common', 'p2']));
+    expect(tools.some((t) => t.name.startsWith('mcp__p1__'))).toBe(false);
+    await waitFor('project one’s server to exit', () => !alive(p1!));
+    expect(alive(app!)).toBe(true);
+  });
+
+  it('cannot take the name of an app server, and that clash is reported', async () => {
+    const root = project('clash', { common: srv('--name', 'impostor'), ok: srv() });
+    const m = manager({ common: { ...srv(), env: {}, disabled: false } });
+    const tools = await m.toolsForRun(sessionRef(), root);
+    expect(tools.filter((t) => t.name === 'mcp__common__echo')).toHaveLength(1);
+    expect(byName(tools, 'mcp__ok__echo')).toBeDefined();
+    const clash = (await m.servers()).find((s) => s.scope === 'project' && s.name === 'common')!;
+    expect(clash).toMatchObject({ state: 'failed' });
+    expect(clash.error).toContain("'common' is already an app server");
+  });
+
+  it('report a malformed .mcp.json and a bad entry by file and key', async () => {
+    const broken = project('badjson', '{ "mcpServers": ');
+    const badEntry = project('badentry', { nocommand: { args: ['x'] }, good: srv() });
+    const m = manager();
+    expect(await m.toolsForRun(sessionRef(), broken)).toEqual([]);
+    expect((await m.servers())[0]!.error).toMatch(/\.mcp\.json: not valid JSON/);
+    const tools = await m.toolsForRun(sessionRef(), badEntry);
+    expect(byName(tools, 'mcp__good__echo')).toBeDefined();
+    const bad = (await m.servers()).find((s) => s.name === 'nocommand')!;
+    expect(bad.error).toMatch(/mcpServers\.nocommand/);
+  });
+});
+
+describe('narrowing after switch_project', () => {
+  it('keeps held app tools, drops the old project’s, and never starts the new project’s servers', async () => {
+    const a = project('narrow-a', { alpha: srv() });
+    const b = project('narrow-b', { beta: srv() });
+    const m = manager({ common: { ...srv(), env: {}, disabled: false } });
+    const s = sessionRef();
+    const held = new Set((await m.toolsForRun(s, a)).map((t) => t.name));
+    expect([...held].some((n) => n.startsWith('mcp__alpha__'))).toBe(true);
+    const inB = await m.toolsAfterSwitch(s, b, held);
+    expect(inB.length).toBeGreaterThan(0);
+    expect(inB.every((t) => t.name.startsWith('mcp__common__'))).toBe(true);
+    expect((await m.servers()).some((x) => x.name === 'beta')).toBe(false);
+    // Switching back restores the tools the run started with.
+    const back = await m.toolsAfterSwitch(s, a, held);
+    expect(new Set(back.map((t) => t.name))).toEqual(held);
+  });
+});
