@@ -3,6 +3,7 @@
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 import { mkdirSync } from 'node:fs';
+import { buildLandlock } from './build-landlock.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const nodeOnly = process.argv.includes('--node-only');
@@ -18,6 +19,9 @@ const common = {
   packages: 'external',
   logLevel: 'warning',
 };
+
+// The shell launcher (C, Landlock + process-tree supervisor); skipped when up to date.
+buildLandlock();
 
 await Promise.all([
   build({

@@ -1,0 +1,45 @@
+// Landlock filesystem access rights (the kernel's stable bit values, include/uapi/linux/landlock.h).
+// The launcher masks every grant to the rights the running kernel's ABI knows, so the host may
+// ask for all of them; these masks only say which class of access a grant is for.
+
+export const FS = {
+  EXECUTE: 1 << 0,
+  WRITE_FILE: 1 << 1,
+  READ_FILE: 1 << 2,
+  READ_DIR: 1 << 3,
+  REMOVE_DIR: 1 << 4,
+  REMOVE_FILE: 1 << 5,
+  MAKE_CHAR: 1 << 6,
+  MAKE_DIR: 1 << 7,
+  MAKE_REG: 1 << 8,
+  MAKE_SOCK: 1 << 9,
+  MAKE_FIFO: 1 << 10,
+  MAKE_BLOCK: 1 << 11,
+  MAKE_SYM: 1 << 12,
+  REFER: 1 << 13,
+  TRUNCATE: 1 << 14,
+  IOCTL_DEV: 1 << 15,
+} as const;
+
+/** Looking at things: what a read-only grant carries. */
+export const READ_RIGHTS = FS.EXECUTE | FS.READ_FILE | FS.READ_DIR;
+
+/**
+ * Everything a granted directory gets, except creating device nodes: no shell task needs them,
+ * and a root shell able to mknod a block device could read a denied file off the raw disk.
+ */
+export const ALL_RIGHTS =
+  Object.values(FS).reduce((a, b) => a | b, 0) & ~(FS.MAKE_CHAR | FS.MAKE_BLOCK);
+
+/** Writing to an existing device such as /dev/null or the terminal, without creating anything. */
+export const DEVICE_WRITE_RIGHTS = READ_RIGHTS | FS.WRITE_FILE | FS.TRUNCATE | FS.IOCTL_DEV;
+
+/** Rights each ABI version knows (ABI 4 added network, 6 scopes, 7 logging: no new fs rights). */
+export function fsRightsForAbi(abi: number): number {
+  if (abi < 1) return 0;
+  let rights = (1 << 13) - 1;
+  if (abi >= 2) rights |= FS.REFER;
+  if (abi >= 3) rights |= FS.TRUNCATE;
+  if (abi >= 5) rights |= FS.IOCTL_DEV;
+  return rights;
+}

@@ -1,0 +1,456 @@
+/*
+ * mewbo-landlock: starts one shell command for the host, optionally under Landlock, and
+ * supervises its whole process tree.
+ *
+ *   mewbo-landlock --probe
+ *       prints {"abi":N} (N = 0 when the kernel has no Landlock, with "errno" and "reason").
+ *   mewbo-landlock [--rules FILE] [--host-pid PID] [--grace-ms MS] [--merge-stderr]
+ *                  [--stdin-null] [--detach-tty] -- PROGRAM [ARGS...]
+ *
+ * Why a separate process: Landlock applies to a thread and its future children, so it must be
+ * applied between fork and exec, which Node cannot do. The launcher stays outside the sandbox as
+ * the tree's supervisor: it is a child subreaper (orphans of the command reparent to it, so a
+ * double-forked or setsid'd background job is still found), and it kills every descendant when
+ * asked (SIGTERM, then SIGKILL after the grace period), when the command exits and leaves
+ * processes behind, and when the host dies (PR_SET_PDEATHSIG, a hangup of the PTY, or its parent
+ * changing). Only then does it exit, with the command's status.
+ *
+ * Rules file: records "HEXMASK PATH\0", written by the host (grant-plan.ts) and unlinked here
+ * once read. Every right of the probed ABI is handled; each record grants MASK beneath PATH.
+ * Landlock only grants, so the host has already turned its deny list into these grants.
+ *
+ * Exit codes of its own: 125 sandbox refused (never runs unconfined), 126 cannot execute,
+ * 127 not found, 2 bad usage.
+ */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/capability.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Landlock's ABI, spelled out here because distribution headers lag the running kernel. */
+#ifndef __NR_landlock_create_ruleset
+#define __NR_landlock_create_ruleset 444
+#define __NR_landlock_add_rule 445
+#define __NR_landlock_restrict_self 446
+#endif
+#define LL_CREATE_RULESET_VERSION (1U << 0)
+#define LL_RULE_PATH_BENEATH 1
+#define LL_SCOPE_SIGNAL (1ULL << 1)
+
+#define FS_EXECUTE (1ULL << 0)
+#define FS_WRITE_FILE (1ULL << 1)
+#define FS_READ_FILE (1ULL << 2)
+#define FS_REFER (1ULL << 13)
+#define FS_TRUNCATE (1ULL << 14)
+#define FS_IOCTL_DEV (1ULL << 15)
+/* Rights that make sense on a file (anything else is EINVAL on a non-directory). */
+#define FS_FILE_RIGHTS (FS_EXECUTE | FS_WRITE_FILE | FS_READ_FILE | FS_TRUNCATE | FS_IOCTL_DEV)
+
+struct ll_ruleset_attr {
+  uint64_t handled_access_fs;
+  uint64_t handled_access_net;
+  uint64_t scoped;
+};
+struct ll_path_beneath_attr {
+  uint64_t allowed_access;
+  int32_t parent_fd;
+} __attribute__((packed));
+
+#define EXIT_REFUSED 125
+#define EXIT_CANNOT_EXEC 126
+#define EXIT_NOT_FOUND 127
+/* Largest rules file accepted: a plan is a few hundred paths; this bounds a corrupt one. */
+#define MAX_RULES_BYTES (16 * 1024 * 1024)
+/* How often the supervisor looks at its parent and deadlines while nothing else happens. */
+#define IDLE_TICK_MS 500
+#define BUSY_TICK_MS 20
+
+static const char *prog = "mewbo-landlock";
+
+static long ll_create(const struct ll_ruleset_attr *attr, size_t size, uint32_t flags) {
+  return syscall(__NR_landlock_create_ruleset, attr, size, flags);
+}
+
+/* Rights each ABI version knows; requesting more is EINVAL, so the ruleset is masked to this. */
+static uint64_t fs_rights_for_abi(long abi) {
+  uint64_t rights = (1ULL << 13) - 1; /* ABI 1: execute .. make_sym */
+  if (abi >= 2) rights |= FS_REFER;
+  if (abi >= 3) rights |= FS_TRUNCATE;
+  if (abi >= 5) rights |= FS_IOCTL_DEV;
+  return rights;
+}
+
+static int probe(void) {
+  long abi = ll_create(NULL, 0, LL_CREATE_RULESET_VERSION);
+  if (abi < 0) {
+    int e = errno;
+    const char *why = e == ENOSYS       ? "the kernel was built without Landlock"
+                      : e == EOPNOTSUPP ? "Landlock is disabled at boot (not in the lsm= list)"
+                                        : strerror(e);
+    printf("{\"abi\":0,\"errno\":\"%s\",\"reason\":\"%s\"}\n",
+           e == ENOSYS ? "ENOSYS" : e == EOPNOTSUPP ? "EOPNOTSUPP" : "other", why);
+    return 0;
+  }
+  printf("{\"abi\":%ld}\n", abi);
+  return 0;
+}
+
+static char *read_rules(const char *path, size_t *len) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  if (fd < 0) return NULL;
+  struct stat st;
+  if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > MAX_RULES_BYTES) {
+    close(fd);
+    errno = EINVAL;
+    return NULL;
+  }
+  char *buf = malloc((size_t)st.st_size + 1);
+  size_t got = 0;
+  while (buf && got < (size_t)st.st_size) {
+    ssize_t n = read(fd, buf + got, (size_t)st.st_size - got);
+    if (n <= 0) break;
+    got += (size_t)n;
+  }
+  close(fd);
+  unlink(path); /* one use: the plan belongs to this spawn only */
+  if (!buf) return NULL;
+  buf[got] = '\0';
+  *len = got;
+  return buf;
+}
+
+/* Builds the ruleset; returns its fd, or -1 after printing why (the caller refuses to run). */
+static int build_ruleset(const char *rules_path) {
+  long abi = ll_create(NULL, 0, LL_CREATE_RULESET_VERSION);
+  if (abi < 1) {
+    fprintf(stderr, "%s: ruleset refused: Landlock unavailable (%s); not running unconfined\n",
+            prog, strerror(errno));
+    return -1;
+  }
+  size_t len = 0;
+  char *rules = read_rules(rules_path, &len);
+  if (!rules) {
+    fprintf(stderr, "%s: ruleset refused: cannot read rules %s (%s)\n", prog, rules_path,
+            strerror(errno));
+    return -1;
+  }
+  uint64_t handled = fs_rights_for_abi(abi);
+  struct ll_ruleset_attr attr = {.handled_access_fs = handled};
+  size_t attr_size = sizeof(uint64_t);
+  if (abi >= 6) {
+    /* A sandboxed command may not signal processes outside it (the supervisor, the host). */
+    attr.scoped = LL_SCOPE_SIGNAL;
+    attr_size = sizeof(attr);
+  }
+  int ruleset = (int)ll_create(&attr, attr_size, 0);
+  if (ruleset < 0) {
+    fprintf(stderr, "%s: ruleset refused: landlock_create_ruleset: %s\n", prog, strerror(errno));
+    free(rules);
+    return -1;
+  }
+  for (size_t at = 0; at < len;) {
+    char *record = rules + at;
+    size_t rlen = strnlen(record, len - at);
+    at += rlen + 1;
+    if (rlen == 0) continue;
+    char *space = strchr(record, ' ');
+    if (!space) {
+      fprintf(stderr, "%s: ruleset refused: malformed rule record\n", prog);
+      free(rules);
+      close(ruleset);
+      return -1;
+    }
+    *space = '\0';
+    uint64_t mask = strtoull(record, NULL, 16) & handled;
+    const char *path = space + 1;
+    /* O_NOFOLLOW: the plan names real paths; a path that became a symlink since is dropped. */
+    int fd = open(path, O_PATH | O_CLOEXEC | O_NOFOLLOW);
+    struct stat st;
+    if (fd < 0 && errno == ENOENT) continue; /* gone since the plan: nothing left to grant */
+    if (fd < 0 || fstat(fd, &st) < 0 || S_ISLNK(st.st_mode)) {
+      fprintf(stderr, "%s: dropped grant %s: %s\n", prog, path, fd < 0 ? strerror(errno) : "symlink");
+      if (fd >= 0) close(fd);
+      continue;
+    }
+    if (!S_ISDIR(st.st_mode)) mask &= FS_FILE_RIGHTS;
+    struct ll_path_beneath_attr beneath = {.allowed_access = mask, .parent_fd = fd};
+    if (mask && syscall(__NR_landlock_add_rule, ruleset, LL_RULE_PATH_BENEATH, &beneath, 0) < 0) {
+      fprintf(stderr, "%s: dropped grant %s: %s\n", prog, path, strerror(errno));
+    }
+    close(fd);
+  }
+  free(rules);
+  return ruleset;
+}
+
+/* Capabilities that would let a root shell read around path rules (raw disks, kernel memory,
+ * handles, tracing, module loading). Dropped from the bounding set, so the exec'd shell and its
+ * children never hold them. Without CAP_SETPCAP (not root) there is nothing to drop. */
+static void drop_dangerous_caps(void) {
+  static const int caps[] = {CAP_SYS_ADMIN,  CAP_SYS_RAWIO,  CAP_SYS_MODULE, CAP_MKNOD,
+                             CAP_SYS_PTRACE, CAP_DAC_READ_SEARCH, CAP_SYS_BOOT, 38 /* PERFMON */,
+                             39 /* BPF */};
+  for (size_t i = 0; i < sizeof(caps) / sizeof(caps[0]); i++) prctl(PR_CAPBSET_DROP, caps[i], 0, 0, 0);
+  prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
+  struct __user_cap_header_struct hdr = {.version = _LINUX_CAPABILITY_VERSION_3, .pid = 0};
+  struct __user_cap_data_struct data[2];
+  if (syscall(SYS_capget, &hdr, data) == 0) {
+    data[0].inheritable = data[1].inheritable = 0;
+    syscall(SYS_capset, &hdr, data);
+  }
+}
+
+static void close_inherited_fds(void) {
+#ifdef SYS_close_range
+  if (syscall(SYS_close_range, 3U, ~0U, 0U) == 0) return;
+#endif
+  for (int fd = 3; fd < 4096; fd++) close(fd);
+}
+
+/* ---- the supervised tree ---- */
+
+struct proc_entry {
+  pid_t pid, ppid;
+  char state;
+};
+
+/* Every live descendant of this process, from /proc (our children's children included). */
+static size_t list_descendants(pid_t *out, size_t cap) {
+  size_t n = 0, room = 256;
+  struct proc_entry *all = malloc(room * sizeof(*all));
+  DIR *dir = opendir("/proc");
+  if (!dir || !all) {
+    if (dir) closedir(dir);
+    free(all);
+    return 0;
+  }
+  struct dirent *de;
+  while ((de = readdir(dir))) {
+    if (!isdigit((unsigned char)de->d_name[0])) continue;
+    char path[300], buf[512];
+    snprintf(path, sizeof(path), "/proc/%s/stat", de->d_name);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) continue;
+    ssize_t len = read(fd, buf, sizeof(buf) - 1);
+    close(fd);
+    if (len <= 0) continue;
+    buf[len] = '\0';
+    char *paren = strrchr(buf, ')'); /* the command name may itself contain ')' or spaces */
+    if (!paren || paren[1] == '\0') continue;
+    char state = 0;
+    int ppid = 0;
+    if (sscanf(paren + 2, "%c %d", &state, &ppid) != 2) continue;
+    if (n == room) {
+      room *= 2;
+      struct proc_entry *grown = realloc(all, room * sizeof(*all));
+      if (!grown) break;
+      all = grown;
+    }
+    all[n++] = (struct proc_entry){.pid = atoi(de->d_name), .ppid = ppid, .state = state};
+  }
+  closedir(dir);
+  size_t found = 0;
+  pid_t self = getpid();
+  for (int changed = 1; changed;) {
+    changed = 0;
+    for (size_t i = 0; i < n; i++) {
+      if (all[i].pid == 0) continue;
+      int parent_known = all[i].ppid == self;
+      for (size_t j = 0; !parent_known && j < found; j++) parent_known = out[j] == all[i].ppid;
+      if (!parent_known) continue;
+      if (found < cap) out[found++] = all[i].pid;
+      all[i].pid = 0; /* taken */
+      changed = 1;
+    }
+  }
+  free(all);
+  return found;
+}
+
+#define MAX_TREE 8192
+static pid_t tree[MAX_TREE];
+
+static size_t signal_tree(int sig) {
+  size_t n = list_descendants(tree, MAX_TREE);
+  for (size_t i = 0; i < n; i++) kill(tree[i], sig);
+  return n;
+}
+
+static long now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
+
+static void exit_like(int status) {
+  if (WIFSIGNALED(status)) {
+    int sig = WTERMSIG(status);
+    struct rlimit none = {0, 0};
+    setrlimit(RLIMIT_CORE, &none); /* re-raising SIGSEGV must not dump the launcher's core */
+    signal(sig, SIG_DFL);
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, sig);
+    sigprocmask(SIG_UNBLOCK, &set, NULL);
+    raise(sig);
+    _exit(128 + sig);
+  }
+  _exit(WIFEXITED(status) ? WEXITSTATUS(status) : 1);
+}
+
+struct options {
+  const char *rules;
+  pid_t host_pid;
+  long grace_ms;
+  int merge_stderr, stdin_null, detach_tty;
+  char **argv;
+};
+
+static void run_child(const struct options *o, int ruleset, const sigset_t *blocked) {
+  sigprocmask(SIG_UNBLOCK, blocked, NULL);
+  prctl(PR_SET_PDEATHSIG, SIGKILL); /* if the supervisor dies, the shell goes with it */
+  if (o->detach_tty) setsid();        /* no controlling terminal: /dev/tty prompts fail at once */
+  if (o->stdin_null) {
+    int null = open("/dev/null", O_RDONLY);
+    if (null >= 0 && null != 0) {
+      dup2(null, 0);
+      close(null);
+    }
+  }
+  if (o->merge_stderr) dup2(1, 2);
+  if (ruleset >= 0) {
+    drop_dangerous_caps();
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
+        syscall(__NR_landlock_restrict_self, ruleset, 0) < 0) {
+      fprintf(stderr, "%s: ruleset refused: landlock_restrict_self: %s; not running unconfined\n",
+              prog, strerror(errno));
+      _exit(EXIT_REFUSED);
+    }
+  }
+  close_inherited_fds();
+  execvp(o->argv[0], o->argv);
+  int e = errno;
+  fprintf(stderr, "%s: cannot run %s: %s\n", prog, o->argv[0], strerror(e));
+  _exit(e == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_EXEC);
+}
+
+static _Noreturn void supervise(const struct options *o, pid_t child, const sigset_t *blocked) {
+  static const int ignored[] = {SIGINT, SIGQUIT, SIGTSTP, SIGTTIN, SIGTTOU, SIGPIPE, SIGWINCH};
+  for (size_t i = 0; i < sizeof(ignored) / sizeof(ignored[0]); i++) signal(ignored[i], SIG_IGN);
+  int status = 0, child_done = 0, hard = 0;
+  long deadline = -1; /* set once termination starts: SIGKILL everything at this time */
+  for (;;) {
+    int busy = child_done || deadline >= 0;
+    struct timespec tick = {0, (busy ? BUSY_TICK_MS : IDLE_TICK_MS) * 1000000L};
+    int sig = sigtimedwait(blocked, NULL, &tick);
+    if (sig == SIGCHLD || busy) {
+      int st;
+      pid_t pid;
+      while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
+        if (pid == child) {
+          status = st;
+          child_done = 1;
+        }
+      }
+    }
+    int host_gone = o->host_pid > 0 && getppid() != o->host_pid;
+    if ((sig == SIGTERM || sig == SIGHUP || host_gone) && deadline < 0) {
+      signal_tree(SIGTERM);
+      deadline = now_ms() + o->grace_ms;
+    }
+    if (child_done) {
+      size_t left = list_descendants(tree, MAX_TREE);
+      if (left == 0) exit_like(status);
+      if (deadline < 0) {
+        /* The command is done; whatever it left behind would be an orphan nobody can reach. */
+        signal_tree(SIGTERM);
+        deadline = now_ms() + o->grace_ms;
+      }
+    }
+    if (deadline >= 0 && (hard || now_ms() >= deadline)) {
+      hard = 1;
+      signal_tree(SIGKILL);
+    }
+  }
+}
+
+static void usage(void) {
+  fprintf(stderr,
+          "usage: %s --probe\n"
+          "       %s [--rules FILE] [--host-pid PID] [--grace-ms MS] [--merge-stderr] "
+          "[--stdin-null] [--detach-tty] -- PROGRAM [ARGS...]\n",
+          prog, prog);
+  exit(2);
+}
+
+int main(int argc, char **argv) {
+  struct options o = {.grace_ms = 3000};
+  int i = 1;
+  for (; i < argc; i++) {
+    const char *a = argv[i];
+    if (!strcmp(a, "--")) {
+      i++;
+      break;
+    } else if (!strcmp(a, "--probe")) {
+      return probe();
+    } else if (!strcmp(a, "--rules") && i + 1 < argc) {
+      o.rules = argv[++i];
+    } else if (!strcmp(a, "--host-pid") && i + 1 < argc) {
+      o.host_pid = (pid_t)atoi(argv[++i]);
+    } else if (!strcmp(a, "--grace-ms") && i + 1 < argc) {
+      o.grace_ms = atol(argv[++i]);
+    } else if (!strcmp(a, "--merge-stderr")) {
+      o.merge_stderr = 1;
+    } else if (!strcmp(a, "--stdin-null")) {
+      o.stdin_null = 1;
+    } else if (!strcmp(a, "--detach-tty")) {
+      o.detach_tty = 1;
+    } else {
+      usage();
+    }
+  }
+  if (i >= argc) usage();
+  o.argv = argv + i;
+
+  /* Watch the host before anything else: a host that died during our start must not leave us. */
+  prctl(PR_SET_PDEATHSIG, SIGTERM);
+  if (o.host_pid > 0 && getppid() != o.host_pid) return EXIT_REFUSED;
+  prctl(PR_SET_CHILD_SUBREAPER, 1);
+
+  int ruleset = -1;
+  if (o.rules) {
+    ruleset = build_ruleset(o.rules);
+    if (ruleset < 0) return EXIT_REFUSED;
+  }
+
+  sigset_t blocked;
+  sigemptyset(&blocked);
+  sigaddset(&blocked, SIGCHLD);
+  sigaddset(&blocked, SIGTERM);
+  sigaddset(&blocked, SIGHUP);
+  sigprocmask(SIG_BLOCK, &blocked, NULL); /* before fork: no exit or kill request is lost */
+
+  pid_t child = fork();
+  if (child < 0) {
+    fprintf(stderr, "%s: fork: %s\n", prog, strerror(errno));
+    return EXIT_CANNOT_EXEC;
+  }
+  if (child == 0) run_child(&o, ruleset, &blocked);
+  if (ruleset >= 0) close(ruleset);
+  supervise(&o, child, &blocked);
+}

@@ -1,0 +1,66 @@
+import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { dirname, join } from 'node:path';
+
+// Where the compiled launcher lives and what it says about the kernel. The binary is built from
+// landlock-launcher.c by build/build-landlock.mjs into build/landlock/ of the install.
+
+export const LAUNCHER_RELATIVE_PATH = join('build', 'landlock', 'mewbo-landlock');
+/** The probe is one syscall; a launcher that takes longer than this is broken, not slow. */
+const PROBE_TIMEOUT_MS = 5000;
+
+/** The install root: the nearest ancestor of `fromDir` holding this app's package.json. */
+export function findInstallRoot(fromDir: string): string | null {
+  let dir = fromDir;
+  for (;;) {
+    const pkg = join(dir, 'package.json');
+    if (existsSync(pkg)) {
+      try {
+        if ((JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === 'mewbo-desktop') return dir;
+      } catch {
+        // an unreadable package.json is not ours; keep walking up
+      }
+    }
+    const parent = dirname(dir);
+    if (parent === dir) return null;
+    dir = parent;
+  }
+}
+
+/** The launcher binary under `installRoot`, if it was built and is executable. */
+export function findLauncher(installRoot: string | null): string | null {
+  if (!installRoot) return null;
+  const path = join(installRoot, LAUNCHER_RELATIVE_PATH);
+  try {
+    accessSync(path, constants.X_OK);
+    return path;
+  } catch {
+    return null;
+  }
+}
+
+export interface LandlockProbe {
+  /** 0 when the kernel has no usable Landlock. */
+  abi: number;
+  /** Why there is none (kernel built without it, disabled at boot), else null. */
+  reason: string | null;
+}
+
+/** Asks the launcher for the kernel's Landlock ABI version. */
+export function probeLandlock(launcher: string): Promise<LandlockProbe> {
+  return new Promise((resolve) => {
+    execFile(launcher, ['--probe'], { timeout: PROBE_TIMEOUT_MS }, (err, stdout) => {
+      if (err) {
+        resolve({ abi: 0, reason: `the launcher's probe failed: ${err.message}` });
+        return;
+      }
+      try {
+        const parsed = JSON.parse(stdout) as { abi?: number; reason?: string };
+        const abi = typeof parsed.abi === 'number' ? parsed.abi : 0;
+        resolve({ abi, reason: abi > 0 ? null : (parsed.reason ?? 'no Landlock') });
+      } catch {
+        resolve({ abi: 0, reason: `the launcher's probe printed no JSON: ${stdout.slice(0, 200)}` });
+      }
+    });
+  });
+}

@@ -1,0 +1,112 @@
+import { writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { AppConfig } from '../config/schema';
+import { errorPayload, type ErrorPayload } from '../../../shared/tools/payload';
+import type { SandboxStatus } from '../../../shared/tools/shell-payload';
+import { probeLandlock, type LandlockProbe } from './launcher';
+import { buildDenyList } from './deny-list';
+import { compileGrants, encodeRules } from './grant-plan';
+import { realPathLoose } from './real-path';
+
+// The shell sandbox as the rest of the host sees it: what state it is in (the ABI, or why there
+// is none), and, per spawn, the launcher arguments that confine one command. The three failure
+// outcomes stay apart: a grant that cannot be added is dropped with a warning (narrower, still
+// confined); a kernel without Landlock runs unconfined, logged once and visible in every payload;
+// a refused ruleset fails the spawn in the launcher with a line on stderr (exit 125).
+
+export interface SandboxOptions {
+  /** The compiled launcher, or null when it was not built. */
+  launcher: string | null;
+  installRoot: string | null;
+  /** $MEWBO_HOME/configs. */
+  configDir: string;
+  /** A private directory (0700) for one-use rules files. */
+  rulesDir: string;
+  /** Directories a denial may not cover; default: the runtime's and the shell's. */
+  protectedDirs?: string[];
+  platform?: NodeJS.Platform;
+  log?: (line: string) => void;
+}
+
+export interface SpawnSandbox {
+  status: SandboxStatus;
+  /** Arguments for the launcher before `--` (the rules file), empty when unconfined. */
+  launcherArgs: string[];
+  warnings: string[];
+  /** The rules file, if one was written; the launcher unlinks it, the caller after exit too. */
+  rulesFile: string | null;
+}
+
+export interface SpawnRequest {
+  config: AppConfig;
+  root: string;
+  /** The shell's own TMPDIR, then other temp directories (writable under write scope). */
+  tempDirs: string[];
+}
+
+export class Sandbox {
+  private probed: Promise<LandlockProbe> | null = null;
+  private loggedUnconfined = false;
+  private counter = 0;
+  private readonly protectedDirs: string[];
+  private readonly platform: NodeJS.Platform;
+
+  constructor(private readonly opts: SandboxOptions) {
+    this.platform = opts.platform ?? process.platform;
+    this.protectedDirs = opts.protectedDirs ?? [dirname(realPathLoose(process.execPath)), dirname(realPathLoose('/bin/sh'))];
+  }
+
+  /** The kernel's Landlock ABI, probed once. */
+  probe(): Promise<LandlockProbe> {
+    if (!this.probed) {
+      const launcher = this.opts.launcher;
+      this.probed =
+        this.platform !== 'linux'
+          ? Promise.resolve({ abi: 0, reason: `Landlock is a Linux feature; this is ${this.platform}` })
+          : launcher
+            ? probeLandlock(launcher)
+            : Promise.resolve({ abi: 0, reason: 'launcher not built' });
+    }
+    return this.probed;
+  }
+
+  async status(config: AppConfig): Promise<SandboxStatus> {
+    if (!config.agent.shell_sandbox) return { mode: 'off', reason: 'agent.shell_sandbox is false' };
+    if (this.platform === 'linux' && !this.opts.launcher) {
+      return {
+        mode: 'unavailable',
+        reason: 'the sandbox launcher is not built (run `npm run build`, which needs gcc), so shells are refused; set agent.shell_sandbox to false to run them unconfined',
+      };
+    }
+    const probe = await this.probe();
+    if (probe.abi < 1) {
+      const reason = `no Landlock: ${probe.reason ?? 'unknown'}; shell commands run unconfined`;
+      if (!this.loggedUnconfined) {
+        this.loggedUnconfined = true;
+        (this.opts.log ?? console.warn)(`[sandbox] ${reason}`);
+      }
+      return { mode: 'unconfined', reason };
+    }
+    return { mode: 'landlock', abi: probe.abi, write_scope: config.agent.shell_write_scope };
+  }
+
+  /** What one spawn runs under; an error payload when shells must be refused. */
+  async prepare(req: SpawnRequest): Promise<SpawnSandbox | { refused: ErrorPayload }> {
+    const status = await this.status(req.config);
+    if (status.mode === 'unavailable') return { refused: errorPayload('sandbox_unavailable', status.reason) };
+    if (status.mode !== 'landlock') return { status, launcherArgs: [], warnings: [], rulesFile: null };
+
+    const deny = buildDenyList({
+      config: req.config,
+      root: req.root,
+      configDir: this.opts.configDir,
+      installRoot: this.opts.installRoot,
+      protectedDirs: this.protectedDirs,
+    });
+    const plan = compileGrants({ deny, writeScope: status.write_scope, tempDirs: req.tempDirs });
+    const rulesFile = join(this.opts.rulesDir, `rules-${++this.counter}-${randomBytes(4).toString('hex')}`);
+    writeFileSync(rulesFile, encodeRules(plan.grants), { mode: 0o600 });
+    return { status, launcherArgs: ['--rules', rulesFile], warnings: [...deny.warnings, ...plan.warnings], rulesFile };
+  }
+}

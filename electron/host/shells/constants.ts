@@ -1,0 +1,41 @@
+// Limits of the shell tools and the live stream, each with its origin. Sizes are in characters
+// (UTF-16 code units, as JavaScript counts them), like every cursor.
+
+/** Foreground timeout when the call gives none (seed: 115 s). */
+export const DEFAULT_TIMEOUT_S = 115;
+/** Longest foreground timeout accepted: past an hour a command belongs in the background. */
+export const MAX_TIMEOUT_S = 3600;
+/** Result cap of aider_shell_tool and shell_session_tool (seed: 30,000). */
+export const RESULT_CAP_CHARS = 30_000;
+/** Longest a read may wait for new output (seed: wait_ms at most 30000). */
+export const MAX_WAIT_MS = 30_000;
+/** A write waits this long for the reply when wait_ms is not given: a prompt's answer is quick. */
+export const DEFAULT_WRITE_WAIT_MS = 2_000;
+/** Once output arrives, a wait ends after this much quiet, so one reply comes back whole. */
+export const REPLY_SETTLE_MS = 100;
+
+/** Stream batching (Hyper): flush every ~16 ms (one frame), or at once past this size. */
+export const STREAM_BATCH_MS = 16;
+export const STREAM_BATCH_MAX_CHARS = 200_000;
+/** Flow control (VS Code's ptyHost): pause the producer above this many unacked characters... */
+export const FLOW_HIGH_WATERMARK_CHARS = 100_000;
+/** ...and resume once every subscriber is below this. */
+export const FLOW_LOW_WATERMARK_CHARS = 5_000;
+/**
+ * A subscriber holding the producer paused without acking for this long stops holding it (a
+ * frozen or hidden client must not stall the agent's dev server); it catches up from the ring
+ * buffer when it acks again, with missed_characters if output was evicted meanwhile.
+ */
+export const FLOW_STALL_MS = 5_000;
+/** While paused, how often a PTY's process is checked for exit (node-pty drops unread output 200 ms after it). */
+export const PAUSED_EXIT_POLL_MS = 50;
+
+/** After SIGTERM and the launcher's own grace, how long before the host kills the group itself. */
+export const HOST_KILL_MARGIN_MS = 1_000;
+/** A child that exited but whose pipes stay open (a leftover holds them) is cut off after this. */
+export const PIPE_DRAIN_MS = 2_000;
+/** URLs remembered per shell for the list (dev servers print one or two). */
+export const MAX_URLS = 5;
+/** Terminal size of a PTY until a console resizes it. */
+export const DEFAULT_COLS = 120;
+export const DEFAULT_ROWS = 30;

@@ -1,0 +1,159 @@
+import type { Disposable } from '../lifecycle/disposable';
+import type { ShellStreamFrame } from '../../../shared/protocol/shell-stream';
+import {
+  FLOW_HIGH_WATERMARK_CHARS,
+  FLOW_LOW_WATERMARK_CHARS,
+  FLOW_STALL_MS,
+  STREAM_BATCH_MAX_CHARS,
+  STREAM_BATCH_MS,
+} from './constants';
+import type { RingBuffer } from './ring-buffer';
+
+// The live stream of one shell to its subscribers (the consoles), Hyper's and VS Code's terminal
+// path: output -> ring buffer -> batched frames -> sink. A subscriber is a cursor into the ring
+// buffer, so replay and live output are the same loop and nothing is copied per subscriber.
+// Flow control by acknowledgement: while any subscriber has more than the high watermark
+// produced but unacked, the producer is paused; it resumes once all are below the low one.
+
+export type ShellSink = (frame: ShellStreamFrame) => void;
+
+export interface ShellSubscription extends Disposable {
+  /** The client consumed `n` more characters. */
+  ack(n: number): void;
+}
+
+export interface Producer {
+  pause(): void;
+  resume(): void;
+}
+
+interface Subscriber {
+  sink: ShellSink;
+  /** Absolute cursor up to which output was sent. */
+  sent: number;
+  /** Absolute cursor up to which the client acked (skipped output counts as acked). */
+  acked: number;
+  lastAck: number;
+  /** Stopped holding the producer: it did not ack for FLOW_STALL_MS while doing so. */
+  stalled: boolean;
+}
+
+export class OutputStream implements Disposable {
+  private readonly subs = new Set<Subscriber>();
+  private timer: NodeJS.Timeout | null = null;
+  private stallTimer: NodeJS.Timeout | null = null;
+  private unflushed = 0;
+  private paused = false;
+
+  constructor(
+    private readonly shellId: string,
+    private readonly ring: RingBuffer,
+    private readonly producer: Producer,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Whether the producer is paused for a subscriber right now. */
+  get isPaused(): boolean {
+    return this.paused;
+  }
+
+  get subscriberCount(): number {
+    return this.subs.size;
+  }
+
+  subscribe(fromCursor: number | undefined, sink: ShellSink, snapshot: ShellStreamFrame): ShellSubscription {
+    const start = Math.min(fromCursor ?? this.ring.start, this.ring.end);
+    const sub: Subscriber = { sink, sent: start, acked: start, lastAck: this.now(), stalled: false };
+    this.subs.add(sub);
+    sink(snapshot);
+    this.flushOne(sub);
+    this.updateFlow();
+    return {
+      ack: (n) => {
+        if (!this.subs.has(sub) || !Number.isFinite(n) || n <= 0) return;
+        sub.acked = Math.min(sub.sent, sub.acked + Math.floor(n));
+        sub.lastAck = this.now();
+        if (sub.stalled && this.ring.end - sub.acked < FLOW_LOW_WATERMARK_CHARS) sub.stalled = false;
+        this.flushOne(sub);
+        this.updateFlow();
+      },
+      dispose: () => {
+        this.subs.delete(sub);
+        this.updateFlow();
+      },
+    };
+  }
+
+  /** New output is in the ring buffer. */
+  notifyAppend(length: number): void {
+    if (this.subs.size === 0) return;
+    this.unflushed += length;
+    if (this.unflushed >= STREAM_BATCH_MAX_CHARS) this.flush();
+    else this.timer ??= setTimeout(() => this.flush(), STREAM_BATCH_MS);
+    this.updateFlow();
+  }
+
+  /** A state change (exit): pending output goes first, so the frame order is the real order. */
+  notifyState(frame: ShellStreamFrame): void {
+    this.flush();
+    for (const sub of this.subs) sub.sink(frame);
+  }
+
+  flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.unflushed = 0;
+    for (const sub of this.subs) this.flushOne(sub);
+  }
+
+  private flushOne(sub: Subscriber): void {
+    while (sub.sent < this.ring.end && sub.sent - sub.acked < FLOW_HIGH_WATERMARK_CHARS) {
+      const slice = this.ring.read(sub.sent, STREAM_BATCH_MAX_CHARS);
+      if (slice.missed > 0) sub.acked += slice.missed;
+      sub.sent = slice.to;
+      sub.sink({
+        type: 'shell_output',
+        shell_id: this.shellId,
+        cursor: slice.from,
+        data: slice.text,
+        ...(slice.missed > 0 ? { missed_characters: slice.missed } : {}),
+      });
+    }
+  }
+
+  private updateFlow(): void {
+    const end = this.ring.end;
+    const holding = [...this.subs].filter((s) => !s.stalled);
+    if (!this.paused && holding.some((s) => end - s.acked > FLOW_HIGH_WATERMARK_CHARS)) {
+      this.paused = true;
+      this.producer.pause();
+      this.stallTimer ??= setInterval(() => this.checkStalls(), FLOW_STALL_MS / 5);
+    } else if (this.paused && holding.every((s) => end - s.acked < FLOW_LOW_WATERMARK_CHARS)) {
+      this.paused = false;
+      this.producer.resume();
+      if (this.stallTimer) clearInterval(this.stallTimer);
+      this.stallTimer = null;
+    }
+  }
+
+  private checkStalls(): void {
+    const now = this.now();
+    for (const sub of this.subs) {
+      if (!sub.stalled && this.ring.end - sub.acked > FLOW_LOW_WATERMARK_CHARS && now - sub.lastAck >= FLOW_STALL_MS) {
+        sub.stalled = true;
+      }
+    }
+    this.updateFlow();
+  }
+
+  dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+    if (this.stallTimer) clearInterval(this.stallTimer);
+    this.timer = this.stallTimer = null;
+    this.subs.clear();
+    if (this.paused) {
+      this.paused = false;
+      this.producer.resume();
+    }
+  }
+}

@@ -1,0 +1,95 @@
+import { readdirSync, readFileSync } from 'node:fs';
+
+// The host's view of processes, from /proc. The launcher normally kills a shell's whole tree
+// itself; these are the host's fallback (no launcher, or a launcher that was killed) and what
+// tests use to prove nothing survived. Every shell's processes carry MEWBO_SHELL_TOKEN in their
+// environment, which finds them even after they left the process group and the tree.
+
+export const SHELL_TOKEN_VAR = 'MEWBO_SHELL_TOKEN';
+
+export interface ProcEntry {
+  pid: number;
+  ppid: number;
+  pgid: number;
+  state: string;
+}
+
+function readStat(pid: number): ProcEntry | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name is in parentheses and may itself contain spaces and ')'.
+    const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { pid, state: rest[0]!, ppid: Number(rest[1]), pgid: Number(rest[2]) };
+  } catch {
+    return null;
+  }
+}
+
+function pids(): number[] {
+  try {
+    return readdirSync('/proc')
+      .filter((n) => /^\d+$/.test(n))
+      .map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** Live (non-zombie) processes whose environment holds a token starting with `tokenPrefix`. */
+export function processesWithToken(tokenPrefix: string): number[] {
+  const needle = `${SHELL_TOKEN_VAR}=${tokenPrefix}`;
+  const found: number[] = [];
+  for (const pid of pids()) {
+    if (pid === process.pid) continue;
+    let env: string;
+    try {
+      env = readFileSync(`/proc/${pid}/environ`, 'latin1');
+    } catch {
+      continue;
+    }
+    if (!env.split('\0').some((entry) => entry.startsWith(needle))) continue;
+    const stat = readStat(pid);
+    if (stat && stat.state !== 'Z') found.push(pid);
+  }
+  return found;
+}
+
+/** Descendants of `root` (not itself), live ones only. */
+export function descendantsOf(root: number): number[] {
+  const entries = pids()
+    .map(readStat)
+    .filter((e): e is ProcEntry => e !== null);
+  const known = new Set([root]);
+  const out: number[] = [];
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const e of entries) {
+      if (!known.has(e.pid) && known.has(e.ppid)) {
+        known.add(e.pid);
+        if (e.state !== 'Z') out.push(e.pid);
+        changed = true;
+      }
+    }
+  }
+  return out;
+}
+
+export function signalQuietly(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(pid, signal);
+  } catch {
+    // already gone (ESRCH), or not ours to signal (EPERM): nothing more to do either way
+  }
+}
+
+/** SIGKILLs every process carrying the token, repeating until none is left (bounded). */
+export function killByToken(tokenPrefix: string, rounds = 20): number {
+  let killed = 0;
+  for (let i = 0; i < rounds; i++) {
+    const left = processesWithToken(tokenPrefix);
+    if (left.length === 0) break;
+    for (const pid of left) signalQuietly(pid, 'SIGKILL');
+    killed += left.length;
+  }
+  return killed;
+}

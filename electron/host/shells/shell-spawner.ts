@@ -1,0 +1,86 @@
+import { existsSync, rmSync } from 'node:fs';
+import type { AppConfig } from '../config/schema';
+import type { ErrorPayload } from '../../../shared/tools/payload';
+import type { SandboxStatus } from '../../../shared/tools/shell-payload';
+import type { Sandbox } from '../sandbox/sandbox';
+import { DEFAULT_COLS, DEFAULT_ROWS } from './constants';
+import { PipeChild } from './pipe-child';
+import { PtyChild } from './pty-child';
+import type { ShellChild } from './shell-child';
+import { shellEnv } from './shell-env';
+
+// Turns "run this command" into a process: through the launcher (sandbox and tree supervisor)
+// when it is built, else bash directly with the host's own fallbacks.
+
+export interface SpawnSpec {
+  command: string;
+  cwd: string;
+  /** The session root the sandbox is computed for. */
+  root: string;
+  config: AppConfig;
+  tty: boolean;
+  background: boolean;
+  token: string;
+  graceMs: number;
+}
+
+export interface Spawned {
+  child: ShellChild;
+  sandbox: SandboxStatus;
+  warnings: string[];
+  /** False when bash runs without the launcher: the host must sweep the tree itself. */
+  supervised: boolean;
+  /** Removes what the spawn left on disk (a rules file the launcher did not consume). */
+  cleanup(): void;
+}
+
+export interface SpawnerOptions {
+  sandbox: Sandbox;
+  launcher: string | null;
+  /** The TMPDIR shells get. */
+  tmpDir: string;
+  baseEnv?: NodeJS.ProcessEnv;
+}
+
+const SHELL = existsSync('/bin/bash') ? '/bin/bash' : '/bin/sh';
+
+export class ShellSpawner {
+  constructor(private readonly opts: SpawnerOptions) {}
+
+  async spawn(spec: SpawnSpec): Promise<Spawned | { refused: ErrorPayload }> {
+    const prepared = await this.opts.sandbox.prepare({ config: spec.config, root: spec.root, tempDirs: [this.opts.tmpDir] });
+    if ('refused' in prepared) return prepared;
+    const env = shellEnv(this.opts.baseEnv ?? process.env, { tty: spec.tty, tmpDir: this.opts.tmpDir, token: spec.token });
+    const foreground = !spec.background;
+    const launcher = this.opts.launcher;
+    let file: string;
+    let args: string[];
+    if (launcher) {
+      file = launcher;
+      args = [...prepared.launcherArgs, '--host-pid', String(process.pid), '--grace-ms', String(spec.graceMs)];
+      if (!spec.tty) args.push('--merge-stderr');
+      // A foreground run on a PTY still gets no terminal to read from: stdin is /dev/null and the
+      // command has no controlling terminal, so a /dev/tty prompt fails instead of waiting.
+      if (foreground && spec.tty) args.push('--stdin-null', '--detach-tty');
+      args.push('--', SHELL, '-c', spec.command);
+    } else {
+      file = SHELL;
+      const prefix = spec.tty ? (foreground ? 'exec </dev/null\n' : '') : 'exec 2>&1\n';
+      args = ['-c', prefix + spec.command];
+    }
+    const writable = spec.background;
+    const cleanup = () => {
+      if (prepared.rulesFile) rmSync(prepared.rulesFile, { force: true });
+    };
+    let child: ShellChild;
+    try {
+      child = spec.tty
+        ? new PtyChild(file, args, { cwd: spec.cwd, env, cols: DEFAULT_COLS, rows: DEFAULT_ROWS, writable })
+        : new PipeChild(file, args, { cwd: spec.cwd, env, writable });
+    } catch (err) {
+      cleanup();
+      throw err;
+    }
+    return { child, sandbox: prepared.status, warnings: prepared.warnings, supervised: launcher !== null, cleanup };
+  }
+}

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { shellInfoSchema, shellStatusSchema } from '../tools/shell-payload';
+
+// The live stream of one shell's output to a console (topic `shell:<session_id>:<shell_id>`).
+// A subscription replays retained output from the topic cursor (absolute, in characters), then
+// continues live. Frames are batched (about 16 ms or 200,000 characters) and flow-controlled: the
+// client acks the characters it has consumed (wire `ack` frame, n = characters); the host stops
+// sending, and pauses the producing process, while too much is unacknowledged.
+
+export const shellOutputFrameSchema = z.object({
+  type: z.literal('shell_output'),
+  shell_id: z.string(),
+  /** Absolute position of data[0]; the next frame starts at cursor + data.length. */
+  cursor: z.number().int().min(0),
+  data: z.string(),
+  /** Output evicted before this subscriber got it (it lagged or subscribed from an old cursor). */
+  missed_characters: z.number().int().min(0).optional(),
+});
+
+/** Sent first (the snapshot) and whenever status changes (exit). */
+export const shellStateFrameSchema = z.object({
+  type: z.literal('shell_state'),
+  shell: shellInfoSchema,
+});
+
+export const shellStreamFrameSchema = z.discriminatedUnion('type', [shellOutputFrameSchema, shellStateFrameSchema]);
+export type ShellOutputFrame = z.infer<typeof shellOutputFrameSchema>;
+export type ShellStateFrame = z.infer<typeof shellStateFrameSchema>;
+export type ShellStreamFrame = z.infer<typeof shellStreamFrameSchema>;
+
+/** Requests a console makes besides subscribing (typing, resizing, stopping, listing). */
+export const shellInputRequestSchema = z.object({
+  session_id: z.string(),
+  shell_id: z.string(),
+  data: z.string().max(100_000),
+});
+export const shellResizeRequestSchema = z.object({
+  session_id: z.string(),
+  shell_id: z.string(),
+  cols: z.number().int().min(1).max(1000),
+  rows: z.number().int().min(1).max(1000),
+});
+export const shellKillRequestSchema = z.object({ session_id: z.string(), shell_id: z.string() });
+export const shellListRequestSchema = z.object({ session_id: z.string() });
+export const shellListResponseSchema = z.object({ shells: z.array(shellInfoSchema) });
+export const shellKillResponseSchema = z.object({ status: shellStatusSchema });

@@ -1,0 +1,94 @@
+import { z } from 'zod';
+
+// Payloads of aider_shell_tool ("shell") and shell_session_tool ("shell_session"), and the
+// sandbox state every one of them carries so the UI can show it.
+
+export const sandboxStatusSchema = z.discriminatedUnion('mode', [
+  /** Confined by Landlock at this ABI version. */
+  z.object({ mode: z.literal('landlock'), abi: z.number().int(), write_scope: z.enum(['unrestricted', 'project']) }),
+  /** agent.shell_sandbox is false. */
+  z.object({ mode: z.literal('off'), reason: z.string() }),
+  /** The kernel has no Landlock (or the OS is not Linux): shells run unconfined. */
+  z.object({ mode: z.literal('unconfined'), reason: z.string() }),
+  /** Landlock could be used but the launcher is missing: shells are refused, never run unconfined. */
+  z.object({ mode: z.literal('unavailable'), reason: z.string() }),
+]);
+export type SandboxStatus = z.infer<typeof sandboxStatusSchema>;
+
+export const shellStatusSchema = z.enum(['running', 'exited', 'killed']);
+export type ShellStatus = z.infer<typeof shellStatusSchema>;
+
+const sandboxFields = {
+  sandbox: sandboxStatusSchema,
+  /** Grants dropped while building this spawn's ruleset (narrower, still confined). */
+  sandbox_warnings: z.array(z.string()).optional(),
+};
+
+/** A foreground run: merged output, exit code, duration. */
+export const shellRunPayloadSchema = z.object({
+  kind: z.literal('shell'),
+  command: z.string(),
+  cwd: z.string(),
+  stdout: z.string(),
+  exit_code: z.number().int(),
+  duration_ms: z.number().int(),
+  timed_out: z.boolean(),
+  /** Characters cut from the middle of stdout (head and tail kept). */
+  truncated_characters: z.number().int().optional(),
+  signal: z.string().nullable().optional(),
+  ...sandboxFields,
+});
+export type ShellRunPayload = z.infer<typeof shellRunPayloadSchema>;
+
+/** A background start: a shell_id instead of exit_code and duration_ms. */
+export const shellStartPayloadSchema = z.object({
+  kind: z.literal('shell'),
+  command: z.string(),
+  cwd: z.string(),
+  shell_id: z.string(),
+  status: shellStatusSchema,
+  ...sandboxFields,
+});
+
+export const shellInfoSchema = z.object({
+  shell_id: z.string(),
+  command: z.string(),
+  cwd: z.string(),
+  background: z.boolean(),
+  tty: z.boolean(),
+  status: shellStatusSchema,
+  exit_code: z.number().int().nullable(),
+  signal: z.string().nullable(),
+  /** Why it was killed: by a kill request, the idle reaper, a timeout, or shutdown. */
+  kill_reason: z.enum(['kill', 'idle', 'timeout', 'shutdown']).nullable(),
+  started_at: z.number(),
+  ended_at: z.number().nullable(),
+  duration_ms: z.number().int(),
+  /** Total characters ever written: a read with this cursor returns only newer output. */
+  cursor: z.number().int(),
+  /** http(s) URLs seen in the output (dev servers), at most a few. */
+  urls: z.array(z.string()),
+  sandbox: sandboxStatusSchema,
+});
+export type ShellInfo = z.infer<typeof shellInfoSchema>;
+
+/** read / write / kill: the session's state plus the output after the cursor. */
+export const shellSessionPayloadSchema = shellInfoSchema.extend({
+  kind: z.literal('shell_session'),
+  operation: z.enum(['read', 'write', 'kill']),
+  output: z.string(),
+  /** Output evicted from the buffer before it was read: unrecoverable. */
+  missed_characters: z.number().int().optional(),
+  truncated_characters: z.number().int().optional(),
+  /** The filter that was applied (display only; the cursor is as if unfiltered). */
+  filter: z.string().optional(),
+});
+export type ShellSessionPayload = z.infer<typeof shellSessionPayloadSchema>;
+
+export const shellListPayloadSchema = z.object({
+  kind: z.literal('shell_session'),
+  operation: z.literal('list'),
+  shells: z.array(shellInfoSchema),
+  /** shells.max_sessions: live and retained shells at once. */
+  cap: z.number().int(),
+});
