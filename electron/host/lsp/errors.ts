@@ -8,6 +8,7 @@ export class LspError extends Error {
       | 'server_failed'
       | 'server_exited'
       | 'server_gave_up'
+      | 'sandbox_unavailable'
       | 'timeout'
       | 'cancelled'
       | 'request_failed',

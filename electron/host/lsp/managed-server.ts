@@ -48,7 +48,9 @@ export class ManagedServer implements Disposable {
     try {
       client = await this.launch();
     } catch (err) {
-      this.recordCrash((err as Error).message);
+      // A sandbox refusal is a setting, not a crash: it must not use up the restart budget.
+      if (!(err instanceof LspError && err.code === 'sandbox_unavailable'))
+        this.recordCrash((err as Error).message);
       throw err;
     }
     if (this.disposed) {

@@ -3,16 +3,27 @@ import type { AppConfig } from '../config/schema';
 import type { Disposable } from '../lifecycle/disposable';
 import { errorPayload, type ErrorPayload } from '../../../shared/tools/payload';
 import { findWorkspaceRoot } from './find-root';
+import { LspError } from './errors';
 import { LspClient } from './lsp-client';
 import { ManagedServer } from './managed-server';
 import { nodeBinDirs, resolveExecutable } from './resolve-command';
 import { buildServerSpecs, specForFile } from './server-specs';
 
+export interface SandboxedCommand {
+  argv: string[];
+  /** Removes what the launch left behind (a one-use rules file); called once the start settles. */
+  cleanup?: () => void;
+}
+
 /**
- * Turns a server's argv into the argv that runs it confined to `projectRoot` (the Landlock
- * launcher's prefix, for `agent.server_sandbox`). Provided by the composition root.
+ * Turns a server's argv into one that runs it confined to `projectRoot` (the Landlock launcher's
+ * prefix, for `agent.server_sandbox`), or refuses. Called per start: a restart gets fresh rules.
+ * Provided by the composition root (see sandboxed-launch.ts).
  */
-export type ServerSandbox = (projectRoot: string, argv: string[]) => Promise<string[]>;
+export type ServerSandbox = (
+  projectRoot: string,
+  argv: string[],
+) => Promise<SandboxedCommand | { refused: ErrorPayload }>;
 
 export interface RegistryOptions {
   config: () => AppConfig;
@@ -55,7 +66,13 @@ export class ServerRegistry implements Disposable {
       );
     }
     const root = findWorkspaceRoot(file, projectRoot, spec.rootMarkers);
-    const key = JSON.stringify([spec.name, root, projectRoot, spec.command]);
+    const key = JSON.stringify([
+      spec.name,
+      root,
+      projectRoot,
+      spec.command,
+      config.agent.server_sandbox,
+    ]);
     const existing = this.servers.get(key);
     if (existing) return existing;
 
@@ -75,26 +92,34 @@ export class ServerRegistry implements Disposable {
         { server: spec.name },
       );
     }
-    let argv = [resolved, ...args];
-    if (config.agent.server_sandbox) {
-      if (!this.opts.sandbox) {
-        return errorPayload(
-          'sandbox_unavailable',
-          `agent.server_sandbox is on but no sandbox launcher is available, so ${spec.name} is not started unconfined`,
-        );
-      }
-      argv = await this.opts.sandbox(projectRoot, argv);
+    const argv = [resolved, ...args];
+    const sandbox = config.agent.server_sandbox ? this.opts.sandbox : undefined;
+    if (config.agent.server_sandbox && !sandbox) {
+      return errorPayload(
+        'sandbox_unavailable',
+        `agent.server_sandbox is on but no sandbox launcher is available, so ${spec.name} is not started unconfined`,
+      );
     }
     if (this.disposed) return errorPayload('server_exited', 'language servers were shut down');
-    const server = new ManagedServer(spec.name, root, () =>
+    const start = (command: string[]) =>
       LspClient.start({
         name: spec.name,
-        argv,
+        argv: command,
         root,
         env: this.opts.env,
         languageId: spec.languageId,
-      }),
-    );
+      });
+    const server = new ManagedServer(spec.name, root, async () => {
+      if (!sandbox) return start(argv);
+      const confined = await sandbox(projectRoot, argv);
+      if ('refused' in confined)
+        throw new LspError('sandbox_unavailable', confined.refused.message);
+      try {
+        return await start(confined.argv);
+      } finally {
+        confined.cleanup?.();
+      }
+    });
     this.servers.set(key, server);
     return server;
   }

@@ -103,7 +103,7 @@ describe('language servers that cannot serve', () => {
     // A stand-in launcher: records that it ran and which project it confines, then execs the server.
     const sandbox: ServerSandbox = async (projectRoot, argv) => {
       seen.push(projectRoot);
-      return ['/bin/sh', '-c', `echo $$ > '${marker}'; exec "$@"`, 'sandbox', ...argv];
+      return { argv: ['/bin/sh', '-c', `echo $$ > '${marker}'; exec "$@"`, 'sandbox', ...argv] };
     };
     const { lsp, diagnostics } = setup({ server_sandbox: true }, { sandbox });
     expect(await diagnostics('d.py')).toMatchObject({ kind: 'lsp_diagnostics', total: 1 });
