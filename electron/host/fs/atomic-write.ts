@@ -1,4 +1,4 @@
-import { open, rename, stat, unlink } from 'node:fs/promises';
+import { open, readdir, rename, stat, unlink } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 
@@ -45,8 +45,34 @@ async function fsyncDir(dir: string): Promise<void> {
   }
 }
 
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Removes temp files of `target` left by writers that were killed before their rename. */
+async function removeStaleTemps(target: string): Promise<void> {
+  const prefix = `.${basename(target)}.mewbo-`;
+  let names: string[];
+  try {
+    names = await readdir(dirname(target));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue;
+    const pid = Number(name.slice(prefix.length).split('-')[0]);
+    if (Number.isInteger(pid) && pid > 0 && !processAlive(pid)) await unlink(join(dirname(target), name)).catch(() => undefined);
+  }
+}
+
 /** Writes `data` to a temp file beside `target` (an already validated real path). */
 export async function prepareWrite(target: string, data: string | Uint8Array): Promise<PreparedWrite> {
+  await removeStaleTemps(target);
   const mode = await existingMode(target);
   const temp = tempNameFor(target);
   const handle = await open(temp, 'wx', mode ?? NEW_FILE_MODE);

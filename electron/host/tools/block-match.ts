@@ -10,15 +10,16 @@ export type MatchOutcome =
 
 const DOTS_LINE = /^[ \t]*\.\.\.[ \t]*$/;
 
-/** Start offsets of `needle` in `text`, preferring whole-line occurrences; at most `cap` of them. */
+/**
+ * Start offsets of `needle` at line starts of `text` (SEARCH text is whole lines, so a match in
+ * the middle of a line is no match), at most `cap` of them.
+ */
 function occurrences(text: string, needle: string, from = 0, cap = 1000): number[] {
-  const lineStart: number[] = [];
-  const any: number[] = [];
-  for (let i = text.indexOf(needle, from); i !== -1 && any.length < cap; i = text.indexOf(needle, i + 1)) {
-    any.push(i);
-    if (i === 0 || text.charCodeAt(i - 1) === 0x0a) lineStart.push(i);
+  const at: number[] = [];
+  for (let i = text.indexOf(needle, from); i !== -1 && at.length < cap; i = text.indexOf(needle, i + 1)) {
+    if (i === 0 || text.charCodeAt(i - 1) === 0x0a) at.push(i);
   }
-  return lineStart.length ? lineStart : any;
+  return at;
 }
 
 /** Exact replacement of a unique occurrence; also matches a last line that lacks its newline. */
@@ -93,7 +94,7 @@ function single(text: string, search: string, replace: string): MatchOutcome {
     const both = shiftedIndentation(text, trimmed[0], trimmed[1]);
     if (both.ok) return { ...both, fallback: 'leading_blank_line' };
   }
-  return { ok: false, reason: 'no_match', detail: shifted.ok ? undefined : shifted.detail };
+  return { ok: false, reason: 'no_match', detail: shifted.detail };
 }
 
 function splitDots(s: string): string[] {

@@ -18,7 +18,10 @@ export const LIST_DIR_DEFAULT_MAX_ENTRIES = 2000;
 /** aider_list_dir_tool: hard ceiling on max_entries (the char cap bounds the result anyway). */
 export const LIST_DIR_MAX_ENTRIES = 100_000;
 
-/** Edits refuse files larger than this (bytes): an edit holds old and new text in memory. */
-export const EDIT_MAX_FILE_BYTES = 512 * 1024 * 1024;
+/**
+ * Edits refuse files larger than this (bytes): an edit holds the old and new text and their
+ * encoded bytes in memory at once (about 4x), and V8 strings stop at about 512 MiB.
+ */
+export const EDIT_MAX_FILE_BYTES = 256 * 1024 * 1024;
 /** Near-match hints: characters of the closest span quoted back to the model. */
 export const NEAR_MATCH_MAX_CHARS = 1500;

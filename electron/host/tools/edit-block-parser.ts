@@ -43,15 +43,21 @@ const SHELL_LANGUAGES = new Set([
 
 const clean = (line: string): string => line.replace(/\r$/, '');
 
-/** aider's filename clean-up: decoration models put around a path. */
-export function cleanFilename(line: string): string {
-  let name = clean(line).trim().replace(/:$/, '').replace(/^#+/, '').trim();
+/**
+ * The file path on a line, with the decoration models put around one (aider's clean-up: `#`,
+ * backticks, asterisks, quotes, a trailing colon), or null for a line that is prose. A line with
+ * spaces, or that ended in a colon, must look like a path (a slash or an extension) to count.
+ */
+export function filenameFrom(line: string): string | null {
+  const raw = clean(line).trim();
+  const colon = raw.endsWith(':');
+  let name = raw.replace(/:$/, '').replace(/^#+/, '').trim();
   name = name.replace(/^[`*"']+/, '').replace(/[`*"']+$/, '').trim();
+  if (name === '' || name === '...' || [SEARCH, DIVIDER, REPLACE, FENCE].some((re) => re.test(name))) return null;
+  const pathLike = name.includes('/') || /\.[\w-]+$/.test(name);
+  if ((colon || /\s/.test(name)) && !pathLike) return null;
+  if (colon && /\s/.test(name)) return null;
   return name;
-}
-
-function looksLikeFilename(name: string): boolean {
-  return name !== '' && name !== '...' && !SEARCH.test(name) && !DIVIDER.test(name) && !REPLACE.test(name) && !FENCE.test(name) && !/\s{2,}/.test(name);
 }
 
 export function parseEditBlocks(content: string): ParseResult {
@@ -95,8 +101,7 @@ export function parseEditBlocks(content: string): ParseResult {
     const line = clean(lines[i]!);
     const fence = FENCE.exec(line.trim());
     if (fence && line.trim() === line.trimEnd()) {
-      const prev = i > 0 ? cleanFilename(lines[i - 1]!) : '';
-      const file = looksLikeFilename(prev) ? prev : null;
+      const file = i > 0 ? filenameFrom(lines[i - 1]!) : null;
       const close = new RegExp(`^${fence[1]![0] === '`' ? '`' : '~'}{${fence[1]!.length},}\\s*$`);
       let j = i + 1;
       let sawBlock = false;
@@ -110,8 +115,7 @@ export function parseEditBlocks(content: string): ParseResult {
       i = j + 1;
     } else if (SEARCH.test(line)) {
       // An unfenced block: the filename is the line right before the marker.
-      const prev = i > 0 ? cleanFilename(lines[i - 1]!) : '';
-      i = readBlock(i, looksLikeFilename(prev) ? prev : null, '');
+      i = readBlock(i, i > 0 ? filenameFrom(lines[i - 1]!) : null, '');
     } else if (REPLACE.test(line)) {
       result.errors.push(`line ${i + 1}: >>>>>>> REPLACE without a <<<<<<< SEARCH before it`);
       i++;
