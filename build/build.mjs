@@ -4,6 +4,7 @@ import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 import { mkdirSync } from 'node:fs';
 import { buildLandlock } from './build-landlock.mjs';
+import { buildPhonePage } from './phone-page.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const nodeOnly = process.argv.includes('--node-only');
@@ -34,6 +35,8 @@ await Promise.all([
   build({ ...common, entryPoints: { main: 'electron/main.ts' }, outfile: 'dist/main.cjs', format: 'cjs', external: ['electron'] }),
   // A sandboxed preload cannot be ESM and cannot require npm modules: one self-contained CJS file.
   build({ ...common, packages: undefined, entryPoints: { preload: 'electron/preload.ts' }, outfile: 'dist/preload.cjs', format: 'cjs', external: ['electron'] }),
+  // The phone page the pairing listener serves (static, so it is built with the Node side).
+  buildPhonePage({ root }),
 ]);
 
 if (!nodeOnly) {

@@ -1,4 +1,5 @@
-import { z } from 'zod';
+// zod/mini: the phone page bundles these schemas, and mini keeps that bundle ~20x smaller.
+import * as z from 'zod/mini';
 import {
   DEVICE_TOOL_ID_PATTERN,
   MAX_DECLARED_TOOLS,
@@ -11,26 +12,22 @@ import {
 // union on `type` each way. Unknown keys are dropped, not rejected, so a newer client still talks
 // to an older host. electron/host/devices/PROTOCOL.md is the prose version with an example.
 
-const id = z.string().min(1).max(MAX_ID_CHARS);
+const id = z.string().check(z.minLength(1), z.maxLength(MAX_ID_CHARS));
 
 /** One entry of a declaration. The host also checks `parameters` is a JSON Schema it can use. */
 export const declaredToolSchema = z.object({
-  tool_id: z
-    .string()
-    .regex(DEVICE_TOOL_ID_PATTERN, `must match ${DEVICE_TOOL_ID_PATTERN.source}`),
+  tool_id: z.string().check(z.regex(DEVICE_TOOL_ID_PATTERN, `must match ${DEVICE_TOOL_ID_PATTERN.source}`)),
   description: z
     .string()
-    .trim()
-    .min(1, 'must be a non-empty string')
-    .max(MAX_TOOL_DESCRIPTION_CHARS),
+    .check(z.trim(), z.minLength(1, 'must be a non-empty string'), z.maxLength(MAX_TOOL_DESCRIPTION_CHARS)),
   parameters: z.record(z.string(), z.unknown(), 'must be a JSON Schema object'),
 });
 export type DeclaredTool = z.infer<typeof declaredToolSchema>;
 
 export const pairFrameSchema = z.object({
   type: z.literal('pair'),
-  code: z.string().min(1).max(32),
-  device_name: z.string().trim().min(1).max(MAX_DEVICE_NAME_CHARS),
+  code: z.string().check(z.minLength(1), z.maxLength(32)),
+  device_name: z.string().check(z.trim(), z.minLength(1), z.maxLength(MAX_DEVICE_NAME_CHARS)),
 });
 
 export const helloFrameSchema = z.object({ type: z.literal('hello'), device_id: id, token: id });
@@ -38,12 +35,12 @@ export const helloFrameSchema = z.object({ type: z.literal('hello'), device_id: 
 /** Entries stay `unknown` here so a bad one is reported by index (see declaration rules). */
 export const declareFrameSchema = z.object({
   type: z.literal('declare'),
-  tools: z.array(z.unknown()).max(MAX_DECLARED_TOOLS),
+  tools: z.array(z.unknown()).check(z.maxLength(MAX_DECLARED_TOOLS)),
 });
 
 export const deviceErrorSchema = z.object({
-  code: z.string().min(1).max(64),
-  message: z.string().max(4000),
+  code: z.string().check(z.minLength(1), z.maxLength(64)),
+  message: z.string().check(z.maxLength(4000)),
 });
 
 const resultBase = { type: z.literal('device_tool_result'), call_id: id, call_token: id };
@@ -98,7 +95,7 @@ export const hostFrameSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('result_ack'),
     /** null when the frame was too malformed to carry a call id. */
-    call_id: z.string().nullable(),
+    call_id: z.nullable(z.string()),
     code: z.literal(RESULT_ACK_CODES),
   }),
 ]);
