@@ -2,13 +2,47 @@ import { useEffect } from 'react';
 import { useClient } from './client-context';
 import { useSessions } from './state/sessions-store';
 import { syncSessionList } from './state/session-sync';
-import { SessionSidebar } from './components/SessionSidebar';
-import { Conversation } from './components/Conversation';
+import { useUi } from './state/ui-store';
+import { useApplyTheme } from './theme';
+import { isPrimary } from './lib/shortcuts';
+import { SessionSidebar } from './components/sidebar/SessionSidebar';
+import { Conversation } from './components/conversation/Conversation';
+import { ActivityDock } from './components/dock/ActivityDock';
+import { ProjectPicker } from './components/dialogs/ProjectPicker';
+import { SettingsDialog } from './components/dialogs/SettingsDialog';
+import { PairPhoneDialog } from './components/dialogs/PairPhoneDialog';
+import { useProjectSync } from './state/project-sync';
+import { useConsoleRegistry } from './consoles/console-context';
+
+/** App-wide shortcuts; the Electron menu sends the same key events, so there is one path. */
+function useShortcuts(): void {
+  const openDialog = useUi((s) => s.openDialog);
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (isPrimary(e, 'p')) {
+        e.preventDefault();
+        openDialog('picker');
+      } else if (isPrimary(e, ',')) {
+        e.preventDefault();
+        openDialog('settings');
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [openDialog]);
+}
 
 export function App() {
   const client = useClient();
   const currentId = useSessions((s) => s.currentId);
   const connected = useSessions((s) => s.connected);
+  const dialog = useUi((s) => s.dialog);
+  const closeDialog = useUi((s) => s.closeDialog);
+  const theme = useApplyTheme();
+  const consoles = useConsoleRegistry();
+  useEffect(() => consoles.setTheme(theme), [consoles, theme]);
+  useShortcuts();
+  useProjectSync(client);
 
   useEffect(() => {
     const offStatus = client.transport.onStatus((c) => useSessions.getState().setConnected(c));
@@ -23,9 +57,17 @@ export function App() {
     <div className="app">
       <SessionSidebar />
       <main className="main">
-        {!connected && <div role="status" className="banner">Connecting to the host…</div>}
+        {!connected && (
+          <div role="status" className="banner">
+            Connecting to the host…
+          </div>
+        )}
         {currentId ? <Conversation key={currentId} sessionId={currentId} /> : <EmptyState />}
       </main>
+      {currentId && <ActivityDock key={currentId} sessionId={currentId} />}
+      {dialog === 'picker' && <ProjectPicker onClose={closeDialog} />}
+      {dialog === 'settings' && <SettingsDialog onClose={closeDialog} />}
+      {dialog === 'pair' && <PairPhoneDialog onClose={closeDialog} />}
     </div>
   );
 }
@@ -34,7 +76,7 @@ function EmptyState() {
   return (
     <div className="empty">
       <h1>Mewbo</h1>
-      <p>Create a session to start working with the agent.</p>
+      <p>Create a session to start working with the agent, or open a project.</p>
     </div>
   );
 }

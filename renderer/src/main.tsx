@@ -1,20 +1,32 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import '@xterm/xterm/css/xterm.css';
 import { App } from './App';
 import { ClientContext } from './client-context';
 import { Client } from './transport/transport';
 import { IpcTransport } from './transport/ipc-transport';
 import { WsTransport } from './transport/ws-transport';
-import './styles.css';
+import { ConsoleRegistry } from './consoles/console-registry';
+import { ConsoleRegistryContext } from './consoles/console-context';
+import './styles/base.css';
+import './styles/timeline.css';
+import './styles/cards.css';
+import './styles/dock.css';
+import './styles/dialogs.css';
 
+// The composition root of the renderer: one transport, one client, one console registry.
 // Electron's preload provides window.mewbo; a browser (mewbo serve) speaks WebSocket instead.
 const transport = window.mewbo ? new IpcTransport(window.mewbo) : WsTransport.fromLocation();
 const client = new Client(transport);
+const consoles = new ConsoleRegistry(client);
+window.addEventListener('pagehide', () => consoles.dispose());
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <ClientContext.Provider value={client}>
-      <App />
+      <ConsoleRegistryContext.Provider value={consoles}>
+        <App />
+      </ConsoleRegistryContext.Provider>
     </ClientContext.Provider>
   </StrictMode>,
 );

@@ -1,11 +1,16 @@
 import { create } from 'zustand';
 import type { SessionEvent, TransientEvent } from '../../../shared/protocol/events';
 import type { SessionSummary } from '../../../shared/protocol/session-summary';
+import { SessionModel } from './session-model';
 
 export interface SessionView {
-  events: SessionEvent[];
+  /** Mutable projection; `version` changes whenever it does (that is what components select). */
+  model: SessionModel;
+  version: number;
   /** Assistant text streaming in, by message id, until its assistant_message lands. */
-  streaming: Record<string, string>;
+  streaming: Record<string, { text: string; agentId: string }>;
+  /** The first page(s) arrived: the timeline can draw and scroll to the end. */
+  loaded: boolean;
 }
 
 interface SessionsState {
@@ -18,53 +23,90 @@ interface SessionsState {
   removeSession(id: string): void;
   select(id: string | null): void;
   /** Adds durable events in seq order; duplicates (a replay overlapping a page) are ignored. */
-  addEvents(id: string, events: SessionEvent[]): void;
+  addEvents(id: string, events: readonly SessionEvent[]): void;
   addTransient(id: string, event: TransientEvent): void;
+  markLoaded(id: string): void;
+  /** Drops a session's projection (it reloads from the host when opened again). */
+  forget(id: string): void;
   setConnected(c: boolean): void;
 }
 
-const emptyView = (): SessionView => ({ events: [], streaming: {} });
+const emptyView = (): SessionView => ({
+  model: new SessionModel(),
+  version: 0,
+  streaming: {},
+  loaded: false,
+});
 
 export const useSessions = create<SessionsState>((set) => ({
   sessions: [],
   currentId: null,
   views: {},
   connected: false,
-  setSessions: (sessions) => set({ sessions }),
+  setSessions: (sessions) =>
+    set({ sessions: [...sessions].sort((a, b) => b.updated_at - a.updated_at) }),
   upsertSession: (s) =>
     set((st) => {
       const rest = st.sessions.filter((x) => x.id !== s.id);
       return { sessions: [s, ...rest].sort((a, b) => b.updated_at - a.updated_at) };
     }),
   removeSession: (id) =>
-    set((st) => ({
-      sessions: st.sessions.filter((x) => x.id !== id),
-      currentId: st.currentId === id ? null : st.currentId,
-    })),
+    set((st) => {
+      const views = { ...st.views };
+      delete views[id];
+      return {
+        sessions: st.sessions.filter((x) => x.id !== id),
+        currentId: st.currentId === id ? null : st.currentId,
+        views,
+      };
+    }),
   select: (currentId) => set({ currentId }),
   addEvents: (id, incoming) =>
     set((st) => {
       const view = st.views[id] ?? emptyView();
-      const events = view.events.slice();
-      const streaming = { ...view.streaming };
+      let changed = false;
+      let streaming = view.streaming;
       for (const e of incoming) {
-        if (e.seq !== events.length) {
-          if (e.seq < events.length) continue;
+        if (!view.model.apply(e)) {
           // A gap means a bug upstream; keep what we have rather than show events out of order.
-          console.error(`session ${id}: expected seq ${events.length}, got ${e.seq}`);
+          if (e.seq > view.model.length)
+            console.error(`session ${id}: expected seq ${view.model.length}, got ${e.seq}`);
           continue;
         }
-        events.push(e);
-        if (e.type === 'assistant_message') delete streaming[e.message_id];
+        changed = true;
+        if (e.type === 'assistant_message' && streaming[e.message_id]) {
+          streaming = { ...streaming };
+          delete streaming[e.message_id];
+        }
+        // A finished run leaves no half-streamed text behind (a stop mid-message).
+        if (e.type === 'run_state' && e.state !== 'running' && Object.keys(streaming).length)
+          streaming = {};
       }
-      return { views: { ...st.views, [id]: { events, streaming } } };
+      if (!changed && st.views[id]) return st;
+      return { views: { ...st.views, [id]: { ...view, version: view.version + 1, streaming } } };
     }),
   addTransient: (id, e) =>
     set((st) => {
       const view = st.views[id] ?? emptyView();
       if (e.type !== 'assistant_delta') return st;
-      const streaming = { ...view.streaming, [e.message_id]: (view.streaming[e.message_id] ?? '') + e.text };
+      const prev = view.streaming[e.message_id];
+      const streaming = {
+        ...view.streaming,
+        [e.message_id]: { text: (prev?.text ?? '') + e.text, agentId: e.agent_id },
+      };
       return { views: { ...st.views, [id]: { ...view, streaming } } };
+    }),
+  markLoaded: (id) =>
+    set((st) => {
+      const view = st.views[id] ?? emptyView();
+      return { views: { ...st.views, [id]: { ...view, loaded: true, version: view.version + 1 } } };
+    }),
+  forget: (id) =>
+    set((st) => {
+      if (!st.views[id]) return st;
+      const views = { ...st.views };
+      delete views[id];
+      return { views };
     }),
   setConnected: (connected) => set({ connected }),
 }));

@@ -4,8 +4,16 @@ import { RpcFailure, type TopicSubscription, type Transport } from './transport'
 
 /** What electron/preload.ts exposes on `window.mewbo` through contextBridge; nothing more. */
 export interface PreloadApi {
-  invoke(method: string, params: unknown): Promise<{ ok: true; value: unknown } | { ok: false; error: RpcError }>;
-  subscribe(topic: string, cursor: number | undefined, onData: (data: unknown) => void, onError: (e: RpcError) => void): { unsubscribe(): void; ack(n: number): void };
+  invoke(
+    method: string,
+    params: unknown,
+  ): Promise<{ ok: true; value: unknown } | { ok: false; error: RpcError }>;
+  subscribe(
+    topic: string,
+    cursor: number | undefined,
+    onData: (data: unknown) => void,
+    onError: (e: RpcError) => void,
+  ): { unsubscribe(): void; ack(n: number): void };
 }
 
 declare global {
@@ -24,7 +32,12 @@ export class IpcTransport implements Transport {
     return r.value;
   }
 
-  subscribe(topic: Topic, cursor: number | undefined, onData: (data: unknown) => void, onError?: (e: RpcError) => void): TopicSubscription {
+  subscribe(
+    topic: Topic,
+    cursor: number | undefined,
+    onData: (data: unknown) => void,
+    onError?: (e: RpcError) => void,
+  ): TopicSubscription {
     return this.api.subscribe(topic, cursor, onData, (e) => onError?.(e));
   }
 

@@ -11,7 +11,12 @@ export interface TopicSubscription {
 /** The renderer's only way to the host. Two implementations: Electron IPC and WebSocket. */
 export interface Transport {
   invoke(method: string, params: unknown): Promise<unknown>;
-  subscribe(topic: Topic, cursor: number | undefined, onData: (data: unknown) => void, onError?: (e: RpcError) => void): TopicSubscription;
+  subscribe(
+    topic: Topic,
+    cursor: number | undefined,
+    onData: (data: unknown) => void,
+    onError?: (e: RpcError) => void,
+  ): TopicSubscription;
   /** Fires with true/false as the connection comes and goes (the WebSocket reconnects). */
   onStatus(listener: (connected: boolean) => void): () => void;
 }
@@ -31,7 +36,12 @@ export class Client {
     return this.transport.invoke(method, params) as Promise<ResponseOf<K>>;
   }
 
-  subscribe(topic: Topic, cursor: number | undefined, onData: (data: unknown) => void, onError?: (e: RpcError) => void): TopicSubscription {
+  subscribe(
+    topic: Topic,
+    cursor: number | undefined,
+    onData: (data: unknown) => void,
+    onError?: (e: RpcError) => void,
+  ): TopicSubscription {
     return this.transport.subscribe(topic, cursor, onData, onError);
   }
 }

@@ -18,7 +18,10 @@ interface Sub {
 export class WsTransport implements Transport {
   private ws: WebSocket | null = null;
   private nextId = 1;
-  private readonly calls = new Map<number, { resolve: (v: unknown) => void; reject: (e: unknown) => void }>();
+  private readonly calls = new Map<
+    number,
+    { resolve: (v: unknown) => void; reject: (e: unknown) => void }
+  >();
   private readonly subs = new Map<number, Sub>();
   private readonly queue: ClientFrame[] = [];
   private readonly statusListeners = new Set<(c: boolean) => void>();
@@ -45,14 +48,18 @@ export class WsTransport implements Transport {
     this.ws = ws;
     ws.onopen = () => {
       this.attempt = 0;
-      for (const [sub, s] of this.subs) this.sendNow({ t: 'subscribe', sub, topic: s.topic, cursor: s.cursor });
+      for (const [sub, s] of this.subs)
+        this.sendNow({ t: 'subscribe', sub, topic: s.topic, cursor: s.cursor });
       for (const f of this.queue.splice(0)) this.sendNow(f);
       this.statusListeners.forEach((l) => l(true));
     };
     ws.onmessage = (msg) => this.onFrame(JSON.parse(String(msg.data)) as HostFrame);
     ws.onclose = () => {
       this.statusListeners.forEach((l) => l(false));
-      for (const [, call] of this.calls) call.reject(new RpcFailure({ code: 'disconnected', message: 'connection to the host closed' }));
+      for (const [, call] of this.calls)
+        call.reject(
+          new RpcFailure({ code: 'disconnected', message: 'connection to the host closed' }),
+        );
       this.calls.clear();
       if (this.closed) return;
       const delay = RECONNECT_MS[Math.min(this.attempt++, RECONNECT_MS.length - 1)];
@@ -99,7 +106,12 @@ export class WsTransport implements Transport {
     });
   }
 
-  subscribe(topic: Topic, cursor: number | undefined, onData: (data: unknown) => void, onError?: (e: RpcError) => void): TopicSubscription {
+  subscribe(
+    topic: Topic,
+    cursor: number | undefined,
+    onData: (data: unknown) => void,
+    onError?: (e: RpcError) => void,
+  ): TopicSubscription {
     const sub = this.nextId++;
     this.subs.set(sub, { topic, cursor, onData, onError });
     this.send({ t: 'subscribe', sub, topic, cursor });

@@ -1,0 +1,101 @@
+import { memo, type ReactNode } from 'react';
+import type { ToolItem } from '../../state/timeline-items';
+import { useUi } from '../../state/ui-store';
+import { formatDuration, oneLine } from '../../lib/format';
+import { describeTool } from './describe-tool';
+import { DiffView } from './DiffView';
+import { ErrorBody } from './ErrorBody';
+import { GenericBody } from './GenericBody';
+import { ReadBody } from './ReadBody';
+import { ShellBody } from './ShellBody';
+
+/** One tool call and its result as a card: a one-line header, a body that opens and closes. */
+export const ToolCard = memo(function ToolCard({ item }: { item: ToolItem }) {
+  const d = describeTool(item);
+  const stored = useUi((s) => s.expanded[item.key]);
+  const setExpanded = useUi((s) => s.setExpanded);
+  const open = stored ?? d.openByDefault;
+  const failed = item.result?.kind === 'error';
+  const status = !item.result ? 'running' : failed ? 'failed' : 'done';
+  const duration = d.durationMs ?? (item.endedTs ? item.endedTs - item.ts : undefined);
+  const bodyId = `${item.key}-body`;
+
+  return (
+    <article
+      className={`card tool ${status}`}
+      aria-label={`${d.title}${d.subject ? ` ${d.subject}` : ''}`}
+    >
+      <header className="card-head">
+        <button
+          type="button"
+          className="card-toggle"
+          aria-expanded={open}
+          aria-controls={bodyId}
+          onClick={() => setExpanded(item.key, !open)}
+        >
+          <span className={`status-dot ${status}`} aria-label={status} role="img" />
+          <span className="card-title">{d.title}</span>
+          {d.subject && <span className="card-subject">{d.subject}</span>}
+          {d.meta && <span className="card-meta">{d.meta}</span>}
+          {duration !== undefined && item.result && (
+            <span className="card-meta">{formatDuration(duration)}</span>
+          )}
+          {!item.result && <span className="card-meta">running…</span>}
+        </button>
+        {d.kind === 'diff' && open && <DiffLayoutToggle />}
+      </header>
+      {open && (
+        <div className="card-body" id={bodyId}>
+          <ToolBody item={item} kind={d.kind} open={open} />
+        </div>
+      )}
+    </article>
+  );
+});
+
+function ToolBody({
+  item,
+  kind,
+  open,
+}: {
+  item: ToolItem;
+  kind: string;
+  open: boolean;
+}): ReactNode {
+  const layout = useUi((s) => s.diffLayout);
+  const r = item.result;
+  if (r?.kind === 'error') return <ErrorBody payload={r} />;
+  switch (kind) {
+    case 'read':
+      return r ? <ReadBody payload={r} /> : null;
+    case 'diff':
+      return r && typeof r.text === 'string' ? (
+        <DiffView text={r.text} layout={layout} />
+      ) : (
+        <PendingArgs args={item.args} />
+      );
+    case 'shell':
+      return <ShellBody payload={r} expanded={open} />;
+    default:
+      return <GenericBody args={item.args} result={r} />;
+  }
+}
+
+function PendingArgs({ args }: { args: unknown }) {
+  return <p className="muted small">{oneLine(args, 400)}</p>;
+}
+
+function DiffLayoutToggle() {
+  const layout = useUi((s) => s.diffLayout);
+  const setLayout = useUi((s) => s.setDiffLayout);
+  return (
+    <div className="segmented" role="group" aria-label="Diff layout">
+      <button type="button" aria-pressed={layout === 'inline'} onClick={() => setLayout('inline')}>
+        Inline
+      </button>
+      <button type="button" aria-pressed={layout === 'split'} onClick={() => setLayout('split')}>
+        Side by side
+      </button>
+    </div>
+  );
+}

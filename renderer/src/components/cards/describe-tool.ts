@@ -1,0 +1,132 @@
+import type { ToolItem } from '../../state/timeline-items';
+import { oneLine, pluralize } from '../../lib/format';
+import { readRange } from './ReadBody';
+import { shellOutput } from './ShellBody';
+
+export interface ToolDescription {
+  kind: 'read' | 'diff' | 'shell' | 'generic';
+  /** The verb: "Read", "Edit", "$", "Search tools". */
+  title: string;
+  /** What it acted on: a path, a command. */
+  subject?: string;
+  /** Short facts after the subject: a range, "+3 −1", "exit 0". */
+  meta?: string;
+  durationMs?: number;
+  openByDefault: boolean;
+}
+
+const EDIT_TOOLS = new Set(['file_edit_tool', 'aider_edit_block_tool']);
+/** Shell output this short is shown without a click. */
+const SHORT_OUTPUT_LINES = 30;
+
+type Args = Record<string, unknown>;
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v ? v : undefined);
+const num = (v: unknown): number | undefined =>
+  typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+
+/** How a tool call reads in its card header, from the tool's name, arguments and payload. */
+export function describeTool(item: ToolItem): ToolDescription {
+  const args = (item.args && typeof item.args === 'object' ? item.args : {}) as Args;
+  const r = item.result;
+  const failed = r?.kind === 'error';
+
+  if (item.name === 'read_file') {
+    return {
+      kind: 'read',
+      title: 'Read',
+      subject: str(r?.path) ?? str(args.path),
+      meta: failed ? undefined : readRange(r),
+      openByDefault: failed,
+    };
+  }
+  if (EDIT_TOOLS.has(item.name) || r?.kind === 'diff') {
+    const files = Array.isArray(r?.files)
+      ? (r.files as unknown[]).filter((f): f is string => typeof f === 'string')
+      : [];
+    const subject = files.length ? files.join(', ') : (str(args.file_path) ?? str(r?.title));
+    const meta =
+      r?.kind === 'diff' ? `+${num(r.additions) ?? 0} −${num(r.deletions) ?? 0}` : undefined;
+    return { kind: 'diff', title: 'Edit', subject, meta, openByDefault: true };
+  }
+  if (item.name === 'aider_shell_tool') {
+    const shellId = str(r?.shell_id);
+    const exit = num(r?.exit_code);
+    const meta = shellId
+      ? `background · ${shellId}`
+      : exit !== undefined
+        ? `exit ${exit}${r?.timed_out ? ' (timed out)' : ''}`
+        : undefined;
+    const lines = shellOutput(r).split('\n').length;
+    return {
+      kind: 'shell',
+      title: '$',
+      subject: str(args.command) ?? str(r?.command),
+      meta,
+      durationMs: num(r?.duration_ms),
+      openByDefault:
+        failed ||
+        (exit !== undefined && exit !== 0) ||
+        lines <= SHORT_OUTPUT_LINES ||
+        Boolean(shellId),
+    };
+  }
+  if (item.name === 'shell_session_tool') {
+    const op = str(args.operation) ?? 'read';
+    const status = str(r?.status);
+    return {
+      kind: 'shell',
+      title: `Shell ${op}`,
+      subject: [str(args.shell_id), op === 'write' ? oneLine(args.input, 60) : undefined]
+        .filter(Boolean)
+        .join(' ← '),
+      meta: status
+        ? `${status}${num(r?.exit_code) !== undefined ? ` · exit ${r?.exit_code}` : ''}`
+        : undefined,
+      openByDefault: failed,
+    };
+  }
+  if (item.name === 'aider_list_dir_tool') {
+    const entries = Array.isArray(r?.entries) ? r.entries.length : num(r?.count);
+    return {
+      kind: 'generic',
+      title: 'List',
+      subject: str(args.path) ?? '.',
+      meta: entries !== undefined ? pluralize(entries, 'entry', 'entries') : undefined,
+      openByDefault: failed,
+    };
+  }
+  if (item.name === 'lsp_tool') {
+    return {
+      kind: 'generic',
+      title: `LSP ${str(args.operation) ?? ''}`.trim(),
+      subject: str(args.file_path),
+      openByDefault: failed,
+    };
+  }
+  if (item.name === 'tool_search') {
+    return {
+      kind: 'generic',
+      title: 'Search tools',
+      subject: str(args.query),
+      openByDefault: failed,
+    };
+  }
+  if (item.name === 'list_projects' || item.name === 'switch_project') {
+    return {
+      kind: 'generic',
+      title: item.name === 'list_projects' ? 'List projects' : 'Switch project',
+      subject: str(args.project),
+      openByDefault: failed,
+    };
+  }
+  const mcp = /^mcp__(.+?)__(.+)$/.exec(item.name);
+  if (mcp) {
+    return {
+      kind: 'generic',
+      title: `${mcp[1]} · ${mcp[2]}`,
+      subject: oneLine(args, 80),
+      openByDefault: failed,
+    };
+  }
+  return { kind: 'generic', title: item.name, subject: oneLine(args, 80), openByDefault: failed };
+}

@@ -1,0 +1,75 @@
+import { useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useClient } from '../../client-context';
+import { errorText } from '../../state/agent-actions';
+import type { ClientCapability } from '../../../../shared/protocol/capabilities';
+
+/** What this UI can do for a run: draw panels, ask the person, show approvals. */
+const CAPABILITIES: ClientCapability[] = ['generative_ui', 'ask_user', 'approvals'];
+
+/** The message box: Enter sends, Shift+Enter is a new line. */
+export function Composer({
+  sessionId,
+  pendingQuestion,
+}: {
+  sessionId: string;
+  pendingQuestion: boolean;
+}) {
+  const client = useClient();
+  const [draft, setDraft] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [sending, setSending] = useState(false);
+  const box = useRef<HTMLTextAreaElement>(null);
+
+  const send = async (e?: FormEvent) => {
+    e?.preventDefault();
+    const text = draft.trim();
+    if (!text || sending) return;
+    setSending(true);
+    setError(null);
+    try {
+      await client.invoke('sessions.send', { id: sessionId, text, capabilities: CAPABILITIES });
+      setDraft('');
+    } catch (err) {
+      setError(errorText(err));
+    } finally {
+      setSending(false);
+      box.current?.focus();
+    }
+  };
+
+  const onKey = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+      e.preventDefault();
+      void send();
+    }
+  };
+
+  return (
+    <form className="composer" onSubmit={send}>
+      {error && (
+        <div className="error-text" role="alert">
+          Not sent: {error}
+        </div>
+      )}
+      <div className="composer-row">
+        <textarea
+          ref={box}
+          aria-label="Message"
+          value={draft}
+          rows={Math.min(10, Math.max(2, draft.split('\n').length))}
+          onChange={(e) => setDraft(e.target.value)}
+          onKeyDown={onKey}
+          placeholder={
+            pendingQuestion
+              ? 'A new message supersedes the open question…'
+              : 'Ask the agent…  (Enter to send, Shift+Enter for a new line)'
+          }
+          autoFocus
+        />
+        <button type="submit" className="primary" disabled={!draft.trim() || sending}>
+          Send
+        </button>
+      </div>
+    </form>
+  );
+}

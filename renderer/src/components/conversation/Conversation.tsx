@@ -1,0 +1,35 @@
+import { useEffect } from 'react';
+import { useClient } from '../../client-context';
+import { useSessions } from '../../state/sessions-store';
+import { followSession } from '../../state/session-sync';
+import { Timeline } from '../timeline/Timeline';
+import { SessionIdContext } from '../timeline/session-context';
+import { Composer } from './Composer';
+import { SessionHeader } from './SessionHeader';
+
+/** One open session: header, timeline, message box. */
+export function Conversation({ sessionId }: { sessionId: string }) {
+  const client = useClient();
+  const view = useSessions((s) => s.views[sessionId]);
+  const summary = useSessions((s) => s.sessions.find((x) => x.id === sessionId));
+
+  useEffect(() => followSession(client, sessionId), [client, sessionId]);
+
+  const pendingQuestion =
+    view?.model.items.some((i) => i.kind === 'question' && i.state === 'pending') ?? false;
+  return (
+    <SessionIdContext.Provider value={sessionId}>
+      <section className="conversation" aria-label="Session">
+        {view && <SessionHeader id={sessionId} summary={summary} model={view.model} />}
+        {view?.loaded ? (
+          <Timeline view={view} />
+        ) : (
+          <div className="timeline-scroll loading" role="status">
+            Opening session…
+          </div>
+        )}
+        <Composer sessionId={sessionId} pendingQuestion={pendingQuestion} />
+      </section>
+    </SessionIdContext.Provider>
+  );
+}

@@ -1,0 +1,138 @@
+import { useMemo, useState, type KeyboardEvent } from 'react';
+import fuzzysort from 'fuzzysort';
+import { useClient } from '../../client-context';
+import { useProjects, type ProjectEntry } from '../../state/projects-store';
+import { errorText } from '../../state/agent-actions';
+import { Dialog } from '../common/Dialog';
+import { pickerOptions, type PickerOption } from './picker-options';
+
+/**
+ * The command-palette project picker (Ctrl/Cmd+P): fuzzy search over the registry, recent
+ * projects first, worktrees under their project, and "Open folder" for a path not yet registered.
+ * Keyboard only: type, Up/Down, Enter; Escape closes.
+ */
+export function ProjectPicker({ onClose }: { onClose: () => void }) {
+  const client = useClient();
+  const projects = useProjects((s) => s.projects);
+  const recent = useProjects((s) => s.recent);
+  const current = useProjects((s) => s.current);
+  const [query, setQuery] = useState('');
+  const [active, setActive] = useState(0);
+  const [error, setError] = useState<string | null>(null);
+
+  const options = useMemo(() => {
+    const all = pickerOptions(projects, recent, current);
+    const q = query.trim();
+    const folder: PickerOption = {
+      id: 'open-folder',
+      type: 'folder',
+      label: q.startsWith('/') ? `Open folder ${q}` : 'Open folder…',
+      detail: q.startsWith('/') ? 'register it as a project' : 'type an absolute path',
+      section: 'Actions',
+    };
+    if (!q) return [...all, folder];
+    const hits = fuzzysort
+      .go(q, all, { keys: ['label', 'detail', 'key'], threshold: 0.3 })
+      .map((r) => ({ ...r.obj, section: 'Matches' }));
+    return [...hits, folder];
+  }, [projects, recent, current, query]);
+  const clamped = Math.min(active, options.length - 1);
+
+  const choose = async (opt: PickerOption | undefined) => {
+    if (!opt) return;
+    setError(null);
+    if (opt.type === 'folder') {
+      const path = query.trim();
+      if (!path.startsWith('/')) {
+        setError('Type the absolute path of a folder, like /home/you/code/app, then press Enter.');
+        return;
+      }
+      try {
+        const r = (await client.transport.invoke('projects.openFolder', { path })) as {
+          project: ProjectEntry;
+        };
+        useProjects.getState().setCurrent(r.project.key);
+        onClose();
+      } catch (err) {
+        setError(errorText(err));
+      }
+      return;
+    }
+    if (opt.project && !opt.project.available) {
+      setError(`${opt.label} has no checkout on this computer yet.`);
+      return;
+    }
+    useProjects.getState().setCurrent(opt.key ?? null);
+    onClose();
+  };
+
+  const onKey = (e: KeyboardEvent) => {
+    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+      e.preventDefault();
+      const n = options.length;
+      setActive((clamped + (e.key === 'ArrowDown' ? 1 : n - 1)) % n);
+    } else if (e.key === 'Enter') {
+      e.preventDefault();
+      void choose(options[clamped]);
+    }
+  };
+
+  let lastSection = '';
+  return (
+    <Dialog label="Open project" onClose={onClose} className="picker">
+      <input
+        role="combobox"
+        aria-label="Search projects"
+        aria-expanded="true"
+        aria-controls="picker-list"
+        aria-activedescendant={options[clamped] ? `opt-${options[clamped].id}` : undefined}
+        className="picker-input"
+        placeholder="Search projects, or type a folder path"
+        value={query}
+        autoFocus
+        onChange={(e) => {
+          setQuery(e.target.value);
+          setActive(0);
+        }}
+        onKeyDown={onKey}
+      />
+      {error && (
+        <p className="error-text small" role="alert">
+          {error}
+        </p>
+      )}
+      <ul id="picker-list" role="listbox" aria-label="Projects" className="picker-list">
+        {options.map((o, i) => {
+          const head = o.section !== lastSection ? o.section : null;
+          lastSection = o.section;
+          return (
+            <li key={o.id} role="presentation">
+              {head && (
+                <div className="picker-section" role="presentation">
+                  {head}
+                </div>
+              )}
+              <div
+                id={`opt-${o.id}`}
+                role="option"
+                aria-selected={i === clamped}
+                className={`picker-option ${i === clamped ? 'active' : ''} ${o.project && !o.project.available ? 'unavailable' : ''}`}
+                onMouseMove={() => setActive(i)}
+                onClick={() => void choose(o)}
+              >
+                <span className="picker-label">
+                  {o.type === 'worktree' && <span className="muted">↳ </span>}
+                  {o.label}
+                </span>
+                {o.current && <span className="chip">current</span>}
+                {o.kindLabel && <span className="chip muted">{o.kindLabel}</span>}
+                <span className="picker-detail">{o.detail}</span>
+              </div>
+            </li>
+          );
+        })}
+      </ul>
+      <footer className="picker-foot muted small">↑↓ to move · Enter to open · Esc to close</footer>
+    </Dialog>
+  );
+}

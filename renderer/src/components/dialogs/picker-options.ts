@@ -1,0 +1,74 @@
+import type { ProjectEntry } from '../../state/projects-store';
+
+export interface PickerOption {
+  id: string;
+  type: 'project' | 'worktree' | 'none' | 'folder';
+  key?: string | null;
+  label: string;
+  detail: string;
+  section: string;
+  kindLabel?: string;
+  current?: boolean;
+  project?: ProjectEntry;
+}
+
+const KIND_LABEL: Record<ProjectEntry['kind'], string | undefined> = {
+  configured: undefined,
+  managed: 'managed',
+  worktree: 'worktree',
+  repository: 'repository',
+};
+
+function toOption(p: ProjectEntry, section: string, current: string | null): PickerOption {
+  const where = p.path ?? (p.repo ? `${p.repo} (no checkout)` : 'no checkout');
+  return {
+    id: `${section}:${p.key}`,
+    type: p.kind === 'worktree' ? 'worktree' : 'project',
+    key: p.key,
+    label: p.name || p.key,
+    detail: p.branch ? `${where} · ${p.branch}` : where,
+    section,
+    kindLabel: KIND_LABEL[p.kind],
+    current: p.key === current,
+    project: p,
+  };
+}
+
+/**
+ * The picker's list before any typing: recent projects, then every project with its worktrees
+ * right under it, then "No project". Recency is the host's last_opened where it has one, else the
+ * keys this window switched to.
+ */
+export function pickerOptions(
+  projects: readonly ProjectEntry[],
+  recentKeys: readonly string[],
+  current: string | null,
+): PickerOption[] {
+  const byKey = new Map(projects.map((p) => [p.key, p]));
+  const hostRecent = projects
+    .filter((p) => p.last_opened)
+    .sort((a, b) => (b.last_opened ?? 0) - (a.last_opened ?? 0))
+    .map((p) => p.key);
+  const recent = [...new Set([...recentKeys, ...hostRecent])]
+    .map((k) => byKey.get(k))
+    .filter((p): p is ProjectEntry => !!p)
+    .slice(0, 5);
+
+  const out: PickerOption[] = recent.map((p) => toOption(p, 'Recent', current));
+  const worktrees = projects.filter((p) => p.kind === 'worktree');
+  for (const p of projects) {
+    if (p.kind === 'worktree' && p.parent && byKey.has(p.parent)) continue;
+    out.push(toOption(p, 'Projects', current));
+    for (const w of worktrees) if (w.parent === p.key) out.push(toOption(w, 'Projects', current));
+  }
+  out.push({
+    id: 'none',
+    type: 'none',
+    key: null,
+    label: 'No project',
+    detail: 'sessions bound to no folder',
+    section: 'Projects',
+    current: current === null,
+  });
+  return out;
+}

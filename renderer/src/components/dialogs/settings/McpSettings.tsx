@@ -1,0 +1,74 @@
+import { useState } from 'react';
+import { useClient } from '../../../client-context';
+import { useHostQuery } from '../../../lib/use-host-query';
+import { errorText } from '../../../state/agent-actions';
+import type { McpServerStatus } from '../../../../../shared/protocol/commands/mcp';
+
+/** MCP servers (app config and projects' .mcp.json), each with its state, tools and last error. */
+export function McpSettings() {
+  const client = useClient();
+  const q = useHostQuery<{ servers: McpServerStatus[] }>('mcp.servers', {}, 'settings');
+  const [error, setError] = useState<string | null>(null);
+
+  if (q.unavailable) return <p className="muted">MCP is not available in this build.</p>;
+  if (q.error) return <p className="error-text">{q.error}</p>;
+  if (!q.data) return <p className="muted">Loading…</p>;
+  const restart = async (id: string) => {
+    setError(null);
+    try {
+      await client.transport.invoke('mcp.restart', { id });
+      q.reload();
+    } catch (err) {
+      setError(errorText(err));
+    }
+  };
+  return (
+    <div className="form">
+      <p className="muted small">
+        Servers come from <code>mcpServers</code> in configs/app.json and from each project’s{' '}
+        <code>.mcp.json</code>. Their tools are deferred and found through tool search.
+      </p>
+      {error && (
+        <p className="error-text" role="alert">
+          {error}
+        </p>
+      )}
+      {q.data.servers.length === 0 ? (
+        <p className="muted">No MCP servers are configured.</p>
+      ) : (
+        <table className="grid-table" aria-label="MCP servers">
+          <thead>
+            <tr>
+              <th>Server</th>
+              <th>State</th>
+              <th>Tools</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody>
+            {q.data.servers.map((s) => (
+              <tr key={s.id}>
+                <td>
+                  <strong>{s.name}</strong>
+                  <div className="muted small">
+                    {s.scope === 'app' ? 'app' : s.root} · {s.transport}
+                  </div>
+                </td>
+                <td>
+                  <span className={`state-pill ${s.state}`}>{s.state}</span>
+                  {s.error && <div className="error-text small">{s.error}</div>}
+                </td>
+                <td className="small">{s.tools.length ? s.tools.join(', ') : '—'}</td>
+                <td>
+                  <button type="button" onClick={() => void restart(s.id)}>
+                    Restart
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
+  );
+}

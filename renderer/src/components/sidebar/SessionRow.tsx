@@ -1,0 +1,135 @@
+import { useRef, useState, type FormEvent } from 'react';
+import { useClient } from '../../client-context';
+import { errorText } from '../../state/agent-actions';
+import type { SessionSummary } from '../../../../shared/protocol/session-summary';
+import { formatAgo } from '../../lib/format';
+import { Dialog } from '../common/Dialog';
+
+/** One session in the sidebar: select, rename in place (F2), delete with a confirm (Delete). */
+export function SessionRow({
+  session,
+  active,
+  onSelect,
+}: {
+  session: SessionSummary;
+  active: boolean;
+  onSelect: () => void;
+}) {
+  const client = useClient();
+  const [renaming, setRenaming] = useState(false);
+  const [title, setTitle] = useState(session.title);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  // Enter submits and the input's blur follows as it unmounts: one rename, not two.
+  const committed = useRef(false);
+
+  const startRename = () => {
+    committed.current = false;
+    setTitle(session.title);
+    setRenaming(true);
+  };
+  const rename = async (e: FormEvent) => {
+    e.preventDefault();
+    if (committed.current) return;
+    committed.current = true;
+    const t = title.trim();
+    setRenaming(false);
+    if (!t || t === session.title) return;
+    try {
+      await client.invoke('sessions.rename', { id: session.id, title: t });
+    } catch (err) {
+      setError(errorText(err));
+    }
+  };
+  const remove = async () => {
+    setConfirmDelete(false);
+    try {
+      await client.invoke('sessions.delete', { id: session.id });
+    } catch (err) {
+      setError(errorText(err));
+    }
+  };
+
+  return (
+    <li className={`session-row ${active ? 'active' : ''}`}>
+      {renaming ? (
+        <form onSubmit={rename} className="rename-form">
+          <input
+            aria-label="Session title"
+            value={title}
+            autoFocus
+            maxLength={200}
+            onChange={(e) => setTitle(e.target.value)}
+            onBlur={rename}
+            onKeyDown={(e) => {
+              if (e.key === 'Escape') {
+                committed.current = true;
+                setRenaming(false);
+              }
+            }}
+          />
+        </form>
+      ) : (
+        <button
+          type="button"
+          className={active ? 'session active' : 'session'}
+          aria-current={active ? 'page' : undefined}
+          onClick={onSelect}
+          onDoubleClick={startRename}
+          onKeyDown={(e) => {
+            if (e.key === 'F2') startRename();
+            if (e.key === 'Delete') setConfirmDelete(true);
+          }}
+        >
+          <span className={`run-dot ${session.run_state}`} aria-hidden="true" />
+          <span className="title">{session.title}</span>
+          <span className="meta">{formatAgo(session.updated_at)}</span>
+        </button>
+      )}
+      {!renaming && (
+        <span className="row-actions">
+          <button
+            type="button"
+            className="icon"
+            aria-label={`Rename ${session.title}`}
+            title="Rename (F2)"
+            onClick={startRename}
+          >
+            ✎
+          </button>
+          <button
+            type="button"
+            className="icon"
+            aria-label={`Delete ${session.title}`}
+            title="Delete (Del)"
+            onClick={() => setConfirmDelete(true)}
+          >
+            ×
+          </button>
+        </span>
+      )}
+      {error && (
+        <span className="error-text small" role="alert">
+          {error}
+        </span>
+      )}
+      {confirmDelete && (
+        <Dialog label="Delete session?" onClose={() => setConfirmDelete(false)} className="confirm">
+          <h2>Delete “{session.title}”?</h2>
+          <p>
+            Its history and the output of its shells are removed from this computer. This cannot be
+            undone.
+          </p>
+          <div className="actions">
+            <button type="button" onClick={() => setConfirmDelete(false)} autoFocus>
+              Cancel
+            </button>
+            <button type="button" className="danger" onClick={() => void remove()}>
+              Delete
+            </button>
+          </div>
+        </Dialog>
+      )}
+    </li>
+  );
+}

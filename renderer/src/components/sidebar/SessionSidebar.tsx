@@ -1,0 +1,110 @@
+import { useMemo, useState, type KeyboardEvent } from 'react';
+import fuzzysort from 'fuzzysort';
+import { useClient } from '../../client-context';
+import { useSessions } from '../../state/sessions-store';
+import { useProjects } from '../../state/projects-store';
+import { useUi } from '../../state/ui-store';
+import { errorText } from '../../state/agent-actions';
+import type { SessionSummary } from '../../../../shared/protocol/session-summary';
+import { SessionRow } from './SessionRow';
+import { shortcutLabel } from '../../lib/shortcuts';
+
+/** The sessions of the current project: new, search, rename, delete; the project picker above. */
+export function SessionSidebar() {
+  const client = useClient();
+  const sessions = useSessions((s) => s.sessions);
+  const currentId = useSessions((s) => s.currentId);
+  const select = useSessions((s) => s.select);
+  const project = useProjects((s) => s.current);
+  const projects = useProjects((s) => s.projects);
+  const openDialog = useUi((s) => s.openDialog);
+  const [query, setQuery] = useState('');
+  const [error, setError] = useState<string | null>(null);
+
+  const inProject = useMemo(
+    () => sessions.filter((s) => s.project === project),
+    [sessions, project],
+  );
+  const shown = useMemo(() => {
+    if (!query.trim()) return inProject;
+    return fuzzysort.go(query, inProject, { key: 'title', threshold: 0.2 }).map((r) => r.obj);
+  }, [inProject, query]);
+  const projectName = projects.find((p) => p.key === project)?.name ?? project ?? 'No project';
+
+  const create = async () => {
+    setError(null);
+    try {
+      const { session } = await client.invoke('sessions.create', { project });
+      useSessions.getState().upsertSession(session);
+      select(session.id);
+    } catch (err) {
+      setError(errorText(err));
+    }
+  };
+
+  // Up/Down move between sessions without leaving the keyboard.
+  const onListKey = (e: KeyboardEvent<HTMLUListElement>) => {
+    if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
+    const buttons = [...e.currentTarget.querySelectorAll<HTMLButtonElement>('button.session')];
+    const at = buttons.indexOf(document.activeElement as HTMLButtonElement);
+    const next =
+      buttons[Math.max(0, Math.min(buttons.length - 1, at + (e.key === 'ArrowDown' ? 1 : -1)))];
+    next?.focus();
+    e.preventDefault();
+  };
+
+  return (
+    <nav className="sidebar" aria-label="Sessions">
+      <button
+        type="button"
+        className="project-button"
+        onClick={() => openDialog('picker')}
+        title={`Open project (${shortcutLabel('P')})`}
+      >
+        <span className="project-name">{projectName}</span>
+        <kbd>{shortcutLabel('P')}</kbd>
+      </button>
+      <div className="sidebar-actions">
+        <button type="button" className="primary" onClick={() => void create()}>
+          New session
+        </button>
+      </div>
+      <input
+        type="search"
+        className="search"
+        aria-label="Search sessions"
+        placeholder="Search sessions"
+        value={query}
+        onChange={(e) => setQuery(e.target.value)}
+      />
+      {error && (
+        <p className="error-text small" role="alert">
+          {error}
+        </p>
+      )}
+      <ul className="session-list" onKeyDown={onListKey}>
+        {shown.map((s: SessionSummary) => (
+          <SessionRow
+            key={s.id}
+            session={s}
+            active={s.id === currentId}
+            onSelect={() => select(s.id)}
+          />
+        ))}
+      </ul>
+      {shown.length === 0 && (
+        <p className="muted small empty-list">
+          {query ? 'No session matches.' : 'No sessions in this project yet.'}
+        </p>
+      )}
+      <div className="sidebar-foot">
+        <button type="button" onClick={() => openDialog('pair')}>
+          Pair phone
+        </button>
+        <button type="button" onClick={() => openDialog('settings')}>
+          Settings
+        </button>
+      </div>
+    </nav>
+  );
+}

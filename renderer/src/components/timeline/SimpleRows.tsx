@@ -1,0 +1,144 @@
+import { memo, useState } from 'react';
+import type {
+  AssistantItem,
+  DeviceCallItem,
+  DiagnosticsItem,
+  ErrorItem,
+  NoticeItem,
+  ProjectSwitchItem,
+  UserItem,
+} from '../../state/timeline-items';
+import { Markdown } from '../common/Markdown';
+import { formatTime } from '../../lib/format';
+
+export const UserRow = memo(function UserRow({ item }: { item: UserItem }) {
+  return (
+    <div className="msg user" aria-label="You">
+      <div className="msg-text">{item.text}</div>
+      <time className="msg-time">{formatTime(item.ts)}</time>
+    </div>
+  );
+});
+
+export const AssistantRow = memo(function AssistantRow({ item }: { item: AssistantItem }) {
+  return <AssistantText text={item.text} agentId={item.agentId} thinking={item.thinking} />;
+});
+
+export function AssistantText({
+  text,
+  agentId,
+  thinking,
+  streaming,
+}: {
+  text: string;
+  agentId: string;
+  thinking?: string;
+  streaming?: boolean;
+}) {
+  const [showThinking, setShowThinking] = useState(false);
+  return (
+    <div
+      className={`msg assistant ${streaming ? 'streaming' : ''}`}
+      aria-label={agentId === 'root' ? 'Agent' : `Sub-agent ${agentId}`}
+      aria-busy={streaming || undefined}
+    >
+      {agentId !== 'root' && <span className="chip">{agentId}</span>}
+      {thinking && (
+        <button
+          type="button"
+          className="link-button small"
+          aria-expanded={showThinking}
+          onClick={() => setShowThinking(!showThinking)}
+        >
+          {showThinking ? 'Hide thinking' : 'Show thinking'}
+        </button>
+      )}
+      {thinking && showThinking && <div className="thinking">{thinking}</div>}
+      <Markdown text={text} />
+      {streaming && <span className="caret" aria-hidden="true" />}
+    </div>
+  );
+}
+
+export const ProjectSwitchRow = memo(function ProjectSwitchRow({
+  item,
+}: {
+  item: ProjectSwitchItem;
+}) {
+  return (
+    <article className="card project-switch" aria-label={`Switched project to ${item.to}`}>
+      <header className="card-head static">
+        <span className="card-title">Switched project</span>
+        <span className="card-subject">
+          {item.from ? `${item.from} → ` : ''}
+          <strong>{item.to}</strong>
+        </span>
+        <span className="card-meta path">{item.root}</span>
+      </header>
+    </article>
+  );
+});
+
+export const ErrorRow = memo(function ErrorRow({ item }: { item: ErrorItem }) {
+  return (
+    <div className="msg error" role="alert">
+      <strong>{item.code === 'no_model' ? 'No model' : 'Error'}</strong> {item.message}
+      {item.code && item.code !== 'no_model' && <code className="code-tag">{item.code}</code>}
+    </div>
+  );
+});
+
+export const NoticeRow = memo(function NoticeRow({ item }: { item: NoticeItem }) {
+  return <div className={`notice ${item.tone}`}>{item.text}</div>;
+});
+
+export const DiagnosticsRow = memo(function DiagnosticsRow({ item }: { item: DiagnosticsItem }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <article className="card diagnostics" aria-label={`Diagnostics for ${item.file}`}>
+      <header className="card-head">
+        <button
+          type="button"
+          className="card-toggle"
+          aria-expanded={open}
+          onClick={() => setOpen(!open)}
+        >
+          <span className="status-dot waiting" aria-hidden="true" />
+          <span className="card-title">Diagnostics</span>
+          <span className="card-subject">{item.file}</span>
+        </button>
+      </header>
+      {open && (
+        <div className="card-body">
+          <pre className="code small">{item.text}</pre>
+        </div>
+      )}
+    </article>
+  );
+});
+
+export const DeviceCallRow = memo(function DeviceCallRow({ item }: { item: DeviceCallItem }) {
+  const r = item.result;
+  const status = !r ? 'running' : r.status === 'ok' ? 'done' : 'failed';
+  return (
+    <article className={`card tool ${status}`} aria-label={`Phone tool ${item.toolId}`}>
+      <header className="card-head static">
+        <span className={`status-dot ${status}`} aria-hidden="true" />
+        <span className="card-title">Phone</span>
+        <span className="card-subject">{item.toolId}</span>
+        <span className="card-meta">
+          {!r ? 'waiting for the phone…' : r.status === 'ok' ? 'ok' : r.error?.code}
+        </span>
+      </header>
+      {r && (
+        <div className="card-body">
+          {r.status === 'error' ? (
+            <p className="error-message">{r.error?.message}</p>
+          ) : (
+            <pre className="code small">{JSON.stringify(r.result, null, 2)}</pre>
+          )}
+        </div>
+      )}
+    </article>
+  );
+});

@@ -1,0 +1,123 @@
+import { useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { SessionModel } from '../../state/session-model';
+import type { SessionView } from '../../state/sessions-store';
+import type { TimelineItem } from '../../state/timeline-items';
+import { TimelineRow } from './TimelineRow';
+import { AssistantText } from './SimpleRows';
+
+/** Rows rendered beyond the viewport on each side: smooth scrolling without rendering thousands. */
+const OVERSCAN_ROWS = 6;
+/** Within this many pixels of the end counts as "at the end": new output keeps it in view. */
+const STICK_SLACK_PX = 48;
+
+type Row =
+  | { type: 'item'; item: TimelineItem }
+  | { type: 'stream'; id: string; text: string; agentId: string }
+  | { type: 'working' };
+
+function estimate(row: Row | undefined): number {
+  if (!row || row.type !== 'item') return 48;
+  switch (row.item.kind) {
+    case 'tool':
+      return row.item.result?.kind === 'diff' ? 220 : 44;
+    case 'question':
+    case 'approval':
+    case 'plan':
+      return 240;
+    case 'panel':
+      return 200;
+    default:
+      return 56;
+  }
+}
+
+/**
+ * The conversation as a virtualized list: only the rows in view (plus a few) are in the DOM, so a
+ * session of 10,000 events scrolls and streams like a short one. It follows the end while the
+ * reader is there, and stays put once they scroll up.
+ */
+export function Timeline({ view }: { view: SessionView }) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const [stick, setStick] = useState(true);
+  const { model, version, streaming } = view;
+
+  const items = useMemo(
+    () => model.items.filter(SessionModel.visible),
+    // `version` is what changes when the mutable model does.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [model, version],
+  );
+  const rows = useMemo<Row[]>(() => {
+    const out: Row[] = items.map((item) => ({ type: 'item', item }));
+    for (const [id, s] of Object.entries(streaming))
+      out.push({ type: 'stream', id, text: s.text, agentId: s.agentId });
+    if (model.runState === 'running' && Object.keys(streaming).length === 0)
+      out.push({ type: 'working' });
+    return out;
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [items, streaming, model.runState, version]);
+
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: (i) => estimate(rows[i]),
+    getItemKey: (i) => {
+      const r = rows[i]!;
+      return r.type === 'item' ? r.item.key : r.type === 'stream' ? `stream-${r.id}` : 'working';
+    },
+    overscan: OVERSCAN_ROWS,
+    paddingStart: 12,
+    paddingEnd: 16,
+  });
+
+  const streamedChars = Object.values(streaming).reduce((n, s) => n + s.text.length, 0);
+  useLayoutEffect(() => {
+    if (stick && rows.length) virtualizer.scrollToIndex(rows.length - 1, { align: 'end' });
+  }, [rows.length, streamedChars, stick, virtualizer]);
+
+  const onScroll = useCallback(() => {
+    const el = scrollRef.current;
+    if (!el) return;
+    setStick(el.scrollHeight - el.scrollTop - el.clientHeight <= STICK_SLACK_PX);
+  }, []);
+
+  return (
+    <div className="timeline-scroll" ref={scrollRef} onScroll={onScroll}>
+      <div
+        role="log"
+        aria-label="Conversation"
+        className="timeline"
+        style={{ height: virtualizer.getTotalSize() }}
+      >
+        {virtualizer.getVirtualItems().map((v) => {
+          const row = rows[v.index]!;
+          return (
+            <div
+              key={v.key}
+              data-index={v.index}
+              ref={virtualizer.measureElement}
+              className="row"
+              style={{ transform: `translateY(${v.start}px)` }}
+            >
+              {row.type === 'item' ? (
+                <TimelineRow item={row.item} />
+              ) : row.type === 'stream' ? (
+                <AssistantText text={row.text} agentId={row.agentId} streaming />
+              ) : (
+                <div className="working" role="status">
+                  <span className="spinner" aria-hidden="true" /> Working…
+                </div>
+              )}
+            </div>
+          );
+        })}
+      </div>
+      {!stick && (
+        <button type="button" className="jump" onClick={() => setStick(true)}>
+          Jump to latest ↓
+        </button>
+      )}
+    </div>
+  );
+}

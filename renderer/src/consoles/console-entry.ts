@@ -1,0 +1,176 @@
+import { Terminal, type ITheme } from '@xterm/xterm';
+import { FitAddon } from '@xterm/addon-fit';
+import { SearchAddon } from '@xterm/addon-search';
+import { shellStreamFrameSchema } from '../../../shared/protocol/shell-stream';
+import type { ShellInfo } from '../../../shared/tools/shell-payload';
+import type { Client } from '../transport/transport';
+import type { TopicSubscription } from '../transport/transport';
+
+/** Lines a console keeps for scrolling back; the host keeps the full 1,000,000-character buffer. */
+const SCROLLBACK_LINES = 10_000;
+
+export interface ConsoleSnapshot {
+  info: ShellInfo | null;
+  /** Characters the host evicted before this console got them (a lagging or late subscriber). */
+  missed: number;
+  /** The stream failed (unknown shell, host gone): why. */
+  error: string | null;
+}
+
+/**
+ * One background shell's console: an xterm Terminal, its addons and its stream subscription. It
+ * lives outside React (the registry owns it), so a console that scrolls out, changes tab or
+ * re-renders keeps its screen and scrollback; React only moves its element in and out of view.
+ */
+export class ConsoleEntry {
+  readonly term: Terminal;
+  readonly search = new SearchAddon();
+  private readonly fit = new FitAddon();
+  /** The element xterm draws into; it moves between hosts instead of being re-created. */
+  readonly element: HTMLDivElement;
+  private opened = false;
+  private sub: TopicSubscription | null = null;
+  /** Absolute cursor just past what the terminal has been given: replays after a reconnect skip it. */
+  private written = -1;
+  private snapshot: ConsoleSnapshot = { info: null, missed: 0, error: null };
+  private readonly listeners = new Set<() => void>();
+  private resizeObserver: ResizeObserver | null = null;
+
+  constructor(
+    private readonly client: Client,
+    readonly sessionId: string,
+    readonly shellId: string,
+    theme: ITheme,
+  ) {
+    this.term = new Terminal({
+      scrollback: SCROLLBACK_LINES,
+      convertEol: true,
+      fontFamily: 'ui-monospace, "SF Mono", "JetBrains Mono", Menlo, Consolas, monospace',
+      fontSize: 12,
+      lineHeight: 1.15,
+      theme,
+      allowProposedApi: true,
+      cursorBlink: false,
+    });
+    this.term.loadAddon(this.fit);
+    this.term.loadAddon(this.search);
+    this.element = document.createElement('div');
+    this.element.className = 'xterm-host';
+    this.term.onData((data) => this.input(data));
+    this.term.onResize(({ cols, rows }) => {
+      if (this.snapshot.info?.tty && this.snapshot.info.status === 'running') {
+        void this.client.transport
+          .invoke('shells.resize', { session_id: sessionId, shell_id: shellId, cols, rows })
+          .catch(() => {});
+      }
+    });
+    this.sub = client.subscribe(
+      `shell:${sessionId}:${shellId}`,
+      undefined,
+      (data) => this.onFrame(data),
+      (err) => this.update({ error: err.message }),
+    );
+  }
+
+  private onFrame(raw: unknown): void {
+    const parsed = shellStreamFrameSchema.safeParse(raw);
+    if (!parsed.success) return;
+    const frame = parsed.data;
+    if (frame.type === 'shell_state') {
+      this.update({ info: frame.shell, error: null });
+      return;
+    }
+    const { data, cursor } = frame;
+    if (frame.missed_characters) {
+      this.update({ missed: this.snapshot.missed + frame.missed_characters });
+      this.term.write(
+        `\r\n\x1b[2m[… ${frame.missed_characters} characters were evicted before this console got them …]\x1b[0m\r\n`,
+      );
+    }
+    // After a reconnect the topic replays from the start of the retained output: skip what is shown.
+    const skip = this.written < 0 ? 0 : Math.max(0, Math.min(data.length, this.written - cursor));
+    this.written = Math.max(this.written, cursor + data.length);
+    const fresh = skip ? data.slice(skip) : data;
+    // Ack once xterm has parsed the data: the host holds the shell while too much is unacked.
+    if (fresh) this.term.write(fresh, () => this.sub?.ack(data.length));
+    else this.sub?.ack(data.length);
+  }
+
+  /** Keystrokes typed into the console go to the shell's stdin (a running shell only). */
+  input(data: string): void {
+    if (this.snapshot.info?.status !== 'running') return;
+    void this.client.transport
+      .invoke('shells.input', { session_id: this.sessionId, shell_id: this.shellId, data })
+      .catch((err: unknown) => {
+        this.update({ error: err instanceof Error ? err.message : String(err) });
+      });
+  }
+
+  kill(): Promise<unknown> {
+    return this.client.transport.invoke('shells.kill', {
+      session_id: this.sessionId,
+      shell_id: this.shellId,
+    });
+  }
+
+  /** Shows the console inside `host`; the first time, xterm opens on its element. */
+  attach(host: HTMLElement): void {
+    host.appendChild(this.element);
+    if (!this.opened) {
+      this.term.open(this.element);
+      this.opened = true;
+    }
+    this.resizeObserver?.disconnect();
+    this.resizeObserver = new ResizeObserver(() => this.refit());
+    this.resizeObserver.observe(host);
+    this.refit();
+  }
+
+  detach(host: HTMLElement): void {
+    this.resizeObserver?.disconnect();
+    this.resizeObserver = null;
+    if (this.element.parentElement === host) host.removeChild(this.element);
+  }
+
+  private refit(): void {
+    // A hidden host measures 0x0; fitting then would shrink the terminal to one column.
+    if (!this.element.isConnected || this.element.clientWidth === 0) return;
+    try {
+      this.fit.fit();
+    } catch {}
+  }
+
+  /** The whole buffer as text (Copy all). */
+  text(): string {
+    const buf = this.term.buffer.active;
+    const lines: string[] = [];
+    for (let i = 0; i < buf.length; i++) lines.push(buf.getLine(i)?.translateToString(true) ?? '');
+    while (lines.length && !lines.at(-1)) lines.pop();
+    return lines.join('\n');
+  }
+
+  setTheme(theme: ITheme): void {
+    this.term.options.theme = theme;
+  }
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  getSnapshot = (): ConsoleSnapshot => this.snapshot;
+
+  private update(patch: Partial<ConsoleSnapshot>): void {
+    this.snapshot = { ...this.snapshot, ...patch };
+    for (const l of this.listeners) l();
+  }
+
+  dispose(): void {
+    this.sub?.unsubscribe();
+    this.sub = null;
+    this.resizeObserver?.disconnect();
+    this.listeners.clear();
+    this.term.dispose();
+    this.element.remove();
+  }
+}

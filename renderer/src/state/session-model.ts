@@ -1,0 +1,275 @@
+import type { SessionEvent } from '../../../shared/protocol/events';
+import type { PermissionModeWire } from '../../../shared/protocol/common';
+import type { RunState, ShellInfo, TimelineItem, TodoItem } from './timeline-items';
+
+/**
+ * Tools whose own events draw them (the question card, the panel, the todo dock): their tool card
+ * would repeat the same thing, so it shows only when the call failed.
+ */
+const DRAWN_BY_OWN_EVENT = new Set(['ask_user_question', 'present_ui', 'update_todos']);
+
+/**
+ * One session's projection, built incrementally: `apply` costs O(1) per event (index maps instead
+ * of searches), so a 10,000-event session opens as fast as its events parse. Mutable on purpose:
+ * the store bumps a version instead of copying the model per event.
+ */
+export class SessionModel {
+  readonly items: TimelineItem[] = [];
+  /** Events applied: the next expected seq. */
+  length = 0;
+  todos: TodoItem[] | null = null;
+  readonly shells = new Map<string, ShellInfo>();
+  runState: RunState = 'idle';
+  mode: PermissionModeWire | null = null;
+  project: string | null = null;
+  root: string | null = null;
+  title = '';
+  /** Item position by correlation key (call, question, approval, plan, panel id). */
+  private readonly at = new Map<string, number>();
+
+  /** Applies events in seq order; returns false for a duplicate or a gap (ignored). */
+  apply(e: SessionEvent): boolean {
+    if (e.seq !== this.length) return false;
+    this.length += 1;
+    this.project_(e);
+    const base = { key: `e${e.seq}`, seq: e.seq, ts: e.ts };
+    switch (e.type) {
+      case 'session_created':
+        this.title = e.title;
+        break;
+      case 'session_renamed':
+        this.title = e.title;
+        break;
+      case 'user_message':
+        this.push({ ...base, kind: 'user', text: e.text });
+        break;
+      case 'assistant_message':
+        if (e.text.trim() || e.thinking) {
+          this.push({
+            ...base,
+            kind: 'assistant',
+            text: e.text,
+            agentId: e.agent_id,
+            thinking: e.thinking,
+          });
+        }
+        break;
+      case 'tool_call':
+        this.push(
+          {
+            ...base,
+            kind: 'tool',
+            callId: e.call_id,
+            name: e.name,
+            agentId: e.agent_id,
+            args: e.args,
+          },
+          `call:${e.call_id}`,
+        );
+        break;
+      case 'tool_result':
+        this.update(`call:${e.call_id}`, (it) =>
+          it.kind === 'tool' ? { ...it, result: e.payload, endedTs: e.ts } : it,
+        );
+        break;
+      case 'question':
+        this.push(
+          {
+            ...base,
+            kind: 'question',
+            questionId: e.question_id,
+            questions: e.questions,
+            notesPlaceholder: e.notes_placeholder,
+            timeoutSeconds: e.timeout_seconds,
+            state: 'pending',
+          },
+          `q:${e.question_id}`,
+        );
+        break;
+      case 'question_answer':
+        this.update(`q:${e.question_id}`, (it) =>
+          it.kind === 'question'
+            ? { ...it, state: 'answered', answer: e.answer, delivery: e.delivery }
+            : it,
+        );
+        break;
+      case 'question_expired':
+      case 'question_superseded': {
+        const state = e.type === 'question_expired' ? 'expired' : 'superseded';
+        this.update(`q:${e.question_id}`, (it) =>
+          it.kind === 'question' && it.state !== 'answered' ? { ...it, state } : it,
+        );
+        break;
+      }
+      case 'panel':
+        // A panel presented again with its ui_id replaces the earlier one where it sits.
+        if (
+          !this.update(`ui:${e.ui_id}`, (it) =>
+            it.kind === 'panel'
+              ? { ...it, spec: e.spec, summary: e.summary, text: e.text, ts: e.ts }
+              : it,
+          )
+        ) {
+          this.push(
+            {
+              ...base,
+              kind: 'panel',
+              uiId: e.ui_id,
+              spec: e.spec,
+              summary: e.summary,
+              text: e.text,
+            },
+            `ui:${e.ui_id}`,
+          );
+        }
+        break;
+      case 'project_switch':
+        this.push({ ...base, kind: 'project_switch', from: e.from, to: e.to, root: e.root });
+        break;
+      case 'approval_request':
+        this.push(
+          {
+            ...base,
+            kind: 'approval',
+            approvalId: e.approval_id,
+            callId: e.call_id,
+            tool: e.tool,
+            summary: e.summary,
+            detail: e.detail,
+          },
+          `ap:${e.approval_id}`,
+        );
+        break;
+      case 'approval_decision':
+        this.update(`ap:${e.approval_id}`, (it) =>
+          it.kind === 'approval'
+            ? { ...it, decision: { decision: e.decision, by: e.by, reason: e.reason } }
+            : it,
+        );
+        break;
+      case 'plan':
+        this.push({ ...base, kind: 'plan', planId: e.plan_id, text: e.text }, `plan:${e.plan_id}`);
+        break;
+      case 'plan_decision':
+        this.update(`plan:${e.plan_id}`, (it) =>
+          it.kind === 'plan'
+            ? { ...it, decision: { decision: e.decision, feedback: e.feedback } }
+            : it,
+        );
+        break;
+      case 'todos':
+        // One dock describes one run: the root agent's list (sub-agents report through results).
+        if (e.agent_id === 'root') this.todos = e.items;
+        break;
+      case 'device_tool_call':
+        this.push(
+          {
+            ...base,
+            kind: 'device_call',
+            callId: e.call_id,
+            deviceId: e.device_id,
+            toolId: e.tool_id,
+            args: e.args,
+          },
+          `dev:${e.call_id}`,
+        );
+        break;
+      case 'device_tool_result':
+        this.update(`dev:${e.call_id}`, (it) =>
+          it.kind === 'device_call' ? { ...it, result: e } : it,
+        );
+        break;
+      case 'run_state':
+        this.runState = e.state;
+        if (e.state === 'stopped' || e.state === 'failed') {
+          const text =
+            e.state === 'stopped'
+              ? `Stopped${e.reason ? `: ${e.reason}` : ''}`
+              : `Run failed${e.reason ? `: ${e.reason}` : ''}`;
+          this.push({
+            ...base,
+            kind: 'notice',
+            text,
+            tone: e.state === 'failed' ? 'danger' : 'warning',
+          });
+        }
+        break;
+      case 'mode_change':
+        this.mode = e.mode;
+        break;
+      case 'compaction':
+        this.push({
+          ...base,
+          kind: 'notice',
+          text: 'Earlier conversation was summarized to save context',
+          tone: 'neutral',
+        });
+        break;
+      case 'subagent':
+        this.push({
+          ...base,
+          kind: 'notice',
+          text: `Sub-agent ${e.agent_id} ${e.state}: ${e.task}`,
+          tone: e.state === 'failed' ? 'danger' : 'neutral',
+        });
+        break;
+      case 'shell_started':
+        this.shells.set(e.shell_id, {
+          shellId: e.shell_id,
+          command: e.command,
+          cwd: e.cwd,
+          state: 'running',
+          exitCode: null,
+          signal: null,
+          startedTs: e.ts,
+        });
+        break;
+      case 'shell_exited': {
+        const s = this.shells.get(e.shell_id);
+        if (s)
+          this.shells.set(e.shell_id, {
+            ...s,
+            state: 'exited',
+            exitCode: e.exit_code,
+            signal: e.signal,
+            endedTs: e.ts,
+          });
+        break;
+      }
+      case 'diagnostics':
+        this.push({ ...base, kind: 'diagnostics', file: e.file, text: e.text });
+        break;
+      case 'error':
+        this.push({ ...base, kind: 'error', message: e.message, code: e.code });
+        break;
+      case 'usage':
+        break;
+    }
+    return true;
+  }
+
+  /** Whether a tool item is drawn (tools drawn by their own event show only when they failed). */
+  static visible(item: TimelineItem): boolean {
+    if (item.kind !== 'tool' || !DRAWN_BY_OWN_EVENT.has(item.name)) return true;
+    return item.result?.kind === 'error';
+  }
+
+  private project_(e: SessionEvent): void {
+    if (e.type === 'session_created' || e.type === 'project_switch') {
+      this.project = e.type === 'session_created' ? e.project : e.to;
+      this.root = e.root;
+    }
+  }
+
+  private push(item: TimelineItem, correlation?: string): void {
+    if (correlation) this.at.set(correlation, this.items.length);
+    this.items.push(item);
+  }
+
+  private update(correlation: string, fn: (it: TimelineItem) => TimelineItem): boolean {
+    const i = this.at.get(correlation);
+    if (i === undefined) return false;
+    this.items[i] = fn(this.items[i]!);
+    return true;
+  }
+}

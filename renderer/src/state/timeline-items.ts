@@ -1,0 +1,144 @@
+import type { SessionEventOf } from '../../../shared/protocol/events';
+import type { ToolPayload } from '../../../shared/tools/payload';
+
+// What the conversation timeline draws: a projection of the session log where related events are
+// merged into one item (a tool call and its result, a question and its answer, a panel and its
+// replacements). Items are immutable: an update replaces the object, so memoized rows re-render
+// only when their own item changed.
+
+type Q = SessionEventOf<'question'>;
+
+interface Base {
+  /** Stable across updates: React key and virtualizer key. */
+  key: string;
+  seq: number;
+  ts: number;
+}
+
+export interface UserItem extends Base {
+  kind: 'user';
+  text: string;
+}
+
+export interface AssistantItem extends Base {
+  kind: 'assistant';
+  text: string;
+  agentId: string;
+  thinking?: string;
+}
+
+export interface ToolItem extends Base {
+  kind: 'tool';
+  callId: string;
+  name: string;
+  agentId: string;
+  args: unknown;
+  result?: ToolPayload;
+  /** When the result landed (ms since epoch). */
+  endedTs?: number;
+}
+
+export type QuestionState = 'pending' | 'answered' | 'expired' | 'superseded';
+
+export interface QuestionItem extends Base {
+  kind: 'question';
+  questionId: string;
+  questions: Q['questions'];
+  notesPlaceholder?: string;
+  timeoutSeconds?: number;
+  state: QuestionState;
+  answer?: SessionEventOf<'question_answer'>['answer'];
+  delivery?: 'in_place' | 'late';
+}
+
+export interface ApprovalItem extends Base {
+  kind: 'approval';
+  approvalId: string;
+  callId: string;
+  tool: string;
+  summary: string;
+  detail: string;
+  decision?: { decision: 'allow' | 'deny'; by: 'user' | 'policy'; reason?: string };
+}
+
+export interface PlanItem extends Base {
+  kind: 'plan';
+  planId: string;
+  text: string;
+  decision?: { decision: 'approve' | 'reject'; feedback?: string };
+}
+
+export interface PanelItem extends Base {
+  kind: 'panel';
+  uiId: string;
+  spec: unknown;
+  summary: string;
+  text: string;
+}
+
+export interface ProjectSwitchItem extends Base {
+  kind: 'project_switch';
+  from: string | null;
+  to: string;
+  root: string;
+}
+
+export interface ErrorItem extends Base {
+  kind: 'error';
+  message: string;
+  code?: string;
+}
+
+export interface NoticeItem extends Base {
+  kind: 'notice';
+  text: string;
+  tone: 'neutral' | 'warning' | 'danger';
+}
+
+export interface DeviceCallItem extends Base {
+  kind: 'device_call';
+  callId: string;
+  deviceId: string;
+  toolId: string;
+  args: unknown;
+  result?: SessionEventOf<'device_tool_result'>;
+}
+
+export interface DiagnosticsItem extends Base {
+  kind: 'diagnostics';
+  file: string;
+  text: string;
+}
+
+export type TimelineItem =
+  | UserItem
+  | AssistantItem
+  | ToolItem
+  | QuestionItem
+  | ApprovalItem
+  | PlanItem
+  | PanelItem
+  | ProjectSwitchItem
+  | ErrorItem
+  | NoticeItem
+  | DeviceCallItem
+  | DiagnosticsItem;
+
+export type TodoStatus = 'pending' | 'in_progress' | 'completed';
+export interface TodoItem {
+  label: string;
+  status: TodoStatus;
+}
+
+export interface ShellInfo {
+  shellId: string;
+  command: string;
+  cwd: string;
+  state: 'running' | 'exited';
+  exitCode: number | null;
+  signal: string | null;
+  startedTs: number;
+  endedTs?: number;
+}
+
+export type RunState = SessionEventOf<'run_state'>['state'];

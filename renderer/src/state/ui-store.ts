@@ -1,0 +1,77 @@
+import { create } from 'zustand';
+
+// UI-only state: which dialog is open, view preferences. Preferences persist in localStorage
+// (the renderer has no other storage and needs none for these).
+
+export type ThemePreference = 'system' | 'light' | 'dark';
+export type DiffLayout = 'inline' | 'split';
+export type DialogName = 'picker' | 'settings' | 'pair' | 'stop' | null;
+
+const PREFS_KEY = 'mewbo.ui.prefs';
+
+interface Prefs {
+  theme: ThemePreference;
+  diffLayout: DiffLayout;
+  dockOpen: boolean;
+}
+
+const defaults: Prefs = { theme: 'system', diffLayout: 'inline', dockOpen: true };
+
+function loadPrefs(): Prefs {
+  try {
+    const raw = JSON.parse(localStorage.getItem(PREFS_KEY) ?? '{}') as Partial<Prefs>;
+    return {
+      theme: raw.theme === 'light' || raw.theme === 'dark' ? raw.theme : 'system',
+      diffLayout: raw.diffLayout === 'split' ? 'split' : 'inline',
+      dockOpen: raw.dockOpen !== false,
+    };
+  } catch {
+    return defaults;
+  }
+}
+
+interface UiState extends Prefs {
+  dialog: DialogName;
+  /** The console the dock shows in front, by shell id. */
+  activeConsole: string | null;
+  /** Cards the user opened or closed, by item key: survives a row scrolling out of the list. */
+  expanded: Record<string, boolean>;
+  openDialog(d: DialogName): void;
+  closeDialog(): void;
+  setTheme(t: ThemePreference): void;
+  setDiffLayout(l: DiffLayout): void;
+  setDockOpen(open: boolean): void;
+  setActiveConsole(id: string | null): void;
+  setExpanded(key: string, open: boolean): void;
+}
+
+export const useUi = create<UiState>((set, get) => {
+  const save = () => {
+    const { theme, diffLayout, dockOpen } = get();
+    try {
+      localStorage.setItem(PREFS_KEY, JSON.stringify({ theme, diffLayout, dockOpen }));
+    } catch {}
+  };
+  return {
+    ...loadPrefs(),
+    dialog: null,
+    activeConsole: null,
+    expanded: {},
+    openDialog: (dialog) => set({ dialog }),
+    closeDialog: () => set({ dialog: null }),
+    setTheme: (theme) => {
+      set({ theme });
+      save();
+    },
+    setDiffLayout: (diffLayout) => {
+      set({ diffLayout });
+      save();
+    },
+    setDockOpen: (dockOpen) => {
+      set({ dockOpen });
+      save();
+    },
+    setActiveConsole: (activeConsole) => set({ activeConsole }),
+    setExpanded: (key, open) => set((st) => ({ expanded: { ...st.expanded, [key]: open } })),
+  };
+});

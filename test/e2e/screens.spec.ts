@@ -1,0 +1,105 @@
+import { test, expect, SCREENSHOTS } from './fixtures';
+import { longSessionBodies, seedSession } from './seed-session';
+import type { SessionEventBody } from '../../shared/protocol/events';
+
+// A session log written to disk and replayed by a real host: every card kind draws from the
+// durable events alone, the way a reopened session does after a restart.
+
+const extra: SessionEventBody[] = [
+  {
+    type: 'todos',
+    agent_id: 'root',
+    source: 'update_todos',
+    items: [
+      { label: 'Read the server entry point', status: 'completed' },
+      { label: 'Make the port configurable', status: 'completed' },
+      { label: 'Run the test suite', status: 'in_progress' },
+      { label: 'Update the README', status: 'pending' },
+    ],
+  },
+  {
+    type: 'panel',
+    ui_id: 'gui-0000abcd',
+    call_id: 'c_p',
+    summary: 'Test status',
+    text: 'Tests: 4 passed',
+    spec: {
+      root: [
+        {
+          type: 'Card',
+          title: 'Test run',
+          children: [
+            {
+              type: 'Stack',
+              direction: 'row',
+              children: [
+                { type: 'Badge', label: '4 passed', tone: 'success' },
+                { type: 'Badge', label: '0 failed', tone: 'neutral' },
+              ],
+            },
+            {
+              type: 'KeyValue',
+              items: [
+                { label: 'Suite', value: 'server.test.ts' },
+                { label: 'Duration', value: '12 ms' },
+              ],
+            },
+            {
+              type: 'Table',
+              headers: ['Test', 'Result'],
+              rows: [
+                ['GET /', 'pass'],
+                ['PORT env', 'pass'],
+              ],
+            },
+            { type: 'Sparkline', values: [1, 2, 3] },
+            { type: 'Link', label: 'Vitest docs', href: 'https://vitest.dev' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    type: 'approval_request',
+    approval_id: 'ap_1',
+    call_id: 'c_ap',
+    tool: 'aider_shell_tool',
+    summary: 'Run a shell command',
+    detail: 'rm -rf dist && npm run build -- --mode production',
+  },
+  {
+    type: 'question',
+    question_id: 'q_1',
+    call_id: 'c_q',
+    questions: [
+      {
+        header: 'Docs',
+        question: 'Should I also update the README?',
+        options: [
+          { label: 'Yes', description: 'Document the PORT variable' },
+          { label: 'No', description: '' },
+        ],
+        multi_select: false,
+      },
+    ],
+  },
+];
+
+test('a seeded session draws tool cards, a panel, an approval, a question and the todo dock', async ({
+  app,
+  home,
+}) => {
+  const s = seedSession(home, 'Configurable port', [...longSessionBodies(41), ...extra]);
+  await app.reload();
+  await app.getByRole('button', { name: 'Configurable port' }).click();
+  await expect(app.getByRole('region', { name: 'Todos' })).toContainText('Run the test suite');
+  await expect(app.getByRole('article', { name: 'Question: Docs' })).toBeVisible();
+  await expect(app.getByRole('radio', { name: /Yes/ })).toBeVisible();
+  await app.screenshot({ path: `${SCREENSHOTS}/seeded-question.png` });
+  await app.getByRole('log', { name: 'Conversation' }).hover();
+  await app.mouse.wheel(0, -700);
+  await expect(app.getByRole('article', { name: /Panel: Test status/ })).toBeVisible();
+  await expect(app.getByRole('note').filter({ hasText: 'Sparkline' })).toBeVisible();
+  await app.screenshot({ path: `${SCREENSHOTS}/seeded-panel.png` });
+  expect(s.count).toBe(45);
+});
