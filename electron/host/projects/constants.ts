@@ -1,0 +1,14 @@
+// Limits of the project registry, with their reasons.
+
+/** A git call on a slow or hung disk must not hold the picker: it is killed after this long. */
+export const GIT_TIMEOUT_MS = 5_000;
+/** Cloning a repository or adding a worktree writes a whole tree: allow more. */
+export const GIT_WRITE_TIMEOUT_MS = 5 * 60_000;
+/** A stat that does not answer in this long (a dead network mount) counts as unavailable for now. */
+export const STAT_TIMEOUT_MS = 1_500;
+/** How often the registry looks for folders that vanished or came back while nobody asked. */
+export const REFRESH_INTERVAL_MS = 30_000;
+/** How many recently opened projects the picker shows. */
+export const RECENT_MAX = 20;
+/** The registry file under $MEWBO_HOME/state. */
+export const REGISTRY_FILE = 'projects.json';

@@ -1,0 +1,96 @@
+import { execFile } from 'node:child_process';
+import { GIT_TIMEOUT_MS } from './constants';
+
+export interface GitResult {
+  ok: boolean;
+  stdout: string;
+  /** stderr, or why git could not run (missing binary, timeout). */
+  error: string;
+}
+
+/**
+ * Runs git without a shell, a pager, a credential prompt or optional locks (a status never blocks
+ * a concurrent commit), killed at the deadline so a slow disk or a hung mount cannot hold a caller.
+ */
+export function git(args: readonly string[], cwd: string, timeoutMs = GIT_TIMEOUT_MS): Promise<GitResult> {
+  return new Promise((resolve) => {
+    execFile(
+      'git',
+      args as string[],
+      {
+        cwd,
+        timeout: timeoutMs,
+        killSignal: 'SIGKILL',
+        maxBuffer: 16 * 1024 * 1024,
+        env: { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', GIT_PAGER: 'cat', PAGER: 'cat', LC_ALL: 'C' },
+      },
+      (err, stdout, stderr) => {
+        if (!err) return resolve({ ok: true, stdout, error: '' });
+        const e = err as NodeJS.ErrnoException & { killed?: boolean };
+        const why = e.killed ? `git ${args[0]} took longer than ${timeoutMs / 1000} s` : e.code === 'ENOENT' ? 'git is not installed' : stderr.trim() || e.message;
+        resolve({ ok: false, stdout, error: why });
+      },
+    );
+  });
+}
+
+export interface WorktreeInfo {
+  path: string;
+  head: string | null;
+  /** Short branch name; null when detached. */
+  branch: string | null;
+  bare: boolean;
+  detached: boolean;
+  /** git says its folder is gone (`prunable`). */
+  prunable: boolean;
+}
+
+/** Parses `git worktree list --porcelain`: blank-line separated records of `key value` lines. */
+export function parseWorktreeList(porcelain: string): WorktreeInfo[] {
+  const out: WorktreeInfo[] = [];
+  for (const block of porcelain.split(/\n\s*\n/)) {
+    const lines = block.split('\n').filter((l) => l.length > 0);
+    const first = lines[0];
+    if (!first?.startsWith('worktree ')) continue;
+    const info: WorktreeInfo = { path: first.slice('worktree '.length), head: null, branch: null, bare: false, detached: false, prunable: false };
+    for (const line of lines.slice(1)) {
+      if (line.startsWith('HEAD ')) info.head = line.slice(5);
+      else if (line.startsWith('branch ')) info.branch = line.slice(7).replace(/^refs\/heads\//, '');
+      else if (line === 'bare') info.bare = true;
+      else if (line === 'detached') info.detached = true;
+      else if (line === 'prunable' || line.startsWith('prunable ')) info.prunable = true;
+    }
+    out.push(info);
+  }
+  return out;
+}
+
+/** `owner/name` from a remote URL (scp-like, ssh, https, file); null when there is none. */
+export function repoSlug(url: string | null | undefined): string | null {
+  if (!url) return null;
+  const trimmed = url.trim().replace(/\/+$/, '').replace(/\.git$/, '');
+  const scp = /^[^/@:]+@[^/:]+:(.+)$/.exec(trimmed);
+  let path = scp ? scp[1]! : trimmed;
+  if (!scp) {
+    try {
+      path = new URL(trimmed).pathname;
+    } catch {
+      // A plain local path: keep it.
+    }
+  }
+  const parts = path.split('/').filter(Boolean);
+  if (parts.length === 0) return null;
+  return parts.length === 1 ? parts[0]! : `${parts[parts.length - 2]}/${parts[parts.length - 1]}`;
+}
+
+export interface RepoFacts {
+  worktrees: WorktreeInfo[];
+  originUrl: string | null;
+}
+
+/** What the registry needs of a folder that may be a git repository; null when it is not one (or git timed out). */
+export async function repoFacts(dir: string): Promise<RepoFacts | null> {
+  const [list, origin] = await Promise.all([git(['worktree', 'list', '--porcelain'], dir), git(['config', '--get', 'remote.origin.url'], dir)]);
+  if (!list.ok) return null;
+  return { worktrees: parseWorktreeList(list.stdout), originUrl: origin.ok ? origin.stdout.trim() || null : null };
+}

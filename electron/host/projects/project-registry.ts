@@ -1,0 +1,251 @@
+import { mkdir, realpath } from 'node:fs/promises';
+import { basename, join, resolve } from 'node:path';
+import { Emitter, type Event } from '../lifecycle/emitter';
+import type { Disposable } from '../lifecycle/disposable';
+import type { ProjectConfig } from '../config/schema';
+import type { ProjectEntry } from '../../../shared/protocol/commands/projects';
+import { HostError } from '../rpc/host-error';
+import { RECENT_MAX, REFRESH_INTERVAL_MS } from './constants';
+import { probeDir } from './disk';
+import { git, repoFacts, repoSlug } from './git';
+import { addWorktree, cloneRepository } from './git-ops';
+import { loadRegistryState, saveRegistryState, uniqueId, slugify, type RegistryState } from './registry-state';
+import { scanProjects } from './registry-scan';
+
+export interface ProjectListing {
+  projects: ProjectEntry[];
+  /** Keys, most recently opened first. */
+  recent: string[];
+}
+
+export interface ProjectRegistryOptions {
+  /** $MEWBO_HOME/state */
+  stateDir: string;
+  /** $MEWBO_HOME: default parent of new worktrees and checkouts. */
+  home: string;
+  /** configs/app.json `projects`. */
+  configured: Record<string, ProjectConfig>;
+  refreshIntervalMs?: number;
+}
+
+/**
+ * Every project the app knows: configured, managed, worktrees of registered repositories, and
+ * repositories (possibly not checked out). Scans are async with deadlines; the last result is
+ * always at hand, and changes (including folders that vanished) are announced on onDidChange.
+ */
+export class ProjectRegistry implements Disposable {
+  private entries: ProjectEntry[] = [];
+  private scanned = false;
+  private scanning: Promise<ProjectEntry[]> | null = null;
+  private rescan = false;
+  private writes: Promise<unknown> = Promise.resolve();
+  private readonly timer: NodeJS.Timeout;
+  private readonly changed = new Emitter<ProjectListing>();
+  readonly onDidChange: Event<ProjectListing> = this.changed.event;
+
+  private constructor(
+    private readonly opts: ProjectRegistryOptions,
+    private state: RegistryState,
+  ) {
+    this.timer = setInterval(() => void this.refresh().catch((err) => console.error('[projects] scan failed', err)), opts.refreshIntervalMs ?? REFRESH_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  static async open(opts: ProjectRegistryOptions): Promise<ProjectRegistry> {
+    return new ProjectRegistry(opts, await loadRegistryState(opts.stateDir));
+  }
+
+  /** The listing; a fresh scan when asked or when none has run, otherwise the last one (and a scan starts in the background). */
+  async list(opts: { fresh?: boolean } = {}): Promise<ProjectListing> {
+    if (opts.fresh || !this.scanned) await this.refresh();
+    else void this.refresh().catch(() => {});
+    return this.listing();
+  }
+
+  async get(key: string): Promise<ProjectEntry | undefined> {
+    return (await this.refresh()).find((e) => e.key === key);
+  }
+
+  /** The entry a session may move into, or a refusal: not_found, no_checkout, unavailable. */
+  async resolve(key: string): Promise<ProjectEntry & { path: string }> {
+    const entry = await this.get(key);
+    if (!entry) throw new HostError('not_found', `no project '${key}'; list_projects shows the keys`);
+    if (entry.path === null) throw new HostError('no_checkout', `project '${key}' is a registered repository with no checkout yet`);
+    if (!entry.available) throw new HostError('unavailable', `the folder of project '${key}' (${entry.path}) is not there`);
+    return entry as ProjectEntry & { path: string };
+  }
+
+  /** Scans now; concurrent callers share a scan, and a change during one queues exactly one more. */
+  refresh(): Promise<ProjectEntry[]> {
+    if (this.scanning) {
+      this.rescan = true;
+      return this.scanning;
+    }
+    this.scanning = (async () => {
+      try {
+        let next: ProjectEntry[];
+        do {
+          this.rescan = false;
+          next = await scanProjects(this.opts.configured, this.state);
+        } while (this.rescan);
+        const changed = !this.scanned || JSON.stringify(next) !== JSON.stringify(this.entries);
+        this.entries = next;
+        this.scanned = true;
+        if (changed) this.changed.fire(this.listing());
+        return next;
+      } finally {
+        this.scanning = null;
+      }
+    })();
+    return this.scanning;
+  }
+
+  private listing(): ProjectListing {
+    const recent = this.entries
+      .filter((e) => e.last_opened_at !== null)
+      .sort((a, b) => b.last_opened_at! - a.last_opened_at!)
+      .slice(0, RECENT_MAX)
+      .map((e) => e.key);
+    return { projects: this.entries, recent };
+  }
+
+  /** Serialized state changes: mutate, persist atomically, rescan. */
+  private mutate<T>(fn: (state: RegistryState) => Promise<T> | T): Promise<T> {
+    const run = this.writes.then(async () => {
+      const draft = structuredClone(this.state);
+      const result = await fn(draft);
+      await saveRegistryState(this.opts.stateDir, draft);
+      this.state = draft;
+      await this.refresh();
+      return result;
+    });
+    this.writes = run.catch(() => {});
+    return run;
+  }
+
+  private byPath(path: string): ProjectEntry | undefined {
+    return this.entries.find((e) => e.path === path);
+  }
+
+  private async existingDir(path: string): Promise<string> {
+    const probe = await probeDir(path);
+    if (probe === 'timeout') throw new HostError('unavailable', `${path} did not answer (a slow or disconnected disk?)`);
+    if (probe === 'missing') throw new HostError('invalid_path', `${path} is not a folder`);
+    return realpath(path);
+  }
+
+  private entry(key: string): ProjectEntry {
+    const e = this.entries.find((x) => x.key === key);
+    if (!e) throw new HostError('internal', `project '${key}' vanished during the update`);
+    return e;
+  }
+
+  async add(path: string, opts: { name?: string; description?: string } = {}): Promise<ProjectEntry> {
+    const real = await this.existingDir(resolve(path));
+    await this.refresh();
+    const known = this.byPath(real);
+    if (known) return this.open(known.key);
+    const key = await this.mutate((s) => {
+      const id = uniqueId(opts.name ?? basename(real), new Set(s.managed.map((m) => m.id)));
+      s.managed.push({ id, path: real, name: opts.name ?? basename(real), description: opts.description ?? '', added_at: Date.now() });
+      s.opened[`managed:${id}`] = Date.now();
+      return `managed:${id}`;
+    });
+    return this.entry(key);
+  }
+
+  async create(parent: string, name: string, gitInit: boolean): Promise<ProjectEntry> {
+    if (name.includes('/') || name === '.' || name === '..') throw new HostError('invalid_path', `'${name}' is not a folder name`);
+    const dir = join(await this.existingDir(resolve(parent)), name);
+    if ((await probeDir(dir)) !== 'missing') throw new HostError('exists', `${dir} already exists`);
+    await mkdir(dir);
+    if (gitInit) {
+      const r = await git(['init', '--quiet'], dir);
+      if (!r.ok) throw new HostError('git_failed', `git init failed: ${r.error}`);
+    }
+    return this.add(dir, { name });
+  }
+
+  async addRepository(opts: { path?: string; url?: string; name?: string }): Promise<ProjectEntry> {
+    let path: string | null = null;
+    let url = opts.url ?? null;
+    if (opts.path) {
+      path = await this.existingDir(resolve(opts.path));
+      const facts = await repoFacts(path);
+      if (!facts) throw new HostError('not_a_repository', `${path} is not a git repository`);
+      url ??= facts.originUrl;
+      await this.refresh();
+      const known = this.entries.find((e) => e.path === path && e.kind === 'repository');
+      if (known) return known;
+    }
+    const name = opts.name ?? (path ? basename(path) : (repoSlug(url)?.split('/').pop() ?? 'repository'));
+    const key = await this.mutate((s) => {
+      const id = uniqueId(name, new Set(s.repositories.map((r) => r.id)));
+      s.repositories.push({ id, name, url, path, description: '', added_at: Date.now() });
+      return `repo:${id}`;
+    });
+    return this.entry(key);
+  }
+
+  async checkout(key: string, dest?: string): Promise<ProjectEntry> {
+    const record = this.state.repositories.find((r) => `repo:${r.id}` === key);
+    if (!record) throw new HostError('not_found', `no registered repository '${key}'`);
+    if (record.path) throw new HostError('exists', `'${key}' is already checked out at ${record.path}`);
+    if (!record.url) throw new HostError('invalid_request', `'${key}' has no URL to clone from`);
+    const target = resolve(dest ?? join(this.opts.home, 'checkouts', record.id));
+    await cloneRepository(record.url, target);
+    const real = await realpath(target);
+    await this.mutate((s) => {
+      const r = s.repositories.find((x) => x.id === record.id);
+      if (r) r.path = real;
+    });
+    return this.entry(key);
+  }
+
+  async remove(key: string): Promise<void> {
+    const entry = await this.get(key);
+    if (!entry) throw new HostError('not_found', `no project '${key}'`);
+    if (entry.kind === 'configured') throw new HostError('read_only', `'${key}' is configured in configs/app.json; remove it there`);
+    if (entry.kind === 'worktree') throw new HostError('read_only', `'${key}' is a git worktree; remove it with git worktree remove ${entry.path}`);
+    await this.mutate((s) => {
+      s.managed = s.managed.filter((m) => `managed:${m.id}` !== key);
+      s.repositories = s.repositories.filter((r) => `repo:${r.id}` !== key);
+      delete s.names[key];
+      delete s.opened[key];
+    });
+  }
+
+  async rename(key: string, name: string): Promise<ProjectEntry> {
+    if (!(await this.get(key))) throw new HostError('not_found', `no project '${key}'`);
+    await this.mutate((s) => {
+      s.names[key] = name.trim();
+    });
+    return this.entry(key);
+  }
+
+  /** Marks a project opened (the picker's recent list) once it is known to be there. */
+  async open(key: string): Promise<ProjectEntry> {
+    await this.resolve(key);
+    await this.mutate((s) => {
+      s.opened[key] = Date.now();
+    });
+    return this.entry(key);
+  }
+
+  async createWorktree(key: string, opts: { branch: string; path?: string; base?: string }): Promise<ProjectEntry> {
+    const entry = await this.resolve(key);
+    if (entry.branch === null && !(await repoFacts(entry.path))) throw new HostError('not_a_repository', `project '${key}' is not a git repository`);
+    const dest = resolve(opts.path ?? join(this.opts.home, 'worktrees', slugify(entry.name), slugify(opts.branch)));
+    await addWorktree({ repoDir: entry.path, branch: opts.branch, dest, base: opts.base });
+    const real = await realpath(dest);
+    await this.refresh();
+    const created = this.byPath(real);
+    if (!created) throw new HostError('not_registered', `the worktree was created at ${real}, but its repository is not registered, so it is not listed`);
+    return created;
+  }
+
+  dispose(): void {
+    clearInterval(this.timer);
+    this.changed.dispose();
+  }
+}

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { command } from '../command';
+
+export const projectKindSchema = z.enum(['configured', 'managed', 'worktree', 'repository']);
+export type ProjectKind = z.infer<typeof projectKindSchema>;
+
+/** One project as list_projects and the picker show it (seed fields plus path and recency). */
+export const projectEntrySchema = z.object({
+  /** configured: the key in configs/app.json; `managed:<id>`, `repo:<id>`, `worktree:<id>` otherwise. */
+  key: z.string(),
+  name: z.string(),
+  kind: projectKindSchema,
+  description: z.string(),
+  /** Absolute folder; null for a registered repository without a checkout. */
+  path: z.string().nullable(),
+  /** The folder exists now (false: vanished, not checked out, or on a disk that did not answer). */
+  available: z.boolean(),
+  /** `owner/name` from the origin remote, when known. */
+  repo: z.string().nullable(),
+  branch: z.string().nullable(),
+  /** A worktree's repository entry. */
+  parent: z.string().nullable(),
+  last_opened_at: z.number().nullable(),
+});
+export type ProjectEntry = z.infer<typeof projectEntrySchema>;
+
+const key = z.string().min(1);
+const absPath = z.string().refine((p) => p.startsWith('/'), 'must be an absolute path');
+const listing = z.object({ projects: z.array(projectEntrySchema), recent: z.array(z.string()) });
+const one = z.object({ project: projectEntrySchema });
+
+export const projectCommands = {
+  /** Every project and the recently opened keys, newest first (live changes: the `projects` topic). */
+  'projects.list': command(z.object({ refresh: z.boolean().default(false) }), listing),
+  /** Opens a folder from the picker as a managed project (an already registered folder returns its entry). */
+  'projects.add': command(z.object({ path: absPath, name: z.string().trim().min(1).max(200).optional(), description: z.string().max(2000).optional() }), one),
+  /** Creates a new folder (optionally `git init`) and registers it as a managed project. */
+  'projects.create': command(z.object({ parent: absPath, name: z.string().trim().min(1).max(200), git_init: z.boolean().default(false) }), one),
+  /** Registers a git repository: a local checkout (`path`) or only its URL (no checkout yet). */
+  'projects.addRepository': command(
+    z.object({ path: absPath.optional(), url: z.string().min(1).optional(), name: z.string().trim().min(1).max(200).optional() }).refine((r) => r.path || r.url, 'give path or url'),
+    one,
+  ),
+  /** Clones a registered repository that has no checkout. */
+  'projects.checkout': command(z.object({ project: key, path: absPath.optional() }), one),
+  /** Forgets a managed project or a repository (its files stay); configured ones live in configs/app.json. */
+  'projects.remove': command(z.object({ project: key }), z.object({ ok: z.literal(true) })),
+  'projects.rename': command(z.object({ project: key, name: z.string().trim().min(1).max(200) }), one),
+  /** Marks a project opened (recent list) after checking it is there. */
+  'projects.open': command(z.object({ project: key }), one),
+  /** `git worktree add` for a repository-backed project; a new branch unless `branch` exists. */
+  'projects.createWorktree': command(
+    z.object({
+      project: key,
+      branch: z.string().trim().min(1).max(200).regex(/^[^\s~^:?*[\\]+$/, 'not a valid branch name'),
+      path: absPath.optional(),
+      base: z.string().min(1).optional(),
+    }),
+    one,
+  ),
+};
