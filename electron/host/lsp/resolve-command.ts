@@ -58,11 +58,21 @@ export function nodeBinDirs(dir: string, stop: string): string[] {
 }
 
 /**
- * This app's own node_modules/.bin, found by walking up from this module (the same walk works from
- * the source tree under vitest and from the bundle in dist/).
+ * The directory of this module: from `import.meta.url` in ESM (sources, dist/cli.js); a CommonJS
+ * bundle (the Electron main process) has no import.meta, so its script's directory instead.
  */
-export function appBinDirs(moduleUrl: string = import.meta.url): string[] {
-  let dir = dirname(fileURLToPath(moduleUrl));
+export function moduleDir(): string {
+  const url = (import.meta as { url?: string }).url;
+  if (url) return dirname(fileURLToPath(url));
+  return process.argv[1] ? dirname(process.argv[1]) : process.cwd();
+}
+
+/**
+ * This app's own node_modules/.bin, found by walking up from this module (the same walk works from
+ * the source tree under vitest and from the bundles in dist/).
+ */
+export function appBinDirs(fromDir: string = moduleDir()): string[] {
+  let dir = fromDir;
   for (;;) {
     const bin = join(dir, 'node_modules', '.bin');
     if (existsSync(bin)) return [bin];

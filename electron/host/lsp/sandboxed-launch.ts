@@ -1,25 +1,37 @@
-import { rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AppConfig } from '../config/schema';
+import type { Disposable } from '../lifecycle/disposable';
 import { errorPayload } from '../../../shared/tools/payload';
-import type { Sandbox } from '../sandbox/sandbox';
+import { Sandbox } from '../sandbox/sandbox';
 import type { ServerSandbox } from './server-registry';
 
 // `agent.server_sandbox`: a language server starts under the same Landlock launcher as the shells,
 // with the same deny list (other projects, the app's config and keys, agent.shell_denied_paths).
-// The launcher also supervises the server's tree, and ends it if the host dies.
+// The launcher also supervises the server's tree and ends it if the host dies. Servers bundled in
+// the app's own install are denied with it (harness_self_deny) unless the project re-admits them
+// through allowed_paths; servers on PATH or in the project's node_modules need nothing.
 
-export interface LaunchSandboxOptions {
-  sandbox: Sandbox;
+export interface LauncherSandboxOptions {
   /** The compiled launcher, or null when it was not built. */
   launcher: string | null;
+  installRoot: string | null;
+  /** $MEWBO_HOME/configs (denied with harness_self_deny). */
+  configDir: string;
   config: () => AppConfig;
-  /** Temp directories the server may write under a project write scope. */
-  tempDirs: string[];
 }
 
-export function launcherSandbox(opts: LaunchSandboxOptions): ServerSandbox {
-  return async (projectRoot, argv) => {
-    if (!opts.launcher) {
+export class LauncherSandbox implements Disposable {
+  private sandbox: Sandbox | undefined;
+  private rulesRoot: string | undefined;
+
+  constructor(private readonly opts: LauncherSandboxOptions) {}
+
+  /** The hook for LspServiceOptions.sandbox. */
+  readonly wrap: ServerSandbox = async (projectRoot, argv) => {
+    const launcher = this.opts.launcher;
+    if (!launcher) {
       return {
         refused: errorPayload(
           'sandbox_unavailable',
@@ -27,27 +39,34 @@ export function launcherSandbox(opts: LaunchSandboxOptions): ServerSandbox {
         ),
       };
     }
-    // The shell switch does not govern servers: server_sandbox asked for confinement already.
-    const base = opts.config();
+    // The shell switch does not govern servers: server_sandbox already asked for confinement.
+    const base = this.opts.config();
     const config = { ...base, agent: { ...base.agent, shell_sandbox: true } };
-    const prepared = await opts.sandbox.prepare({
-      config,
-      root: projectRoot,
-      tempDirs: opts.tempDirs,
-    });
+    const prepared = await this.get().prepare({ config, root: projectRoot, tempDirs: [tmpdir()] });
     if ('refused' in prepared) return prepared;
     const rulesFile = prepared.rulesFile;
     return {
       // Not --merge-stderr: stdout carries the protocol and must stay apart from the server's logs.
-      argv: [
-        opts.launcher,
-        ...prepared.launcherArgs,
-        '--host-pid',
-        String(process.pid),
-        '--',
-        ...argv,
-      ],
+      argv: [launcher, ...prepared.launcherArgs, '--host-pid', String(process.pid), '--', ...argv],
       cleanup: rulesFile ? () => rmSync(rulesFile, { force: true }) : undefined,
     };
   };
+
+  /** One Sandbox over a private rules directory, made on first use (most hosts never need it). */
+  private get(): Sandbox {
+    if (!this.sandbox) {
+      this.rulesRoot = mkdtempSync(join(tmpdir(), 'mewbo-lsp-rules-'));
+      this.sandbox = new Sandbox({
+        launcher: this.opts.launcher,
+        installRoot: this.opts.installRoot,
+        configDir: this.opts.configDir,
+        rulesDir: this.rulesRoot,
+      });
+    }
+    return this.sandbox;
+  }
+
+  dispose(): void {
+    if (this.rulesRoot) rmSync(this.rulesRoot, { recursive: true, force: true });
+  }
 }

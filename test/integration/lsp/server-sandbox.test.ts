@@ -1,15 +1,12 @@
-import { mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LspService } from '../../../electron/host/lsp/lsp-service';
-import { launcherSandbox } from '../../../electron/host/lsp/sandboxed-launch';
+import { LauncherSandbox } from '../../../electron/host/lsp/sandboxed-launch';
 import {
   findInstallRoot,
   findLauncher,
   probeLandlock,
 } from '../../../electron/host/sandbox/launcher';
-import { Sandbox } from '../../../electron/host/sandbox/sandbox';
 import { lspTool } from '../../../electron/host/tools/lsp';
 import { tempDir } from '../../helpers/temp';
 import { configWith, toolContext, writeProject } from './lsp-fixtures';
@@ -27,6 +24,7 @@ describe.runIf(landlock)('language servers under agent.server_sandbox', () => {
   const project = join(temp.dir, 'project');
   const other = join(temp.dir, 'other');
   const services: LspService[] = [];
+  const sandboxes: LauncherSandbox[] = [];
 
   beforeAll(() => {
     writeProject(temp.dir, {
@@ -35,10 +33,10 @@ describe.runIf(landlock)('language servers under agent.server_sandbox', () => {
       'project/probe.peek': '\n',
       'other/secret.txt': 'other project data\n',
     });
-    mkdirSync(join(temp.dir, 'rules'), { mode: 0o700 });
   });
   afterAll(async () => {
     await Promise.all(services.map((s) => s.dispose()));
+    for (const s of sandboxes) s.dispose();
     temp.cleanup();
   });
 
@@ -59,21 +57,14 @@ describe.runIf(landlock)('language servers under agent.server_sandbox', () => {
       other: { path: other, allowed_paths: [], description: '' },
     };
     const withProjects = { ...config, projects };
-    const sandbox = new Sandbox({
+    const sandbox = new LauncherSandbox({
       launcher,
       installRoot,
       configDir: join(temp.dir, 'configs'),
-      rulesDir: join(temp.dir, 'rules'),
-    });
-    const lsp = new LspService({
       config: () => withProjects,
-      sandbox: launcherSandbox({
-        sandbox,
-        launcher,
-        config: () => withProjects,
-        tempDirs: [tmpdir()],
-      }),
     });
+    const lsp = new LspService({ config: () => withProjects, sandbox: sandbox.wrap });
+    sandboxes.push(sandbox);
     services.push(lsp);
     return toolContext(project, lsp, withProjects);
   }

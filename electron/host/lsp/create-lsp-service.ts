@@ -1,0 +1,32 @@
+import type { AppConfig } from '../config/schema';
+import type { DisposableStore } from '../lifecycle/disposable';
+import { findInstallRoot, findLauncher } from '../sandbox/launcher';
+import { LspService } from './lsp-service';
+import { moduleDir } from './resolve-command';
+import { LauncherSandbox } from './sandboxed-launch';
+
+// The LspService as a composition root builds it: this app's bundled servers on the search path
+// and the Landlock launcher for agent.server_sandbox. Both are registered with `store`.
+
+export interface CreateLspOptions {
+  config: () => AppConfig;
+  /** $MEWBO_HOME/configs. */
+  configDir: string;
+  store: DisposableStore;
+  env?: NodeJS.ProcessEnv;
+}
+
+export function createLspService(opts: CreateLspOptions): LspService {
+  const installRoot = findInstallRoot(moduleDir());
+  const sandbox = opts.store.add(
+    new LauncherSandbox({
+      launcher: findLauncher(installRoot),
+      installRoot,
+      configDir: opts.configDir,
+      config: opts.config,
+    }),
+  );
+  return opts.store.add(
+    new LspService({ config: opts.config, env: opts.env, sandbox: sandbox.wrap }),
+  );
+}
