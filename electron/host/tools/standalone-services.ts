@@ -3,7 +3,7 @@ import type { HomePaths } from '../config/paths';
 import type { DisposableStore } from '../lifecycle/disposable';
 import { ReadState } from './read-state';
 import type { ToolServices } from './services';
-import { LspService } from '../lsp/lsp-service';
+import { createLspService } from '../lsp/create-lsp-service';
 
 // The services a tool gets when it runs without a session or a model (`mewbo tool`, `mewbo mcp`).
 // Each area adds one factory line; a factory registers anything long-lived with `store`, which
@@ -22,5 +22,5 @@ export type ServiceFactory = (env: StandaloneEnv) => Partial<ToolServices> | Pro
 
 export const standaloneServiceFactories: ServiceFactory[] = [
   (env) => ({ readState: new ReadState({ dedup: env.dedupReads }) }),
-  (env) => ({ lsp: env.store.add(new LspService({ config: () => env.config })) }),
+  (env) => ({ lsp: createLspService({ config: () => env.config, configDir: env.home.configDir, store: env.store }) }),
 ];
