@@ -14,6 +14,8 @@ export interface FakePhoneOptions {
   /** The SHA-256 fingerprint from the pairing offer. */
   fingerprint: string;
   origin?: string;
+  /** false: never answer the host's pings, like a phone that went to sleep mid-connection. */
+  autoPong?: boolean;
 }
 
 type CallFrame = HostFrameOf<'device_tool_call'>;
@@ -62,6 +64,7 @@ export class FakePhone {
       headers: options.origin ? { Origin: options.origin } : {},
       createConnection: pinnedConnection(options.fingerprint),
       handshakeTimeout: 5000,
+      autoPong: options.autoPong ?? true,
     });
     return new Promise((resolve, reject) => {
       ws.once('open', () => resolve(new FakePhone(ws)));

@@ -31,13 +31,21 @@ export interface Harness {
   remembered: boolean[];
   offer: PairingOffer;
   socketUrl: string;
-  connect(origin?: string): Promise<FakePhone>;
+  connect(options?: { origin?: string; autoPong?: boolean }): Promise<FakePhone>;
   /** A phone paired with a fresh offer and attached, as the phone page leaves it. */
   pairedPhone(name?: string): Promise<{ phone: FakePhone; deviceId: string; token: string }>;
   dispose(): Promise<void>;
 }
 
-export async function startHarness(options: { clock?: Clock; callTimeoutMs?: number; pageDir?: string; stateDir?: string } = {}): Promise<Harness> {
+export interface HarnessOptions {
+  clock?: Clock;
+  callTimeoutMs?: number;
+  heartbeatMs?: number;
+  pageDir?: string;
+  stateDir?: string;
+}
+
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const temp = tempDir('mewbo-devices-');
   const stateDir = options.stateDir ?? join(temp.dir, 'state');
   const events: RecordedEvent[] = [];
@@ -53,13 +61,14 @@ export async function startHarness(options: { clock?: Clock; callTimeoutMs?: num
     },
     clock: options.clock,
     callTimeoutMs: options.callTimeoutMs,
+    heartbeatMs: options.heartbeatMs,
     pageDir: options.pageDir,
   });
   const offer = await service.createOffer();
   const socketUrl = `${offer.url.replace('https://', 'wss://')}ws`;
   const phones: FakePhone[] = [];
-  const connect = async (origin?: string) => {
-    const phone = await FakePhone.connect({ url: socketUrl, fingerprint: offer.fingerprint, origin });
+  const connect = async (opts: { origin?: string; autoPong?: boolean } = {}) => {
+    const phone = await FakePhone.connect({ url: socketUrl, fingerprint: offer.fingerprint, ...opts });
     phones.push(phone);
     return phone;
   };

@@ -135,7 +135,7 @@ describe('pairing over wss', () => {
 
   it('a browser page of another origin cannot open the device socket', async () => {
     h = await startHarness();
-    await expect(h.connect('https://evil.example')).rejects.toThrow(/403/);
+    await expect(h.connect({ origin: 'https://evil.example' })).rejects.toThrow(/403/);
   });
 });
 

@@ -1,0 +1,63 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { MAX_MALFORMED_FRAMES, MAX_PAIR_ATTEMPTS_PER_CONNECTION } from '../../../electron/host/devices/constants';
+import { detached, startHarness, TIME_TOOL, type Harness } from './harness';
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.dispose();
+  h = undefined;
+});
+
+describe('per-connection limits', () => {
+  it('a malformed frame gets a reason; repeated, the socket is closed (1008)', async () => {
+    h = await startHarness();
+    const phone = await h.connect();
+    phone.sendRaw('not json');
+    expect((await phone.next('error')).message).toMatch(/^not JSON/);
+    phone.sendRaw(Buffer.from([1, 2, 3]), true);
+    expect((await phone.next('error')).message).toMatch(/JSON text, not binary/);
+    phone.send({ type: 'pair', code: 5 });
+    expect((await phone.next('error')).message).toMatch(/^pair: code/);
+    for (let i = 3; i < MAX_MALFORMED_FRAMES; i++) phone.send({ type: 'nonsense' });
+    expect((await phone.closed).code).toBe(1008);
+    expect(phone.received.filter((f) => f.type === 'error')).toHaveLength(MAX_MALFORMED_FRAMES);
+  });
+
+  it('an attached phone flooding frames is told rate_limited once, then cut off', async () => {
+    h = await startHarness();
+    const { phone } = await h.pairedPhone();
+    for (let i = 0; i < 400 && phone.isOpen; i++) phone.declare([TIME_TOOL]);
+    expect(await phone.next('error')).toMatchObject({ code: 'rate_limited' });
+    expect((await phone.closed).code).toBe(1008);
+    expect(phone.received.filter((f) => f.type === 'error' && f.code === 'rate_limited')).toHaveLength(1);
+  });
+
+  it('guessing codes on one socket ends after a few attempts (4001)', async () => {
+    h = await startHarness();
+    const phone = await h.connect();
+    for (let i = 0; i < MAX_PAIR_ATTEMPTS_PER_CONNECTION; i++) {
+      expect(await phone.pair(`99999${i}` === h.offer.code ? '888888' : `99999${i}`)).toMatchObject({ code: 'bad_code' });
+    }
+    expect((await phone.closed).code).toBe(4001);
+  });
+
+  it('a phone that stops answering pings is dropped and detached', async () => {
+    h = await startHarness({ heartbeatMs: 100 });
+    const { code } = await h.service.createOffer();
+    const phone = await h.connect({ autoPong: false });
+    const answer = await phone.pair(code);
+    if (answer.type !== 'paired') throw new Error(answer.message);
+    await detached(h.service, answer.device_id);
+    expect((await phone.closed).code).toBe(1006);
+  });
+
+  it('a phone that answers pings stays attached across many heartbeats', async () => {
+    h = await startHarness({ heartbeatMs: 50 });
+    const { phone, deviceId } = await h.pairedPhone();
+    // Ten heartbeats' worth of pings, counted by the phone rather than timed.
+    let pings = 0;
+    await new Promise<void>((resolve) => phone.ws.on('ping', () => ++pings >= 10 && resolve()));
+    expect(phone.isOpen).toBe(true);
+    expect(h.service.listDevices().find((d) => d.device_id === deviceId)?.attached).toBe(true);
+  });
+});
