@@ -174,6 +174,22 @@ describe('lsp_tool on typescript-language-server', () => {
     );
   });
 
+  it('diagnostics are capped at 50 and the passive note at 20 per file, each saying how many more', async () => {
+    const many = Array.from({ length: 60 }, (_, i) => `export const e${i}: number = 'x';`).join(
+      '\n',
+    );
+    writeFileSync(join(root, 'src/many.ts'), `${many}\n`);
+    const result = await call({ operation: 'diagnostics', file_path: 'src/many.ts' });
+    expect(result).toMatchObject({ total: 60, truncated: true });
+    expect((result.diagnostics as unknown[]).length).toBe(50);
+    writeFileSync(join(root, 'src/many.ts'), `${many}\nexport const extra: string = 1;\n`);
+    const note = (await lsp.diagnosticsAfterEdit(root, ['src/many.ts']))!;
+    expect(note).toContain('src/many.ts: 61 problems');
+    expect(note).toContain('…and 41 more');
+    expect(note.split('\n').filter((l) => / error TS2322: /.test(l)).length).toBe(20);
+    expect(note.length).toBeLessThanOrEqual(4_000);
+  });
+
   it('a server killed mid-session is restarted on the next call and answers', async () => {
     const [before] = lsp.runningServers();
     expect(before?.pid).toBeTypeOf('number');
