@@ -78,12 +78,14 @@ export class DeviceHub extends DisposableObject implements ConnectionHandler {
     const onAbort = () => this.calls.fail(opened.callId, 'aborted', 'the run was stopped');
     signal?.addEventListener('abort', onAbort, { once: true });
     if (signal?.aborted) onAbort();
-    // The phone may have left (or reconnected on a new socket) while the event was written.
-    const current = this.attached.get(deviceId);
-    if (current) {
-      current.conn.send({ type: 'device_tool_call', call_id: opened.callId, call_token: opened.callToken, tool_id: toolId, args: parsed.data, expires_at: opened.expiresAt });
-    } else {
-      this.calls.fail(opened.callId, 'device_unavailable', 'the device left before the call was sent');
+    // While the event was written the run may have stopped, or the phone left or reconnected.
+    if (this.calls.isPending(opened.callId)) {
+      const current = this.attached.get(deviceId);
+      if (current) {
+        current.conn.send({ type: 'device_tool_call', call_id: opened.callId, call_token: opened.callToken, tool_id: toolId, args: parsed.data, expires_at: opened.expiresAt });
+      } else {
+        this.calls.fail(opened.callId, 'device_unavailable', 'the device left before the call was sent');
+      }
     }
     const outcome = await opened.outcome;
     signal?.removeEventListener('abort', onAbort);

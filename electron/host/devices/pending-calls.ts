@@ -47,6 +47,10 @@ export class PendingCalls implements Disposable {
     return this.pending.size;
   }
 
+  isPending(callId: string): boolean {
+    return this.pending.has(callId);
+  }
+
   open(deviceId: string): OpenedCall {
     const callId = randomId('dc');
     const callToken = randomToken();

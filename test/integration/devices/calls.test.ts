@@ -122,6 +122,17 @@ describe('device tool calls through the DeviceHub', () => {
     expect(await payload).toMatchObject({ kind: 'error', code: 'aborted' });
   });
 
+  it('a run stopped before the call goes out never reaches the phone', async () => {
+    h = await startHarness();
+    const { phone } = await phoneWithTools();
+    const stop = new AbortController();
+    stop.abort();
+    expect(await h.service.hub.call(SESSION, 'device_get_time', {}, stop.signal)).toMatchObject({ code: 'aborted' });
+    phone.send({ type: 'device_tool_result', call_id: 'dc_probe', call_token: 't', status: 'ok', result: 1 });
+    await phone.next('result_ack');
+    expect(phone.received.some((f) => f.type === 'device_tool_call')).toBe(false);
+  });
+
   it('revoking a phone fails its calls in flight at once', async () => {
     h = await startHarness();
     const { phone, deviceId } = await phoneWithTools();
