@@ -9,7 +9,10 @@ import type { SessionRunner } from './sessions/session-runner';
 import { Router, type HandlerMap, type TopicProvider } from './rpc/router';
 import { sessionHandlers } from './handlers/sessions';
 import { sessionTopic, sessionsTopic } from './handlers/session-topics';
-import { HostError } from './rpc/host-error';
+import { ProjectRegistry } from './projects/project-registry';
+import { ProjectSwitcher } from './projects/project-switcher';
+import { McpManager } from './mcp/mcp-manager';
+import { projectHandlers, projectsTopic } from './handlers/projects';
 
 export interface HostOptions {
   env?: NodeJS.ProcessEnv;
@@ -25,6 +28,10 @@ export class Host extends DisposableObject {
     readonly config: AppConfig,
     readonly sessions: SessionManager,
     readonly router: Router,
+    readonly projects: ProjectRegistry,
+    readonly mcp: McpManager,
+    /** ToolServices.projects for list_projects and switch_project. */
+    readonly projectTools: ProjectSwitcher,
   ) {
     super();
   }
@@ -36,23 +43,31 @@ export class Host extends DisposableObject {
     const config = loadConfigFile(paths.configFile);
     const sessions = new SessionManager(paths.sessionsDir);
     const runner: SessionRunner = offlineRunner();
+    const projects = await ProjectRegistry.open({ stateDir: paths.stateDir, home: paths.home, configured: config.projects });
+    const mcp = new McpManager({ appServers: config.mcpServers, env });
+    const projectTools = new ProjectSwitcher(projects, sessions);
 
     const resolveProject = async (key: string | null) => {
       if (key === null) return { key: null, root: null };
-      const project = config.projects[key];
-      if (!project) throw new HostError('not_found', `no project '${key}'`);
-      return { key, root: project.path };
+      return { key, root: (await projects.resolve(key)).path };
     };
 
     const handlers: HandlerMap = {
       ...sessionHandlers({ sessions, runner, resolveProject }),
+      ...projectHandlers(projects, mcp),
     };
     const topics: Record<string, TopicProvider> = {
       session: sessionTopic(sessions),
       sessions: sessionsTopic(sessions),
+      projects: projectsTopic(projects),
     };
-    const host = new Host(paths, config, sessions, new Router(handlers, topics));
+    const host = new Host(paths, config, sessions, new Router(handlers, topics), projects, mcp, projectTools);
+    host.register(projects);
+    host.register(mcp);
+    host.register(projectTools);
     host.register(sessions);
+    // In the background: a slow server must not hold the window; failures show in Settings.
+    void mcp.startAppServers();
     return host;
   }
 }

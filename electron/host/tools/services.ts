@@ -5,6 +5,7 @@
 import type { ReadState } from './read-state';
 import type { LspService } from '../lsp/lsp-service';
 import type { DeviceHub } from '../devices/device-hub';
+import type { ProjectSwitcher } from '../projects/project-switcher';
 
 export interface ToolServices {
   /** read_file: slices already read this session (dedup) and line indexes of big files. */
@@ -13,5 +14,7 @@ export interface ToolServices {
   lsp?: LspService;
   /** Device tools: what a paired phone attached to the session offers (toolsFor, call). */
   devices?: DeviceHub;
+  /** list_projects and switch_project: the project registry and the session's move between projects. */
+  projects?: ProjectSwitcher;
   [name: string]: unknown;
 }

@@ -1,9 +1,15 @@
 import type { z } from 'zod';
 import { sessionCommands } from './sessions';
+import { projectCommands } from './projects';
+import { mcpCommands } from './mcp';
+import { agentCommands } from './agent';
 
 // The one map of every command. Each area adds its own file and one spread line here.
 export const commands = {
   ...sessionCommands,
+  ...projectCommands,
+  ...mcpCommands,
+  ...agentCommands,
 };
 
 export type Commands = typeof commands;

@@ -33,7 +33,7 @@ export const projectCommands = {
   /** Every project and the recently opened keys, newest first (live changes: the `projects` topic). */
   'projects.list': command(z.object({ refresh: z.boolean().default(false) }), listing),
   /** Opens a folder from the picker as a managed project (an already registered folder returns its entry). */
-  'projects.add': command(z.object({ path: absPath, name: z.string().trim().min(1).max(200).optional(), description: z.string().max(2000).optional() }), one),
+  'projects.openFolder': command(z.object({ path: absPath, name: z.string().trim().min(1).max(200).optional(), description: z.string().max(2000).optional() }), one),
   /** Creates a new folder (optionally `git init`) and registers it as a managed project. */
   'projects.create': command(z.object({ parent: absPath, name: z.string().trim().min(1).max(200), git_init: z.boolean().default(false) }), one),
   /** Registers a git repository: a local checkout (`path`) or only its URL (no checkout yet). */
