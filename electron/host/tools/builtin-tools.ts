@@ -3,6 +3,8 @@ import { fileEditTool } from './file-edit';
 import { listDirTool } from './list-dir';
 import { readFileTool } from './read-file';
 import { lspTool } from './lsp';
+import { listProjectsTool } from './list-projects';
+import { switchProjectTool } from './switch-project';
 import type { AnyTool } from './tool';
 
 // The registry of built-in tools: one file per tool, one line here. Binding decides per session
@@ -13,6 +15,8 @@ export const builtinTools: AnyTool[] = [
   fileEditTool,
   listDirTool,
   lspTool,
+  listProjectsTool,
+  switchProjectTool,
 ];
 
 export function findBuiltinTool(name: string): AnyTool | undefined {
