@@ -20,7 +20,9 @@ export interface LinkOptions {
   onPaired(credentials: Credentials): void;
   onForgotten(): void;
   /** The declaration to send now (what the browser permits). */
-  declaration(): Promise<{ tool_id: string; description: string; parameters: Record<string, unknown> }[]>;
+  declaration(): Promise<
+    { tool_id: string; description: string; parameters: Record<string, unknown> }[]
+  >;
   runCall(call: HostFrameOf<'device_tool_call'>): Promise<CallAnswer>;
   onDeclarationRejected(reason: string): void;
 }
@@ -80,8 +82,18 @@ export class DeviceLink {
     const ws = new WebSocket(`wss://${location.host}${DEVICE_SOCKET_PATH}`);
     this.ws = ws;
     ws.onopen = () => {
-      if (this.pairing) ws.send(JSON.stringify({ type: 'pair', code: this.pairing.code, device_name: this.pairing.name }));
-      else if (this.credentials) ws.send(JSON.stringify({ type: 'hello', device_id: this.credentials.device_id, token: this.credentials.token }));
+      if (this.pairing)
+        ws.send(
+          JSON.stringify({ type: 'pair', code: this.pairing.code, device_name: this.pairing.name }),
+        );
+      else if (this.credentials)
+        ws.send(
+          JSON.stringify({
+            type: 'hello',
+            device_id: this.credentials.device_id,
+            token: this.credentials.token,
+          }),
+        );
     };
     ws.onmessage = (event) => this.onFrame(event.data);
     ws.onclose = (event) => {
@@ -138,7 +150,10 @@ export class DeviceLink {
     }
     if (code === 'bad_token' || code === 'revoked') {
       this.forget();
-      return this.options.onState({ kind: 'unpaired', reason: 'This phone is no longer paired: scan a new code on the desktop.' });
+      return this.options.onState({
+        kind: 'unpaired',
+        reason: 'This phone is no longer paired: scan a new code on the desktop.',
+      });
     }
     if (code === 'replaced') this.replaced = true;
     if (code === 'bad_declaration') this.options.onDeclarationRejected(message);
@@ -149,13 +164,20 @@ export class DeviceLink {
     if (FINAL_CLOSE.has(code) || !this.credentials) {
       if (!this.credentials && this.pairing) {
         this.pairing = undefined;
-        this.options.onState({ kind: 'unpaired', reason: 'Could not reach the desktop. Is pairing still on?' });
+        this.options.onState({
+          kind: 'unpaired',
+          reason: 'Could not reach the desktop. Is pairing still on?',
+        });
       }
       return;
     }
     if (this.replaced) {
       // Another tab took over; fighting it back would make both flap. Wait to be looked at.
-      return this.options.onState({ kind: 'offline', retryInMs: null, reason: 'Open in another tab' });
+      return this.options.onState({
+        kind: 'offline',
+        retryInMs: null,
+        reason: 'Open in another tab',
+      });
     }
     const delay = Math.round(this.backoffMs * (0.8 + Math.random() * 0.4));
     this.backoffMs = Math.min(BACKOFF_MAX_MS, this.backoffMs * 2);
@@ -182,7 +204,10 @@ export class DeviceLink {
   private async answer(call: HostFrameOf<'device_tool_call'>): Promise<void> {
     const answer = await this.options.runCall(call);
     const base = { type: 'device_tool_result', call_id: call.call_id, call_token: call.call_token };
-    const frame = 'ok' in answer ? { ...base, status: 'ok', result: answer.ok } : { ...base, status: 'error', error: answer.error };
+    const frame =
+      'ok' in answer
+        ? { ...base, status: 'ok', result: answer.ok }
+        : { ...base, status: 'error', error: answer.error };
     if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(frame));
     else this.outbox.push({ frame, expiresAt: call.expires_at });
   }

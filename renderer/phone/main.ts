@@ -58,7 +58,11 @@ function boot(): void {
     declaration: async () => {
       offered = await permittedTools(every);
       renderTools();
-      return offered.map(({ tool_id, description, parameters }) => ({ tool_id, description, parameters }));
+      return offered.map(({ tool_id, description, parameters }) => ({
+        tool_id,
+        description,
+        parameters,
+      }));
     },
     runCall: (call) => runCall(call),
     onDeclarationRejected: (reason) => note(`The desktop refused the tool list: ${reason}`),
@@ -68,12 +72,22 @@ function boot(): void {
     const tool = offered.find((t) => t.tool_id === call.tool_id);
     let answer: CallAnswer;
     if (!tool) {
-      answer = { error: { code: 'unknown_tool', message: `${call.tool_id} is not offered by this phone now` } };
+      answer = {
+        error: {
+          code: 'unknown_tool',
+          message: `${call.tool_id} is not offered by this phone now`,
+        },
+      };
     } else {
       answer = await withDeadline(tool.run(isRecord(call.args) ? call.args : {}));
     }
     if ('ok' in answer && JSON.stringify(answer.ok ?? null).length > MAX_FRAME_BYTES - 4096) {
-      answer = { error: { code: 'result_too_large', message: 'the result does not fit in one frame (1 MiB)' } };
+      answer = {
+        error: {
+          code: 'result_too_large',
+          message: 'the result does not fit in one frame (1 MiB)',
+        },
+      };
     }
     logActivity(call.tool_id, 'ok' in answer ? 'done' : `failed: ${answer.error.message}`);
     return answer;
@@ -92,7 +106,8 @@ function boot(): void {
       line = `${state.reason}. ${state.retryInMs === null ? 'Tap to reconnect.' : `Retrying in ${Math.ceil(state.retryInMs / 1000)} s.`}`;
     }
     ui.state.textContent = line;
-    ui.state.dataset.tone = state.kind === 'online' ? 'ok' : state.kind === 'unpaired' && state.reason ? 'bad' : '';
+    ui.state.dataset.tone =
+      state.kind === 'online' ? 'ok' : state.kind === 'unpaired' && state.reason ? 'bad' : '';
     ui.form.hidden = state.kind !== 'unpaired';
     ui.toolsSection.hidden = state.kind !== 'online';
     ui.forget.hidden = state.kind === 'unpaired';
@@ -121,11 +136,17 @@ function boot(): void {
       buttons.push(button);
     };
     if (!alarm.ready) offer('Enable wake (sound and vibration)', async () => alarm.unlock());
-    if ('geolocation' in navigator && (await permissionState('geolocation')) === 'prompt') offer('Allow location', requestLocation);
-    if (typeof Notification === 'function' && !notificationsGranted() && Notification.permission !== 'denied') {
+    if ('geolocation' in navigator && (await permissionState('geolocation')) === 'prompt')
+      offer('Allow location', requestLocation);
+    if (
+      typeof Notification === 'function' &&
+      !notificationsGranted() &&
+      Notification.permission !== 'denied'
+    ) {
       offer('Allow notifications', requestNotifications);
     }
-    if (navigator.clipboard && (await permissionState('clipboard-read')) === 'prompt') offer('Allow clipboard', requestClipboard);
+    if (navigator.clipboard && (await permissionState('clipboard-read')) === 'prompt')
+      offer('Allow clipboard', requestClipboard);
     ui.grants.replaceChildren(...buttons);
   }
 
@@ -182,13 +203,18 @@ function boot(): void {
 async function withDeadline(work: Promise<unknown>): Promise<CallAnswer> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new ToolFailure('device_timeout', 'the phone took too long')), CALL_DEADLINE_MS);
+    timer = setTimeout(
+      () => reject(new ToolFailure('device_timeout', 'the phone took too long')),
+      CALL_DEADLINE_MS,
+    );
   });
   try {
     return { ok: (await Promise.race([work, deadline])) ?? null };
   } catch (err) {
     if (err instanceof ToolFailure) return { error: { code: err.code, message: err.message } };
-    return { error: { code: 'tool_failed', message: err instanceof Error ? err.message : String(err) } };
+    return {
+      error: { code: 'tool_failed', message: err instanceof Error ? err.message : String(err) },
+    };
   } finally {
     clearTimeout(timer);
   }

@@ -14,7 +14,12 @@ export function loadCredentials(): Credentials | undefined {
   try {
     const value: unknown = JSON.parse(localStorage.getItem(CREDENTIALS_KEY) ?? 'null');
     const c = value as Partial<Credentials> | null;
-    if (c && typeof c.device_id === 'string' && typeof c.token === 'string' && typeof c.name === 'string') {
+    if (
+      c &&
+      typeof c.device_id === 'string' &&
+      typeof c.token === 'string' &&
+      typeof c.name === 'string'
+    ) {
       return { device_id: c.device_id, token: c.token, name: c.name };
     }
   } catch {

@@ -13,13 +13,21 @@ import { SettingsDialog } from './components/dialogs/SettingsDialog';
 import { PairPhoneDialog } from './components/dialogs/PairPhoneDialog';
 import { useProjectSync } from './state/project-sync';
 import { useConsoleRegistry } from './consoles/console-context';
+import { createSession } from './state/session-actions';
+import type { Client } from './transport/transport';
 
 /** App-wide shortcuts; the Electron menu sends the same key events, so there is one path. */
-function useShortcuts(): void {
+function useShortcuts(client: Client): void {
   const openDialog = useUi((s) => s.openDialog);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (isPrimary(e, 'p')) {
+      if (isPrimary(e, 'n')) {
+        // A browser keeps Ctrl+N for itself; Electron delivers it (and the File menu sends it).
+        e.preventDefault();
+        void createSession(client).catch((err: unknown) =>
+          console.error('could not create a session', err),
+        );
+      } else if (isPrimary(e, 'p')) {
         e.preventDefault();
         openDialog('picker');
       } else if (isPrimary(e, ',')) {
@@ -29,7 +37,7 @@ function useShortcuts(): void {
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [openDialog]);
+  }, [client, openDialog]);
 }
 
 export function App() {
@@ -41,7 +49,7 @@ export function App() {
   const theme = useApplyTheme();
   const consoles = useConsoleRegistry();
   useEffect(() => consoles.setTheme(theme), [consoles, theme]);
-  useShortcuts();
+  useShortcuts(client);
   useProjectSync(client);
 
   useEffect(() => {

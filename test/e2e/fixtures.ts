@@ -7,6 +7,8 @@ export const SCREENSHOTS = new URL('../../test-results/screenshots/', import.met
 /** Each test gets its own MEWBO_HOME and its own `mewbo serve`, and a page open on it. */
 export const test = base.extend<{ home: string; hostEnv: NodeJS.ProcessEnv; host: HostProcess; app: Page }>({
   hostEnv: [{}, { option: true }],
+  // Playwright reads fixture dependencies from the destructuring: none here.
+  // eslint-disable-next-line no-empty-pattern
   home: async ({}, use) => {
     const t = tempDir('mewbo-e2e-');
     await use(t.dir);

@@ -20,7 +20,12 @@ test.use({
   ignoreHTTPSErrors: true,
   launchOptions: {
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--ignore-certificate-errors'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--ignore-certificate-errors',
+    ],
   },
 });
 
@@ -30,7 +35,9 @@ let temp: ReturnType<typeof tempDir>;
 
 test.beforeEach(async () => {
   temp = tempDir('mewbo-phone-e2e-');
-  const { buildPhonePage } = (await import(pathToFileURL(join(root, 'build', 'phone-page.mjs')).href)) as {
+  const { buildPhonePage } = (await import(
+    pathToFileURL(join(root, 'build', 'phone-page.mjs')).href
+  )) as {
     buildPhonePage(o: { root: string; outdir: string }): Promise<string>;
   };
   const pageDir = await buildPhonePage({ root, outdir: join(temp.dir, 'phone') });
@@ -70,7 +77,10 @@ async function agentCalls(name: string, args: Record<string, unknown> = {}) {
   return tool.run(context(), tool.parameters.parse(args));
 }
 
-test('the phone page pairs and serves a device_get_time call made through the DeviceHub', async ({ page, context: browser }) => {
+test('the phone page pairs and serves a device_get_time call made through the DeviceHub', async ({
+  page,
+  context: browser,
+}) => {
   const offer = await service.createOffer();
   await browser.grantPermissions(['geolocation'], { origin: offer.url.replace(/\/$/, '') });
   await browser.setGeolocation({ latitude: 48.8584, longitude: 2.2945, accuracy: 12 });
@@ -100,13 +110,19 @@ test('the phone page pairs and serves a device_get_time call made through the De
   expect(device).toMatchObject({ name: 'Test Pixel', attached: true });
   const offered = device!.tools.map((t) => t.tool_id);
   // Granted location is offered; notifications and clipboard were never granted, so they are not.
-  expect(offered).toEqual(expect.arrayContaining(['device_get_time', 'device_get_location', 'device_wake']));
+  expect(offered).toEqual(
+    expect.arrayContaining(['device_get_time', 'device_get_location', 'device_wake']),
+  );
   expect(offered).not.toContain('device_notify');
   expect(offered).not.toContain('device_read_clipboard');
-  expect(await agentCalls('device_get_location')).toMatchObject({ result: { latitude: 48.8584, longitude: 2.2945 } });
+  expect(await agentCalls('device_get_location')).toMatchObject({
+    result: { latitude: 48.8584, longitude: 2.2945 },
+  });
 });
 
-test('a paired phone page comes back with its stored token after a reload and after a lost connection', async ({ page }) => {
+test('a paired phone page comes back with its stored token after a reload and after a lost connection', async ({
+  page,
+}) => {
   const offer = await service.createOffer();
   await page.goto(offer.pairing_url);
   await page.getByRole('button', { name: 'Pair' }).tap();
@@ -115,14 +131,20 @@ test('a paired phone page comes back with its stored token after a reload and af
 
   await page.reload();
   await expect(page.locator('#state')).toContainText('Connected as');
-  expect(await agentCalls('device_get_time')).toMatchObject({ kind: 'device_result', device_id: deviceId });
+  expect(await agentCalls('device_get_time')).toMatchObject({
+    kind: 'device_result',
+    device_id: deviceId,
+  });
 
   // The desktop drops the phone (pairing off, then on): the page reconnects by itself.
   await service.disablePairing();
   await expect(page.locator('#state')).toContainText('Lost the connection');
   await service.enablePairing();
   await expect(page.locator('#state')).toContainText('Connected as', { timeout: 15_000 });
-  expect(await agentCalls('device_get_time')).toMatchObject({ kind: 'device_result', device_id: deviceId });
+  expect(await agentCalls('device_get_time')).toMatchObject({
+    kind: 'device_result',
+    device_id: deviceId,
+  });
   expect(service.listDevices()).toHaveLength(1);
 
   // Revoked on the desktop: the page forgets its token and asks for a new code.
@@ -131,18 +153,29 @@ test('a paired phone page comes back with its stored token after a reload and af
   await expect(page.locator('#pair-form')).toBeVisible();
 });
 
-test('granted clipboard access and a tap add their tools, and the calls act on the page', async ({ page, context: browser }) => {
+test('granted clipboard access and a tap add their tools, and the calls act on the page', async ({
+  page,
+  context: browser,
+}) => {
   const offer = await service.createOffer();
-  await browser.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: offer.url.replace(/\/$/, '') });
+  await browser.grantPermissions(['clipboard-read', 'clipboard-write'], {
+    origin: offer.url.replace(/\/$/, ''),
+  });
   await page.goto(offer.pairing_url);
   await page.getByRole('button', { name: 'Pair' }).tap();
   await expect(page.locator('#state')).toContainText('Connected as');
 
-  expect(await agentCalls('device_write_clipboard', { text: 'from the agent' })).toMatchObject({ result: { written_chars: 14 } });
-  expect(await agentCalls('device_read_clipboard')).toMatchObject({ result: { text: 'from the agent' } });
+  expect(await agentCalls('device_write_clipboard', { text: 'from the agent' })).toMatchObject({
+    result: { written_chars: 14 },
+  });
+  expect(await agentCalls('device_read_clipboard')).toMatchObject({
+    result: { text: 'from the agent' },
+  });
 
   // The tap on "Pair" unlocked sound and vibration, so wake is offered; it takes over the screen.
-  expect(await agentCalls('device_wake', { message: 'Build finished' })).toMatchObject({ result: { shown: true } });
+  expect(await agentCalls('device_wake', { message: 'Build finished' })).toMatchObject({
+    result: { shown: true },
+  });
   await expect(page.locator('#wake-overlay')).toBeVisible();
   await expect(page.locator('#wake-text')).toHaveText('Build finished');
 });

@@ -6,7 +6,10 @@ const MAX_WRITE_CHARS = 100_000;
 function notFocused(err: unknown): ToolFailure {
   const message = err instanceof Error ? err.message : String(err);
   // Browsers only touch the clipboard for the page in front.
-  return new ToolFailure('clipboard_failed', `${message} (open the Mewbo page on the phone and try again)`);
+  return new ToolFailure(
+    'clipboard_failed',
+    `${message} (open the Mewbo page on the phone and try again)`,
+  );
 }
 
 export const readClipboardTool: PhoneTool = {
@@ -14,7 +17,8 @@ export const readClipboardTool: PhoneTool = {
   description: "Returns the text on the phone's clipboard.",
   parameters: { type: 'object', properties: {}, additionalProperties: false },
   available: async () =>
-    typeof navigator.clipboard?.readText === 'function' && (await permissionState('clipboard-read')) === 'granted',
+    typeof navigator.clipboard?.readText === 'function' &&
+    (await permissionState('clipboard-read')) === 'granted',
   run: async () => {
     try {
       return { text: await navigator.clipboard.readText() };
@@ -29,12 +33,15 @@ export const writeClipboardTool: PhoneTool = {
   description: "Puts text on the phone's clipboard, replacing what is there.",
   parameters: {
     type: 'object',
-    properties: { text: { type: 'string', maxLength: MAX_WRITE_CHARS, description: 'The text to copy.' } },
+    properties: {
+      text: { type: 'string', maxLength: MAX_WRITE_CHARS, description: 'The text to copy.' },
+    },
     required: ['text'],
     additionalProperties: false,
   },
   available: async () =>
-    typeof navigator.clipboard?.writeText === 'function' && (await permissionState('clipboard-write')) === 'granted',
+    typeof navigator.clipboard?.writeText === 'function' &&
+    (await permissionState('clipboard-write')) === 'granted',
   run: async (args) => {
     const text = String(args.text ?? '');
     try {

@@ -9,12 +9,21 @@ export const locationTool: PhoneTool = {
   parameters: {
     type: 'object',
     properties: {
-      high_accuracy: { type: 'boolean', description: 'Use GPS (slower, more battery). Default false.' },
-      max_age_s: { type: 'integer', minimum: 0, maximum: 3600, description: 'Accept a cached fix this old. Default 60.' },
+      high_accuracy: {
+        type: 'boolean',
+        description: 'Use GPS (slower, more battery). Default false.',
+      },
+      max_age_s: {
+        type: 'integer',
+        minimum: 0,
+        maximum: 3600,
+        description: 'Accept a cached fix this old. Default 60.',
+      },
     },
     additionalProperties: false,
   },
-  available: async () => 'geolocation' in navigator && (await permissionState('geolocation')) === 'granted',
+  available: async () =>
+    'geolocation' in navigator && (await permissionState('geolocation')) === 'granted',
   run: (args) =>
     new Promise((resolve, reject) => {
       navigator.geolocation.getCurrentPosition(
@@ -26,7 +35,13 @@ export const locationTool: PhoneTool = {
             altitude_m: pos.coords.altitude,
             taken_at: new Date(pos.timestamp).toISOString(),
           }),
-        (err) => reject(new ToolFailure(err.code === err.PERMISSION_DENIED ? 'permission_denied' : 'location_failed', err.message)),
+        (err) =>
+          reject(
+            new ToolFailure(
+              err.code === err.PERMISSION_DENIED ? 'permission_denied' : 'location_failed',
+              err.message,
+            ),
+          ),
         {
           enableHighAccuracy: args.high_accuracy === true,
           maximumAge: (typeof args.max_age_s === 'number' ? args.max_age_s : 60) * 1000,
@@ -39,6 +54,10 @@ export const locationTool: PhoneTool = {
 /** Asks for the permission (the browser's prompt); must run from a tap. */
 export function requestLocation(): Promise<void> {
   return new Promise((resolve) => {
-    navigator.geolocation.getCurrentPosition(() => resolve(), () => resolve(), { timeout: FIX_TIMEOUT_MS });
+    navigator.geolocation.getCurrentPosition(
+      () => resolve(),
+      () => resolve(),
+      { timeout: FIX_TIMEOUT_MS },
+    );
   });
 }

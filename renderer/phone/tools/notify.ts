@@ -23,9 +23,14 @@ export const notifyTool: PhoneTool = {
   available: async () => supported() && Notification.permission === 'granted' && flag(PROBED_OK),
   run: async (args) => {
     try {
-      new Notification(String(args.title), { body: typeof args.body === 'string' ? args.body : '' });
+      new Notification(String(args.title), {
+        body: typeof args.body === 'string' ? args.body : '',
+      });
     } catch (err) {
-      throw new ToolFailure('notification_failed', err instanceof Error ? err.message : String(err));
+      throw new ToolFailure(
+        'notification_failed',
+        err instanceof Error ? err.message : String(err),
+      );
     }
     return { shown: true };
   },
@@ -37,7 +42,9 @@ export async function requestNotifications(): Promise<void> {
   const permission = await Notification.requestPermission();
   if (permission !== 'granted') return setFlag(PROBED_OK, false);
   try {
-    const probe = new Notification('Mewbo can notify you', { body: 'The agent may now send you notifications.' });
+    const probe = new Notification('Mewbo can notify you', {
+      body: 'The agent may now send you notifications.',
+    });
     setTimeout(() => probe.close(), 4000);
     setFlag(PROBED_OK, true);
   } catch {

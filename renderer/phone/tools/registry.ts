@@ -8,7 +8,15 @@ import { wakeTool, type WakeAlarm } from './wake';
 
 /** Every device tool this page can implement, before asking the browser what it permits. */
 export function allPhoneTools(alarm: WakeAlarm): PhoneTool[] {
-  return [timeTool, batteryTool, wakeTool(alarm), notifyTool, locationTool, readClipboardTool, writeClipboardTool];
+  return [
+    timeTool,
+    batteryTool,
+    wakeTool(alarm),
+    notifyTool,
+    locationTool,
+    readClipboardTool,
+    writeClipboardTool,
+  ];
 }
 
 /** The tools the browser permits right now: exactly what the page declares. */

@@ -25,10 +25,15 @@ export class WakeAlarm {
     void this.audio?.resume().catch(() => undefined);
   }
 
-  ring(text: string, vibrate: boolean, sound: boolean): { vibrated: boolean; sound_played: boolean } {
+  ring(
+    text: string,
+    vibrate: boolean,
+    sound: boolean,
+  ): { vibrated: boolean; sound_played: boolean } {
     this.screen.show(text);
     setTimeout(() => this.screen.hide(), WAKE_SHOW_MS);
-    const vibrated = vibrate && typeof navigator.vibrate === 'function' && navigator.vibrate(VIBRATION_PATTERN_MS);
+    const vibrated =
+      vibrate && typeof navigator.vibrate === 'function' && navigator.vibrate(VIBRATION_PATTERN_MS);
     return { vibrated, sound_played: sound && this.beep() };
   }
 
@@ -53,11 +58,16 @@ export class WakeAlarm {
 export function wakeTool(alarm: WakeAlarm): PhoneTool {
   return {
     tool_id: 'device_wake',
-    description: 'Gets the attention of the person holding the phone: a full-screen message, vibration and a sound.',
+    description:
+      'Gets the attention of the person holding the phone: a full-screen message, vibration and a sound.',
     parameters: {
       type: 'object',
       properties: {
-        message: { type: 'string', maxLength: 200, description: 'Shown in large type. Default "Your agent is calling".' },
+        message: {
+          type: 'string',
+          maxLength: 200,
+          description: 'Shown in large type. Default "Your agent is calling".',
+        },
         vibrate: { type: 'boolean', description: 'Default true.' },
         sound: { type: 'boolean', description: 'Default true.' },
       },
@@ -65,7 +75,8 @@ export function wakeTool(alarm: WakeAlarm): PhoneTool {
     },
     available: async () => alarm.ready,
     run: async (args) => {
-      const text = typeof args.message === 'string' && args.message ? args.message : 'Your agent is calling';
+      const text =
+        typeof args.message === 'string' && args.message ? args.message : 'Your agent is calling';
       return { shown: true, ...alarm.ring(text, args.vibrate !== false, args.sound !== false) };
     },
   };

@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import type { Client } from '../transport/transport';
 import { useProjects, type ProjectEntry } from './projects-store';
 
-/** Keeps the project registry live: listed once, then refreshed on every `projects` topic event. */
+/** Keeps the project registry live: listed once, then again on every `projects` topic event. */
 export function useProjectSync(client: Client): void {
   useEffect(() => {
     let stopped = false;
@@ -10,8 +10,8 @@ export function useProjectSync(client: Client): void {
       client.transport
         .invoke('projects.list', {})
         .then((r) => {
-          if (!stopped)
-            useProjects.getState().setProjects((r as { projects: ProjectEntry[] }).projects);
+          const { projects, recent } = r as { projects: ProjectEntry[]; recent: string[] };
+          if (!stopped) useProjects.getState().setListing(projects, recent);
         })
         .catch(() => {});
     void refresh();

@@ -1,62 +1,38 @@
 import { create } from 'zustand';
+import type { ProjectEntry } from '../../../shared/protocol/commands/projects';
 
-/** One project as the picker lists it (list_projects' shape: key, name, kind, availability). */
-export interface ProjectEntry {
-  key: string;
-  name: string;
-  kind: 'configured' | 'managed' | 'worktree' | 'repository';
-  description: string;
-  path: string | null;
-  available: boolean;
-  branch?: string | null;
-  repo?: string | null;
-  /** For a worktree: the key of the project it belongs to. */
-  parent?: string | null;
-  last_opened?: number | null;
-}
+export type { ProjectEntry };
 
 const CURRENT_KEY = 'mewbo.ui.project';
 
 interface ProjectsState {
   projects: ProjectEntry[];
+  /** Recently opened keys from the host, newest first (the picker's "Recent"). */
+  recent: string[];
   /** The project the sidebar shows sessions of; null: sessions bound to no project. */
   current: string | null;
-  /** Keys most recently switched to, newest first (the picker's "Recent"). */
-  recent: string[];
-  setProjects(list: ProjectEntry[]): void;
+  setListing(projects: ProjectEntry[], recent: string[]): void;
   setCurrent(key: string | null): void;
 }
 
-const RECENT_MAX = 8;
-
-function loadSaved(): { current: string | null; recent: string[] } {
+function loadCurrent(): string | null {
   try {
-    const raw = JSON.parse(localStorage.getItem(CURRENT_KEY) ?? '{}') as {
-      current?: unknown;
-      recent?: unknown;
-    };
-    return {
-      current: typeof raw.current === 'string' ? raw.current : null,
-      recent: Array.isArray(raw.recent)
-        ? raw.recent.filter((k): k is string => typeof k === 'string').slice(0, RECENT_MAX)
-        : [],
-    };
+    const v = JSON.parse(localStorage.getItem(CURRENT_KEY) ?? 'null') as unknown;
+    return typeof v === 'string' ? v : null;
   } catch {
-    return { current: null, recent: [] };
+    return null;
   }
 }
 
-export const useProjects = create<ProjectsState>((set, get) => ({
+export const useProjects = create<ProjectsState>((set) => ({
   projects: [],
-  ...loadSaved(),
-  setProjects: (projects) => set({ projects }),
+  recent: [],
+  current: loadCurrent(),
+  setListing: (projects, recent) => set({ projects, recent }),
   setCurrent: (current) => {
-    const recent = current
-      ? [current, ...get().recent.filter((k) => k !== current)].slice(0, RECENT_MAX)
-      : get().recent;
-    set({ current, recent });
+    set({ current });
     try {
-      localStorage.setItem(CURRENT_KEY, JSON.stringify({ current, recent }));
+      localStorage.setItem(CURRENT_KEY, JSON.stringify(current));
     } catch {}
   },
 }));

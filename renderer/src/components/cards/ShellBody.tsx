@@ -1,14 +1,9 @@
 import type { ToolPayload } from '../../../../shared/tools/payload';
 import { useUi } from '../../state/ui-store';
+import { shellOutput } from './payload-text';
 
 /** Output lines shown before the card is expanded: head and tail both matter in a build log. */
 const PREVIEW_LINES = 12;
-
-export function shellOutput(p: ToolPayload | undefined): string {
-  if (!p) return '';
-  const v = p.stdout ?? p.output;
-  return typeof v === 'string' ? v : '';
-}
 
 /** aider_shell_tool and shell_session_tool results: output, and a way to the live console. */
 export function ShellBody({ payload, expanded }: { payload?: ToolPayload; expanded: boolean }) {

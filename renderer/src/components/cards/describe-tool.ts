@@ -1,7 +1,6 @@
 import type { ToolItem } from '../../state/timeline-items';
 import { oneLine, pluralize } from '../../lib/format';
-import { readRange } from './ReadBody';
-import { shellOutput } from './ShellBody';
+import { readRange, shellOutput } from './payload-text';
 
 export interface ToolDescription {
   kind: 'read' | 'diff' | 'shell' | 'generic';

@@ -62,8 +62,13 @@ export function ProjectPicker({ onClose }: { onClose: () => void }) {
       setError(`${opt.label} has no checkout on this computer yet.`);
       return;
     }
-    useProjects.getState().setCurrent(opt.key ?? null);
-    onClose();
+    try {
+      if (opt.key) await client.transport.invoke('projects.open', { project: opt.key });
+      useProjects.getState().setCurrent(opt.key ?? null);
+      onClose();
+    } catch (err) {
+      setError(errorText(err));
+    }
   };
 
   const onKey = (e: KeyboardEvent) => {

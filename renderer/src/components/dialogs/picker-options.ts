@@ -12,6 +12,9 @@ export interface PickerOption {
   project?: ProjectEntry;
 }
 
+/** Recent projects listed above the rest. */
+const RECENT_SHOWN = 5;
+
 const KIND_LABEL: Record<ProjectEntry['kind'], string | undefined> = {
   configured: undefined,
   managed: 'managed',
@@ -36,8 +39,7 @@ function toOption(p: ProjectEntry, section: string, current: string | null): Pic
 
 /**
  * The picker's list before any typing: recent projects, then every project with its worktrees
- * right under it, then "No project". Recency is the host's last_opened where it has one, else the
- * keys this window switched to.
+ * right under it, then "No project". Recency is the host's (projects.open marks a project opened).
  */
 export function pickerOptions(
   projects: readonly ProjectEntry[],
@@ -45,14 +47,10 @@ export function pickerOptions(
   current: string | null,
 ): PickerOption[] {
   const byKey = new Map(projects.map((p) => [p.key, p]));
-  const hostRecent = projects
-    .filter((p) => p.last_opened)
-    .sort((a, b) => (b.last_opened ?? 0) - (a.last_opened ?? 0))
-    .map((p) => p.key);
-  const recent = [...new Set([...recentKeys, ...hostRecent])]
+  const recent = recentKeys
     .map((k) => byKey.get(k))
     .filter((p): p is ProjectEntry => !!p)
-    .slice(0, 5);
+    .slice(0, RECENT_SHOWN);
 
   const out: PickerOption[] = recent.map((p) => toOption(p, 'Recent', current));
   const worktrees = projects.filter((p) => p.kind === 'worktree');

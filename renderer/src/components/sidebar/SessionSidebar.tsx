@@ -8,6 +8,7 @@ import { errorText } from '../../state/agent-actions';
 import type { SessionSummary } from '../../../../shared/protocol/session-summary';
 import { SessionRow } from './SessionRow';
 import { shortcutLabel } from '../../lib/shortcuts';
+import { createSession } from '../../state/session-actions';
 
 /** The sessions of the current project: new, search, rename, delete; the project picker above. */
 export function SessionSidebar() {
@@ -34,9 +35,7 @@ export function SessionSidebar() {
   const create = async () => {
     setError(null);
     try {
-      const { session } = await client.invoke('sessions.create', { project });
-      useSessions.getState().upsertSession(session);
-      select(session.id);
+      await createSession(client);
     } catch (err) {
       setError(errorText(err));
     }
@@ -65,7 +64,12 @@ export function SessionSidebar() {
         <kbd>{shortcutLabel('P')}</kbd>
       </button>
       <div className="sidebar-actions">
-        <button type="button" className="primary" onClick={() => void create()}>
+        <button
+          type="button"
+          className="primary"
+          onClick={() => void create()}
+          title={`New session (${shortcutLabel('N')})`}
+        >
           New session
         </button>
       </div>
