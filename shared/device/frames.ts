@@ -16,10 +16,16 @@ const id = z.string().check(z.minLength(1), z.maxLength(MAX_ID_CHARS));
 
 /** One entry of a declaration. The host also checks `parameters` is a JSON Schema it can use. */
 export const declaredToolSchema = z.object({
-  tool_id: z.string().check(z.regex(DEVICE_TOOL_ID_PATTERN, `must match ${DEVICE_TOOL_ID_PATTERN.source}`)),
+  tool_id: z
+    .string()
+    .check(z.regex(DEVICE_TOOL_ID_PATTERN, `must match ${DEVICE_TOOL_ID_PATTERN.source}`)),
   description: z
     .string()
-    .check(z.trim(), z.minLength(1, 'must be a non-empty string'), z.maxLength(MAX_TOOL_DESCRIPTION_CHARS)),
+    .check(
+      z.trim(),
+      z.minLength(1, 'must be a non-empty string'),
+      z.maxLength(MAX_TOOL_DESCRIPTION_CHARS),
+    ),
   parameters: z.record(z.string(), z.unknown(), 'must be a JSON Schema object'),
 });
 export type DeclaredTool = z.infer<typeof declaredToolSchema>;

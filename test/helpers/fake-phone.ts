@@ -1,7 +1,12 @@
 import type { createConnection } from 'node:net';
 import { connect as tlsConnect, type ConnectionOptions } from 'node:tls';
 import WebSocket from 'ws';
-import { hostFrameSchema, type DeclaredTool, type HostFrame, type HostFrameOf } from '../../shared/device/frames';
+import {
+  hostFrameSchema,
+  type DeclaredTool,
+  type HostFrame,
+  type HostFrameOf,
+} from '../../shared/device/frames';
 
 // A reference client of the device protocol (electron/host/devices/PROTOCOL.md), as a native
 // phone app would implement it: wss with the certificate pinned by its fingerprint (no CA), JSON
@@ -19,7 +24,9 @@ export interface FakePhoneOptions {
 }
 
 type CallFrame = HostFrameOf<'device_tool_call'>;
-export type CallHandler = (call: CallFrame) => Promise<{ ok: unknown } | { error: { code: string; message: string } }>;
+export type CallHandler = (
+  call: CallFrame,
+) => Promise<{ ok: unknown } | { error: { code: string; message: string } }>;
 
 export class FakePhone {
   /** Every valid frame received, in order. */
@@ -96,12 +103,18 @@ export class FakePhone {
   }
 
   /** Sends pair and returns the host's answer (paired or error). */
-  async pair(code: string, deviceName = 'Test phone'): Promise<HostFrameOf<'paired'> | HostFrameOf<'error'>> {
+  async pair(
+    code: string,
+    deviceName = 'Test phone',
+  ): Promise<HostFrameOf<'paired'> | HostFrameOf<'error'>> {
     this.send({ type: 'pair', code, device_name: deviceName });
     return this.take(['paired', 'error']);
   }
 
-  async hello(deviceId: string, token: string): Promise<HostFrameOf<'welcome'> | HostFrameOf<'error'>> {
+  async hello(
+    deviceId: string,
+    token: string,
+  ): Promise<HostFrameOf<'welcome'> | HostFrameOf<'error'>> {
     this.send({ type: 'hello', device_id: deviceId, token });
     return this.take(['welcome', 'error']);
   }
@@ -118,8 +131,16 @@ export class FakePhone {
         if (!call) return;
         const answer = await handler(call);
         if (!this.isOpen) return;
-        const base = { type: 'device_tool_result', call_id: call.call_id, call_token: call.call_token };
-        this.send('ok' in answer ? { ...base, status: 'ok', result: answer.ok } : { ...base, status: 'error', error: answer.error });
+        const base = {
+          type: 'device_tool_result',
+          call_id: call.call_id,
+          call_token: call.call_token,
+        };
+        this.send(
+          'ok' in answer
+            ? { ...base, status: 'ok', result: answer.ok }
+            : { ...base, status: 'error', error: answer.error },
+        );
       }
     })();
   }
@@ -129,7 +150,10 @@ export class FakePhone {
     return this.closed;
   }
 
-  private async take<T extends HostFrame['type']>(types: T[], timeoutMs = 5000): Promise<HostFrameOf<T>> {
+  private async take<T extends HostFrame['type']>(
+    types: T[],
+    timeoutMs = 5000,
+  ): Promise<HostFrameOf<T>> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const i = this.unread.findIndex((f) => (types as string[]).includes(f.type));
@@ -161,7 +185,9 @@ function pinnedConnection(fingerprint: string): typeof createConnection {
     socket.once('secureConnect', () => {
       const presented = socket.getPeerCertificate().fingerprint256;
       if (presented !== fingerprint) {
-        socket.destroy(new Error(`certificate ${presented} does not match the pinned ${fingerprint}`));
+        socket.destroy(
+          new Error(`certificate ${presented} does not match the pinned ${fingerprint}`),
+        );
       }
     });
     return socket;

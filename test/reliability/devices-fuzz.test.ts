@@ -33,17 +33,53 @@ function hostileFrame(rand: () => number, callIds: string[]): string | Buffer {
   const pick = <T>(xs: T[]): T => xs[Math.floor(rand() * xs.length)]!;
   const callId = pick([...callIds, 'dc_0000000000000000', '', 'x'.repeat(500)]);
   const kinds: (() => string | Buffer)[] = [
-    () => Buffer.from(Array.from({ length: 1 + Math.floor(rand() * 64) }, () => Math.floor(rand() * 256))),
+    () =>
+      Buffer.from(
+        Array.from({ length: 1 + Math.floor(rand() * 64) }, () => Math.floor(rand() * 256)),
+      ),
     () => '{"type":"pair","code":"12',
     () => pick(['null', '42', '"pair"', '[]', '[{"type":"hello"}]', 'true', '{}', '']),
-    () => JSON.stringify({ type: pick(['PAIR', 'welcome', 'paired', 'device_tool_call', 'result_ack', 'error', '__proto__', 'constructor']) }),
+    () =>
+      JSON.stringify({
+        type: pick([
+          'PAIR',
+          'welcome',
+          'paired',
+          'device_tool_call',
+          'result_ack',
+          'error',
+          '__proto__',
+          'constructor',
+        ]),
+      }),
     () => JSON.stringify({ type: { toString: 'pair' } }),
     () => `{"type":"declare","tools":${'['.repeat(5000)}${']'.repeat(5000)}}`,
     () => '{"__proto__":{"polluted":true},"type":"pair","code":"000000","device_name":"x"}',
-    () => JSON.stringify({ type: 'pair', code: pick([123456, null, '', 'x'.repeat(40), '000000']), device_name: pick(['', 'x'.repeat(100), 7, 'Fuzz']) }),
-    () => JSON.stringify({ type: 'hello', device_id: pick(['dev_x', '', 5]), token: pick(['', 'y'.repeat(43), null]) }),
-    () => JSON.stringify({ type: 'declare', tools: [{ tool_id: 'device_x', description: 'x', parameters: { type: 'object' } }] }),
-    () => JSON.stringify({ type: 'device_tool_result', call_id: callId, call_token: pick(['', 'forged', 'A'.repeat(43)]), status: pick(['ok', 'error', 'maybe']), result: 1 }),
+    () =>
+      JSON.stringify({
+        type: 'pair',
+        code: pick([123456, null, '', 'x'.repeat(40), '000000']),
+        device_name: pick(['', 'x'.repeat(100), 7, 'Fuzz']),
+      }),
+    () =>
+      JSON.stringify({
+        type: 'hello',
+        device_id: pick(['dev_x', '', 5]),
+        token: pick(['', 'y'.repeat(43), null]),
+      }),
+    () =>
+      JSON.stringify({
+        type: 'declare',
+        tools: [{ tool_id: 'device_x', description: 'x', parameters: { type: 'object' } }],
+      }),
+    () =>
+      JSON.stringify({
+        type: 'device_tool_result',
+        call_id: callId,
+        call_token: pick(['', 'forged', 'A'.repeat(43)]),
+        status: pick(['ok', 'error', 'maybe']),
+        result: 1,
+      }),
     () => JSON.stringify({ type: 'device_tool_result', call_id: callId, status: 'ok' }),
   ];
   return pick(kinds)();
@@ -51,7 +87,8 @@ function hostileFrame(rand: () => number, callIds: string[]): string | Buffer {
 
 async function openCalls(harness: Harness, victim: FakePhone, count: number) {
   const payloads: Promise<ToolPayload>[] = [];
-  for (let i = 0; i < count; i++) payloads.push(harness.service.hub.call('s_fuzzvictim', 'device_get_time', {}));
+  for (let i = 0; i < count; i++)
+    payloads.push(harness.service.hub.call('s_fuzzvictim', 'device_get_time', {}));
   const calls = [];
   for (let i = 0; i < count; i++) calls.push(await victim.next('device_tool_call'));
   return { payloads, calls };
@@ -101,7 +138,13 @@ describe('the pairing listener under hostile input', () => {
     // 3. A second, authenticated phone forges results for the victim's calls: 403 or 404, never 200.
     const attacker = await h.pairedPhone('Attacker');
     for (const callId of callIds) {
-      attacker.phone.send({ type: 'device_tool_result', call_id: callId, call_token: 'A'.repeat(43), status: 'ok', result: 'forged' });
+      attacker.phone.send({
+        type: 'device_tool_result',
+        call_id: callId,
+        call_token: 'A'.repeat(43),
+        status: 'ok',
+        result: 'forged',
+      });
     }
     const attackerAcks = await Promise.all(callIds.map(() => attacker.phone.next('result_ack')));
     expect(attackerAcks.every((a) => a.code === 403)).toBe(true);
@@ -109,20 +152,29 @@ describe('the pairing listener under hostile input', () => {
     // 4. A flood from 20 connections: 10 paired phones spamming results and declarations, 10 strangers.
     const flooders: FakePhone[] = [];
     // One code is active at a time, so the paired ones pair one after another.
-    for (let i = 0; i < 20; i++) flooders.push(i < 10 ? (await h.pairedPhone(`Flood ${i}`)).phone : await h.connect());
+    for (let i = 0; i < 20; i++)
+      flooders.push(i < 10 ? (await h.pairedPhone(`Flood ${i}`)).phone : await h.connect());
     await Promise.all(
       flooders.map(async (phone, i) => {
         for (let n = 0; n < 400 && phone.isOpen; n++) {
           phone.send(
             i % 2
-              ? { type: 'device_tool_result', call_id: callIds[n % callIds.length], call_token: `forged-${n}`, status: 'ok', result: n }
+              ? {
+                  type: 'device_tool_result',
+                  call_id: callIds[n % callIds.length],
+                  call_token: `forged-${n}`,
+                  status: 'ok',
+                  result: n,
+                }
               : { type: 'declare', tools: [{ ...TIME_TOOL, tool_id: `device_flood_${n % 7}` }] },
           );
           if (n % 50 === 0) await new Promise((r) => setImmediate(r));
         }
       }),
     );
-    const floodClosed = await Promise.all(flooders.map((p) => p.closed.then((c) => c.code).catch(() => 0)));
+    const floodClosed = await Promise.all(
+      flooders.map((p) => p.closed.then((c) => c.code).catch(() => 0)),
+    );
     // Every flooder ran into a limit and was cut off (rate limit, malformed budget or auth).
     expect(floodClosed.every((code) => code === 1008 || code === 4001)).toBe(true);
     for (const phone of [...flooders, attacker.phone]) {
@@ -133,7 +185,13 @@ describe('the pairing listener under hostile input', () => {
     // The host is up: the victim still answers its own calls, with the right tokens only.
     expect(h.service.hub.pendingCallCount).toBe(5);
     for (const call of calls) {
-      victim.phone.send({ type: 'device_tool_result', call_id: call.call_id, call_token: call.call_token, status: 'ok', result: `legit ${call.call_id}` });
+      victim.phone.send({
+        type: 'device_tool_result',
+        call_id: call.call_id,
+        call_token: call.call_token,
+        status: 'ok',
+        result: `legit ${call.call_id}`,
+      });
     }
     const results = await Promise.all(payloads);
     expect(results.map((r) => r.result)).toEqual(calls.map((c) => `legit ${c.call_id}`));
@@ -143,7 +201,9 @@ describe('the pairing listener under hostile input', () => {
 
     gc();
     const growth = process.memoryUsage().heapUsed - heapBefore;
-    console.log(`devices fuzz: ${answered} hostile frames over ${connections} connections, 20 flooders; heap growth ${(growth / 2 ** 20).toFixed(1)} MiB`);
+    console.log(
+      `devices fuzz: ${answered} hostile frames over ${connections} connections, 20 flooders; heap growth ${(growth / 2 ** 20).toFixed(1)} MiB`,
+    );
     // Bounded: closed sockets leave nothing behind (generous against GC noise).
     expect(growth).toBeLessThan(64 * 2 ** 20);
   });

@@ -60,7 +60,11 @@ export class AttachedDevices {
     return entry?.conn === conn ? entry : undefined;
   }
 
-  setTools(entry: AttachedDevice, tools: readonly AcceptedTool[], definitions: readonly AnyTool[]): void {
+  setTools(
+    entry: AttachedDevice,
+    tools: readonly AcceptedTool[],
+    definitions: readonly AnyTool[],
+  ): void {
     entry.tools = tools;
     entry.definitions = definitions;
   }
@@ -73,7 +77,8 @@ export class AttachedDevices {
     const bound = this.bindings.get(sessionId);
     if (bound !== undefined) return this.byId.get(bound);
     let latest: AttachedDevice | undefined;
-    for (const entry of this.byId.values()) if (!latest || entry.order > latest.order) latest = entry;
+    for (const entry of this.byId.values())
+      if (!latest || entry.order > latest.order) latest = entry;
     return latest;
   }
 

@@ -47,7 +47,10 @@ export async function loadOrCreateCertificate(
       { name: 'extKeyUsage', serverAuth: true },
       {
         name: 'subjectAltName',
-        altNames: [{ type: 2, value: 'localhost' }, ...names.map((ip) => ({ type: 7 as const, ip }))],
+        altNames: [
+          { type: 2, value: 'localhost' },
+          ...names.map((ip) => ({ type: 7 as const, ip })),
+        ],
       },
     ],
   });
@@ -60,7 +63,11 @@ export function fingerprintOf(certPem: string): string {
   return new X509Certificate(certPem).fingerprint256;
 }
 
-async function readKept(keyPath: string, certPath: string, now: number): Promise<ListenerCertificate | undefined> {
+async function readKept(
+  keyPath: string,
+  certPath: string,
+  now: number,
+): Promise<ListenerCertificate | undefined> {
   try {
     const [key, cert] = await Promise.all([readFile(keyPath, 'utf8'), readFile(certPath, 'utf8')]);
     const x509 = new X509Certificate(cert);

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { declaredToolSchema, type DeclaredTool } from '../../../shared/device/frames';
-import { MAX_PARAMETERS_SCHEMA_CHARS, MAX_PARAMETERS_SCHEMA_DEPTH } from '../../../shared/device/limits';
+import {
+  MAX_PARAMETERS_SCHEMA_CHARS,
+  MAX_PARAMETERS_SCHEMA_DEPTH,
+} from '../../../shared/device/limits';
 
 // The declaration rules (DESIGN): tool_id `device_` + 1-48 of [a-z0-9_], a non-empty description,
 // parameters a JSON Schema object; one bad entry or a duplicate rejects the whole declaration,
@@ -29,7 +32,8 @@ export function checkDeclaration(entries: readonly unknown[]): DeclarationCheck 
     }
     seen.add(tool.tool_id);
     const schema = toZod(tool.parameters);
-    if (typeof schema === 'string') return { ok: false, reason: `tools[${i}].parameters: ${schema}` };
+    if (typeof schema === 'string')
+      return { ok: false, reason: `tools[${i}].parameters: ${schema}` };
     tools.push({ ...tool, schema });
   }
   return { ok: true, tools };

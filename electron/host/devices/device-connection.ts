@@ -143,13 +143,16 @@ export class DeviceConnection implements Disposable {
     const type = (frame as { type?: unknown } | null)?.type;
     if (typeof type !== 'string' || !(PHONE_FRAME_TYPES as readonly string[]).includes(type)) {
       const shown = typeof type === 'string' ? `"${type.slice(0, 40)}"` : `of type ${typeof type}`;
-      return this.reject(`unknown frame type ${shown}; expected one of ${PHONE_FRAME_TYPES.join(', ')}`);
+      return this.reject(
+        `unknown frame type ${shown}; expected one of ${PHONE_FRAME_TYPES.join(', ')}`,
+      );
     }
     if (this.state === 'attached') {
       this.handler.seen(this);
       return this.onAttachedFrame(type, frame);
     }
-    if (this.state === 'authenticating') return this.reject('wait for paired or welcome', 'not_authenticated');
+    if (this.state === 'authenticating')
+      return this.reject('wait for paired or welcome', 'not_authenticated');
     if (type === 'pair') {
       this.onPair(frame).catch((err: unknown) => {
         console.error('devices: pairing failed', err);
@@ -159,7 +162,10 @@ export class DeviceConnection implements Disposable {
       return;
     }
     if (type === 'hello') return this.onHello(frame);
-    return this.reject(`"${type}" before paired or welcome: send pair or hello first`, 'not_authenticated');
+    return this.reject(
+      `"${type}" before paired or welcome: send pair or hello first`,
+      'not_authenticated',
+    );
   }
 
   private onAttachedFrame(type: string, frame: unknown): void {
@@ -176,10 +182,18 @@ export class DeviceConnection implements Disposable {
     const parsed = resultFrameSchema.safeParse(frame);
     if (!parsed.success) {
       const callId = (frame as { call_id?: unknown }).call_id;
-      this.send({ type: 'result_ack', call_id: typeof callId === 'string' ? callId.slice(0, 128) : null, code: 400 });
+      this.send({
+        type: 'result_ack',
+        call_id: typeof callId === 'string' ? callId.slice(0, 128) : null,
+        code: 400,
+      });
       return this.countMalformed();
     }
-    this.send({ type: 'result_ack', call_id: parsed.data.call_id, code: this.handler.result(this, parsed.data) });
+    this.send({
+      type: 'result_ack',
+      call_id: parsed.data.call_id,
+      code: this.handler.result(this, parsed.data),
+    });
   }
 
   private async onPair(frame: unknown): Promise<void> {
@@ -227,7 +241,8 @@ export class DeviceConnection implements Disposable {
 
   private countMalformed(): void {
     this.malformed += 1;
-    if (this.malformed >= C.MAX_MALFORMED_FRAMES) this.close(C.CLOSE_CODES.policy, 'too many malformed frames');
+    if (this.malformed >= C.MAX_MALFORMED_FRAMES)
+      this.close(C.CLOSE_CODES.policy, 'too many malformed frames');
   }
 
   private overLimit(): void {
@@ -235,14 +250,17 @@ export class DeviceConnection implements Disposable {
     // One error per burst of excess, so a flood is not answered frame for frame.
     if (!this.throttled) this.sendError('rate_limited', 'too many frames: slow down');
     this.throttled = true;
-    if (this.violations >= C.MAX_RATE_VIOLATIONS) this.close(C.CLOSE_CODES.policy, 'rate limit exceeded');
+    if (this.violations >= C.MAX_RATE_VIOLATIONS)
+      this.close(C.CLOSE_CODES.policy, 'rate limit exceeded');
   }
 }
 
 function firstIssue(error: { issues: { path: PropertyKey[]; message: string }[] }): string {
   const issue = error.issues[0];
   if (!issue) return 'invalid';
-  return issue.path.length ? `${issue.path.map(String).join('.')}: ${issue.message}` : issue.message;
+  return issue.path.length
+    ? `${issue.path.map(String).join('.')}: ${issue.message}`
+    : issue.message;
 }
 
 function rawLength(data: RawData): number {

@@ -9,7 +9,12 @@ import { AttachedDevices } from './attached-devices';
 import { systemClock, type Clock } from './clock';
 import { CLOSE_CODES, DEVICE_CALL_TIMEOUT_MS, LAST_SEEN_PERSIST_MS } from './constants';
 import { checkDeclaration } from './declaration';
-import type { AuthResult, ConnectionHandler, DeviceConnection, PairResult } from './device-connection';
+import type {
+  AuthResult,
+  ConnectionHandler,
+  DeviceConnection,
+  PairResult,
+} from './device-connection';
 import type { DeviceStore } from './device-store';
 import { deviceToolDefinition } from './device-tool';
 import { PairingCodes } from './pairing-codes';
@@ -46,7 +51,9 @@ export class DeviceHub extends DisposableObject implements ConnectionHandler {
     super();
     this.clock = options.clock ?? systemClock;
     this.codes = new PairingCodes(this.clock);
-    this.calls = this.register(new PendingCalls(this.clock, options.callTimeoutMs ?? DEVICE_CALL_TIMEOUT_MS));
+    this.calls = this.register(
+      new PendingCalls(this.clock, options.callTimeoutMs ?? DEVICE_CALL_TIMEOUT_MS),
+    );
   }
 
   // ---- for the host: sessions, binding, calls ----
@@ -58,23 +65,44 @@ export class DeviceHub extends DisposableObject implements ConnectionHandler {
   }
 
   /** Runs a device tool for a session and returns its payload; failures are error payloads. */
-  async call(sessionId: string, toolId: string, args: unknown, signal?: AbortSignal): Promise<ToolPayload> {
+  async call(
+    sessionId: string,
+    toolId: string,
+    args: unknown,
+    signal?: AbortSignal,
+  ): Promise<ToolPayload> {
     const device = this.attached.servingFor(sessionId);
     if (!device) {
-      return errorPayload('device_unavailable', 'no device is attached to this session: open the phone page or pair a phone');
+      return errorPayload(
+        'device_unavailable',
+        'no device is attached to this session: open the phone page or pair a phone',
+      );
     }
     const tool = device.tools.find((t) => t.tool_id === toolId);
     if (!tool) {
-      return errorPayload('device_unavailable', `the attached device does not offer ${toolId} now`, { device_id: device.deviceId });
+      return errorPayload(
+        'device_unavailable',
+        `the attached device does not offer ${toolId} now`,
+        { device_id: device.deviceId },
+      );
     }
     const parsed = tool.schema.safeParse(args ?? {});
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      return errorPayload('invalid_args', `${toolId}: ${issue?.path.join('.') || 'args'}: ${issue?.message ?? 'invalid'}`);
+      return errorPayload(
+        'invalid_args',
+        `${toolId}: ${issue?.path.join('.') || 'args'}: ${issue?.message ?? 'invalid'}`,
+      );
     }
     const deviceId = device.deviceId;
     const opened = this.calls.open(deviceId);
-    await this.record(sessionId, { type: 'device_tool_call', call_id: opened.callId, device_id: deviceId, tool_id: toolId, args: parsed.data });
+    await this.record(sessionId, {
+      type: 'device_tool_call',
+      call_id: opened.callId,
+      device_id: deviceId,
+      tool_id: toolId,
+      args: parsed.data,
+    });
     const onAbort = () => this.calls.fail(opened.callId, 'aborted', 'the run was stopped');
     signal?.addEventListener('abort', onAbort, { once: true });
     if (signal?.aborted) onAbort();
@@ -82,9 +110,20 @@ export class DeviceHub extends DisposableObject implements ConnectionHandler {
     if (this.calls.isPending(opened.callId)) {
       const current = this.attached.get(deviceId);
       if (current) {
-        current.conn.send({ type: 'device_tool_call', call_id: opened.callId, call_token: opened.callToken, tool_id: toolId, args: parsed.data, expires_at: opened.expiresAt });
+        current.conn.send({
+          type: 'device_tool_call',
+          call_id: opened.callId,
+          call_token: opened.callToken,
+          tool_id: toolId,
+          args: parsed.data,
+          expires_at: opened.expiresAt,
+        });
       } else {
-        this.calls.fail(opened.callId, 'device_unavailable', 'the device left before the call was sent');
+        this.calls.fail(
+          opened.callId,
+          'device_unavailable',
+          'the device left before the call was sent',
+        );
       }
     }
     const outcome = await opened.outcome;
@@ -102,7 +141,10 @@ export class DeviceHub extends DisposableObject implements ConnectionHandler {
 
   /** The device a session is bound to (null: unbound) and the one serving it now (null: none). */
   sessionDevice(sessionId: string): { bound: string | null; serving: string | null } {
-    return { bound: this.attached.boundTo(sessionId), serving: this.attached.servingFor(sessionId)?.deviceId ?? null };
+    return {
+      bound: this.attached.boundTo(sessionId),
+      serving: this.attached.servingFor(sessionId)?.deviceId ?? null,
+    };
   }
 
   forgetSession(sessionId: string): void {
@@ -118,7 +160,9 @@ export class DeviceHub extends DisposableObject implements ConnectionHandler {
         paired_at: record.paired_at,
         last_seen: record.last_seen,
         attached: live !== undefined,
-        tools: live ? live.tools.map(({ tool_id, description }) => ({ tool_id, description })) : record.tools,
+        tools: live
+          ? live.tools.map(({ tool_id, description }) => ({ tool_id, description }))
+          : record.tools,
       };
     });
   }
@@ -128,7 +172,10 @@ export class DeviceHub extends DisposableObject implements ConnectionHandler {
     const live = this.attached.remove(deviceId);
     const removed = await this.options.store.remove(deviceId);
     if (live) {
-      live.conn.sendError('revoked', 'this device was removed on the desktop: pair again to use it');
+      live.conn.sendError(
+        'revoked',
+        'this device was removed on the desktop: pair again to use it',
+      );
       live.conn.close(CLOSE_CODES.revoked, 'revoked');
     }
     this.calls.failDevice(deviceId, 'the device was revoked');
@@ -161,7 +208,11 @@ export class DeviceHub extends DisposableObject implements ConnectionHandler {
   authenticate(deviceId: string, token: string): AuthResult {
     return this.options.store.authenticate(deviceId, token)
       ? { ok: true, deviceId }
-      : { ok: false, code: 'bad_token', message: 'unknown device or revoked token: pair this device again' };
+      : {
+          ok: false,
+          code: 'bad_token',
+          message: 'unknown device or revoked token: pair this device again',
+        };
   }
 
   attach(conn: DeviceConnection): void {
@@ -180,8 +231,15 @@ export class DeviceHub extends DisposableObject implements ConnectionHandler {
     if (!entry) return 'this connection no longer speaks for its device';
     const check = checkDeclaration(entries);
     if (!check.ok) return check.reason;
-    this.attached.setTools(entry, check.tools, check.tools.map((t) => deviceToolDefinition(t, this)));
-    this.options.store.setTools(entry.deviceId, check.tools.map(({ tool_id, description }) => ({ tool_id, description })));
+    this.attached.setTools(
+      entry,
+      check.tools,
+      check.tools.map((t) => deviceToolDefinition(t, this)),
+    );
+    this.options.store.setTools(
+      entry.deviceId,
+      check.tools.map(({ tool_id, description }) => ({ tool_id, description })),
+    );
     // Not written now: a phone may redeclare often (permissions), and detach writes it anyway.
     this.persistSeen(entry.deviceId, false);
     this.fireChanged();
@@ -235,12 +293,17 @@ function resultEvent(callId: string, deviceId: string, outcome: CallOutcome): Se
 }
 
 function payloadOf(outcome: CallOutcome, deviceId: string, toolId: string): ToolPayload {
-  if (outcome.status === 'ok') return { kind: 'device_result', device_id: deviceId, tool_id: toolId, result: outcome.result };
+  if (outcome.status === 'ok')
+    return { kind: 'device_result', device_id: deviceId, tool_id: toolId, result: outcome.result };
   if (outcome.status === 'error') {
-    return errorPayload('device_error', `${toolId} failed on the device: ${outcome.error.message}`, {
-      device_id: deviceId,
-      device_code: outcome.error.code,
-    });
+    return errorPayload(
+      'device_error',
+      `${toolId} failed on the device: ${outcome.error.message}`,
+      {
+        device_id: deviceId,
+        device_code: outcome.error.code,
+      },
+    );
   }
   return errorPayload(outcome.code, `${toolId}: ${outcome.message}`, { device_id: deviceId });
 }

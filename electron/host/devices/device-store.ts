@@ -52,7 +52,9 @@ export class DeviceStore {
     } catch (err) {
       const aside = `${file}.corrupt-${Date.now()}`;
       await rename(file, aside);
-      console.error(`devices: ${file} was unreadable (${(err as Error).message}); moved to ${aside}`);
+      console.error(
+        `devices: ${file} was unreadable (${(err as Error).message}); moved to ${aside}`,
+      );
     }
     return new DeviceStore(file, parsed ?? empty);
   }

@@ -4,7 +4,12 @@ import type { AcceptedTool } from './declaration';
 
 /** What a device tool's run needs: the hub, seen through the one method it uses. */
 export interface DeviceCaller {
-  call(sessionId: string, toolId: string, args: unknown, signal?: AbortSignal): Promise<ToolPayload>;
+  call(
+    sessionId: string,
+    toolId: string,
+    args: unknown,
+    signal?: AbortSignal,
+  ): Promise<ToolPayload>;
 }
 
 /**

@@ -130,10 +130,18 @@ export class DevicesService extends DisposableObject {
     const status = await this.enablePairing();
     const listener = this.listener;
     if (!listener || !this.certificate) {
-      throw new DeviceApiError('pairing_failed', `the pairing listener is not running: ${status.error ?? 'unknown error'}`);
+      throw new DeviceApiError(
+        'pairing_failed',
+        `the pairing listener is not running: ${status.error ?? 'unknown error'}`,
+      );
     }
     const { code, expires_at } = this.hub.issueCode();
-    return buildOffer({ url: listener.url, code, fingerprint: this.certificate.fingerprint, expires_at });
+    return buildOffer({
+      url: listener.url,
+      code,
+      fingerprint: this.certificate.fingerprint,
+      expires_at,
+    });
   }
 
   listDevices(): DeviceInfo[] {
@@ -145,7 +153,10 @@ export class DevicesService extends DisposableObject {
   }
 
   /** deviceId null unbinds: the session goes back to the most recently attached device. */
-  bindSessionDevice(sessionId: string, deviceId: string | null): { bound: string | null; serving: string | null } {
+  bindSessionDevice(
+    sessionId: string,
+    deviceId: string | null,
+  ): { bound: string | null; serving: string | null } {
     if (deviceId !== null && !this.deviceStore.get(deviceId)) {
       throw new DeviceApiError('unknown_device', `no paired device has id ${deviceId}`);
     }
@@ -171,7 +182,9 @@ export class DevicesService extends DisposableObject {
           heartbeatMs: this.options.heartbeatMs,
         });
       // A remembered port someone else took: a new port (phones using the page pair again).
-      this.listener = remembered ? await open(remembered).catch(() => open(0)) : await open(config.port);
+      this.listener = remembered
+        ? await open(remembered).catch(() => open(0))
+        : await open(config.port);
       if (config.port === 0) await this.deviceStore.setListenPort(this.listener.port);
       this.lastError = null;
     } catch (err) {

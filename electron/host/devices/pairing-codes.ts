@@ -4,8 +4,7 @@ import { PAIR_CODE_MAX_FAILURES, PAIR_CODE_TTL_MS } from './constants';
 import { randomCode } from './tokens';
 
 export type CodeCheck =
-  | { ok: true }
-  | { ok: false; code: 'bad_code' | 'expired_code'; message: string };
+  { ok: true } | { ok: false; code: 'bad_code' | 'expired_code'; message: string };
 
 interface ActiveCode {
   code: string;
@@ -37,7 +36,11 @@ export class PairingCodes {
   consume(presented: string): CodeCheck {
     const active = this.active;
     if (!active) {
-      return { ok: false, code: 'bad_code', message: 'no pairing code is active: show a new one in the app' };
+      return {
+        ok: false,
+        code: 'bad_code',
+        message: 'no pairing code is active: show a new one in the app',
+      };
     }
     if (!sameCode(presented, active.code)) {
       active.failures += 1;
@@ -45,7 +48,11 @@ export class PairingCodes {
       return { ok: false, code: 'bad_code', message: 'the pairing code is wrong' };
     }
     if (this.clock.now() >= active.expiresAt) {
-      return { ok: false, code: 'expired_code', message: 'the pairing code expired: show a new one in the app' };
+      return {
+        ok: false,
+        code: 'expired_code',
+        message: 'the pairing code expired: show a new one in the app',
+      };
     }
     this.active = undefined;
     return { ok: true };

@@ -47,18 +47,30 @@ export class PairingListener implements Disposable {
     server.on('request', (req, res) => {
       servePhonePage(req, res, options.pageDir).catch(() => res.destroy());
     });
-    server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => this.onUpgrade(req, socket, head));
+    server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) =>
+      this.onUpgrade(req, socket, head),
+    );
     // Failed handshakes (scanners, wrong protocol) cost their socket only.
     server.on('tlsClientError', (_err, socket) => socket.destroy());
     this.heartbeat = setInterval(() => this.beat(), options.heartbeatMs ?? HEARTBEAT_MS);
   }
 
   static listen(options: PairingListenerOptions): Promise<PairingListener> {
-    const server = createServer({ key: options.certificate.key, cert: options.certificate.cert, minVersion: 'TLSv1.2' });
+    const server = createServer({
+      key: options.certificate.key,
+      cert: options.certificate.cert,
+      minVersion: 'TLSv1.2',
+    });
     return new Promise((resolve, reject) => {
       const onError = (err: NodeJS.ErrnoException) => {
         const where = `${options.host}:${options.port}`;
-        reject(new Error(err.code === 'EADDRINUSE' ? `port ${where} is already in use` : `cannot listen on ${where}: ${err.message}`));
+        reject(
+          new Error(
+            err.code === 'EADDRINUSE'
+              ? `port ${where} is already in use`
+              : `cannot listen on ${where}: ${err.message}`,
+          ),
+        );
       };
       server.once('error', onError);
       server.listen(options.port, options.host, () => {
@@ -118,7 +130,14 @@ export class PairingListener implements Disposable {
     for (const [, conn] of sockets) conn.dispose();
     let grace: NodeJS.Timeout | undefined;
     await Promise.race([
-      Promise.all(sockets.map(([ws]) => new Promise<void>((r) => (ws.readyState === ws.CLOSED ? r() : ws.once('close', () => r()))))),
+      Promise.all(
+        sockets.map(
+          ([ws]) =>
+            new Promise<void>((r) =>
+              ws.readyState === ws.CLOSED ? r() : ws.once('close', () => r()),
+            ),
+        ),
+      ),
       new Promise((r) => (grace = setTimeout(r, CLOSE_GRACE_MS))),
     ]);
     clearTimeout(grace);

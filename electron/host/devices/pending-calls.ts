@@ -11,7 +11,11 @@ import { matchesHash, randomId, randomToken, sha256Hex } from './tokens';
 export type CallOutcome =
   | { status: 'ok'; result: unknown }
   | { status: 'error'; error: { code: string; message: string } }
-  | { status: 'failed'; code: 'device_timeout' | 'device_unavailable' | 'aborted'; message: string };
+  | {
+      status: 'failed';
+      code: 'device_timeout' | 'device_unavailable' | 'aborted';
+      message: string;
+    };
 
 export interface OpenedCall {
   callId: string;
@@ -75,7 +79,9 @@ export class PendingCalls implements Disposable {
     if (!call) {
       const done = this.settled.get(frame.call_id);
       if (!done || !done.delivered) return 404;
-      return done.deviceId === deviceId && matchesHash(frame.call_token, done.tokenHash) ? 409 : 403;
+      return done.deviceId === deviceId && matchesHash(frame.call_token, done.tokenHash)
+        ? 409
+        : 403;
     }
     if (call.deviceId !== deviceId || !matchesHash(frame.call_token, call.tokenHash)) return 403;
     const outcome: CallOutcome =
@@ -116,7 +122,12 @@ export class PendingCalls implements Disposable {
     if (!call) return;
     this.pending.delete(callId);
     clearTimeout(call.timer);
-    this.remember(callId, { deviceId: call.deviceId, tokenHash: call.tokenHash, at: this.clock.now(), delivered });
+    this.remember(callId, {
+      deviceId: call.deviceId,
+      tokenHash: call.tokenHash,
+      at: this.clock.now(),
+      delivered,
+    });
     call.resolve(outcome);
   }
 

@@ -19,8 +19,14 @@ export async function servePhonePage(
 ): Promise<void> {
   const path = new URL(req.url ?? '/', 'https://device.invalid').pathname;
   const entry = FILES[path];
-  if (req.method !== 'GET' && req.method !== 'HEAD') return plain(res, 405, 'only GET is served here');
-  if (!entry) return plain(res, 404, 'not found: this listener serves the phone page and the device socket only');
+  if (req.method !== 'GET' && req.method !== 'HEAD')
+    return plain(res, 405, 'only GET is served here');
+  if (!entry)
+    return plain(
+      res,
+      404,
+      'not found: this listener serves the phone page and the device socket only',
+    );
   let body: Buffer;
   try {
     if (!pageDir) throw new Error('no page directory');

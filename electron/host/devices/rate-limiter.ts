@@ -17,7 +17,10 @@ export class TokenBucket {
   /** Takes `cost` tokens if there are enough; false means over the limit (nothing is taken). */
   take(cost = 1): boolean {
     const now = this.clock.now();
-    this.tokens = Math.min(this.capacity, this.tokens + ((now - this.last) / 1000) * this.perSecond);
+    this.tokens = Math.min(
+      this.capacity,
+      this.tokens + ((now - this.last) / 1000) * this.perSecond,
+    );
     this.last = now;
     if (this.tokens < cost) return false;
     this.tokens -= cost;

@@ -18,10 +18,13 @@ export async function rememberPairingInConfig(configFile: string, enabled: boole
     raw = json as Record<string, unknown>;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
-      throw err instanceof ConfigError ? err : new ConfigError(`${configFile}: not valid JSON: ${(err as Error).message}`);
+      throw err instanceof ConfigError
+        ? err
+        : new ConfigError(`${configFile}: not valid JSON: ${(err as Error).message}`);
     }
   }
-  const devices = raw.devices && typeof raw.devices === 'object' ? (raw.devices as Record<string, unknown>) : {};
+  const devices =
+    raw.devices && typeof raw.devices === 'object' ? (raw.devices as Record<string, unknown>) : {};
   const next = { ...raw, devices: { ...devices, pairing_enabled: enabled } };
   parseConfig(next, configFile);
   await mkdir(dirname(configFile), { recursive: true });

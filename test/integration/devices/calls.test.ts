@@ -52,13 +52,46 @@ describe('device tool calls through the DeviceHub', () => {
     expect(call).toMatchObject({ tool_id: 'device_echo', args: { text: 'hi' } });
     expect(call.call_token.length).toBeGreaterThanOrEqual(43);
     expect(call.expires_at).toBeGreaterThan(Date.now());
-    phone.send({ type: 'device_tool_result', call_id: call.call_id, call_token: call.call_token, status: 'ok', result: { echoed: 'hi' } });
-    expect(await phone.next('result_ack')).toEqual({ type: 'result_ack', call_id: call.call_id, code: 200 });
-    expect(await payload).toEqual({ kind: 'device_result', device_id: deviceId, tool_id: 'device_echo', result: { echoed: 'hi' } });
+    phone.send({
+      type: 'device_tool_result',
+      call_id: call.call_id,
+      call_token: call.call_token,
+      status: 'ok',
+      result: { echoed: 'hi' },
+    });
+    expect(await phone.next('result_ack')).toEqual({
+      type: 'result_ack',
+      call_id: call.call_id,
+      code: 200,
+    });
+    expect(await payload).toEqual({
+      kind: 'device_result',
+      device_id: deviceId,
+      tool_id: 'device_echo',
+      result: { echoed: 'hi' },
+    });
 
     expect(h.events.map((e) => [e.sessionId, e.event])).toEqual([
-      [SESSION, { type: 'device_tool_call', call_id: call.call_id, device_id: deviceId, tool_id: 'device_echo', args: { text: 'hi' } }],
-      [SESSION, { type: 'device_tool_result', call_id: call.call_id, device_id: deviceId, status: 'ok', result: { echoed: 'hi' } }],
+      [
+        SESSION,
+        {
+          type: 'device_tool_call',
+          call_id: call.call_id,
+          device_id: deviceId,
+          tool_id: 'device_echo',
+          args: { text: 'hi' },
+        },
+      ],
+      [
+        SESSION,
+        {
+          type: 'device_tool_result',
+          call_id: call.call_id,
+          device_id: deviceId,
+          status: 'ok',
+          result: { echoed: 'hi' },
+        },
+      ],
     ]);
   });
 
@@ -67,9 +100,17 @@ describe('device tool calls through the DeviceHub', () => {
     const { phone } = await phoneWithTools();
     phone.serve(async () => ({ error: { code: 'permission_denied', message: 'location is off' } }));
     const payload = await modelCalls('device_get_time', {});
-    expect(payload).toMatchObject({ kind: 'error', code: 'device_error', details: { device_code: 'permission_denied' } });
+    expect(payload).toMatchObject({
+      kind: 'error',
+      code: 'device_error',
+      details: { device_code: 'permission_denied' },
+    });
     expect(String(payload.message)).toContain('location is off');
-    expect(h.events.at(-1)?.event).toMatchObject({ type: 'device_tool_result', status: 'error', error: { code: 'permission_denied' } });
+    expect(h.events.at(-1)?.event).toMatchObject({
+      type: 'device_tool_result',
+      status: 'error',
+      error: { code: 'permission_denied' },
+    });
   });
 
   it('a phone that does not answer in time fails the call as device_timeout, and a late result gets 404', async () => {
@@ -78,29 +119,49 @@ describe('device tool calls through the DeviceHub', () => {
     const payload = modelCalls('device_get_time', {});
     const call = await phone.next('device_tool_call');
     expect(await payload).toMatchObject({ kind: 'error', code: 'device_timeout' });
-    expect(h.events.at(-1)?.event).toMatchObject({ type: 'device_tool_result', status: 'error', error: { code: 'device_timeout' } });
-    phone.send({ type: 'device_tool_result', call_id: call.call_id, call_token: call.call_token, status: 'ok', result: 1 });
+    expect(h.events.at(-1)?.event).toMatchObject({
+      type: 'device_tool_result',
+      status: 'error',
+      error: { code: 'device_timeout' },
+    });
+    phone.send({
+      type: 'device_tool_result',
+      call_id: call.call_id,
+      call_token: call.call_token,
+      status: 'ok',
+      result: 1,
+    });
     expect((await phone.next('result_ack')).code).toBe(404);
   });
 
   it('with no device attached a call fails at once as device_unavailable', async () => {
     h = await startHarness();
     expect(h.service.hub.toolsFor(SESSION)).toEqual([]);
-    expect(await h.service.hub.call(SESSION, 'device_get_time', {})).toMatchObject({ kind: 'error', code: 'device_unavailable' });
+    expect(await h.service.hub.call(SESSION, 'device_get_time', {})).toMatchObject({
+      kind: 'error',
+      code: 'device_unavailable',
+    });
     const { phone, deviceId } = await phoneWithTools();
     const [tool] = h.service.hub.toolsFor(SESSION);
     await phone.close();
     await detached(h.service, deviceId);
     expect(h.service.hub.toolsFor(SESSION)).toEqual([]);
-    expect(await tool!.run(context(), {})).toMatchObject({ kind: 'error', code: 'device_unavailable' });
+    expect(await tool!.run(context(), {})).toMatchObject({
+      kind: 'error',
+      code: 'device_unavailable',
+    });
     expect(h.events).toEqual([]);
   });
 
   it('a tool the attached phone does not offer is unavailable, and bad args are refused before the phone', async () => {
     h = await startHarness();
     const { phone } = await phoneWithTools();
-    expect(await h.service.hub.call(SESSION, 'device_send_sms', {})).toMatchObject({ code: 'device_unavailable' });
-    expect(await h.service.hub.call(SESSION, 'device_echo', { text: 5 })).toMatchObject({ code: 'invalid_args' });
+    expect(await h.service.hub.call(SESSION, 'device_send_sms', {})).toMatchObject({
+      code: 'device_unavailable',
+    });
+    expect(await h.service.hub.call(SESSION, 'device_echo', { text: 5 })).toMatchObject({
+      code: 'invalid_args',
+    });
     expect(phone.received.some((f) => f.type === 'device_tool_call')).toBe(false);
   });
 
@@ -127,8 +188,16 @@ describe('device tool calls through the DeviceHub', () => {
     const { phone } = await phoneWithTools();
     const stop = new AbortController();
     stop.abort();
-    expect(await h.service.hub.call(SESSION, 'device_get_time', {}, stop.signal)).toMatchObject({ code: 'aborted' });
-    phone.send({ type: 'device_tool_result', call_id: 'dc_probe', call_token: 't', status: 'ok', result: 1 });
+    expect(await h.service.hub.call(SESSION, 'device_get_time', {}, stop.signal)).toMatchObject({
+      code: 'aborted',
+    });
+    phone.send({
+      type: 'device_tool_result',
+      call_id: 'dc_probe',
+      call_token: 't',
+      status: 'ok',
+      result: 1,
+    });
     await phone.next('result_ack');
     expect(phone.received.some((f) => f.type === 'device_tool_call')).toBe(false);
   });
@@ -149,7 +218,12 @@ describe('result acknowledgements', () => {
     const { phone } = await phoneWithTools();
     const payload = modelCalls('device_get_time', {});
     const call = await phone.next('device_tool_call');
-    const base = { type: 'device_tool_result', call_id: call.call_id, call_token: call.call_token, status: 'ok' };
+    const base = {
+      type: 'device_tool_result',
+      call_id: call.call_id,
+      call_token: call.call_token,
+      status: 'ok',
+    };
     phone.send({ ...base, result: 'first' });
     phone.send({ ...base, result: 'second' });
     const acks = [await phone.next('result_ack'), await phone.next('result_ack')];
@@ -165,7 +239,12 @@ describe('result acknowledgements', () => {
     const call = await phone.next('device_tool_call');
     const second = await h.connect();
     await second.hello(deviceId, token);
-    const base = { type: 'device_tool_result', call_id: call.call_id, call_token: call.call_token, status: 'ok' };
+    const base = {
+      type: 'device_tool_result',
+      call_id: call.call_id,
+      call_token: call.call_token,
+      status: 'ok',
+    };
     second.send({ ...base, result: 'from the new socket' });
     expect((await second.next('result_ack')).code).toBe(200);
     second.send({ ...base, result: 'again' });
@@ -194,23 +273,53 @@ describe('result acknowledgements', () => {
     const other = await h.pairedPhone('Other');
     const payload = modelCalls('device_get_time', {}, session);
     const call = await phone.next('device_tool_call');
-    other.phone.send({ type: 'device_tool_result', call_id: call.call_id, call_token: call.call_token, status: 'ok', result: 'stolen' });
+    other.phone.send({
+      type: 'device_tool_result',
+      call_id: call.call_id,
+      call_token: call.call_token,
+      status: 'ok',
+      result: 'stolen',
+    });
     expect((await other.phone.next('result_ack')).code).toBe(403);
-    phone.send({ type: 'device_tool_result', call_id: call.call_id, call_token: call.call_token, status: 'ok', result: 'mine' });
+    phone.send({
+      type: 'device_tool_result',
+      call_id: call.call_id,
+      call_token: call.call_token,
+      status: 'ok',
+      result: 'mine',
+    });
     expect(await payload).toMatchObject({ result: 'mine' });
   });
 
   it('an unknown call id gets 404 and a malformed result 400', async () => {
     h = await startHarness();
     const { phone } = await phoneWithTools();
-    phone.send({ type: 'device_tool_result', call_id: 'dc_nosuchcall', call_token: 't', status: 'ok', result: 1 });
-    expect(await phone.next('result_ack')).toEqual({ type: 'result_ack', call_id: 'dc_nosuchcall', code: 404 });
+    phone.send({
+      type: 'device_tool_result',
+      call_id: 'dc_nosuchcall',
+      call_token: 't',
+      status: 'ok',
+      result: 1,
+    });
+    expect(await phone.next('result_ack')).toEqual({
+      type: 'result_ack',
+      call_id: 'dc_nosuchcall',
+      code: 404,
+    });
     phone.send({ type: 'device_tool_result', call_id: 'dc_x', status: 'ok', result: 1 });
-    expect(await phone.next('result_ack')).toEqual({ type: 'result_ack', call_id: 'dc_x', code: 400 });
+    expect(await phone.next('result_ack')).toEqual({
+      type: 'result_ack',
+      call_id: 'dc_x',
+      code: 400,
+    });
     phone.send({ type: 'device_tool_result', call_id: 'dc_y', call_token: 't', status: 'maybe' });
     expect((await phone.next('result_ack')).code).toBe(400);
     phone.send({ type: 'device_tool_result', status: 'error' });
-    expect(await phone.next('result_ack')).toEqual({ type: 'result_ack', call_id: null, code: 400 });
+    expect(await phone.next('result_ack')).toEqual({
+      type: 'result_ack',
+      call_id: null,
+      code: 400,
+    });
   });
 });
 
@@ -220,17 +329,25 @@ describe('which phone serves a session', () => {
     const a = await phoneWithTools('A', [TIME_TOOL]);
     const b = await phoneWithTools('B', [TIME_TOOL, ECHO_TOOL]);
     expect(h.service.hub.toolsFor(SESSION)).toHaveLength(2);
-    expect(h.service.bindSessionDevice(SESSION, a.deviceId)).toEqual({ bound: a.deviceId, serving: a.deviceId });
+    expect(h.service.bindSessionDevice(SESSION, a.deviceId)).toEqual({
+      bound: a.deviceId,
+      serving: a.deviceId,
+    });
     expect(h.service.hub.toolsFor(SESSION).map((t) => t.name)).toEqual(['device_get_time']);
     a.phone.serve(async () => ({ ok: 'from A' }));
     b.phone.serve(async () => ({ ok: 'from B' }));
     expect(await modelCalls('device_get_time', {})).toMatchObject({ result: 'from A' });
-    expect(await modelCalls('device_get_time', {}, 's_otherunbound')).toMatchObject({ result: 'from B' });
+    expect(await modelCalls('device_get_time', {}, 's_otherunbound')).toMatchObject({
+      result: 'from B',
+    });
 
     await a.phone.close();
     await detached(h.service, a.deviceId);
     expect(h.service.hub.toolsFor(SESSION)).toEqual([]);
-    expect(h.service.bindSessionDevice(SESSION, null)).toEqual({ bound: null, serving: b.deviceId });
+    expect(h.service.bindSessionDevice(SESSION, null)).toEqual({
+      bound: null,
+      serving: b.deviceId,
+    });
     expect(h.service.hub.toolsFor(SESSION)).toHaveLength(2);
     expect(() => h!.service.bindSessionDevice(SESSION, 'dev_unknown')).toThrow(/no paired device/);
   });
@@ -239,8 +356,12 @@ describe('which phone serves a session', () => {
     h = await startHarness();
     const { phone } = await phoneWithTools();
     phone.serve(async (call) => ({ ok: call.call_id }));
-    const results = await Promise.all(['s_first01', 's_second01', 's_third01'].map((s) => modelCalls('device_get_time', {}, s)));
+    const results = await Promise.all(
+      ['s_first01', 's_second01', 's_third01'].map((s) => modelCalls('device_get_time', {}, s)),
+    );
     expect(new Set(results.map((r) => r.result)).size).toBe(3);
-    expect(new Set(h.events.map((e) => e.sessionId))).toEqual(new Set(['s_first01', 's_second01', 's_third01']));
+    expect(new Set(h.events.map((e) => e.sessionId))).toEqual(
+      new Set(['s_first01', 's_second01', 's_third01']),
+    );
   });
 });

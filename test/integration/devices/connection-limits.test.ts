@@ -1,5 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { MAX_MALFORMED_FRAMES, MAX_PAIR_ATTEMPTS_PER_CONNECTION } from '../../../electron/host/devices/constants';
+import {
+  MAX_MALFORMED_FRAMES,
+  MAX_PAIR_ATTEMPTS_PER_CONNECTION,
+} from '../../../electron/host/devices/constants';
 import { detached, startHarness, TIME_TOOL, type Harness } from './harness';
 
 let h: Harness | undefined;
@@ -29,14 +32,18 @@ describe('per-connection limits', () => {
     for (let i = 0; i < 400 && phone.isOpen; i++) phone.declare([TIME_TOOL]);
     expect(await phone.next('error')).toMatchObject({ code: 'rate_limited' });
     expect((await phone.closed).code).toBe(1008);
-    expect(phone.received.filter((f) => f.type === 'error' && f.code === 'rate_limited')).toHaveLength(1);
+    expect(
+      phone.received.filter((f) => f.type === 'error' && f.code === 'rate_limited'),
+    ).toHaveLength(1);
   });
 
   it('guessing codes on one socket ends after a few attempts (4001)', async () => {
     h = await startHarness();
     const phone = await h.connect();
     for (let i = 0; i < MAX_PAIR_ATTEMPTS_PER_CONNECTION; i++) {
-      expect(await phone.pair(`99999${i}` === h.offer.code ? '888888' : `99999${i}`)).toMatchObject({ code: 'bad_code' });
+      expect(await phone.pair(`99999${i}` === h.offer.code ? '888888' : `99999${i}`)).toMatchObject(
+        { code: 'bad_code' },
+      );
     }
     expect((await phone.closed).code).toBe(4001);
   });

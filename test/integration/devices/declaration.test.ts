@@ -42,7 +42,9 @@ describe('declarations over the socket', () => {
     h = await startHarness();
     const { phone } = await h.pairedPhone();
     phone.declare([TIME_TOOL, TIME_TOOL]);
-    expect((await phone.next('error')).message).toMatch(/tools\[1\]\.tool_id: "device_get_time" is declared twice/);
+    expect((await phone.next('error')).message).toMatch(
+      /tools\[1\]\.tool_id: "device_get_time" is declared twice/,
+    );
     expect(h.service.hub.toolsFor('s_anysession')).toEqual([]);
   });
 

@@ -68,7 +68,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const socketUrl = `${offer.url.replace('https://', 'wss://')}ws`;
   const phones: FakePhone[] = [];
   const connect = async (opts: { origin?: string; autoPong?: boolean } = {}) => {
-    const phone = await FakePhone.connect({ url: socketUrl, fingerprint: offer.fingerprint, ...opts });
+    const phone = await FakePhone.connect({
+      url: socketUrl,
+      fingerprint: offer.fingerprint,
+      ...opts,
+    });
     phones.push(phone);
     return phone;
   };
@@ -108,7 +112,11 @@ export const ECHO_TOOL = {
 };
 
 /** Resolves once the device list satisfies `done` (device changes are events, not acks). */
-export function devicesUntil(service: DevicesService, done: (devices: DeviceInfo[]) => boolean, timeoutMs = 5000): Promise<void> {
+export function devicesUntil(
+  service: DevicesService,
+  done: (devices: DeviceInfo[]) => boolean,
+  timeoutMs = 5000,
+): Promise<void> {
   if (done(service.listDevices())) return Promise.resolve();
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -126,7 +134,9 @@ export function devicesUntil(service: DevicesService, done: (devices: DeviceInfo
 
 /** The device is attached with `count` tools (a declaration is not acknowledged on the wire). */
 export function declared(service: DevicesService, deviceId: string, count: number): Promise<void> {
-  return devicesUntil(service, (list) => list.some((d) => d.device_id === deviceId && d.attached && d.tools.length === count));
+  return devicesUntil(service, (list) =>
+    list.some((d) => d.device_id === deviceId && d.attached && d.tools.length === count),
+  );
 }
 
 export function detached(service: DevicesService, deviceId: string): Promise<void> {

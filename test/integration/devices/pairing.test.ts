@@ -21,7 +21,12 @@ describe('pairing over wss', () => {
     if (answer.type !== 'paired') return;
     expect(answer.token.length).toBeGreaterThanOrEqual(43);
     const [device] = h.service.listDevices();
-    expect(device).toMatchObject({ device_id: answer.device_id, name: 'Pixel 8', attached: true, tools: [] });
+    expect(device).toMatchObject({
+      device_id: answer.device_id,
+      name: 'Pixel 8',
+      attached: true,
+      tools: [],
+    });
     expect(phone.invalidFrames).toEqual([]);
   });
 
@@ -74,7 +79,8 @@ describe('pairing over wss', () => {
     const old = h.offer.code;
     const fresh = await h.service.createOffer();
     const phone = await h.connect();
-    if (old !== fresh.code) expect(await phone.pair(old)).toMatchObject({ type: 'error', code: 'bad_code' });
+    if (old !== fresh.code)
+      expect(await phone.pair(old)).toMatchObject({ type: 'error', code: 'bad_code' });
     expect((await phone.pair(fresh.code)).type).toBe('paired');
   });
 
@@ -83,7 +89,13 @@ describe('pairing over wss', () => {
     const phone = await h.connect();
     phone.send({ type: 'declare', tools: [] });
     expect(await phone.next('error')).toMatchObject({ code: 'not_authenticated' });
-    phone.send({ type: 'device_tool_result', call_id: 'dc_x', call_token: 'x', status: 'ok', result: 1 });
+    phone.send({
+      type: 'device_tool_result',
+      call_id: 'dc_x',
+      call_token: 'x',
+      status: 'ok',
+      result: 1,
+    });
     expect(await phone.next('error')).toMatchObject({ code: 'not_authenticated' });
     expect(phone.received.some((f) => f.type === 'result_ack')).toBe(false);
   });
@@ -101,7 +113,10 @@ describe('pairing over wss', () => {
     h = await startHarness();
     const { deviceId } = await h.pairedPhone();
     const intruder = await h.connect();
-    expect(await intruder.hello(deviceId, 'x'.repeat(43))).toMatchObject({ type: 'error', code: 'bad_token' });
+    expect(await intruder.hello(deviceId, 'x'.repeat(43))).toMatchObject({
+      type: 'error',
+      code: 'bad_token',
+    });
     expect((await intruder.closed).code).toBe(4001);
   });
 
@@ -129,8 +144,13 @@ describe('pairing over wss', () => {
 
   it('a client pinning another fingerprint refuses the listener', async () => {
     h = await startHarness();
-    const wrong = h.offer.fingerprint.replace(/^../, h.offer.fingerprint.startsWith('00') ? '11' : '00');
-    await expect(FakePhone.connect({ url: h.socketUrl, fingerprint: wrong })).rejects.toThrow(/does not match/);
+    const wrong = h.offer.fingerprint.replace(
+      /^../,
+      h.offer.fingerprint.startsWith('00') ? '11' : '00',
+    );
+    await expect(FakePhone.connect({ url: h.socketUrl, fingerprint: wrong })).rejects.toThrow(
+      /does not match/,
+    );
   });
 
   it('a browser page of another origin cannot open the device socket', async () => {
@@ -156,7 +176,12 @@ describe('the pairing offer and the listener switch', () => {
   it('asking for an offer turned pairing on and remembered it', async () => {
     h = await startHarness();
     expect(h.remembered).toEqual([true]);
-    expect(h.service.status()).toMatchObject({ enabled: true, listening: true, url: h.offer.url, fingerprint: h.offer.fingerprint });
+    expect(h.service.status()).toMatchObject({
+      enabled: true,
+      listening: true,
+      url: h.offer.url,
+      fingerprint: h.offer.fingerprint,
+    });
   });
 
   it('turning pairing off closes the listener and attached phones, and is remembered', async () => {

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { checkDeclaration } from '../../../electron/host/devices/declaration';
 
-const ok = { tool_id: 'device_get_time', description: 'Time', parameters: { type: 'object', properties: {} } };
+const ok = {
+  tool_id: 'device_get_time',
+  description: 'Time',
+  parameters: { type: 'object', properties: {} },
+};
 
 function reason(entries: unknown[]): string {
   const check = checkDeclaration(entries);
@@ -28,17 +32,30 @@ describe('declaration rules', () => {
   });
 
   it('rejects an empty or blank description', () => {
-    expect(reason([{ ...ok, description: '' }])).toMatch(/^tools\[0\]\.description: must be a non-empty string/);
+    expect(reason([{ ...ok, description: '' }])).toMatch(
+      /^tools\[0\]\.description: must be a non-empty string/,
+    );
     expect(reason([{ ...ok, description: '   ' }])).toMatch(/description/);
     expect(reason([{ tool_id: 'device_x', parameters: {} }])).toMatch(/description/);
   });
 
   it('rejects parameters that are not a JSON Schema object', () => {
-    expect(reason([{ ...ok, parameters: [] }])).toMatch(/^tools\[0\]\.parameters: must be a JSON Schema object/);
+    expect(reason([{ ...ok, parameters: [] }])).toMatch(
+      /^tools\[0\]\.parameters: must be a JSON Schema object/,
+    );
     expect(reason([{ ...ok, parameters: 'object' }])).toMatch(/parameters/);
     expect(reason([{ ...ok, parameters: { type: 'string' } }])).toMatch(/"type": "object"/);
-    expect(reason([{ ...ok, parameters: { type: 'object', properties: { a: { type: 'frob' } } } }])).toMatch(/not a usable JSON Schema/);
-    expect(reason([{ ...ok, parameters: { type: 'object', properties: { a: { $ref: 'https://x.example/s' } } } }])).toMatch(/not a usable/);
+    expect(
+      reason([{ ...ok, parameters: { type: 'object', properties: { a: { type: 'frob' } } } }]),
+    ).toMatch(/not a usable JSON Schema/);
+    expect(
+      reason([
+        {
+          ...ok,
+          parameters: { type: 'object', properties: { a: { $ref: 'https://x.example/s' } } },
+        },
+      ]),
+    ).toMatch(/not a usable/);
   });
 
   it('rejects schemas nested past the depth limit without walking them to the bottom', () => {
@@ -48,7 +65,9 @@ describe('declaration rules', () => {
   });
 
   it('rejects a duplicate and names the second entry', () => {
-    expect(reason([ok, { ...ok, tool_id: 'device_other' }, ok])).toBe('tools[2].tool_id: "device_get_time" is declared twice');
+    expect(reason([ok, { ...ok, tool_id: 'device_other' }, ok])).toBe(
+      'tools[2].tool_id: "device_get_time" is declared twice',
+    );
   });
 
   it('rejects the whole declaration for one bad entry', () => {
@@ -56,7 +75,16 @@ describe('declaration rules', () => {
   });
 
   it('converts parameters so arguments are validated as the schema says', () => {
-    const check = checkDeclaration([{ ...ok, parameters: { type: 'object', properties: { n: { type: 'integer', minimum: 1 } }, required: ['n'] } }]);
+    const check = checkDeclaration([
+      {
+        ...ok,
+        parameters: {
+          type: 'object',
+          properties: { n: { type: 'integer', minimum: 1 } },
+          required: ['n'],
+        },
+      },
+    ]);
     if (!check.ok) throw new Error(check.reason);
     const schema = check.tools[0]!.schema;
     expect(schema.safeParse({ n: 2 }).success).toBe(true);

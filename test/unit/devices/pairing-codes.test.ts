@@ -3,7 +3,12 @@ import { PairingCodes } from '../../../electron/host/devices/pairing-codes';
 import { PAIR_CODE_MAX_FAILURES, PAIR_CODE_TTL_MS } from '../../../electron/host/devices/constants';
 
 function manual(time = 1_000_000) {
-  return { time, now() { return this.time; } };
+  return {
+    time,
+    now() {
+      return this.time;
+    },
+  };
 }
 
 describe('one-time pairing codes', () => {
@@ -30,7 +35,8 @@ describe('one-time pairing codes', () => {
     const codes = new PairingCodes(manual());
     const { code } = codes.issue();
     const wrong = code === '000000' ? '000001' : '000000';
-    for (let i = 0; i < PAIR_CODE_MAX_FAILURES; i++) expect(codes.consume(wrong)).toMatchObject({ code: 'bad_code' });
+    for (let i = 0; i < PAIR_CODE_MAX_FAILURES; i++)
+      expect(codes.consume(wrong)).toMatchObject({ code: 'bad_code' });
     expect(codes.consume(code)).toMatchObject({ ok: false, code: 'bad_code' });
   });
 

@@ -7,7 +7,13 @@ let calls: PendingCalls;
 afterEach(() => calls.dispose());
 
 function result(callId: string, callToken: string, value: unknown = 'v') {
-  return { type: 'device_tool_result' as const, call_id: callId, call_token: callToken, status: 'ok' as const, result: value };
+  return {
+    type: 'device_tool_result' as const,
+    call_id: callId,
+    call_token: callToken,
+    status: 'ok' as const,
+    result: value,
+  };
 }
 
 describe('pending device calls', () => {

@@ -14,9 +14,15 @@ describe('remembering the pairing switch in configs/app.json', () => {
     const file = join(temp.dir, 'configs', 'app.json');
     await rememberPairingInConfig(file, true);
     expect(loadConfigFile(file).devices.pairing_enabled).toBe(true);
-    writeFileSync(file, JSON.stringify({ permission_mode: 'plan', devices: { port: 47000, pairing_enabled: true } }));
+    writeFileSync(
+      file,
+      JSON.stringify({ permission_mode: 'plan', devices: { port: 47000, pairing_enabled: true } }),
+    );
     await rememberPairingInConfig(file, false);
-    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ permission_mode: 'plan', devices: { port: 47000, pairing_enabled: false } });
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({
+      permission_mode: 'plan',
+      devices: { port: 47000, pairing_enabled: false },
+    });
   });
 
   it('leaves a file that is not valid JSON alone and says so', async () => {
