@@ -1,11 +1,17 @@
 import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { DisposableObject } from './lifecycle/disposable';
 import { homePaths, type HomePaths } from './config/paths';
 import { loadConfigFile } from './config/load-config';
 import type { AppConfig } from './config/schema';
 import { SessionManager } from './sessions/session-manager';
-import { offlineRunner } from './sessions/offline-runner';
-import type { SessionRunner } from './sessions/session-runner';
+import { AgentService } from './agent/agent-service';
+import { agentHandlers } from './handlers/agent';
+import { ModelSettings } from './models/model-settings';
+import { FileSecretStore } from './secrets/file-secret-store';
+import type { SecretStore } from './secrets/secret-store';
+import { createRunToolSource } from './mcp/run-tool-source';
+import { builtinTools } from './tools/builtin-tools';
 import { Router, type HandlerMap, type TopicProvider } from './rpc/router';
 import { sessionHandlers } from './handlers/sessions';
 import { sessionTopic, sessionsTopic } from './handlers/session-topics';
@@ -16,6 +22,8 @@ import { projectHandlers, projectsTopic } from './handlers/projects';
 
 export interface HostOptions {
   env?: NodeJS.ProcessEnv;
+  /** Where API keys live; default a 0600 file under $MEWBO_HOME/configs (Electron passes safeStorage). */
+  secrets?: SecretStore;
 }
 
 /**
@@ -32,6 +40,9 @@ export class Host extends DisposableObject {
     readonly mcp: McpManager,
     /** ToolServices.projects for list_projects and switch_project. */
     readonly projectTools: ProjectSwitcher,
+    /** The agent runtime (the sessions' runner) and the live model settings. */
+    readonly agent: AgentService,
+    readonly models: ModelSettings,
   ) {
     super();
   }
@@ -42,10 +53,19 @@ export class Host extends DisposableObject {
     await mkdir(paths.sessionsDir, { recursive: true });
     const config = loadConfigFile(paths.configFile);
     const sessions = new SessionManager(paths.sessionsDir);
-    const runner: SessionRunner = offlineRunner();
     const projects = await ProjectRegistry.open({ stateDir: paths.stateDir, home: paths.home, configured: config.projects });
     const mcp = new McpManager({ appServers: config.mcpServers, env });
     const projectTools = new ProjectSwitcher(projects, sessions);
+    const models = new ModelSettings({ configFile: paths.configFile, initial: config, env, secrets: opts.secrets ?? new FileSecretStore(paths.secretsFile) });
+    const agent = new AgentService({
+      sessions,
+      config,
+      models,
+      toolsForRun: () => createRunToolSource({ mcp, builtins: builtinTools, agentConfig: config.agent, projectRoot: (s) => s.meta.root }),
+      services: { projects: projectTools },
+      scratchDir: join(paths.stateDir, 'scratch'),
+    });
+    const runner = agent;
 
     const resolveProject = async (key: string | null) => {
       if (key === null) return { key: null, root: null };
@@ -55,17 +75,20 @@ export class Host extends DisposableObject {
     const handlers: HandlerMap = {
       ...sessionHandlers({ sessions, runner, resolveProject }),
       ...projectHandlers(projects, mcp),
+      ...agentHandlers(agent.decisions, models),
     };
     const topics: Record<string, TopicProvider> = {
       session: sessionTopic(sessions),
       sessions: sessionsTopic(sessions),
       projects: projectsTopic(projects),
     };
-    const host = new Host(paths, config, sessions, new Router(handlers, topics), projects, mcp, projectTools);
+    const host = new Host(paths, config, sessions, new Router(handlers, topics), projects, mcp, projectTools, agent, models);
     host.register(projects);
     host.register(mcp);
     host.register(projectTools);
     host.register(sessions);
+    // Registered after sessions, so it is disposed first: runs end before their logs close.
+    host.register(agent);
     // In the background: a slow server must not hold the window; failures show in Settings.
     void mcp.startAppServers();
     return host;

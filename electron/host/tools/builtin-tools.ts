@@ -5,6 +5,9 @@ import { readFileTool } from './read-file';
 import { lspTool } from './lsp';
 import { listProjectsTool } from './list-projects';
 import { switchProjectTool } from './switch-project';
+import { updateTodosTool } from './update-todos';
+import { askUserQuestionTool } from './ask-user-question';
+import { presentUiTool } from './present-ui';
 import type { AnyTool } from './tool';
 
 // The registry of built-in tools: one file per tool, one line here. Binding decides per session
@@ -15,6 +18,9 @@ export const builtinTools: AnyTool[] = [
   fileEditTool,
   listDirTool,
   lspTool,
+  updateTodosTool,
+  askUserQuestionTool,
+  presentUiTool,
   listProjectsTool,
   switchProjectTool,
 ];

@@ -5,6 +5,7 @@
 import type { ReadState } from './read-state';
 import type { LspService } from '../lsp/lsp-service';
 import type { DeviceHub } from '../devices/device-hub';
+import type { PanelLookup, QuestionBroker } from '../agent/interaction';
 import type { ProjectSwitcher } from '../projects/project-switcher';
 
 export interface ToolServices {
@@ -14,6 +15,10 @@ export interface ToolServices {
   lsp?: LspService;
   /** Device tools: what a paired phone attached to the session offers (toolsFor, call). */
   devices?: DeviceHub;
+  /** ask_user_question: puts questions to the user of the running session (absent when headless). */
+  questions?: QuestionBroker;
+  /** present_ui: the panels presented earlier in the session (ui_id replace, container edits). */
+  panels?: PanelLookup;
   /** list_projects and switch_project: the project registry and the session's move between projects. */
   projects?: ProjectSwitcher;
   [name: string]: unknown;

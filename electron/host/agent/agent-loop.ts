@@ -1,0 +1,143 @@
+import { platform, release, arch } from 'node:os';
+import { basename } from 'node:path';
+import { ModelError } from '../models/model-error';
+import type { ModelTurn } from '../models/types';
+import { newMessageId } from '../sessions/session-runner';
+import { chooseEditBackend } from '../tools/edit-backend';
+import { toolInputSchema } from '../tool-search/tool-schema';
+import type { AnyTool } from '../tools/tool';
+import { bindTools } from './bind-tools';
+import { compact } from './compaction';
+import { COMPACT_AT_SHARE } from './constants';
+import { buildContext } from './context-builder';
+import { dispatchCalls, type StepAgent } from './dispatch';
+import { createPlanTool } from './plan-tool';
+import { projectInstructions } from '../projects/instructions';
+import type { AgentSpec, RunContext } from './run-context';
+import { settleDangling } from './settle-dangling';
+import { currentMode } from './session-state';
+import { abortReason } from './stop-reason';
+import { createSubagentTool, type SubagentOutcome } from './subagent-tool';
+import { buildSystemPrompt } from './system-prompt';
+import { estimateTokens, inputBudget, outputBudget } from './token-estimate';
+
+// One agent's loop: bind tools, rebuild the context from the log, call the model (streaming its
+// text as transient deltas), record the turn, run its tool calls, repeat, until the model stops,
+// the user stops it, or the step limit. Root and sub-agents run the same loop.
+
+const PLATFORM = `${platform()} ${release()} ${arch()}, Node ${process.versions.node}`;
+
+async function stepTools(run: RunContext, spec: AgentSpec, root: string, runAgent: (s: AgentSpec) => Promise<SubagentOutcome>) {
+  const input = { session: run.session, agent: spec, root, headless: run.headless };
+  const own: AnyTool[] = [];
+  const held: string[] = [];
+  if (spec.id === 'root') {
+    own.push(createPlanTool(run), createSubagentTool(run, { root, held: () => held }, runAgent));
+  }
+  const candidates = [...(await run.tools.candidates(input)), ...own];
+  const result = bindTools({
+    tools: candidates,
+    agent: spec.id === 'root' ? 'root' : 'sub',
+    mode: currentMode(run.session.events(), run.config.permission_mode),
+    capabilities: run.capabilities,
+    headless: run.headless,
+    workspaceMode: run.config.agent.workspace_mode,
+    editBackend: chooseEditBackend(run.config.agent, run.provider.model),
+    allowedTools: spec.allowedTools,
+    deferral: run.tools.defer ? (granted) => run.tools.defer!(granted, { ...input, contextWindow: run.provider.contextWindow }) : undefined,
+  });
+  held.push(...result.bound.map((t) => t.name));
+  return result;
+}
+
+export async function runAgent(run: RunContext, spec: AgentSpec): Promise<SubagentOutcome> {
+  const sub = (s: AgentSpec) => runAgent(run, s);
+  let lastText = '';
+  let steps = 0;
+  if (spec.id === 'root') {
+    const { root } = run.currentRoot();
+    const { bound } = await stepTools(run, spec, root, sub);
+    await settleDangling(run, { spec, root, bound });
+  }
+  while (steps < spec.maxSteps) {
+    const stop = abortReason(run.signal);
+    if (stop) throw stop;
+    const where = spec.fixedRoot ? { root: spec.fixedRoot, hasProject: true } : run.currentRoot();
+    const { bound, deferredNames } = await stepTools(run, spec, where.root, sub);
+    const mode = currentMode(run.session.events(), run.config.permission_mode);
+    const instructions = where.hasProject ? await projectInstructions(where.root).catch(() => null) : null;
+    const system = buildSystemPrompt({
+      agent: spec.id === 'root' ? 'root' : 'sub',
+      root: where.root,
+      hasProject: where.hasProject,
+      mode,
+      headless: run.headless,
+      toolNames: bound.map((t) => t.name),
+      deferredCount: deferredNames.length,
+      instructions: instructions ? { file: basename(instructions.file), text: instructions.text } : null,
+      date: new Date(),
+      platform: PLATFORM,
+    });
+    const tools = bound.map((t) => ({ name: t.name, description: t.description, parameters: toolInputSchema(t) }));
+    const mark = run.session.length;
+    const turn = await callModel(run, spec, system, tools);
+    steps++;
+    await run.append({ type: 'usage', agent_id: spec.id, model: run.provider.model, input_tokens: turn.usage.inputTokens, output_tokens: turn.usage.outputTokens });
+    if (turn.text || turn.thinking) {
+      await run.append({ type: 'assistant_message', message_id: turn.messageId, agent_id: spec.id, text: turn.text, ...(turn.thinking ? { thinking: turn.thinking } : {}) });
+      if (turn.text) lastText = turn.text;
+    }
+    if (!turn.toolCalls.length) {
+      if (spec.id !== 'root' || run.tryClose(mark)) return { text: lastText, steps, reason: 'finished' };
+      continue;
+    }
+    for (const c of turn.toolCalls) {
+      await run.append({ type: 'tool_call', call_id: c.id, agent_id: spec.id, name: c.name, args: c.args ?? {} });
+    }
+    const agent: StepAgent = { spec, root: where.root, bound };
+    await dispatchCalls(run, agent, turn.toolCalls);
+  }
+  return { text: lastText, steps, reason: 'step_limit' };
+}
+
+/** Calls the model, compacting first when the context outgrows the window, and once more on overflow. */
+async function callModel(run: RunContext, spec: AgentSpec, system: string, tools: { name: string; description: string; parameters: Record<string, unknown> }[]): Promise<ModelTurn & { messageId: string }> {
+  const { provider } = run;
+  const messageId = newMessageId();
+  const onText = (text: string) => run.session.emitTransient({ type: 'assistant_delta', message_id: messageId, agent_id: spec.id, text });
+  let messages = buildContext(run.session.events(), spec.id, { task: spec.task });
+  if (estimateTokens(system, messages, tools) > inputBudget(provider.contextWindow) * COMPACT_AT_SHARE) {
+    if (await compactNow(run, spec)) messages = buildContext(run.session.events(), spec.id, { task: spec.task });
+  }
+  const request = () => ({ system, messages, tools, maxTokens: outputBudget(provider.contextWindow) });
+  try {
+    return { ...(await provider.complete(request(), run.signal, { onText })), messageId };
+  } catch (err) {
+    if (!(err instanceof ModelError) || err.code !== 'context_overflow') throw translateAbort(run, err);
+    if (!(await compactNow(run, spec))) throw err;
+    messages = buildContext(run.session.events(), spec.id, { task: spec.task });
+    try {
+      return { ...(await provider.complete(request(), run.signal, { onText })), messageId };
+    } catch (again) {
+      throw translateAbort(run, again);
+    }
+  }
+}
+
+function translateAbort(run: RunContext, err: unknown): unknown {
+  return err instanceof ModelError && err.code === 'aborted' ? (abortReason(run.signal) ?? err) : err;
+}
+
+async function compactNow(run: RunContext, spec: AgentSpec): Promise<boolean> {
+  const done = await compact({ events: run.session.events(), agentId: spec.id, provider: run.provider, signal: run.signal }).catch((err) => {
+    throw translateAbort(run, err);
+  });
+  if (!done.ok) {
+    await run.append({ type: 'error', code: 'compaction_failed', message: `Could not compact the context: ${done.reason}` });
+    return false;
+  }
+  if (done.usage) await run.append({ type: 'usage', agent_id: `${spec.id}/compaction`, model: run.provider.model, input_tokens: done.usage.input, output_tokens: done.usage.output });
+  await run.append({ type: 'compaction', summary: done.summary, upto_seq: done.uptoSeq, agent_id: spec.id });
+  run.servicesFor(spec.id).readState?.forgetReads();
+  return true;
+}

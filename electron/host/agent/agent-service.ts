@@ -1,0 +1,286 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ClientCapability } from '../../../shared/protocol/capabilities';
+import type { SessionEventBody } from '../../../shared/protocol/events';
+import type { PermissionModeWire } from '../../../shared/protocol/common';
+import type { AppConfig } from '../config/schema';
+import { DisposableStore, type Disposable } from '../lifecycle/disposable';
+import { ModelError } from '../models/model-error';
+import type { ModelSettings } from '../models/model-settings';
+import type { ModelProvider } from '../models/types';
+import type { Session } from '../sessions/session';
+import type { SessionManager } from '../sessions/session-manager';
+import { newMessageId, type SendOptions, type SessionRunner } from '../sessions/session-runner';
+import { ReadState } from '../tools/read-state';
+import type { ToolServices } from '../tools/services';
+import { runAgent } from './agent-loop';
+import { AgentDecisions } from './decisions';
+import { createQuestionBroker } from './question-broker';
+import type { RunContext, SessionWaits, ToolSource } from './run-context';
+import { lastRunState, latestPanel, pendingApprovals, pendingPlans, unresolvedCalls } from './session-state';
+import { repairOnOpen } from './settle-dangling';
+import { RunAborted } from './stop-reason';
+import { Waiters } from './waiters';
+
+// The agent runtime behind sessions.send/stop/setMode: one run at a time per session, started by
+// a user message (or by a decision that arrives when no run is live, e.g. after a restart). A new
+// message while a run waits on the user supersedes the wait; one while the run works is picked up
+// at its next step. Everything the run does is in the session log.
+
+/** How long stop() waits for a run to wind down before returning (the run still ends on its own). */
+const STOP_WAIT_MS = 10_000;
+
+export interface AgentServiceOptions {
+  sessions: SessionManager;
+  config: AppConfig;
+  models: ModelSettings;
+  /** The candidate tools of one run (built-ins, MCP, devices) and their deferral; one per run. */
+  toolsForRun(session: Session): ToolSource;
+  /** Host-wide services for tools (lsp, devices, ...). */
+  services?: ToolServices;
+  /** Working directories of sessions bound to no project live under here. */
+  scratchDir: string;
+}
+
+export interface AgentSendOptions extends SendOptions {
+  /** A run with no UI (`mewbo run`, triggers): no questions, no device tools, approvals refused. */
+  headless?: boolean;
+  /** `provider:name` or a bare model name for this session's runs. */
+  model?: string;
+}
+
+export interface SessionAgentState {
+  waits: SessionWaits;
+  readStates: Map<string, ReadState>;
+  capabilities: ClientCapability[];
+  headless: boolean;
+  model?: string;
+  /** Repair of what a previous process left (dangling calls, a stale run state). */
+  ready: Promise<void>;
+}
+
+interface ActiveRun {
+  abort: AbortController;
+  done: Promise<void>;
+  waiting: number;
+}
+
+function newInputSince(session: Session, seq: number): boolean {
+  return session.events(seq).some((e) => e.type === 'user_message' || (e.type === 'question_answer' && e.delivery === 'late'));
+}
+
+export class AgentService implements SessionRunner, Disposable {
+  private readonly states = new Map<string, SessionAgentState>();
+  private readonly runs = new Map<string, ActiveRun>();
+  private readonly subscriptions = new DisposableStore();
+  readonly decisions: AgentDecisions;
+
+  constructor(private readonly opts: AgentServiceOptions) {
+    this.subscriptions.add(opts.sessions.onDidOpen((s) => void this.state(s)));
+    this.subscriptions.add(
+      opts.sessions.onWillDelete((s) => {
+        this.runs.get(s.id)?.abort.abort(new RunAborted('shutdown'));
+        this.states.delete(s.id);
+      }),
+    );
+    this.decisions = new AgentDecisions({
+      sessions: opts.sessions,
+      config: opts.config,
+      state: (s) => this.state(s),
+      resume: (s) => this.resumeIfIdle(s),
+    });
+  }
+
+  /** This session's runtime state, created (with its repair) on first use. */
+  state(session: Session): SessionAgentState {
+    let st = this.states.get(session.id);
+    if (!st) {
+      st = {
+        waits: { approvals: new Waiters(), questions: new Waiters(), plans: new Waiters() },
+        readStates: new Map(),
+        capabilities: [],
+        headless: false,
+        ready: Promise.resolve(),
+      };
+      this.states.set(session.id, st);
+      st.ready = this.repair(session).catch((err) => console.error(`[agent] repair of ${session.id} failed`, err));
+    }
+    return st;
+  }
+
+  isRunning(sessionId: string): boolean {
+    return this.runs.has(sessionId);
+  }
+
+  /** Resolves when the session's current run (if any) has ended. */
+  async idle(sessionId: string): Promise<void> {
+    await this.runs.get(sessionId)?.done;
+  }
+
+  private async repair(session: Session): Promise<void> {
+    if (this.runs.has(session.id)) return;
+    await repairOnOpen(session);
+    const last = lastRunState(session.events());
+    if (last && (last.state === 'running' || last.state === 'waiting')) {
+      const events = session.events();
+      const pending = pendingApprovals(events).length + pendingPlans(events).length;
+      await session.append(
+        pending
+          ? { type: 'run_state', state: 'waiting', reason: 'restored after a restart: waiting for a decision' }
+          : { type: 'run_state', state: 'idle', reason: 'the run was interrupted (the app restarted)' },
+      );
+    }
+  }
+
+  async send(session: Session, text: string, opts: AgentSendOptions): Promise<{ message_id: string }> {
+    const st = this.state(session);
+    await st.ready;
+    st.capabilities = [...opts.capabilities];
+    st.headless = opts.headless ?? false;
+    if (opts.model !== undefined) st.model = opts.model;
+    const message_id = newMessageId();
+    await session.append({ type: 'user_message', text, message_id });
+    if (this.runs.has(session.id)) {
+      await this.decisions.supersedeWaits(session, st);
+      return { message_id };
+    }
+    await this.decisions.supersedeLeftovers(session);
+    if (!this.runs.has(session.id)) this.startRun(session, st);
+    return { message_id };
+  }
+
+  async stop(session: Session): Promise<void> {
+    const run = this.runs.get(session.id);
+    if (run) {
+      run.abort.abort(new RunAborted('stop'));
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([run.done, new Promise((r) => (timer = setTimeout(r, STOP_WAIT_MS)))]);
+      clearTimeout(timer);
+      return;
+    }
+    await this.state(session).ready;
+    await this.decisions.stopLeftovers(session);
+    for (const call of unresolvedCalls(session.events())) {
+      await session.append({ type: 'tool_result', call_id: call.call_id, agent_id: call.agent_id, name: call.name, payload: { kind: 'error', code: 'stopped', message: 'The user stopped the run before this call finished.' } });
+    }
+    await session.append({ type: 'run_state', state: 'stopped', reason: 'stopped by the user' });
+  }
+
+  async setMode(session: Session, mode: PermissionModeWire): Promise<void> {
+    await session.append({ type: 'mode_change', mode });
+  }
+
+  /** A decision or a late answer arrived and nothing runs: start a run that picks it up. */
+  private resumeIfIdle(session: Session): void {
+    if (!this.runs.has(session.id)) this.startRun(session, this.state(session));
+  }
+
+  private startRun(session: Session, st: SessionAgentState): void {
+    const run: ActiveRun = { abort: new AbortController(), done: Promise.resolve(), waiting: 0 };
+    this.runs.set(session.id, run);
+    run.done = this.execute(session, st, run).finally(() => {
+      if (this.runs.get(session.id) === run) this.runs.delete(session.id);
+    });
+  }
+
+  private async execute(session: Session, st: SessionAgentState, run: ActiveRun): Promise<void> {
+    const append = (e: SessionEventBody) => session.append(e).then(() => undefined, () => undefined);
+    const release = () => {
+      if (this.runs.get(session.id) === run) this.runs.delete(session.id);
+    };
+    try {
+      await session.append({ type: 'run_state', state: 'running' });
+      const selection = await this.opts.models.select(st.model);
+      if (!selection.ok) {
+        release();
+        await append({ type: 'error', code: selection.code, message: selection.message });
+        await append({ type: 'run_state', state: 'failed', reason: selection.message });
+        return;
+      }
+      const ctx = await this.runContext(session, st, run, selection.provider);
+      const outcome = await runAgent(ctx, { id: 'root', maxSteps: this.opts.config.agent.max_steps });
+      if (outcome.reason === 'step_limit') {
+        release();
+        const message = `The run stopped after ${outcome.steps} steps (agent.max_steps). Send a message to continue.`;
+        await append({ type: 'error', code: 'step_limit', message });
+        await append({ type: 'run_state', state: 'idle', reason: message });
+      }
+    } catch (err) {
+      release();
+      if (err instanceof RunAborted) {
+        if (err.why === 'stop') await append({ type: 'run_state', state: 'stopped', reason: 'stopped by the user' });
+        return;
+      }
+      const message = err instanceof ModelError ? err.message : `internal error: ${(err as Error)?.message ?? String(err)}`;
+      if (!(err instanceof ModelError)) console.error('[agent] run failed', err);
+      await append({ type: 'error', code: err instanceof ModelError ? err.code : 'internal', message });
+      await append({ type: 'run_state', state: 'failed', reason: message });
+    }
+  }
+
+  private readState(st: SessionAgentState, agentId: string): ReadState {
+    let rs = st.readStates.get(agentId);
+    if (!rs) st.readStates.set(agentId, (rs = new ReadState({ dedup: true })));
+    return rs;
+  }
+
+  private async runContext(session: Session, st: SessionAgentState, run: ActiveRun, provider: ModelProvider): Promise<RunContext> {
+    const scratch = join(this.opts.scratchDir, session.id);
+    if (!session.meta.root) await mkdir(scratch, { recursive: true });
+    const services = new Map<string, ToolServices>();
+    const append = (e: SessionEventBody) => session.append(e).then(() => undefined);
+    const beginWait = (reason: string) => {
+      run.waiting++;
+      if (run.waiting === 1) void append({ type: 'run_state', state: 'waiting', reason }).catch(() => {});
+      let ended = false;
+      return () => {
+        if (ended) return;
+        ended = true;
+        run.waiting--;
+        if (run.waiting === 0 && !run.abort.signal.aborted) void append({ type: 'run_state', state: 'running' }).catch(() => {});
+      };
+    };
+    const broker = createQuestionBroker(session, st.waits.questions, beginWait);
+    const panels = {
+      latest(uiId: string) {
+        const e = latestPanel(session.events(), uiId);
+        return e ? { root: (e.spec as { root: unknown[] }).root, summary: e.summary } : undefined;
+      },
+    };
+    return {
+      session,
+      config: this.opts.config,
+      provider,
+      signal: run.abort.signal,
+      headless: st.headless,
+      capabilities: st.capabilities,
+      waits: st.waits,
+      tools: this.opts.toolsForRun(session),
+      servicesFor: (agentId) => {
+        let s = services.get(agentId);
+        if (!s) {
+          s = { ...this.opts.services, readState: this.readState(st, agentId), panels, ...(agentId === 'root' && !st.headless ? { questions: broker } : {}) };
+          services.set(agentId, s);
+        }
+        return s;
+      },
+      currentRoot: () => (session.meta.root ? { root: session.meta.root, hasProject: true } : { root: scratch, hasProject: false }),
+      append,
+      beginWait,
+      tryClose: (mark) => {
+        if (newInputSince(session, mark)) return false;
+        if (this.runs.get(session.id) === run) this.runs.delete(session.id);
+        void append({ type: 'run_state', state: 'idle', reason: 'finished' }).catch(() => {});
+        return true;
+      },
+    };
+  }
+
+  async dispose(): Promise<void> {
+    await this.subscriptions.dispose();
+    const runs = [...this.runs.values()];
+    for (const run of runs) run.abort.abort(new RunAborted('shutdown'));
+    await Promise.allSettled(runs.map((r) => r.done));
+    this.runs.clear();
+  }
+}

@@ -1,0 +1,119 @@
+import type { SessionEventOf } from '../../../shared/protocol/events';
+import type { AppConfig } from '../config/schema';
+import { HostError } from '../rpc/host-error';
+import type { Session } from '../sessions/session';
+import type { SessionManager } from '../sessions/session-manager';
+import type { QuestionAnswer } from './interaction';
+import { checkAnswer } from './question-format';
+import type { SessionWaits } from './run-context';
+import { findApproval, findPlan, findQuestion, modeBeforePlan, openQuestions, pendingApprovals, pendingPlans } from './session-state';
+
+// The user's side of the waits: answering a question, deciding an approval or a plan. Each
+// decision is an event first; then the waiting call gets it in place, or (nothing waits: the run
+// ended, or the host restarted) a run is started that picks it up from the log.
+
+const NEW_MESSAGE = 'the user sent a new message instead';
+const STOPPED = 'the run was stopped';
+
+export interface DecisionDeps {
+  sessions: SessionManager;
+  config: AppConfig;
+  state(session: Session): { waits: SessionWaits; ready: Promise<void> };
+  resume(session: Session): void;
+}
+
+export interface PendingView {
+  approvals: SessionEventOf<'approval_request'>[];
+  questions: SessionEventOf<'question'>[];
+  plans: SessionEventOf<'plan'>[];
+}
+
+export class AgentDecisions {
+  constructor(private readonly deps: DecisionDeps) {}
+
+  private async open(sessionId: string) {
+    const session = await this.deps.sessions.get(sessionId);
+    const st = this.deps.state(session);
+    await st.ready;
+    return { session, waits: st.waits };
+  }
+
+  async pending(sessionId: string): Promise<PendingView> {
+    const { session } = await this.open(sessionId);
+    const events = session.events();
+    return { approvals: pendingApprovals(events), questions: openQuestions(events), plans: pendingPlans(events) };
+  }
+
+  async answerQuestion(sessionId: string, questionId: string, answer: QuestionAnswer): Promise<{ delivery: 'in_place' | 'late' }> {
+    const { session, waits } = await this.open(sessionId);
+    const { question, answer: prior } = findQuestion(session.events(), questionId);
+    if (!question) throw new HostError('not_found', `no question '${questionId}' in session ${sessionId}`);
+    if (prior) throw new HostError('already_answered', `question '${questionId}' was already answered`);
+    const bad = checkAnswer(question.questions, answer);
+    if (bad) throw new HostError('invalid_answer', bad);
+    const live = waits.questions.has(questionId);
+    await session.append({ type: 'question_answer', question_id: questionId, answer, delivery: live ? 'in_place' : 'late' });
+    if (live && waits.questions.resolve(questionId, { status: 'answered', answer })) return { delivery: 'in_place' };
+    this.deps.resume(session);
+    return { delivery: 'late' };
+  }
+
+  async decideApproval(sessionId: string, approvalId: string, decision: 'allow' | 'deny', reason?: string): Promise<void> {
+    const { session, waits } = await this.open(sessionId);
+    const { request, decision: prior } = findApproval(session.events(), approvalId);
+    if (!request) throw new HostError('not_found', `no approval '${approvalId}' in session ${sessionId}`);
+    if (prior) throw new HostError('already_decided', `approval '${approvalId}' was already decided (${prior.decision})`);
+    const why = reason?.trim() || undefined;
+    await session.append({ type: 'approval_decision', approval_id: approvalId, decision, ...(why ? { reason: why } : {}), by: 'user' });
+    const verdict = decision === 'allow' ? ({ allow: true } as const) : ({ allow: false, reason: why ?? '', by: 'user' } as const);
+    if (!waits.approvals.resolve(approvalId, verdict)) this.deps.resume(session);
+  }
+
+  async decidePlan(sessionId: string, planId: string, decision: 'approve' | 'reject', feedback?: string): Promise<void> {
+    const { session, waits } = await this.open(sessionId);
+    const { plan, decision: prior } = findPlan(session.events(), planId);
+    if (!plan) throw new HostError('not_found', `no plan '${planId}' in session ${sessionId}`);
+    if (prior) throw new HostError('already_decided', `plan '${planId}' was already decided (${prior.decision})`);
+    const note = feedback?.trim() || undefined;
+    await session.append({ type: 'plan_decision', plan_id: planId, decision, ...(note ? { feedback: note } : {}) });
+    if (decision === 'approve') {
+      await session.append({ type: 'mode_change', mode: modeBeforePlan(session.events(), this.deps.config.permission_mode) });
+    }
+    if (!waits.plans.resolve(planId, { decision, feedback: note })) this.deps.resume(session);
+  }
+
+  /** A new message while the live run waits on the user: every wait is superseded. */
+  async supersedeWaits(session: Session, st: { waits: SessionWaits }): Promise<void> {
+    for (const id of st.waits.questions.ids()) {
+      await session.append({ type: 'question_superseded', question_id: id });
+      st.waits.questions.resolve(id, { status: 'superseded' });
+    }
+    for (const id of st.waits.approvals.ids()) {
+      await session.append({ type: 'approval_decision', approval_id: id, decision: 'deny', reason: NEW_MESSAGE, by: 'user' });
+      st.waits.approvals.resolve(id, { allow: false, reason: NEW_MESSAGE, by: 'user' });
+    }
+    for (const id of st.waits.plans.ids()) {
+      await session.append({ type: 'plan_decision', plan_id: id, decision: 'reject', feedback: NEW_MESSAGE });
+      st.waits.plans.resolve(id, { decision: 'superseded' });
+    }
+  }
+
+  /** A new message with no live run: approvals and plans left pending by a restart are superseded. */
+  async supersedeLeftovers(session: Session): Promise<void> {
+    await this.closeLeftovers(session, NEW_MESSAGE, 'user');
+  }
+
+  async stopLeftovers(session: Session): Promise<void> {
+    await this.closeLeftovers(session, STOPPED, 'policy');
+  }
+
+  private async closeLeftovers(session: Session, reason: string, by: 'user' | 'policy'): Promise<void> {
+    const events = session.events();
+    for (const a of pendingApprovals(events)) {
+      await session.append({ type: 'approval_decision', approval_id: a.approval_id, decision: 'deny', reason, by });
+    }
+    for (const p of pendingPlans(events)) {
+      await session.append({ type: 'plan_decision', plan_id: p.plan_id, decision: 'reject', feedback: reason });
+    }
+  }
+}

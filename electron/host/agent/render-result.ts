@@ -1,0 +1,23 @@
+import type { ToolPayload } from '../../../shared/tools/payload';
+import { TOOL_RESULT_CONTEXT_MAX_CHARS } from './constants';
+
+// How a tool's payload reads in the model's context: the payload as JSON, except that one long
+// text field (a file window, shell output, a diff) follows it verbatim. Escaped newlines and
+// quotes inside JSON make exact-string edits harder for a model to copy.
+
+const VERBATIM_FIELDS = ['text', 'output', 'content'] as const;
+/** Below this a text field stays inside the JSON. */
+const VERBATIM_MIN_CHARS = 200;
+
+export function renderToolResult(payload: ToolPayload, maxChars = TOOL_RESULT_CONTEXT_MAX_CHARS): string {
+  let out: string;
+  const field = VERBATIM_FIELDS.find((f) => typeof payload[f] === 'string' && (payload[f] as string).length >= VERBATIM_MIN_CHARS);
+  if (field) {
+    const { [field]: long, ...rest } = payload;
+    out = `${JSON.stringify(rest)}\n${field}:\n${long as string}`;
+  } else out = JSON.stringify(payload);
+  if (out.length <= maxChars) return out;
+  const head = out.slice(0, Math.floor(maxChars * 0.8));
+  const tail = out.slice(out.length - Math.floor(maxChars * 0.15));
+  return `${head}\n... [${out.length - head.length - tail.length} characters cut from this result] ...\n${tail}`;
+}

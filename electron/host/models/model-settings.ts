@@ -1,0 +1,142 @@
+import { readFile } from 'node:fs/promises';
+import { parseConfig } from '../config/load-config';
+import { writeJsonAtomic } from '../store/atomic-json';
+import { apiKeySecret, type SecretStore } from '../secrets/secret-store';
+import { ANTHROPIC_API_VERSION } from './constants';
+import type { RetryPolicy } from './http';
+import { providerSettings, PROVIDER_IDS, type ModelSection, type ValueSource } from './provider-config';
+import { selectModel, type ModelSelection } from './select-model';
+import type { ProviderId } from './types';
+
+// The live model settings: the `model` and `providers` sections of configs/app.json (changed from
+// Settings and written back atomically, every other key of the file left as it was), the keys in
+// the secret store, and the environment. Each run selects its model from these at its start.
+
+export interface ModelSettingsPatch {
+  model?: { provider?: ProviderId | null; name?: string | null; context_window?: number | null };
+  providers?: Partial<Record<ProviderId, { base_url?: string | null; model?: string | null }>>;
+}
+
+export interface ProviderView {
+  id: ProviderId;
+  has_key: boolean;
+  key_source: ValueSource | null;
+  /** The last four characters, so a person can tell keys apart; never the key. */
+  key_hint: string | null;
+  base_url: string;
+  base_url_source: ValueSource;
+  model: string | null;
+}
+
+export interface ModelsStatus {
+  selected: { provider: ProviderId; model: string; context_window: number; reason: string } | null;
+  /** Why nothing is selected and how to set a model; null when one is. */
+  message: string | null;
+  model: ModelSection['model'];
+  providers: ProviderView[];
+}
+
+export interface ModelSettingsOptions {
+  configFile: string;
+  initial: ModelSection;
+  env: NodeJS.ProcessEnv;
+  secrets: SecretStore;
+  retry?: RetryPolicy;
+}
+
+const stripNulls = <T extends object>(o: T) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined && v !== ''));
+
+export class ModelSettings {
+  private current: ModelSection;
+  private writes: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly opts: ModelSettingsOptions) {
+    this.current = { model: { ...opts.initial.model }, providers: { ...opts.initial.providers } };
+  }
+
+  get section(): ModelSection {
+    return this.current;
+  }
+
+  select(override?: string): Promise<ModelSelection> {
+    return selectModel({ cfg: this.current, env: this.opts.env, secrets: this.opts.secrets, override, retry: this.opts.retry });
+  }
+
+  /** Applies a patch (null clears a value), validates the whole file, writes it atomically. */
+  update(patch: ModelSettingsPatch): Promise<ModelSection> {
+    const next = this.writes.then(async () => {
+      let raw: Record<string, unknown> = {};
+      try {
+        raw = JSON.parse(await readFile(this.opts.configFile, 'utf8')) as Record<string, unknown>;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      }
+      if (patch.model) raw.model = stripNulls({ ...((raw.model as object) ?? {}), ...patch.model });
+      if (patch.providers) {
+        const providers = { ...((raw.providers as Record<string, object>) ?? {}) };
+        for (const [id, p] of Object.entries(patch.providers)) {
+          const merged = stripNulls({ ...(providers[id] ?? {}), ...p });
+          if (Object.keys(merged).length) providers[id] = merged;
+          else delete providers[id];
+        }
+        raw.providers = providers;
+      }
+      const parsed = parseConfig(raw, this.opts.configFile);
+      await writeJsonAtomic(this.opts.configFile, raw);
+      this.current = { model: parsed.model, providers: parsed.providers };
+      return this.current;
+    });
+    this.writes = next.catch(() => {});
+    return next;
+  }
+
+  setKey(provider: ProviderId, key: string): Promise<void> {
+    return this.opts.secrets.set(apiKeySecret(provider), key);
+  }
+
+  deleteKey(provider: ProviderId): Promise<void> {
+    return this.opts.secrets.delete(apiKeySecret(provider));
+  }
+
+  async providers(): Promise<ProviderView[]> {
+    return Promise.all(
+      PROVIDER_IDS.map(async (id) => {
+        const p = await providerSettings(id, this.current, this.opts.env, this.opts.secrets);
+        return {
+          id,
+          has_key: !!p.apiKey,
+          key_source: p.keySource,
+          key_hint: p.apiKey && p.apiKey.length >= 8 ? p.apiKey.slice(-4) : null,
+          base_url: p.baseUrl,
+          base_url_source: p.baseUrlSource,
+          model: p.model ?? null,
+        };
+      }),
+    );
+  }
+
+  async status(): Promise<ModelsStatus> {
+    const [selection, providers] = await Promise.all([this.select(), this.providers()]);
+    return {
+      selected: selection.ok
+        ? { provider: selection.provider.provider, model: selection.provider.model, context_window: selection.provider.contextWindow, reason: selection.reason }
+        : null,
+      message: selection.ok ? null : selection.message,
+      model: this.current.model,
+      providers,
+    };
+  }
+
+  /** The models a provider offers (its /models listing, or Ollama's /api/tags). */
+  async listModels(provider: ProviderId): Promise<string[]> {
+    const p = await providerSettings(provider, this.current, this.opts.env, this.opts.secrets);
+    const base = p.baseUrl.replace(/\/+$/, '');
+    const url = provider === 'anthropic' ? `${base}/v1/models` : provider === 'ollama' ? `${base.replace(/\/v1$/, '')}/api/tags` : `${base}/models`;
+    const headers: Record<string, string> =
+      provider === 'anthropic' ? { 'x-api-key': p.apiKey ?? '', 'anthropic-version': ANTHROPIC_API_VERSION } : p.apiKey ? { authorization: `Bearer ${p.apiKey}` } : {};
+    const res = await fetch(url, { headers, signal: AbortSignal.timeout(10_000) });
+    if (!res.ok) throw new Error(`${url} answered HTTP ${res.status}`);
+    const json = (await res.json()) as { data?: { id: string }[]; models?: { name: string }[] };
+    return provider === 'ollama' ? (json.models ?? []).map((m) => m.name) : (json.data ?? []).map((m) => m.id);
+  }
+}
