@@ -18,7 +18,8 @@ import type {
 import type { DeviceStore } from './device-store';
 import { deviceToolDefinition } from './device-tool';
 import { PairingCodes } from './pairing-codes';
-import { PendingCalls, type CallOutcome } from './pending-calls';
+import { PendingCalls } from './pending-calls';
+import { payloadOf, resultEvent } from './call-outcome';
 
 /** Appends an event to a session's log; the session store owns durability. */
 export type EmitSessionEvent = (sessionId: string, event: SessionEventBody) => void | Promise<void>;
@@ -283,27 +284,4 @@ export class DeviceHub extends DisposableObject implements ConnectionHandler {
       console.error(`devices: could not record ${event.type} in ${sessionId}`, err);
     }
   }
-}
-
-function resultEvent(callId: string, deviceId: string, outcome: CallOutcome): SessionEventBody {
-  const base = { type: 'device_tool_result' as const, call_id: callId, device_id: deviceId };
-  if (outcome.status === 'ok') return { ...base, status: 'ok', result: outcome.result };
-  if (outcome.status === 'error') return { ...base, status: 'error', error: outcome.error };
-  return { ...base, status: 'error', error: { code: outcome.code, message: outcome.message } };
-}
-
-function payloadOf(outcome: CallOutcome, deviceId: string, toolId: string): ToolPayload {
-  if (outcome.status === 'ok')
-    return { kind: 'device_result', device_id: deviceId, tool_id: toolId, result: outcome.result };
-  if (outcome.status === 'error') {
-    return errorPayload(
-      'device_error',
-      `${toolId} failed on the device: ${outcome.error.message}`,
-      {
-        device_id: deviceId,
-        device_code: outcome.error.code,
-      },
-    );
-  }
-  return errorPayload(outcome.code, `${toolId}: ${outcome.message}`, { device_id: deviceId });
 }
