@@ -111,7 +111,7 @@ describe('deferral over a run’s tools', () => {
     // A sub-agent's discoveries are its own.
     expect(names(run.defer(granted, { session, agent: { id: 'sub_1' }, root: a, contextWindow: 200_000 }).bound)).not.toContain('mcp__common__echo');
 
-    await session.append({ type: 'compaction', summary: 'earlier work', upto_seq: session.length - 1 });
+    await session.append({ type: 'compaction', agent_id: 'root', summary: 'earlier work', upto_seq: session.length - 1 });
     const id = session.id;
     await host.dispose();
     host = await Host.create({ env: { ...process.env, MEWBO_HOME: home } });
