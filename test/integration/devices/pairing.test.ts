@@ -2,6 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PAIR_CODE_TTL_MS } from '../../../electron/host/devices/constants';
+import { DevicesService } from '../../../electron/host/devices/devices-service';
 import { sha256Hex } from '../../../electron/host/devices/tokens';
 import { FakePhone } from '../../helpers/fake-phone';
 import { ManualClock, startHarness, type Harness } from './harness';
@@ -208,6 +209,27 @@ describe('the pairing offer and the listener switch', () => {
       expect(again.offer.url).toBe(offer.url);
     } finally {
       await again.dispose();
+    }
+  });
+
+  it('at app start the listener stays off unless pairing was left on', async () => {
+    h = await startHarness();
+    const make = (pairing_enabled: boolean) =>
+      DevicesService.create({
+        stateDir: h!.stateDir,
+        config: { pairing_enabled, host: '127.0.0.1', port: 0 },
+        emit: () => undefined,
+        rememberPairing: async () => undefined,
+      });
+    await h.service.dispose();
+    const off = await make(false);
+    expect(await off.start()).toMatchObject({ enabled: false, listening: false, url: null });
+    await off.dispose();
+    const on = await make(true);
+    try {
+      expect(await on.start()).toMatchObject({ enabled: true, listening: true, url: h.offer.url });
+    } finally {
+      await on.dispose();
     }
   });
 });
