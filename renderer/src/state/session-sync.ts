@@ -7,7 +7,7 @@ import { sessionsChangeSchema } from '../../../shared/protocol/session-summary';
 import type { Client } from '../transport/transport';
 import { useSessions } from './sessions-store';
 
-/** Events per `sessions.open` page: large pages keep a 10,000-event session to two round trips. */
+/** Events per `sessions.open` page: a 10,000-event session arrives in two. */
 const PAGE_EVENTS = 5000;
 
 /** Keeps the sessions list live from the `sessions` topic. Returns an unsubscribe. */
@@ -35,13 +35,22 @@ export function followSession(client: Client, id: string): () => void {
   const store = useSessions.getState;
 
   const load = async () => {
-    let from = store().views[id]?.model.length ?? 0;
-    for (;;) {
-      const page = await client.invoke('sessions.open', { id, from, limit: PAGE_EVENTS });
+    const have = store().views[id]?.model.length ?? 0;
+    const first = await client.invoke('sessions.open', { id, from: have, limit: PAGE_EVENTS });
+    if (stopped) return;
+    // The rest is requested at once (pipelined): the host serializes one page while this side
+    // parses the previous one. Pages are applied in order.
+    const rest: ReturnType<typeof client.invoke<'sessions.open'>>[] = [];
+    for (let from = first.next; from < first.session.event_count; from += PAGE_EVENTS) {
+      rest.push(client.invoke('sessions.open', { id, from, limit: PAGE_EVENTS }));
+    }
+    store().addEvents(id, first.events as SessionEvent[]);
+    let from = first.next;
+    for (const pending of rest) {
+      const page = await pending;
       if (stopped) return;
       store().addEvents(id, page.events as SessionEvent[]);
       from = page.next;
-      if (page.events.length < PAGE_EVENTS) break;
     }
     store().markLoaded(id);
     const sub = client.subscribe(`session:${id}`, from, (data) => {

@@ -1,0 +1,58 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+// `mewbo serve` for the UI benchmarks. bench/run.mjs runs bundles from node_modules/.cache with
+// the repo as the working directory, so paths come from cwd, not from import.meta.url.
+
+export const ROOT = process.cwd();
+
+export interface BenchHost {
+  url: string;
+  wsUrl: string;
+  stop(): Promise<void>;
+}
+
+export function requireBuild(): void {
+  if (
+    !existsSync(join(ROOT, 'dist/cli.js')) ||
+    !existsSync(join(ROOT, 'dist/renderer/index.html'))
+  ) {
+    console.error('build first: node build/build.mjs');
+    process.exit(1);
+  }
+}
+
+export async function serve(home: string, env: NodeJS.ProcessEnv = {}): Promise<BenchHost> {
+  const child = spawn(process.execPath, [join(ROOT, 'dist/cli.js'), 'serve', '--port', '0'], {
+    env: { ...process.env, MEWBO_HOME: home, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(
+      () => reject(new Error('mewbo serve did not print its URL in 20 s')),
+      20_000,
+    );
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /http:\/\/\S+/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[0]);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`mewbo serve exited with ${code}`)));
+  });
+  const u = new URL(url);
+  return {
+    url,
+    wsUrl: `ws://${u.host}/ws?token=${u.searchParams.get('token')}`,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
