@@ -2,10 +2,12 @@ import type { CliCommand } from './command';
 import { serveCommand } from './serve';
 import { toolCommand } from './tool';
 import { mcpCommand } from './mcp';
+import { runCommand } from './run';
 
 // The registry of `mewbo` subcommands: one file per command, one line here.
 export const commands: CliCommand[] = [
   serveCommand,
   toolCommand,
   mcpCommand,
+  runCommand,
 ];

@@ -63,6 +63,8 @@ interface ActiveRun {
   abort: AbortController;
   done: Promise<void>;
   waiting: number;
+  /** The final run_state append, issued synchronously at close so no later run can precede it. */
+  closing?: Promise<void>;
 }
 
 function newInputSince(session: Session, seq: number): boolean {
@@ -199,6 +201,7 @@ export class AgentService implements SessionRunner, Disposable {
       }
       const ctx = await this.runContext(session, st, run, selection.provider);
       const outcome = await runAgent(ctx, { id: 'root', maxSteps: this.opts.config.agent.max_steps });
+      await run.closing;
       if (outcome.reason === 'step_limit') {
         release();
         const message = `The run stopped after ${outcome.steps} steps (agent.max_steps). Send a message to continue.`;
@@ -270,7 +273,7 @@ export class AgentService implements SessionRunner, Disposable {
       tryClose: (mark) => {
         if (newInputSince(session, mark)) return false;
         if (this.runs.get(session.id) === run) this.runs.delete(session.id);
-        void append({ type: 'run_state', state: 'idle', reason: 'finished' }).catch(() => {});
+        run.closing = append({ type: 'run_state', state: 'idle', reason: 'finished' }).catch(() => {});
         return true;
       },
     };

@@ -6,12 +6,16 @@ import { TOOL_RESULT_CONTEXT_MAX_CHARS } from './constants';
 // quotes inside JSON make exact-string edits harder for a model to copy.
 
 const VERBATIM_FIELDS = ['text', 'output', 'content'] as const;
-/** Below this a text field stays inside the JSON. */
+/** A one-line text field shorter than this stays inside the JSON. */
 const VERBATIM_MIN_CHARS = 200;
+
+function verbatim(v: unknown): v is string {
+  return typeof v === 'string' && (v.length >= VERBATIM_MIN_CHARS || v.includes('\n'));
+}
 
 export function renderToolResult(payload: ToolPayload, maxChars = TOOL_RESULT_CONTEXT_MAX_CHARS): string {
   let out: string;
-  const field = VERBATIM_FIELDS.find((f) => typeof payload[f] === 'string' && (payload[f] as string).length >= VERBATIM_MIN_CHARS);
+  const field = VERBATIM_FIELDS.find((f) => verbatim(payload[f]));
   if (field) {
     const { [field]: long, ...rest } = payload;
     out = `${JSON.stringify(rest)}\n${field}:\n${long as string}`;

@@ -1,0 +1,81 @@
+import { realpathSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { PERMISSION_MODES, type PermissionMode } from '../host/config/schema';
+import { Host } from '../host/host';
+import { lastRunState } from '../host/agent/session-state';
+import { UsageError, type CliCommand } from './command';
+
+const usage = `Usage: mewbo run --project DIR [--model M] [--permission-mode ask|accept-edits|auto|plan] "prompt"
+
+Runs one agent session on DIR without a UI (trigger/API style) and streams its events as JSON lines
+on stdout, one event a line. Nobody is there to ask: no ask_user_question, no device tools, and in
+ask mode (the default) a call that needs approval is refused with a reason the model sees; use
+--permission-mode accept-edits or auto to let it edit or run commands.
+
+The model comes from --model (a name, or provider:name such as openai:gpt-5 or ollama:qwen3), else
+configs/app.json, else ANTHROPIC_API_KEY / OPENAI_API_KEY (with ANTHROPIC_BASE_URL / OPENAI_BASE_URL),
+else a local Ollama. Settings live under $MEWBO_HOME (default ~/.mewbo).
+
+Exit status: 0 when the run finished, 1 when it failed (no model, a provider error, the step limit,
+interrupted), 2 on bad usage.`;
+
+function parse(argv: string[]) {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: { project: { type: 'string' }, model: { type: 'string' }, 'permission-mode': { type: 'string' } },
+    });
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  const { values, positionals } = parsed;
+  const prompt = positionals.join(' ').trim();
+  if (!values.project) throw new UsageError('--project DIR is required');
+  if (!prompt) throw new UsageError('a prompt is required');
+  const mode = values['permission-mode'];
+  if (mode !== undefined && !(PERMISSION_MODES as readonly string[]).includes(mode)) {
+    throw new UsageError(`--permission-mode: '${mode}' is not one of ${PERMISSION_MODES.join(', ')}`);
+  }
+  let project: string;
+  try {
+    project = realpathSync(resolve(values.project));
+    if (!statSync(project).isDirectory()) throw new Error('not a directory');
+  } catch {
+    throw new UsageError(`--project: ${values.project} is not a directory`);
+  }
+  return { project, prompt, model: values.model, mode: mode as PermissionMode | undefined };
+}
+
+export const runCommand: CliCommand = {
+  name: 'run',
+  summary: 'run one headless agent session on a project, streaming its events as JSON lines',
+  usage,
+  async run(argv) {
+    const args = parse(argv);
+    const host = await Host.create();
+    try {
+      const session = await host.sessions.create({ title: args.prompt.split('\n')[0]!.slice(0, 80), project: null, root: args.project });
+      process.stderr.write(`mewbo run: session ${session.id}\n`);
+      const sub = session.subscribe(0, (item) => process.stdout.write(`${JSON.stringify(item)}\n`));
+      const interrupt = () => void host.agent.stop(session);
+      process.once('SIGINT', interrupt);
+      process.once('SIGTERM', interrupt);
+      try {
+        if (args.mode) await host.agent.setMode(session, args.mode);
+        await host.agent.send(session, args.prompt, { capabilities: [], headless: true, model: args.model });
+        await host.agent.idle(session.id);
+      } finally {
+        process.off('SIGINT', interrupt);
+        process.off('SIGTERM', interrupt);
+        await sub.dispose();
+      }
+      const last = lastRunState(session.events());
+      return last?.state === 'idle' && last.reason === 'finished' ? 0 : 1;
+    } finally {
+      await host.dispose();
+    }
+  },
+};
