@@ -5,7 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const here = fileURLToPath(new URL('.', import.meta.url));
+// From a bundle (bench/run.mjs puts benchmarks under node_modules/.cache) import.meta.url is not
+// this folder; benchmarks run from the repository root, so fall back to it.
+const nextToMe = fileURLToPath(new URL('.', import.meta.url));
+const here = existsSync(join(nextToMe, 'mcp-test-server.ts')) ? nextToMe : join(process.cwd(), 'test', 'helpers');
 const sources = ['mcp-test-server.ts', 'mcp-tool-catalog.ts'].map((f) => join(here, f));
 
 /**
@@ -35,5 +38,5 @@ export async function buildMcpTestServer(): Promise<string> {
 
 /** The published reference server, run from node_modules in stdio mode. */
 export function serverEverythingEntry(): string {
-  return fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url));
+  return join(here, '..', '..', 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
 }

@@ -2,22 +2,29 @@ import type { AnyTool } from '../tools/tool';
 import { parseQuery, words } from './query';
 import { SearchIndex, splitToolName, withinEdits, type IndexedTool } from './search-index';
 
-// Keyword scoring of tool_search. Weights: an exact tool name wins outright (users rely on "a query
-// naming a tool exactly must find it"); then words of the tool's own name, weighted by rarity; then
-// words of its description; synonyms and one-letter typos count for less than the word itself.
+// Keyword scoring of tool_search. An exact tool name wins outright (users rely on "a query naming a
+// tool exactly must find it"). Otherwise each query word counts once, by its best match in the
+// tool, weighted by how rare the word is among the granted tools: covering more of the query beats
+// matching one word twice, a word in the tool's name counts a little more than one in its
+// description, and synonyms, one-letter typos and substrings count for less than the word itself.
 const W_EXACT_NAME = 1000;
 const W_PHRASE_NAME = 60;
-const W_NAME_WORD = 10;
-const W_NAME_SYNONYM = 5;
-const W_NAME_TYPO = 4;
-const W_NAME_SUBSTRING = 3;
-const W_SERVER_WORD = 4;
-const W_DESC_WORD = 3;
-const W_DESC_SYNONYM = 1.5;
-const W_DESC_SUBSTRING = 1;
+const W_NAME_WORD = 1.5;
+const W_DESC_WORD = 1;
+const W_NAME_SYNONYM = 0.8;
+const W_DESC_SYNONYM = 0.6;
+const W_NAME_TYPO = 0.7;
+const W_SUBSTRING = 0.4;
+const W_SERVER_WORD = 0.5;
 /** Typos are only forgiven in words this long: short words are too close to each other. */
 const TYPO_MIN_LENGTH = 5;
-const SUBSTRING_MIN_LENGTH = 3;
+const SUBSTRING_MIN_LENGTH = 4;
+
+interface QueryWord {
+  word: string;
+  idf: number;
+  synonyms: readonly string[];
+}
 
 export interface SearchOutcome {
   tools: AnyTool[];
@@ -25,21 +32,26 @@ export interface SearchOutcome {
   notFound: string[];
 }
 
-/** Runs a tool_search query over `tools` (only what the agent was granted) and returns at most `max`. */
-export function searchTools(tools: readonly AnyTool[], query: string, max: number): SearchOutcome {
+/**
+ * Runs a tool_search query over `tools` (only what the agent was granted) and returns at most
+ * `max`. Pass a SearchIndex to reuse one across queries over the same tools.
+ */
+export function searchTools(tools: readonly AnyTool[] | SearchIndex, query: string, max: number): SearchOutcome {
   const parsed = parseQuery(query);
-  if (parsed.kind === 'select') return selectByName(tools, parsed.names, max);
+  if (parsed.kind === 'select') return selectByName(tools instanceof SearchIndex ? tools.entries.map((e) => e.tool) : tools, parsed.names, max);
 
-  const index = new SearchIndex(tools);
+  const index = tools instanceof SearchIndex ? tools : new SearchIndex(tools);
   const raw = parsed.raw.toLowerCase();
   const phrase = raw.replace(/[\s-]+/g, '_');
+  const terms = [...parsed.required, ...parsed.optional];
+  const queryWords: QueryWord[] = [...new Set(terms.flatMap(words))].map((word) => ({ word, idf: index.idf(word), synonyms: [...(index.synonyms.get(word) ?? [])] }));
   const scored: { entry: IndexedTool; score: number }[] = [];
   for (const entry of index.entries) {
     if (!parsed.required.every((t) => literalMatch(entry, t))) continue;
     let score = 0;
-    if (raw === entry.fullLower || raw === entry.bareLower) score += W_EXACT_NAME;
+    if (raw === entry.fullLower || raw === entry.bareLower || terms.some((t) => t === entry.fullLower || t === entry.bareLower)) score += W_EXACT_NAME;
     else if (phrase === entry.bareLower) score += W_PHRASE_NAME;
-    for (const term of [...parsed.required, ...parsed.optional]) score += termScore(index, entry, term);
+    for (const q of queryWords) score += q.idf * bestMatch(entry, q);
     if (score > 0) scored.push({ entry, score });
   }
   scored.sort((a, b) => b.score - a.score || a.entry.fullLower.length - b.entry.fullLower.length || a.entry.fullLower.localeCompare(b.entry.fullLower));
@@ -68,23 +80,15 @@ function literalMatch(entry: IndexedTool, term: string): boolean {
   return parts.length > 0 && parts.every((w) => entry.nameWords.has(w) || entry.descWords.has(w) || entry.serverWords.has(w));
 }
 
-function termScore(index: SearchIndex, entry: IndexedTool, term: string): number {
-  if (term === entry.fullLower || term === entry.bareLower) return W_EXACT_NAME;
-  let score = 0;
-  for (const w of words(term)) {
-    const idf = index.idf(w);
-    const synonyms = index.synonyms.get(w);
-    let name = 0;
-    if (entry.nameWords.has(w)) name = W_NAME_WORD * idf;
-    else if (synonyms && [...synonyms].some((s) => entry.nameWords.has(s))) name = W_NAME_SYNONYM * idf;
-    else if (w.length >= TYPO_MIN_LENGTH && [...entry.nameWords].some((n) => n.length >= TYPO_MIN_LENGTH && withinEdits(w, n, 1))) name = W_NAME_TYPO * idf;
-    else if (w.length >= SUBSTRING_MIN_LENGTH && entry.bareLower.includes(w)) name = W_NAME_SUBSTRING * idf;
-    let desc = 0;
-    if (entry.descWords.has(w)) desc = W_DESC_WORD * idf;
-    else if (synonyms && [...synonyms].some((s) => entry.descWords.has(s))) desc = W_DESC_SYNONYM * idf;
-    else if (w.length > SUBSTRING_MIN_LENGTH && entry.descLower.includes(w)) desc = W_DESC_SUBSTRING * idf;
-    const server = entry.serverWords.has(w) ? W_SERVER_WORD : 0;
-    score += name + desc + server;
+function bestMatch(entry: IndexedTool, { word, synonyms }: QueryWord): number {
+  if (entry.nameWords.has(word)) return W_NAME_WORD;
+  if (entry.descWords.has(word)) return W_DESC_WORD;
+  if (synonyms.some((s) => entry.nameWords.has(s))) return W_NAME_SYNONYM;
+  if (synonyms.some((s) => entry.descWords.has(s))) return W_DESC_SYNONYM;
+  if (word.length >= TYPO_MIN_LENGTH) {
+    for (const n of entry.nameWords) if (n.length >= TYPO_MIN_LENGTH && withinEdits(word, n, 1)) return W_NAME_TYPO;
   }
-  return score;
+  if (entry.serverWords.has(word)) return W_SERVER_WORD;
+  if (word.length >= SUBSTRING_MIN_LENGTH && (entry.bareLower.includes(word) || entry.descLower.includes(word))) return W_SUBSTRING;
+  return 0;
 }

@@ -3,13 +3,13 @@
 // synonym weigh less than a direct match (see search.ts). Keep it to common tool verbs: a large
 // thesaurus would blur results more than it helps.
 const GROUPS: readonly (readonly string[])[] = [
-  ['create', 'add', 'new', 'make', 'open', 'insert', 'write'],
+  ['create', 'add', 'new', 'make', 'open', 'insert', 'append'],
   ['delete', 'remove', 'destroy', 'erase', 'drop', 'close'],
   ['get', 'fetch', 'retrieve', 'read', 'show', 'view', 'load', 'lookup'],
   ['list', 'enumerate', 'browse', 'all'],
   ['update', 'edit', 'modify', 'change', 'set', 'patch', 'rename'],
   ['search', 'find', 'query', 'filter', 'lookup'],
-  ['send', 'post', 'message', 'notify', 'publish'],
+  ['send', 'post', 'message', 'notify', 'publish', 'write'],
   ['run', 'execute', 'start', 'trigger', 'launch', 'invoke'],
   ['stop', 'cancel', 'kill', 'halt', 'terminate', 'abort'],
   ['upload', 'put', 'store', 'save'],
@@ -17,6 +17,7 @@ const GROUPS: readonly (readonly string[])[] = [
   ['sum', 'add', 'total'],
   ['issue', 'ticket', 'bug'],
   ['repository', 'repo'],
+  ['url', 'link'],
   ['pull', 'pr', 'merge'],
   ['schedule', 'calendar', 'event', 'meeting'],
   ['email', 'mail', 'inbox'],

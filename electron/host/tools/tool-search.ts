@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineTool, type AnyTool } from './tool';
 import { DEFAULT_MAX_RESULTS, MAX_RESULTS_CAP, TOOL_SEARCH_NAME } from '../tool-search/constants';
 import { searchTools } from '../tool-search/search';
+import { SearchIndex } from '../tool-search/search-index';
 import { toolSchema } from '../tool-search/tool-schema';
 
 const parameters = z.object({
@@ -32,6 +33,8 @@ export interface ToolSearchScope {
  */
 export function createToolSearchTool(scope: ToolSearchScope): AnyTool {
   const names = scope.deferredNames.length ? scope.deferredNames.join('\n') : '(none: every deferred tool is loaded)';
+  // Built on the first search only: most steps never search.
+  let index: SearchIndex | null = null;
   return defineTool({
     name: TOOL_SEARCH_NAME,
     description:
@@ -43,7 +46,8 @@ export function createToolSearchTool(scope: ToolSearchScope): AnyTool {
     flags: { readOnly: true, approval: 'none' },
     async run(_ctx, args) {
       const max = clampMaxResults(args.max_results);
-      const { tools, notFound } = searchTools(scope.searchable, args.query, max);
+      index ??= new SearchIndex(scope.searchable);
+      const { tools, notFound } = searchTools(index, args.query, max);
       return {
         kind: 'tool_search',
         query: args.query,
