@@ -34,6 +34,12 @@ export const ALL_RIGHTS =
 /** Writing to an existing device such as /dev/null or the terminal, without creating anything. */
 export const DEVICE_WRITE_RIGHTS = READ_RIGHTS | FS.WRITE_FILE | FS.TRUNCATE | FS.IOCTL_DEV;
 
+/**
+ * A foreground command's terminal: written to, never read. A pager that opens the terminal by
+ * name to read keys (less does, when /dev/tty is not there) fails at once instead of waiting.
+ */
+export const TERMINAL_WRITE_ONLY_RIGHTS = FS.READ_DIR | FS.WRITE_FILE | FS.TRUNCATE | FS.IOCTL_DEV;
+
 /** Rights each ABI version knows (ABI 4 added network, 6 scopes, 7 logging: no new fs rights). */
 export function fsRightsForAbi(abi: number): number {
   if (abi < 1) return 0;

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { isInside } from '../fs/safe-path';
-import { ALL_RIGHTS, DEVICE_WRITE_RIGHTS, READ_RIGHTS } from './access-rights';
+import { ALL_RIGHTS, DEVICE_WRITE_RIGHTS, READ_RIGHTS, TERMINAL_WRITE_ONLY_RIGHTS } from './access-rights';
 import type { DenyList } from './deny-list';
 import { realPathLoose } from './real-path';
 
@@ -30,7 +30,11 @@ export interface PlanInput {
   writeScope: WriteScope;
   /** Temporary directories writable under the project write scope (the shell's own TMPDIR first). */
   tempDirs: string[];
+  /** Terminals (/dev/pts) may be written but not read: a foreground run on a PTY. */
+  terminalWriteOnly?: boolean;
 }
+
+const TERMINALS = '/dev/pts';
 
 /** Devices a confined shell still writes to: `> /dev/null`, its terminal, entropy. */
 const WRITABLE_DEVICES = ['/dev/null', '/dev/zero', '/dev/full', '/dev/random', '/dev/urandom', '/dev/tty', '/dev/ptmx', '/dev/pts'];
@@ -84,7 +88,8 @@ class PlanBuilder {
 
 export function compileGrants(input: PlanInput): GrantPlan {
   const { deny } = input;
-  const builder = new PlanBuilder(deny.denied);
+  // A write-only terminal is carved out of every tree like a denial, then granted on its own.
+  const builder = new PlanBuilder(input.terminalWriteOnly ? [...deny.denied, TERMINALS] : deny.denied);
   const insideDenied = (p: string) => deny.denied.some((d) => isInside(d, p));
   const project = input.writeScope === 'project';
 
@@ -102,9 +107,11 @@ export function compileGrants(input: PlanInput): GrantPlan {
   }
   if (project) {
     for (const dev of WRITABLE_DEVICES) {
+      if (dev === TERMINALS && input.terminalWriteOnly) continue;
       if (existsSync(dev) && !insideDenied(dev)) builder.grantTree(dev, DEVICE_WRITE_RIGHTS);
     }
   }
+  if (input.terminalWriteOnly && existsSync(TERMINALS)) builder.grantWhole(TERMINALS, TERMINAL_WRITE_ONLY_RIGHTS);
   for (const path of deny.readmitted) {
     if (existsSync(path)) builder.grantWhole(path, ALL_RIGHTS);
     else builder.warnings.push(`sandbox: dropped grant ${path} (allowed_paths): it does not exist`);

@@ -324,7 +324,18 @@ struct options {
 static void run_child(const struct options *o, int ruleset, const sigset_t *blocked) {
   sigprocmask(SIG_UNBLOCK, blocked, NULL);
   prctl(PR_SET_PDEATHSIG, SIGKILL); /* if the supervisor dies, the shell goes with it */
-  if (o->detach_tty) setsid();        /* no controlling terminal: /dev/tty prompts fail at once */
+  if (o->detach_tty) {
+    setsid(); /* no controlling terminal: /dev/tty prompts fail at once */
+    /* The terminal stays the output, but write-only: a pager that falls back to reading keys
+     * from stderr (less does) gets an error instead of waiting. */
+    const char *tty = ttyname(1);
+    int out = tty ? open(tty, O_WRONLY | O_NOCTTY) : -1;
+    if (out >= 0) {
+      dup2(out, 1);
+      dup2(out, 2);
+      if (out > 2) close(out);
+    }
+  }
   if (o->stdin_null) {
     int null = open("/dev/null", O_RDONLY);
     if (null >= 0 && null != 0) {

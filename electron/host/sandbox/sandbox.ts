@@ -1,4 +1,5 @@
 import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { AppConfig } from '../config/schema';
@@ -14,6 +15,9 @@ import { realPathLoose } from './real-path';
 // outcomes stay apart: a grant that cannot be added is dropped with a warning (narrower, still
 // confined); a kernel without Landlock runs unconfined, logged once and visible in every payload;
 // a refused ruleset fails the spawn in the launcher with a line on stderr (exit 125).
+
+/** Where programs put temporary files; writable under the project write scope. */
+const SYSTEM_TEMP_DIRS = [tmpdir(), '/tmp', '/var/tmp', '/dev/shm'];
 
 export interface SandboxOptions {
   /** The compiled launcher, or null when it was not built. */
@@ -43,6 +47,8 @@ export interface SpawnRequest {
   root: string;
   /** The shell's own TMPDIR, then other temp directories (writable under write scope). */
   tempDirs: string[];
+  /** A foreground run on a PTY: its terminal is write-only (see grant-plan.ts). */
+  terminalWriteOnly?: boolean;
 }
 
 export class Sandbox {
@@ -104,7 +110,12 @@ export class Sandbox {
       installRoot: this.opts.installRoot,
       protectedDirs: this.protectedDirs,
     });
-    const plan = compileGrants({ deny, writeScope: status.write_scope, tempDirs: req.tempDirs });
+    const plan = compileGrants({
+      deny,
+      writeScope: status.write_scope,
+      tempDirs: [...req.tempDirs, ...SYSTEM_TEMP_DIRS],
+      terminalWriteOnly: req.terminalWriteOnly,
+    });
     const rulesFile = join(this.opts.rulesDir, `rules-${++this.counter}-${randomBytes(4).toString('hex')}`);
     writeFileSync(rulesFile, encodeRules(plan.grants), { mode: 0o600 });
     return { status, launcherArgs: ['--rules', rulesFile], warnings: [...deny.warnings, ...plan.warnings], rulesFile };

@@ -48,7 +48,12 @@ export class ShellSpawner {
   constructor(private readonly opts: SpawnerOptions) {}
 
   async spawn(spec: SpawnSpec): Promise<Spawned | { refused: ErrorPayload }> {
-    const prepared = await this.opts.sandbox.prepare({ config: spec.config, root: spec.root, tempDirs: [this.opts.tmpDir] });
+    const prepared = await this.opts.sandbox.prepare({
+      config: spec.config,
+      root: spec.root,
+      tempDirs: [this.opts.tmpDir],
+      terminalWriteOnly: spec.tty && !spec.background,
+    });
     if ('refused' in prepared) return prepared;
     const env = shellEnv(this.opts.baseEnv ?? process.env, { tty: spec.tty, tmpDir: this.opts.tmpDir, token: spec.token });
     const foreground = !spec.background;

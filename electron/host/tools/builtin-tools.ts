@@ -8,6 +8,8 @@ import { switchProjectTool } from './switch-project';
 import { updateTodosTool } from './update-todos';
 import { askUserQuestionTool } from './ask-user-question';
 import { presentUiTool } from './present-ui';
+import { shellTool } from './shell';
+import { shellSessionTool } from './shell-session';
 import type { AnyTool } from './tool';
 
 // The registry of built-in tools: one file per tool, one line here. Binding decides per session
@@ -17,6 +19,8 @@ export const builtinTools: AnyTool[] = [
   editBlockTool,
   fileEditTool,
   listDirTool,
+  shellTool,
+  shellSessionTool,
   lspTool,
   updateTodosTool,
   askUserQuestionTool,

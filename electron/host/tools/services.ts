@@ -6,6 +6,7 @@ import type { ReadState } from './read-state';
 import type { LspService } from '../lsp/lsp-service';
 import type { DeviceHub } from '../devices/device-hub';
 import type { PanelLookup, QuestionBroker } from '../agent/interaction';
+import type { ShellService } from '../shells/shell-service';
 import type { ProjectSwitcher } from '../projects/project-switcher';
 
 export interface ToolServices {
@@ -19,6 +20,8 @@ export interface ToolServices {
   questions?: QuestionBroker;
   /** present_ui: the panels presented earlier in the session (ui_id replace, container edits). */
   panels?: PanelLookup;
+  /** aider_shell_tool and shell_session_tool: the host's shells (one manager per session) and the sandbox. */
+  shells?: ShellService;
   /** list_projects and switch_project: the project registry and the session's move between projects. */
   projects?: ProjectSwitcher;
   [name: string]: unknown;

@@ -4,6 +4,7 @@ import type { DisposableStore } from '../lifecycle/disposable';
 import { ReadState } from './read-state';
 import type { ToolServices } from './services';
 import { createLspService } from '../lsp/create-lsp-service';
+import { ShellService } from '../shells/shell-service';
 
 // The services a tool gets when it runs without a session or a model (`mewbo tool`, `mewbo mcp`).
 // Each area adds one factory line; a factory registers anything long-lived with `store`, which
@@ -23,4 +24,5 @@ export type ServiceFactory = (env: StandaloneEnv) => Partial<ToolServices> | Pro
 export const standaloneServiceFactories: ServiceFactory[] = [
   (env) => ({ readState: new ReadState({ dedup: env.dedupReads }) }),
   (env) => ({ lsp: createLspService({ config: () => env.config, configDir: env.home.configDir, store: env.store }) }),
+  (env) => ({ shells: env.store.add(new ShellService({ paths: env.home, config: () => env.config })) }),
 ];

@@ -1,0 +1,242 @@
+import { afterEach, describe, expect, test } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { processesWithToken } from '../../../electron/host/shells/process-tree';
+import type { ShellManager, StartRequest } from '../../../electron/host/shells/shell-manager';
+import type { ShellSession } from '../../../electron/host/shells/shell-session';
+import { shellFixture, type ShellFixture } from './shell-fixture';
+
+let f: ShellFixture;
+afterEach(async () => {
+  await f?.cleanup();
+});
+
+function setup(raw: Record<string, unknown> = {}): ShellManager {
+  f = shellFixture(raw);
+  return f.service.forSession('s_manager01');
+}
+
+function req(command: string, extra: Partial<StartRequest> = {}): StartRequest {
+  return { command, cwd: f.root, root: f.root, config: f.config, tty: false, ...extra };
+}
+
+async function start(m: ShellManager, command: string, extra: Partial<StartRequest> = {}): Promise<ShellSession> {
+  const s = await m.start(req(command, extra));
+  if ('kind' in s) throw new Error(`start refused: ${JSON.stringify(s)}`);
+  return s;
+}
+
+function pgrepMarker(marker: string): string {
+  try {
+    return execFileSync('pgrep', ['-af', marker], { encoding: 'utf8' }).trim();
+  } catch {
+    return '';
+  }
+}
+
+describe('ShellManager', () => {
+  test('a foreground command returns merged stdout and stderr with its exit code', async () => {
+    const m = setup();
+    const r = await m.run({ ...req('echo out; echo err >&2; exit 7'), timeoutMs: 10_000 });
+    if ('kind' in r) throw new Error(JSON.stringify(r));
+    expect(r.result.text).toBe('out\nerr\n');
+    expect(r.info.exit_code).toBe(7);
+    expect(r.timedOut).toBe(false);
+  });
+
+  test('a foreground command past its timeout is killed with its whole group', async () => {
+    const m = setup();
+    const r = await m.run({ ...req('echo begin; sleep 600 & sleep 601; echo never'), timeoutMs: 300 });
+    if ('kind' in r) throw new Error(JSON.stringify(r));
+    expect(r.timedOut).toBe(true);
+    expect(r.info.status).toBe('killed');
+    expect(r.result.text).toBe('begin\n');
+    expect(pgrepMarker('sleep 60[01]')).toBe('');
+  });
+
+  test('processes a foreground command leaves behind are killed when it exits', async () => {
+    const m = setup();
+    const r = await m.run({ ...req('setsid sleep 602 & (sleep 603 &); echo done'), timeoutMs: 10_000 });
+    if ('kind' in r) throw new Error(JSON.stringify(r));
+    expect(r.result.text).toBe('done\n');
+    expect(pgrepMarker('sleep 60[23]')).toBe('');
+  });
+
+  test('a foreground read of stdin, a /dev/tty password prompt and a pager return at once', async () => {
+    const m = setup();
+    const commands = [
+      'read -r -p "Password: " pw; echo "rc=$?"',
+      `python3 -c "import getpass; getpass.getpass('Password: ')"; echo "rc=$?"`,
+      'printf "a\\nb\\n" > f.txt; less f.txt; echo "rc=$?"',
+      'git init -q repo && cd repo && git -c user.email=a@b -c user.name=n commit -q --allow-empty -m one && git -c core.pager=less log --oneline | cat; echo "rc=$?"',
+    ];
+    for (const tty of [false, true]) {
+      for (const command of commands) {
+        const r = await m.run({ ...req(command, { tty }), timeoutMs: 20_000 });
+        if ('kind' in r) throw new Error(JSON.stringify(r));
+        expect(r.timedOut, `${command} (tty ${tty}) hung until the timeout`).toBe(false);
+        expect(r.result.text).toMatch(/rc=\d+/);
+      }
+    }
+  });
+
+  test('tty: true gives the command a terminal', async () => {
+    const m = setup();
+    const r = await m.run({ ...req('[ -t 1 ] && echo is-a-tty || echo not-a-tty', { tty: true }), timeoutMs: 10_000 });
+    if ('kind' in r) throw new Error(JSON.stringify(r));
+    expect(r.result.text).toContain('is-a-tty');
+    const p = await m.run({ ...req('[ -t 1 ] && echo is-a-tty || echo not-a-tty'), timeoutMs: 10_000 });
+    if ('kind' in p) throw new Error(JSON.stringify(p));
+    expect(p.result.text).toBe('not-a-tty\n');
+  });
+
+  test('background reads are incremental by cursor and status comes from the process', async () => {
+    const m = setup();
+    const s = await start(m, 'echo one; read -r go; echo two; exit 4');
+    const first = await m.read(s.id, { waitMs: 5000 });
+    if (first.kind !== 'shell_session') throw new Error(JSON.stringify(first));
+    expect(first.output).toBe('one\n');
+    expect(first.status).toBe('running');
+    expect(first.exit_code).toBeNull();
+    const empty = await m.read(s.id, { cursor: first.cursor });
+    if (empty.kind !== 'shell_session') throw new Error(JSON.stringify(empty));
+    expect(empty.output).toBe('');
+    expect(empty.status).toBe('running');
+    m.input(s.id, 'go\n');
+    await s.whenExited;
+    const second = await m.read(s.id, { cursor: first.cursor });
+    if (second.kind !== 'shell_session') throw new Error(JSON.stringify(second));
+    expect(second.output).toBe('two\n');
+    expect(second.status).toBe('exited');
+    expect(second.exit_code).toBe(4);
+    expect(second.cursor).toBe(first.cursor + 4);
+  });
+
+  test('output evicted before it was read is reported as missed_characters', async () => {
+    const m = setup({ shells: { buffer_chars: 1024 } });
+    const s = await start(m, 'for i in $(seq 1 400); do echo "line $i"; done');
+    await s.whenExited;
+    const r = await m.read(s.id, { cursor: 0 });
+    if (r.kind !== 'shell_session') throw new Error(JSON.stringify(r));
+    expect(r.cursor).toBeGreaterThan(1024);
+    expect(r.missed_characters).toBe(r.cursor - 1024);
+    expect(r.output.length).toBe(1024);
+    expect(r.output.endsWith('line 400\n')).toBe(true);
+  });
+
+  test('a filtered read leaves the cursor where an unfiltered read would', async () => {
+    const m = setup();
+    const s = await start(m, 'printf "alpha 1\\nbeta 2\\nalpha 3\\ngamma\\n"');
+    await s.whenExited;
+    const filtered = await m.read(s.id, { filter: /alpha/, filterSource: 'alpha' });
+    const plain = await m.read(s.id, {});
+    if (filtered.kind !== 'shell_session' || plain.kind !== 'shell_session') throw new Error('read failed');
+    expect(filtered.output).toBe('alpha 1\nalpha 3\n');
+    expect(plain.output).toBe('alpha 1\nbeta 2\nalpha 3\ngamma\n');
+    expect(filtered.cursor).toBe(plain.cursor);
+  });
+
+  test('wait_ms waits for new output after the cursor, and a filtered wait for a matching line', async () => {
+    const m = setup();
+    const s = await start(m, 'echo start; sleep 0.4; echo noise; sleep 0.4; echo "READY on http://localhost:5173/"; sleep 30');
+    const first = await m.read(s.id, { waitMs: 5000 });
+    if (first.kind !== 'shell_session') throw new Error(JSON.stringify(first));
+    expect(first.output).toBe('start\n');
+    const next = await m.read(s.id, { cursor: first.cursor, waitMs: 10_000, filter: /READY/, filterSource: 'READY' });
+    if (next.kind !== 'shell_session') throw new Error(JSON.stringify(next));
+    expect(next.output).toBe('READY on http://localhost:5173/\n');
+    expect(next.urls).toEqual(['http://localhost:5173/']);
+  });
+
+  test('write sends input and returns the reply in the same call', async () => {
+    const m = setup();
+    const s = await start(m, 'while read -r line; do echo "got:$line"; done');
+    const r = await m.write(s.id, { input: 'hello', newline: true });
+    if (r.kind !== 'shell_session') throw new Error(JSON.stringify(r));
+    expect(r.output).toBe('got:hello\n');
+    const again = await m.write(s.id, { input: 'second', newline: true });
+    if (again.kind !== 'shell_session') throw new Error(JSON.stringify(again));
+    expect(again.output).toBe('got:second\n');
+  });
+
+  test('write on a tty answers an interactive prompt', async () => {
+    const m = setup();
+    const s = await start(m, 'read -r -p "Name? " n; echo "hi $n"; sleep 30', { tty: true });
+    await m.read(s.id, { waitMs: 5000, filter: /Name\?/ });
+    const r = await m.write(s.id, { input: 'ada', newline: true });
+    if (r.kind !== 'shell_session') throw new Error(JSON.stringify(r));
+    expect(r.output).toContain('hi ada');
+  });
+
+  test('writing to an exited session is refused', async () => {
+    const m = setup();
+    const s = await start(m, 'exit 0');
+    await s.whenExited;
+    const r = await m.write(s.id, { input: 'x', newline: true });
+    expect(r).toMatchObject({ kind: 'error', code: 'shell_exited' });
+  });
+
+  test('kill ends the whole process tree, including jobs that left the group', async () => {
+    const m = setup();
+    const s = await start(m, 'sleep 610 & setsid sleep 611 & (nohup sleep 612 >/dev/null 2>&1 &); (trap "" TERM; sleep 613) & echo up; wait');
+    await m.read(s.id, { waitMs: 5000, filter: /up/ });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(processesWithToken(m.tokenPrefix).length).toBeGreaterThanOrEqual(5);
+    const r = await m.kill(s.id);
+    if (r.kind !== 'shell_session') throw new Error(JSON.stringify(r));
+    expect(r.status).toBe('killed');
+    expect(r.kill_reason).toBe('kill');
+    expect(processesWithToken(m.tokenPrefix)).toEqual([]);
+    expect(pgrepMarker('sleep 61[0-3]')).toBe('');
+  });
+
+  test('a full store refuses a new start naming the cap, and evicts finished shells oldest first', async () => {
+    const m = setup({ shells: { max_sessions: 2 } });
+    const done = await start(m, 'echo done');
+    await done.whenExited;
+    const a = await start(m, 'sleep 620');
+    const b = await start(m, 'sleep 621');
+    expect(m.get(done.id)).toBeUndefined();
+    const refused = await m.start(req('sleep 622'));
+    expect(refused).toMatchObject({ kind: 'error', code: 'shell_cap' });
+    expect((refused as { message: string }).message).toContain('shells.max_sessions');
+    expect((refused as { message: string }).message).toContain('2');
+    const fg = await m.run({ ...req('echo fg'), timeoutMs: 5000 });
+    expect(fg).toMatchObject({ kind: 'error', code: 'shell_cap' });
+    await m.kill(a.id);
+    const c = await start(m, 'echo after');
+    expect(m.get(a.id)).toBeUndefined();
+    expect(m.list().map((s) => s.shell_id)).toEqual([b.id, c.id]);
+  });
+
+  test('a running foreground command holds a slot', async () => {
+    const m = setup({ shells: { max_sessions: 1 } });
+    const running = m.run({ ...req('sleep 0.8; echo fg-done'), timeoutMs: 10_000 });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(m.list()).toHaveLength(1);
+    expect(await m.start(req('echo bg'))).toMatchObject({ kind: 'error', code: 'shell_cap' });
+    await running;
+    const s = await start(m, 'echo bg');
+    expect(s.id).toBe('shell_1');
+  });
+
+  test('an idle running shell is reaped after shells.idle_timeout_s', async () => {
+    const m = setup({ shells: { idle_timeout_s: 1 } });
+    const s = await start(m, 'sleep 630');
+    const info = await s.whenExited;
+    expect(info.status).toBe('killed');
+    expect(info.kill_reason).toBe('idle');
+    expect(pgrepMarker('sleep 630')).toBe('');
+  });
+
+  test('disposing the manager kills every shell and leaves no process behind', async () => {
+    const m = setup();
+    await start(m, 'sleep 640 & setsid sleep 641 & wait');
+    await start(m, 'sleep 642', { tty: true });
+    await new Promise((r) => setTimeout(r, 200));
+    const prefix = m.tokenPrefix;
+    expect(processesWithToken(prefix).length).toBeGreaterThanOrEqual(4);
+    await f.service.disposeSession('s_manager01');
+    expect(processesWithToken(prefix)).toEqual([]);
+    expect(pgrepMarker('sleep 64[0-2]')).toBe('');
+  });
+});
