@@ -42,3 +42,11 @@ export const MAX_OPEN_DOCUMENTS = 200;
 
 /** Bytes of server stderr kept to explain a failed start or a crash. */
 export const STDERR_TAIL_BYTES = 4_096;
+
+/**
+ * Directories watched per workspace for servers that ask the client to watch files (one inotify
+ * watch each; Linux's default budget per user is 8,192 on older kernels, shared with every tool).
+ */
+export const MAX_WATCHED_DIRS = 4_000;
+/** Disk changes are batched this long before they are sent (a checkout touches many files). */
+export const WATCH_DEBOUNCE_MS = 100;

@@ -1,4 +1,9 @@
-import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-protocol/node';
+import {
+  DiagnosticSeverity,
+  DocumentDiagnosticRequest,
+  type Diagnostic,
+  type DocumentDiagnosticReport,
+} from 'vscode-languageserver-protocol/node';
 import type { SyncedDocument } from './document-sync';
 import { LspError } from './errors';
 import type { LspClient } from './lsp-client';
@@ -16,9 +21,15 @@ export function isProblem(d: Diagnostic): boolean {
   return (d.severity ?? DiagnosticSeverity.Error) <= DiagnosticSeverity.Warning;
 }
 
+/** Timeouts, cancels and a dead server are answers; a refused or failed pull falls back to push. */
+function isFallback(err: unknown): boolean {
+  return !(err instanceof LspError) || err.code === 'request_failed';
+}
+
 /**
  * The diagnostics of one just-synced document, as of that sync: pulled where the server can
- * answer directly, otherwise the publish for this version (waited for up to `timeoutMs`).
+ * answer directly (tsserver's own request, or LSP 3.17 textDocument/diagnostic), otherwise the
+ * publish for this version, waited for up to `timeoutMs`.
  */
 export async function diagnosticsFor(
   client: LspClient,
@@ -31,9 +42,22 @@ export async function diagnosticsFor(
       const all = await pullTsserverDiagnostics(client, doc.uri, timeoutMs, signal);
       return { problems: all.filter(isProblem), fresh: true };
     } catch (err) {
-      // Timeouts, cancels and a dead server are answers; a refused command falls back to push.
-      if (err instanceof LspError && err.code !== 'request_failed') throw err;
+      if (!isFallback(err)) throw err;
     }
+  } else if (client.pullDiagnostics) {
+    try {
+      const report = await client.request<DocumentDiagnosticReport | null>(
+        DocumentDiagnosticRequest.method,
+        { textDocument: { uri: doc.uri } },
+        timeoutMs,
+        signal,
+      );
+      // Without a previousResultId the answer is always a full report.
+      if (report?.kind === 'full') return { problems: report.items.filter(isProblem), fresh: true };
+    } catch (err) {
+      if (!isFallback(err)) throw err;
+    }
+    client.pullDiagnostics = false;
   }
   const fresh = await client.store.waitFresh(doc.uri, doc.mark, timeoutMs, signal);
   if (client.hasExited)

@@ -3,6 +3,7 @@ import { basename } from 'node:path';
 import {
   CancellationTokenSource,
   ConfigurationRequest,
+  DidChangeWatchedFilesNotification,
   createProtocolConnection,
   ExitNotification,
   InitializedNotification,
@@ -18,6 +19,8 @@ import {
   ShowMessageRequest,
   WorkspaceFoldersRequest,
   type ClientCapabilities,
+  type DidChangeWatchedFilesRegistrationOptions,
+  type RegistrationParams,
   type ProtocolConnection,
   type ServerCapabilities,
 } from 'vscode-languageserver-protocol/node';
@@ -27,7 +30,9 @@ import { EXIT_WAIT_MS, INITIALIZE_TIMEOUT_MS, SHUTDOWN_REQUEST_MS } from './cons
 import { DiagnosticsStore } from './diagnostics-store';
 import { DocumentSync } from './document-sync';
 import { LspError } from './errors';
+import { globToRegExp } from './glob';
 import { ServerProcess, type ExitInfo } from './server-process';
+import { WorkspaceWatcher } from './workspace-watcher';
 
 // One running language server: its process, the JSON-RPC connection (vscode-jsonrpc framing via
 // vscode-languageserver-protocol), the documents it has open and the diagnostics it pushed.
@@ -43,7 +48,13 @@ const CLIENT_CAPABILITIES: ClientCapabilities = {
     definition: { linkSupport: true },
     references: {},
   },
-  workspace: { configuration: true, workspaceFolders: true, applyEdit: false },
+  // pyright, gopls and rust-analyzer leave watching the disk to the client (workspace-watcher.ts).
+  workspace: {
+    configuration: true,
+    workspaceFolders: true,
+    applyEdit: false,
+    didChangeWatchedFiles: { dynamicRegistration: true, relativePatternSupport: false },
+  },
   window: { workDoneProgress: false },
 };
 
@@ -59,6 +70,7 @@ export interface StartOptions {
   root: string;
   env: NodeJS.ProcessEnv;
   languageId: (ext: string) => string;
+  pullDiagnostics?: boolean;
 }
 
 export class LspClient implements Disposable {
@@ -69,6 +81,9 @@ export class LspClient implements Disposable {
   private capabilities: ServerCapabilities = {};
   private shuttingDown = false;
   private exitInfo: ClientExit | undefined;
+  private watcher: WorkspaceWatcher | undefined;
+  /** Cleared when a pull fails, so the next call goes straight to push. */
+  pullDiagnostics: boolean;
 
   private constructor(
     readonly name: string,
@@ -76,11 +91,14 @@ export class LspClient implements Disposable {
     private readonly proc: ServerProcess,
     private readonly connection: ProtocolConnection,
     languageId: (ext: string) => string,
+    pullDiagnostics: boolean,
   ) {
+    this.pullDiagnostics = pullDiagnostics;
     this.documents = new DocumentSync(connection, this.store, languageId);
     proc.onExit((info) => {
       this.exitInfo = { ...info, expected: this.shuttingDown, stderr: proc.stderr };
       this.store.clear();
+      this.watcher?.dispose();
       connection.dispose();
       this.onExitEmitter.fire(this.exitInfo);
     });
@@ -93,7 +111,14 @@ export class LspClient implements Disposable {
       new StreamMessageReader(proc.child.stdout),
       new StreamMessageWriter(proc.child.stdin),
     );
-    const client = new LspClient(opts.name, opts.root, proc, connection, opts.languageId);
+    const client = new LspClient(
+      opts.name,
+      opts.root,
+      proc,
+      connection,
+      opts.languageId,
+      opts.pullDiagnostics ?? false,
+    );
     client.listen();
     try {
       await client.initialize();
@@ -123,7 +148,7 @@ export class LspClient implements Disposable {
     // Defaults for every setting the server asks about; servers treat null as "use your default".
     c.onRequest(ConfigurationRequest.type, (params) => params.items.map(() => null));
     c.onRequest(WorkspaceFoldersRequest.type, () => folders);
-    c.onRequest(RegistrationRequest.type, () => undefined);
+    c.onRequest(RegistrationRequest.type, (params) => this.onRegister(params));
     c.onRequest(UnregistrationRequest.type, () => undefined);
     c.onRequest(WorkDoneProgressCreateRequest.type, () => undefined);
     c.onRequest(ShowMessageRequest.type, () => null);
@@ -133,6 +158,29 @@ export class LspClient implements Disposable {
     }));
     c.onUnhandledNotification(() => undefined);
     c.listen();
+  }
+
+  /** Of the dynamic registrations, only file watchers need work here; the rest is accepted. */
+  private onRegister(params: RegistrationParams): void {
+    for (const reg of params.registrations) {
+      if (reg.method !== DidChangeWatchedFilesNotification.method) continue;
+      const options = reg.registerOptions as DidChangeWatchedFilesRegistrationOptions | undefined;
+      const globs = (options?.watchers ?? []).flatMap((w) =>
+        typeof w.globPattern === 'string' ? [w.globPattern] : [w.globPattern.pattern],
+      );
+      if (!globs.length) continue;
+      this.watcher ??= new WorkspaceWatcher(this.root, (changes) => {
+        void this.connection
+          .sendNotification(DidChangeWatchedFilesNotification.type, { changes })
+          .catch(() => undefined);
+      });
+      this.watcher.add(globs.map(globToRegExp));
+    }
+  }
+
+  /** Delivers disk changes seen so far, so the next request is answered with them known. */
+  async flushWatchedFiles(): Promise<void> {
+    await this.watcher?.flush();
   }
 
   private async initialize(): Promise<void> {
@@ -155,6 +203,7 @@ export class LspClient implements Disposable {
       );
     });
     this.capabilities = result.capabilities;
+    if (result.capabilities.diagnosticProvider) this.pullDiagnostics = true;
     await this.connection.sendNotification(InitializedNotification.type, {});
   }
 
@@ -229,6 +278,7 @@ export class LspClient implements Disposable {
       await this.proc.waitForExit(EXIT_WAIT_MS);
     }
     this.shuttingDown = true;
+    this.watcher?.dispose();
     await this.proc.dispose();
     this.connection.dispose();
     this.onExitEmitter.dispose();

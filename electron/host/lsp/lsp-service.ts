@@ -268,6 +268,7 @@ export class LspService extends DisposableObject {
     const server = await this.registry.serverFor(resolved.root, resolved.file);
     if (isRefusal(server)) return server;
     const client = await abortable(server.get(), signal);
+    await client.flushWatchedFiles();
     await client.documents.refreshOpen();
     const doc = await client.documents.sync(resolved.file);
     return { client, doc, file: resolved.file, root: resolved.root, server: server.name };

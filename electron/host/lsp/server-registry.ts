@@ -108,6 +108,7 @@ export class ServerRegistry implements Disposable {
         root,
         env: this.opts.env,
         languageId: spec.languageId,
+        pullDiagnostics: spec.pullDiagnostics,
       });
     const server = new ManagedServer(spec.name, root, async () => {
       if (!sandbox) return start(argv);

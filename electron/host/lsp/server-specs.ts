@@ -13,6 +13,12 @@ export interface ServerSpec {
   rootMarkers: string[];
   /** The LSP languageId sent with didOpen for a file of this extension. */
   languageId(ext: string): string;
+  /**
+   * Ask for diagnostics (textDocument/diagnostic) instead of waiting for a push. Pyright answers
+   * pulls without advertising them, and a pull reflects changes to other files, which a push
+   * versioned by the document's own version does not say.
+   */
+  pullDiagnostics?: boolean;
 }
 
 type LspConfig = AgentConfig['lsp'];
@@ -35,6 +41,7 @@ const BUILTIN: ServerSpec[] = [
     extensions: ['.py', '.pyi'],
     rootMarkers: ['pyproject.toml', 'setup.py', 'setup.cfg', 'pyrightconfig.json'],
     languageId: () => 'python',
+    pullDiagnostics: true,
   },
   {
     name: 'typescript-language-server',
@@ -103,6 +110,7 @@ export function buildServerSpecs(lsp: LspConfig): ServerSpecs {
       extensions: override?.extensions?.map(normalizeExt) ?? builtin.extensions,
       rootMarkers: override?.root_markers ?? builtin.rootMarkers,
       languageId: languageId ? () => languageId : builtin.languageId,
+      pullDiagnostics: builtin.pullDiagnostics,
     });
   }
   return { specs, problems };

@@ -7,16 +7,19 @@ import type { ToolContext } from '../../../electron/host/tools/tool';
 import { tempDir } from '../../helpers/temp';
 import { configWith, toolContext, writeProject } from './lsp-fixtures';
 
-// One real pyright (from this repo's dev dependencies) for the file. Pyright pushes diagnostics
-// with the document version, so these exercise the publish-and-wait path rather than a pull.
+// Real pyright (from this repo's dev dependencies): one server for the built-in spec, whose
+// diagnostics are pulled, and one configured as a custom server, whose diagnostics are the
+// versioned pushes it publishes (the path gopls and rust-analyzer take).
 
 const UTIL = `def double(n: int) -> int:
     return n * 2
 `;
 const APP_BROKEN = `from pkg.util import double
+from pkg.consts import LIMIT
 
 total: int = double(2)
 label: str = double(3)
+limit: int = LIMIT
 `;
 const APP_FIXED = APP_BROKEN.replace('label: str', 'label: int');
 
@@ -32,6 +35,7 @@ describe('lsp_tool on pyright', () => {
       'pyproject.toml': '[project]\nname = "demo"\nversion = "0"\n',
       'pkg/__init__.py': '',
       'pkg/util.py': UTIL,
+      'pkg/consts.py': 'LIMIT: int = 3\n',
       'app.py': APP_BROKEN,
     });
     lsp = new LspService({ config: () => configWith(), waits: { passiveMs: 30_000 } });
@@ -53,7 +57,7 @@ describe('lsp_tool on pyright', () => {
     });
     expect(result.diagnostics).toEqual([
       expect.objectContaining({
-        line: 3,
+        line: 4,
         character: 13,
         severity: 'error',
         code: 'reportAssignmentType',
@@ -66,7 +70,7 @@ describe('lsp_tool on pyright', () => {
     const result = await call({
       operation: 'definition',
       file_path: 'app.py',
-      line: 2,
+      line: 3,
       character: 14,
     });
     expect(result.locations).toEqual([
@@ -92,6 +96,49 @@ describe('lsp_tool on pyright', () => {
     writeFileSync(join(root, 'app.py'), `${APP_FIXED}oops: str = 1\n`);
     const note = await lsp.diagnosticsAfterEdit(root, ['app.py']);
     expect(note).toContain('app.py: 1 problem');
-    expect(note).toMatch(/5:13 error reportAssignmentType: Type "Literal\[1\]" is not assignable/);
+    expect(note).toMatch(/7:13 error reportAssignmentType: Type "Literal\[1\]" is not assignable/);
+  });
+
+  it('a module no one opened, changed on disk as a shell would, is seen by the next query', async () => {
+    writeFileSync(join(root, 'app.py'), APP_FIXED);
+    expect(await call({ operation: 'diagnostics', file_path: 'app.py' })).toMatchObject({
+      total: 0,
+    });
+    writeFileSync(join(root, 'pkg/consts.py'), 'LIMIT: str = "three"\n');
+    const result = await call({ operation: 'diagnostics', file_path: 'app.py' });
+    expect(result.diagnostics).toEqual([
+      expect.objectContaining({ line: 5, excerpt: 'limit: int = LIMIT' }),
+    ]);
+    writeFileSync(join(root, 'pkg/consts.py'), 'LIMIT: int = 3\n');
+  });
+});
+
+describe('a pyright configured as a custom server (push diagnostics)', () => {
+  const temp = tempDir('mewbo-lsp-py-push-');
+  afterAll(() => temp.cleanup());
+
+  it('waits for the publish of the synced version, after open and after an edit', async () => {
+    writeProject(temp.dir, { 'pyproject.toml': '', 'm.py': 'x: int = "s"\n' });
+    const servers = {
+      'pyright-push': {
+        command: ['pyright-langserver', '--stdio'],
+        extensions: ['.py'],
+        language_id: 'python',
+      },
+    };
+    const config = configWith({ lsp: { servers } });
+    const lsp = new LspService({ config: () => config, waits: { passiveMs: 30_000 } });
+    try {
+      const ctx = toolContext(temp.dir, lsp, config);
+      const first = await lspTool.run(ctx, { operation: 'diagnostics', file_path: 'm.py' });
+      expect(first).toMatchObject({ kind: 'lsp_diagnostics', server: 'pyright-push', total: 1 });
+      expect(first.note).toBeUndefined();
+      writeFileSync(join(temp.dir, 'm.py'), 'x: int = 1\n');
+      expect(await lsp.diagnosticsAfterEdit(temp.dir, ['m.py'])).toContain(
+        'm.py: no errors or warnings now',
+      );
+    } finally {
+      await lsp.dispose();
+    }
   });
 });
