@@ -118,6 +118,17 @@ describe('project registry', () => {
     expect(seen).toHaveLength(2);
   });
 
+  it('notices a vanished folder on its own, without anyone asking', async () => {
+    const dir = join(tmp.dir, 'watched');
+    mkdirSync(dir);
+    const r = await ProjectRegistry.open({ stateDir, home: tmp.dir, configured: {}, refreshIntervalMs: 50 });
+    open.push(r);
+    const { key } = await r.add(dir);
+    const gone = new Promise<ProjectListing>((resolve) => r.onDidChange((l) => l.projects.some((p) => p.key === key && !p.available) && resolve(l)));
+    rmSync(dir, { recursive: true });
+    expect((await gone).projects.find((p) => p.key === key)!.available).toBe(false);
+  });
+
   it('marks a worktree whose folder was deleted as unavailable', async () => {
     const repo = makeRepo(tmp.dir, 'app');
     const wt = addWorktree(repo, join(tmp.dir, 'app-wt'), 'wt-branch');
