@@ -193,6 +193,15 @@ export class LspService extends DisposableObject {
     return this.passive.afterEdit(root, files, this.waits.passiveMs);
   }
 
+  /**
+   * Starts the server for this file's language and opens the file, in the background, so the
+   * first passive diagnostics after an edit find the server warm (call it when the model reads a
+   * file it may edit). Never rejects; does nothing when LSP is off or no server applies.
+   */
+  warm(root: string, filePath: string): void {
+    void this.target(root, filePath).catch(() => undefined);
+  }
+
   /** Servers started so far and their current pids (undefined while down). */
   runningServers(): RunningServer[] {
     return this.registry.running();

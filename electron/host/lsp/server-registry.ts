@@ -7,6 +7,7 @@ import { LspError } from './errors';
 import { LspClient } from './lsp-client';
 import { ManagedServer } from './managed-server';
 import { nodeBinDirs, resolveExecutable } from './resolve-command';
+import { serverEnv } from './server-env';
 import { buildServerSpecs, specForFile } from './server-specs';
 
 export interface SandboxedCommand {
@@ -106,7 +107,7 @@ export class ServerRegistry implements Disposable {
         name: spec.name,
         argv: command,
         root,
-        env: this.opts.env,
+        env: serverEnv(this.opts.env),
         languageId: spec.languageId,
         pullDiagnostics: spec.pullDiagnostics,
       });

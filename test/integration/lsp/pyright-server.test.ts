@@ -117,7 +117,7 @@ describe('a pyright configured as a custom server (push diagnostics)', () => {
   const temp = tempDir('mewbo-lsp-py-push-');
   afterAll(() => temp.cleanup());
 
-  it('waits for the publish of the synced version, after open and after an edit', async () => {
+  it('starts on warm(), then waits for the publish of the synced version, after open and after an edit', async () => {
     writeProject(temp.dir, { 'pyproject.toml': '', 'm.py': 'x: int = "s"\n' });
     const servers = {
       'pyright-push': {
@@ -130,6 +130,10 @@ describe('a pyright configured as a custom server (push diagnostics)', () => {
     const lsp = new LspService({ config: () => config, waits: { passiveMs: 30_000 } });
     try {
       const ctx = toolContext(temp.dir, lsp, config);
+      lsp.warm(temp.dir, 'm.py');
+      await expect
+        .poll(() => lsp.runningServers()[0]?.pid, { timeout: 30_000 })
+        .toBeTypeOf('number');
       const first = await lspTool.run(ctx, { operation: 'diagnostics', file_path: 'm.py' });
       expect(first).toMatchObject({ kind: 'lsp_diagnostics', server: 'pyright-push', total: 1 });
       expect(first.note).toBeUndefined();

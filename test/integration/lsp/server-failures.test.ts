@@ -92,6 +92,22 @@ describe('language servers that cannot serve', () => {
     expect(last.message).toContain(`failed ${MAX_CRASHES} times`);
   });
 
+  it("a server does not inherit the app's model keys", async () => {
+    const command = [
+      process.execPath,
+      '-e',
+      "console.error('key=' + (process.env.ANTHROPIC_API_KEY ?? 'none')); process.exit(1)",
+    ];
+    const env = { ...process.env, ANTHROPIC_API_KEY: 'sk-secret' };
+    const { diagnostics } = setup(
+      { lsp: { servers: { envy: { command, extensions: ['.crash'] } } } },
+      { env },
+    );
+    const result = await diagnostics('e.crash');
+    expect(result.message).toContain('key=none');
+    expect(result.message).not.toContain('sk-secret');
+  });
+
   it('agent.server_sandbox without a launcher refuses to start servers unconfined', async () => {
     const { diagnostics } = setup({ server_sandbox: true });
     expect(await diagnostics('d.py')).toMatchObject({ kind: 'error', code: 'sandbox_unavailable' });
