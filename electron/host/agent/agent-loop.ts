@@ -107,14 +107,14 @@ async function callModel(run: RunContext, spec: AgentSpec, system: string, tools
   const onText = (text: string) => run.session.emitTransient({ type: 'assistant_delta', message_id: messageId, agent_id: spec.id, text });
   let messages = buildContext(run.session.events(), spec.id, { task: spec.task });
   if (estimateTokens(system, messages, tools) > inputBudget(provider.contextWindow) * COMPACT_AT_SHARE) {
-    if (await compactNow(run, spec)) messages = buildContext(run.session.events(), spec.id, { task: spec.task });
+    if (await compactNow(run, spec, false)) messages = buildContext(run.session.events(), spec.id, { task: spec.task });
   }
   const request = () => ({ system, messages, tools, maxTokens: outputBudget(provider.contextWindow) });
   try {
     return { ...(await provider.complete(request(), run.signal, { onText })), messageId };
   } catch (err) {
     if (!(err instanceof ModelError) || err.code !== 'context_overflow') throw translateAbort(run, err);
-    if (!(await compactNow(run, spec))) throw err;
+    if (!(await compactNow(run, spec, true))) throw err;
     messages = buildContext(run.session.events(), spec.id, { task: spec.task });
     try {
       return { ...(await provider.complete(request(), run.signal, { onText })), messageId };
@@ -128,15 +128,15 @@ function translateAbort(run: RunContext, err: unknown): unknown {
   return err instanceof ModelError && err.code === 'aborted' ? (abortReason(run.signal) ?? err) : err;
 }
 
-async function compactNow(run: RunContext, spec: AgentSpec): Promise<boolean> {
-  const done = await compact({ events: run.session.events(), agentId: spec.id, provider: run.provider, signal: run.signal }).catch((err) => {
+async function compactNow(run: RunContext, spec: AgentSpec, force: boolean): Promise<boolean> {
+  const done = await compact({ events: run.session.events(), agentId: spec.id, provider: run.provider, signal: run.signal, force }).catch((err) => {
     throw translateAbort(run, err);
   });
   if (!done.ok) {
-    await run.append({ type: 'error', code: 'compaction_failed', message: `Could not compact the context: ${done.reason}` });
+    if (done.why === 'failed' || force) await run.append({ type: 'error', code: 'compaction_failed', message: `Could not compact the context: ${done.reason}` });
     return false;
   }
-  if (done.usage) await run.append({ type: 'usage', agent_id: `${spec.id}/compaction`, model: run.provider.model, input_tokens: done.usage.input, output_tokens: done.usage.output });
+  await run.append({ type: 'usage', agent_id: `${spec.id}/compaction`, model: run.provider.model, input_tokens: done.usage.input, output_tokens: done.usage.output });
   await run.append({ type: 'compaction', summary: done.summary, upto_seq: done.uptoSeq, agent_id: spec.id });
   run.servicesFor(spec.id).readState?.forgetReads();
   return true;

@@ -32,8 +32,18 @@ export function cutPoints(events: readonly SessionEvent[], agentId: string, from
   return points;
 }
 
-function eventLine(e: SessionEvent, agentId: string): string | null {
-  const cap = (s: string) => (s.length > SUMMARY_EVENT_MAX_CHARS ? `${s.slice(0, SUMMARY_EVENT_MAX_CHARS)} [...]` : s);
+function unresolvedCount(events: readonly SessionEvent[], agentId: string, from: number): number {
+  const open = new Set<string>();
+  for (let i = from; i < events.length; i++) {
+    const e = events[i]!;
+    if (e.type === 'tool_call' && e.agent_id === agentId) open.add(e.call_id);
+    else if (e.type === 'tool_result' && e.agent_id === agentId) open.delete(e.call_id);
+  }
+  return open.size;
+}
+
+function eventLine(e: SessionEvent, agentId: string, max = SUMMARY_EVENT_MAX_CHARS): string | null {
+  const cap = (s: string) => (s.length > max ? `${s.slice(0, max)} [...]` : s);
   switch (e.type) {
     case 'user_message':
       return agentId === 'root' ? `USER: ${cap(e.text)}` : null;
@@ -53,26 +63,44 @@ function eventLine(e: SessionEvent, agentId: string): string | null {
 }
 
 export type CompactionOutcome =
-  | { ok: true; summary: string; uptoSeq: number }
-  | { ok: false; reason: string };
+  | { ok: true; summary: string; uptoSeq: number; usage: { input: number; output: number } }
+  /** `nothing`: too little is old enough to be worth a summary; `failed`: the summary call failed. */
+  | { ok: false; why: 'nothing' | 'failed'; reason: string };
 
 export interface CompactInput {
   events: readonly SessionEvent[];
   agentId: string;
   provider: ModelProvider;
   signal: AbortSignal;
+  /**
+   * The provider refused the context as too large: everything settled may be summarized, the
+   * latest turn included (otherwise the latest turn is always kept verbatim).
+   */
+  force: boolean;
 }
 
-export async function compact(input: CompactInput): Promise<CompactionOutcome & { usage?: { input: number; output: number } }> {
+/** A summary must replace at least this share of the context, or it is not worth a model call. */
+const MIN_COMPACTED_SHARE = 0.2;
+
+export async function compact(input: CompactInput): Promise<CompactionOutcome> {
   const { events, agentId, provider } = input;
   const previous = latestCompaction(events, agentId);
   const start = previous ? previous.upto_seq + 1 : 0;
   const points = cutPoints(events, agentId, start).filter((s) => s > start);
-  if (!points.length) return { ok: false, reason: 'the conversation is a single turn larger than the context window; nothing older can be compacted' };
+  if (input.force && unresolvedCount(events, agentId, start) === 0) points.push(events.length);
   const budgetChars = inputBudget(provider.contextWindow) * CHARS_PER_TOKEN;
-  const sizeFrom = (seq: number) => events.slice(seq).reduce((n, e) => n + (eventLine(e, agentId)?.length ?? 0), 0);
-  // The oldest cut whose kept tail fits the keep share; if even the last turn is bigger, keep only it.
-  const cut = points.find((p) => sizeFrom(p) <= budgetChars * COMPACT_KEEP_SHARE) ?? points[points.length - 1]!;
+  // Sizes as the context carries them (uncapped), not as the summarizer's transcript quotes them.
+  const sizes = events.map((e) => eventLine(e, agentId, Infinity)?.length ?? 0);
+  const sizeFrom = (seq: number) => sizes.slice(seq).reduce((n, c) => n + c, 0);
+  // The oldest cut whose kept tail fits the keep share; if even the last turn is bigger, keep only
+  // it. Forced (the provider refused the size), the window estimate proved too generous: cut as
+  // late as possible.
+  const latest = points[points.length - 1];
+  const cut = input.force ? latest : (points.find((p) => sizeFrom(p) <= budgetChars * COMPACT_KEEP_SHARE) ?? latest);
+  const total = sizeFrom(start);
+  if (cut === undefined || total === 0 || (total - sizeFrom(cut)) / total < MIN_COMPACTED_SHARE) {
+    return { ok: false, why: 'nothing', reason: 'nothing old enough to summarize: the latest turn alone is larger than the context window' };
+  }
   const lines = events.slice(start, cut).map((e) => eventLine(e, agentId)).filter((l): l is string => l !== null);
   let transcript = lines.join('\n');
   const room = Math.floor(budgetChars * 0.7);
@@ -92,10 +120,10 @@ export async function compact(input: CompactInput): Promise<CompactionOutcome & 
       input.signal,
     );
     const summary = turn.text.trim();
-    if (!summary) return { ok: false, reason: 'the model returned an empty summary' };
+    if (!summary) return { ok: false, why: 'failed', reason: 'the model returned an empty summary' };
     return { ok: true, summary, uptoSeq: cut - 1, usage: { input: turn.usage.inputTokens, output: turn.usage.outputTokens } };
   } catch (err) {
     if (err instanceof ModelError && err.code === 'aborted') throw err;
-    return { ok: false, reason: `summarizing failed: ${(err as Error).message}` };
+    return { ok: false, why: 'failed', reason: `summarizing failed: ${(err as Error).message}` };
   }
 }
