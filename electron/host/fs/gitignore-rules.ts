@@ -27,10 +27,14 @@ export class GitignoreRules {
     return new GitignoreRules([]);
   }
 
-  /** Rules for a directory: the parent's plus its own .gitignore (and .git/info/exclude at a repo top). */
-  async enter(absDir: string, relDir: string): Promise<GitignoreRules> {
-    const own = await readRules(join(absDir, '.gitignore'));
-    const exclude = await readRules(join(absDir, '.git', 'info', 'exclude'));
+  /**
+   * Rules for a directory: the parent's plus its own .gitignore (and .git/info/exclude at a repo
+   * top). `names` (the directory's entries, when the caller has read them) saves trying to open
+   * files that are not there, which in a big tree costs more than the walk itself.
+   */
+  async enter(absDir: string, relDir: string, names?: ReadonlySet<string>): Promise<GitignoreRules> {
+    const own = !names || names.has('.gitignore') ? await readRules(join(absDir, '.gitignore')) : null;
+    const exclude = !names || names.has('.git') ? await readRules(join(absDir, '.git', 'info', 'exclude')) : null;
     if (own === null && exclude === null) return this;
     const ig = ignore();
     if (exclude !== null) ig.add(exclude);

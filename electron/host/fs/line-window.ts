@@ -5,8 +5,10 @@ import { LINE_INDEX_STRIDE, type LineIndex } from './line-index';
 // file is streamed in fixed chunks from the nearest index checkpoint, only the window's lines are
 // kept (each cut at a byte cap), and the rest is only counted (for the total and the index).
 
-/** Bytes read per syscall while scanning. */
-const CHUNK_BYTES = 1 << 20;
+/** Bytes of the first read of a scan: a window near a checkpoint needs little. */
+const FIRST_CHUNK_BYTES = 64 << 10;
+/** Reads double up to this size on a long scan (fewer syscalls); also the scan's buffer size. */
+const MAX_CHUNK_BYTES = 4 << 20;
 const NEWLINE = 0x0a;
 
 export interface WindowRequest {
@@ -51,18 +53,30 @@ async function scan(path: string, index: LineIndex, start: number, limit: number
   const end = start + limit;
   const lines: WindowLine[] = [];
   const handle = await open(path, 'r');
-  const buf = Buffer.allocUnsafe(CHUNK_BYTES);
+  const buf = Buffer.allocUnsafe(MAX_CHUNK_BYTES);
+  let chunk = FIRST_CHUNK_BYTES;
   let parts: Buffer[] = [];
   let kept = 0;
   let lineBytes = 0;
   let lastByte = -1;
   try {
     for (;;) {
-      const { bytesRead } = await handle.read(buf, 0, CHUNK_BYTES, pos);
+      const { bytesRead } = await handle.read(buf, 0, chunk, pos);
+      chunk = Math.min(chunk * 2, MAX_CHUNK_BYTES);
       if (bytesRead === 0) break;
       lastByte = buf[bytesRead - 1]!;
       let from = 0;
       while (from < bytesRead) {
+        if (line < start || line >= end) {
+          // Outside the window only newlines matter: a tight loop (this is most of a big file).
+          const nl = buf.indexOf(NEWLINE, from);
+          if (nl === -1 || nl >= bytesRead) break;
+          line++;
+          from = nl + 1;
+          if (line % LINE_INDEX_STRIDE === 0 && line / LINE_INDEX_STRIDE === index.offsets.length) index.offsets.push(pos + from);
+          if (line >= end && index.totalLines !== null) return { start, lines, totalLines: index.totalLines };
+          continue;
+        }
         const nl = buf.indexOf(NEWLINE, from);
         const stop = nl === -1 || nl >= bytesRead ? bytesRead : nl;
         if (line >= start && line < end) {

@@ -53,13 +53,13 @@ async function walk(root: string, start: string, maxEntries: number, signal: Abo
   while (stack.length && state.total < COUNT_LIMIT) {
     if (signal.aborted) break;
     const { abs, rel, rules: parent } = stack.pop()!;
-    const here = abs === start ? parent : await parent.enter(abs, rel);
     let entries;
     try {
       entries = await readdir(abs, { withFileTypes: true });
     } catch {
       continue; // unreadable subdirectory: skip it rather than fail the listing
     }
+    const here = abs === start ? parent : await parent.enter(abs, rel, new Set(entries.map((e) => e.name)));
     entries.sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
     const subdirs: Array<{ abs: string; rel: string; rules: GitignoreRules }> = [];
     for (const e of entries) {
