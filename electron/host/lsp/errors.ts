@@ -28,3 +28,14 @@ export function isServerGone(err: unknown): boolean {
 export function isRefusal<T extends object>(value: T | ErrorPayload): value is ErrorPayload {
   return 'kind' in value && (value as { kind: unknown }).kind === 'error';
 }
+
+/** A server start keeps going for the next caller; this caller just stops waiting. */
+export function abortable<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(new LspError('cancelled', 'cancelled'));
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(new LspError('cancelled', 'cancelled'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}

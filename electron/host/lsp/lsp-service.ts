@@ -19,7 +19,8 @@ import {
 } from './constants';
 import { byImportance, placeDiagnostic } from './diagnostic-format';
 import type { SyncedDocument } from './document-sync';
-import { isRefusal, isServerGone, LspError } from './errors';
+import { abortable, isRefusal, isServerGone, LspError } from './errors';
+import { checkPosition } from './position-check';
 import { diagnosticsFor } from './file-diagnostics';
 import { hoverText } from './hover-text';
 import { displayPath, flattenLocations, LineReader, placeLocations } from './locations';
@@ -282,34 +283,4 @@ export class LspService extends DisposableObject {
     const doc = await client.documents.sync(resolved.file);
     return { client, doc, file: resolved.file, root: resolved.root, server: server.name };
   }
-}
-
-function checkPosition(text: string, pos: Position, filePath: string): ErrorPayload | undefined {
-  const lines = text.split(/\r?\n/);
-  if (pos.line >= lines.length) {
-    return errorPayload(
-      'invalid_args',
-      `line ${pos.line} is past the end of ${filePath} (${lines.length} lines, counted from 0)`,
-    );
-  }
-  const length = lines[pos.line]!.length;
-  if (pos.character > length) {
-    return errorPayload(
-      'invalid_args',
-      `character ${pos.character} is past the end of line ${pos.line} of ${filePath} (${length} characters, counted from 0)`,
-      { line_text: lines[pos.line]!.slice(0, 200) },
-    );
-  }
-  return undefined;
-}
-
-/** A server start keeps going for the next caller; this caller just stops waiting. */
-function abortable<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T> {
-  if (!signal) return promise;
-  if (signal.aborted) return Promise.reject(new LspError('cancelled', 'cancelled'));
-  return new Promise((resolve, reject) => {
-    const onAbort = () => reject(new LspError('cancelled', 'cancelled'));
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }
