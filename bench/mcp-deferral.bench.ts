@@ -75,62 +75,173 @@ const DESCRIBING: [query: string, target: string][] = [
 function naive(tools: readonly AnyTool[], query: string, max: number): AnyTool[] {
   const words = query.toLowerCase().split(/\s+/).filter(Boolean);
   return tools
-    .map((t) => ({ t, s: words.filter((w) => `${t.name} ${t.description}`.toLowerCase().includes(w)).length }))
+    .map((t) => ({
+      t,
+      s: words.filter((w) => `${t.name} ${t.description}`.toLowerCase().includes(w)).length,
+    }))
     .filter((x) => x.s > 0)
     .sort((x, y) => y.s - x.s)
     .slice(0, max)
     .map((x) => x.t);
 }
 
-function hitRate(tools: readonly AnyTool[], queries: [string, string][], rank: (tools: readonly AnyTool[], q: string, max: number) => AnyTool[], max: number): number {
-  return queries.filter(([q, target]) => rank(tools, q, max).some((t) => t.name === target)).length / queries.length;
+function hitRate(
+  tools: readonly AnyTool[],
+  queries: [string, string][],
+  rank: (tools: readonly AnyTool[], q: string, max: number) => AnyTool[],
+  max: number,
+): number {
+  return (
+    queries.filter(([q, target]) => rank(tools, q, max).some((t) => t.name === target)).length /
+    queries.length
+  );
 }
 
 const serverJs = await buildMcpTestServer();
 const mcp = new McpManager({
-  appServers: Object.fromEntries(Object.keys(CATALOG_SERVERS).map((name) => [name, { command: process.execPath, args: [serverJs, '--catalog', name, '--name', name], env: {}, disabled: false }])),
+  appServers: Object.fromEntries(
+    Object.keys(CATALOG_SERVERS).map((name) => [
+      name,
+      {
+        command: process.execPath,
+        args: [serverJs, '--catalog', name, '--name', name],
+        env: {},
+        disabled: false,
+      },
+    ]),
+  ),
   env: process.env,
 });
 try {
-  const connect = await timed(() => mcp.toolsForRun({ id: 's_bench', resources: new DisposableStore() }, null));
+  const connect = await timed(() =>
+    mcp.toolsForRun({ id: 's_bench', resources: new DisposableStore() }, null),
+  );
   const mcpTools = connect.value;
   if (mcpTools.length !== 200) throw new Error(`expected 200 MCP tools, got ${mcpTools.length}`);
-  for (const [, target] of [...NAMING, ...DESCRIBING]) if (!mcpTools.some((t) => t.name === target)) throw new Error(`no tool ${target}`);
-  console.log(`connected 4 servers, ${mcpTools.length} MCP tools + ${builtinTools.length} built-ins in ${fmt(connect.ms)} ms`);
+  for (const [, target] of [...NAMING, ...DESCRIBING])
+    if (!mcpTools.some((t) => t.name === target)) throw new Error(`no tool ${target}`);
+  console.log(
+    `connected 4 servers, ${mcpTools.length} MCP tools + ${builtinTools.length} built-ins in ${fmt(connect.ms)} ms`,
+  );
 
   const all = [...builtinTools, ...mcpTools];
-  const eager = schemaBytes(applyDeferral({ tools: all, mode: 'off', threshold: 25, fetchedNames: [] }).bound);
-  const deferred = applyDeferral({ tools: all, mode: 'auto', threshold: 25, contextWindow: 200_000, fetchedNames: [] });
-  report('tool definitions in the first request, deferral (auto)', schemaBytes(deferred.bound), 'bytes', eager, 'bytes', 'eager, tool_search off');
+  const eager = schemaBytes(
+    applyDeferral({ tools: all, mode: 'off', threshold: 25, fetchedNames: [] }).bound,
+  );
+  const deferred = applyDeferral({
+    tools: all,
+    mode: 'auto',
+    threshold: 25,
+    contextWindow: 200_000,
+    fetchedNames: [],
+  });
+  report(
+    'tool definitions in the first request, deferral (auto)',
+    schemaBytes(deferred.bound),
+    'bytes',
+    eager,
+    'bytes',
+    'eager, tool_search off',
+  );
   const builtinOnly = schemaBytes(builtinTools);
   report('  of which the built-ins', builtinOnly, 'bytes', eager, 'bytes', 'eager');
-  report('  of which tool_search with the 200 deferred names', schemaBytes(deferred.bound) - builtinOnly, 'bytes', eager - builtinOnly, 'bytes', 'the 200 MCP schemas eager');
+  report(
+    '  of which tool_search with the 200 deferred names',
+    schemaBytes(deferred.bound) - builtinOnly,
+    'bytes',
+    eager - builtinOnly,
+    'bytes',
+    'the 200 MCP schemas eager',
+  );
 
   const max = 5;
   const named = hitRate(mcpTools, NAMING, (t, q, m) => searchTools(t, q, m).tools, max);
   const described = hitRate(mcpTools, DESCRIBING, (t, q, m) => searchTools(t, q, m).tools, max);
-  const both = hitRate(mcpTools, [...NAMING, ...DESCRIBING], (t, q, m) => searchTools(t, q, m).tools, max);
-  const top1 = hitRate(mcpTools, [...NAMING, ...DESCRIBING], (t, q) => searchTools(t, q, 1).tools, 1);
-  report('tool_search hit rate, 50 queries, top 5', both * 100, '%', hitRate(mcpTools, [...NAMING, ...DESCRIBING], naive, max) * 100, '%', 'naive word-count ranking');
-  report('  25 queries naming a tool', named * 100, '%', hitRate(mcpTools, NAMING, naive, max) * 100, '%', 'naive');
-  report('  25 queries describing a tool', described * 100, '%', hitRate(mcpTools, DESCRIBING, naive, max) * 100, '%', 'naive');
-  report('tool_search hit rate, 50 queries, top 1', top1 * 100, '%', hitRate(mcpTools, [...NAMING, ...DESCRIBING], naive, 1) * 100, '%', 'naive');
-  const misses = [...NAMING, ...DESCRIBING].filter(([q, target]) => !searchTools(mcpTools, q, max).tools.some((t) => t.name === target));
-  for (const [q, target] of misses) console.log(`  miss: "${q}" -> ${target} (got ${searchTools(mcpTools, q, 3).tools.map((t) => t.name).join(', ') || 'nothing'})`);
+  const both = hitRate(
+    mcpTools,
+    [...NAMING, ...DESCRIBING],
+    (t, q, m) => searchTools(t, q, m).tools,
+    max,
+  );
+  const top1 = hitRate(
+    mcpTools,
+    [...NAMING, ...DESCRIBING],
+    (t, q) => searchTools(t, q, 1).tools,
+    1,
+  );
+  report(
+    'tool_search hit rate, 50 queries, top 5',
+    both * 100,
+    '%',
+    hitRate(mcpTools, [...NAMING, ...DESCRIBING], naive, max) * 100,
+    '%',
+    'naive word-count ranking',
+  );
+  report(
+    '  25 queries naming a tool',
+    named * 100,
+    '%',
+    hitRate(mcpTools, NAMING, naive, max) * 100,
+    '%',
+    'naive',
+  );
+  report(
+    '  25 queries describing a tool',
+    described * 100,
+    '%',
+    hitRate(mcpTools, DESCRIBING, naive, max) * 100,
+    '%',
+    'naive',
+  );
+  report(
+    'tool_search hit rate, 50 queries, top 1',
+    top1 * 100,
+    '%',
+    hitRate(mcpTools, [...NAMING, ...DESCRIBING], naive, 1) * 100,
+    '%',
+    'naive',
+  );
+  const misses = [...NAMING, ...DESCRIBING].filter(
+    ([q, target]) => !searchTools(mcpTools, q, max).tools.some((t) => t.name === target),
+  );
+  for (const [q, target] of misses)
+    console.log(
+      `  miss: "${q}" -> ${target} (got ${
+        searchTools(mcpTools, q, 3)
+          .tools.map((t) => t.name)
+          .join(', ') || 'nothing'
+      })`,
+    );
 
   // As tool_search runs: one index per step's scope, reused by that step's queries.
   const index = new SearchIndex(mcpTools);
   const search = await timed(() => {
-    for (let i = 0; i < 10; i++) for (const [q] of [...NAMING, ...DESCRIBING]) searchTools(index, q, max);
+    for (let i = 0; i < 10; i++)
+      for (const [q] of [...NAMING, ...DESCRIBING]) searchTools(index, q, max);
   });
   const ref = await timed(() => {
-    for (let i = 0; i < 10; i++) for (const [q] of [...NAMING, ...DESCRIBING]) naive(mcpTools, q, max);
+    for (let i = 0; i < 10; i++)
+      for (const [q] of [...NAMING, ...DESCRIBING]) naive(mcpTools, q, max);
   });
-  report('tool_search time per query over 200 tools (index built)', search.ms / 500, 'ms', ref.ms / 500, 'ms', 'naive ranking');
+  report(
+    'tool_search time per query over 200 tools (index built)',
+    search.ms / 500,
+    'ms',
+    ref.ms / 500,
+    'ms',
+    'naive ranking',
+  );
   const build = await timed(() => {
     for (let i = 0; i < 20; i++) new SearchIndex(mcpTools);
   });
-  report('  building the index once per step that searches', build.ms / 20, 'ms', ref.ms / 500, 'ms', 'one naive query');
+  report(
+    '  building the index once per step that searches',
+    build.ms / 20,
+    'ms',
+    ref.ms / 500,
+    'ms',
+    'one naive query',
+  );
 } finally {
   await mcp.dispose();
 }

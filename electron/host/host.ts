@@ -53,7 +53,11 @@ export class Host extends DisposableObject {
     await mkdir(paths.sessionsDir, { recursive: true });
     const config = loadConfigFile(paths.configFile);
     const sessions = new SessionManager(paths.sessionsDir);
-    const projects = await ProjectRegistry.open({ stateDir: paths.stateDir, home: paths.home, configured: config.projects });
+    const projects = await ProjectRegistry.open({
+      stateDir: paths.stateDir,
+      home: paths.home,
+      configured: config.projects,
+    });
     const mcp = new McpManager({ appServers: config.mcpServers, env });
     const projectTools = new ProjectSwitcher(projects, sessions);
     const models = new ModelSettings({ configFile: paths.configFile, initial: config, env, secrets: opts.secrets ?? new FileSecretStore(paths.secretsFile) });

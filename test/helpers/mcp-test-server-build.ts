@@ -8,7 +8,9 @@ import { fileURLToPath } from 'node:url';
 // From a bundle (bench/run.mjs puts benchmarks under node_modules/.cache) import.meta.url is not
 // this folder; benchmarks run from the repository root, so fall back to it.
 const nextToMe = fileURLToPath(new URL('.', import.meta.url));
-const here = existsSync(join(nextToMe, 'mcp-test-server.ts')) ? nextToMe : join(process.cwd(), 'test', 'helpers');
+const here = existsSync(join(nextToMe, 'mcp-test-server.ts'))
+  ? nextToMe
+  : join(process.cwd(), 'test', 'helpers');
 const sources = ['mcp-test-server.ts', 'mcp-tool-catalog.ts'].map((f) => join(here, f));
 
 /**
@@ -30,7 +32,9 @@ export async function buildMcpTestServer(): Promise<string> {
     format: 'esm',
     target: 'node20',
     logLevel: 'warning',
-    banner: { js: "import { createRequire as __cr } from 'module'; const require = __cr(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __cr } from 'module'; const require = __cr(import.meta.url);",
+    },
   });
   renameSync(tmp, outfile);
   return outfile;
@@ -38,5 +42,14 @@ export async function buildMcpTestServer(): Promise<string> {
 
 /** The published reference server, run from node_modules in stdio mode. */
 export function serverEverythingEntry(): string {
-  return join(here, '..', '..', 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
+  return join(
+    here,
+    '..',
+    '..',
+    'node_modules',
+    '@modelcontextprotocol',
+    'server-everything',
+    'dist',
+    'index.js',
+  );
 }

@@ -29,7 +29,15 @@ function zodShape(params: string): Record<string, z.ZodType> {
   const shape: Record<string, z.ZodType> = {};
   for (const p of params.split(',').filter(Boolean)) {
     const [raw, type] = p.split(':') as [string, string];
-    const base = { string: z.string(), integer: z.number().int(), number: z.number(), boolean: z.boolean(), array: z.array(z.string()), object: z.record(z.string(), z.unknown()) }[type] ?? z.unknown();
+    const base =
+      {
+        string: z.string(),
+        integer: z.number().int(),
+        number: z.number(),
+        boolean: z.boolean(),
+        array: z.array(z.string()),
+        object: z.record(z.string(), z.unknown()),
+      }[type] ?? z.unknown();
     const name = raw.replace(/\?$/, '');
     const described = base.describe(`The ${name.replace(/_/g, ' ')}`);
     shape[name] = raw.endsWith('?') ? described.optional() : described;
@@ -38,33 +46,85 @@ function zodShape(params: string): Record<string, z.ZodType> {
 }
 
 function buildServer(): McpServer {
-  const server = new McpServer({ name: opts.name!, version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } });
+  const server = new McpServer(
+    { name: opts.name!, version: '1.0.0' },
+    { capabilities: { tools: { listChanged: true } } },
+  );
   if (opts.catalog) {
     if (!(opts.catalog in CATALOG_SERVERS)) throw new Error(`unknown catalog '${opts.catalog}'`);
     for (const t of catalogTools(opts.catalog as CatalogServer)) {
-      server.registerTool(t.name, { description: t.description, inputSchema: zodShape(t.params) }, async (args) => text(`${t.name} called with ${JSON.stringify(args)}`));
+      server.registerTool(
+        t.name,
+        { description: t.description, inputSchema: zodShape(t.params) },
+        async (args) => text(`${t.name} called with ${JSON.stringify(args)}`),
+      );
     }
     return server;
   }
-  server.registerTool('echo', { description: 'Echoes the text back', inputSchema: { text: z.string() }, annotations: { readOnlyHint: true } }, async ({ text: t }) => text(`echo: ${t}`));
-  server.registerTool('add', { description: 'Adds two numbers', inputSchema: { a: z.number(), b: z.number() } }, async ({ a, b }) => text(String(a + b)));
-  server.registerTool('pid', { description: 'Returns the process id of this server', annotations: { readOnlyHint: true } }, async () => text(String(process.pid)));
-  server.registerTool('cwd', { description: 'Returns the working directory of this server', annotations: { readOnlyHint: true } }, async () => text(process.cwd()));
-  server.registerTool('env', { description: 'Returns one environment variable', inputSchema: { name: z.string() } }, async ({ name }) => text(process.env[name] ?? '(unset)'));
-  server.registerTool('big', { description: 'Returns a long text: a head marker, filler, a tail marker', inputSchema: { chars: z.number().int() } }, async ({ chars }) =>
-    text(`HEAD${'x'.repeat(Math.max(0, chars - 8))}TAIL`),
+  server.registerTool(
+    'echo',
+    {
+      description: 'Echoes the text back',
+      inputSchema: { text: z.string() },
+      annotations: { readOnlyHint: true },
+    },
+    async ({ text: t }) => text(`echo: ${t}`),
   );
-  server.registerTool('fail', { description: 'Always reports a tool error' }, async () => ({ ...text('it failed on purpose'), isError: true }));
-  server.registerTool('crash', { description: 'Exits the server process without answering' }, async () => {
-    process.stderr.write('crashing on purpose\n');
-    process.exit(1);
-  });
+  server.registerTool(
+    'add',
+    { description: 'Adds two numbers', inputSchema: { a: z.number(), b: z.number() } },
+    async ({ a, b }) => text(String(a + b)),
+  );
+  server.registerTool(
+    'pid',
+    { description: 'Returns the process id of this server', annotations: { readOnlyHint: true } },
+    async () => text(String(process.pid)),
+  );
+  server.registerTool(
+    'cwd',
+    {
+      description: 'Returns the working directory of this server',
+      annotations: { readOnlyHint: true },
+    },
+    async () => text(process.cwd()),
+  );
+  server.registerTool(
+    'env',
+    { description: 'Returns one environment variable', inputSchema: { name: z.string() } },
+    async ({ name }) => text(process.env[name] ?? '(unset)'),
+  );
+  server.registerTool(
+    'big',
+    {
+      description: 'Returns a long text: a head marker, filler, a tail marker',
+      inputSchema: { chars: z.number().int() },
+    },
+    async ({ chars }) => text(`HEAD${'x'.repeat(Math.max(0, chars - 8))}TAIL`),
+  );
+  server.registerTool('fail', { description: 'Always reports a tool error' }, async () => ({
+    ...text('it failed on purpose'),
+    isError: true,
+  }));
+  server.registerTool(
+    'crash',
+    { description: 'Exits the server process without answering' },
+    async () => {
+      process.stderr.write('crashing on purpose\n');
+      process.exit(1);
+    },
+  );
   let grown = 0;
-  server.registerTool('grow', { description: 'Adds a new tool and announces the list change' }, async () => {
-    const name = `grown_${++grown}`;
-    server.registerTool(name, { description: `A tool added at run time (${grown})` }, async () => text(name));
-    return text(name);
-  });
+  server.registerTool(
+    'grow',
+    { description: 'Adds a new tool and announces the list change' },
+    async () => {
+      const name = `grown_${++grown}`;
+      server.registerTool(name, { description: `A tool added at run time (${grown})` }, async () =>
+        text(name),
+      );
+      return text(name);
+    },
+  );
   return server;
 }
 
@@ -87,13 +147,16 @@ async function main(): Promise<void> {
     });
     http.listen(0, '127.0.0.1', () => {
       const addr = http.address() as { port: number };
-      process.stdout.write(`${JSON.stringify({ ready: true, url: `http://127.0.0.1:${addr.port}/mcp`, pid: process.pid })}\n`);
+      process.stdout.write(
+        `${JSON.stringify({ ready: true, url: `http://127.0.0.1:${addr.port}/mcp`, pid: process.pid })}\n`,
+      );
     });
     return;
   }
   const server = buildServer();
   if (opts['exit-after']) {
-    server.server.oninitialized = () => setTimeout(() => process.exit(1), Number(opts['exit-after']));
+    server.server.oninitialized = () =>
+      setTimeout(() => process.exit(1), Number(opts['exit-after']));
   }
   await server.connect(new StdioServerTransport());
 }

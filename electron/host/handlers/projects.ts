@@ -21,17 +21,25 @@ type ProjectHandlers = Pick<
 export function projectHandlers(registry: ProjectRegistry, mcp: McpManager): ProjectHandlers {
   return {
     'projects.list': async (req) => registry.list({ fresh: req.refresh }),
-    'projects.openFolder': async (req) => ({ project: await registry.add(req.path, { name: req.name, description: req.description }) }),
-    'projects.create': async (req) => ({ project: await registry.create(req.parent, req.name, req.git_init) }),
+    'projects.openFolder': async (req) => ({
+      project: await registry.add(req.path, { name: req.name, description: req.description }),
+    }),
+    'projects.create': async (req) => ({
+      project: await registry.create(req.parent, req.name, req.git_init),
+    }),
     'projects.addRepository': async (req) => ({ project: await registry.addRepository(req) }),
-    'projects.checkout': async (req) => ({ project: await registry.checkout(req.project, req.path) }),
+    'projects.checkout': async (req) => ({
+      project: await registry.checkout(req.project, req.path),
+    }),
     'projects.remove': async (req) => {
       await registry.remove(req.project);
       return { ok: true as const };
     },
     'projects.rename': async (req) => ({ project: await registry.rename(req.project, req.name) }),
     'projects.open': async (req) => ({ project: await registry.open(req.project) }),
-    'projects.createWorktree': async (req) => ({ project: await registry.createWorktree(req.project, req) }),
+    'projects.createWorktree': async (req) => ({
+      project: await registry.createWorktree(req.project, req),
+    }),
     'mcp.servers': async () => ({ servers: await mcp.servers() }),
     'mcp.restart': async (req) => ({ server: await mcp.restart(req.id) }),
   };

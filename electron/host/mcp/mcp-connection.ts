@@ -1,5 +1,11 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { McpError, ErrorCode, ToolListChangedNotificationSchema, type CallToolResult, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  McpError,
+  ErrorCode,
+  ToolListChangedNotificationSchema,
+  type CallToolResult,
+  type Tool as McpTool,
+} from '@modelcontextprotocol/sdk/types.js';
 import { Emitter, type Event } from '../lifecycle/emitter';
 import type { Disposable } from '../lifecycle/disposable';
 import type { McpServerState, McpServerStatus } from '../../../shared/protocol/commands/mcp';
@@ -8,7 +14,9 @@ import { specKey, type McpServerSpec } from './server-spec';
 import { StderrTail } from './stderr-tail';
 import { openTransport, transportKind } from './transport';
 
-export type CallOutcome = { ok: true; result: CallToolResult } | { ok: false; code: 'mcp_unavailable' | 'mcp_timeout' | 'mcp_protocol_error'; message: string };
+export type CallOutcome =
+  | { ok: true; result: CallToolResult }
+  | { ok: false; code: 'mcp_unavailable' | 'mcp_timeout' | 'mcp_protocol_error'; message: string };
 
 const CLIENT_INFO = { name: 'mewbo-desktop', version: '0.1.0' };
 
@@ -80,13 +88,19 @@ export class McpConnection implements Disposable {
     let timeout: NodeJS.Timeout | undefined;
     try {
       const deadline = new Promise<never>((_, reject) => {
-        timeout = setTimeout(() => reject(new Error(`no answer within ${this.limits.connectTimeoutMs / 1000} s`)), this.limits.connectTimeoutMs);
+        timeout = setTimeout(
+          () => reject(new Error(`no answer within ${this.limits.connectTimeoutMs / 1000} s`)),
+          this.limits.connectTimeoutMs,
+        );
       });
       await Promise.race([client.connect(opened.transport), deadline]);
       const tools = await Promise.race([this.listAll(client), deadline]);
       if (this.disposed || this.client !== client) return;
       this.toolList = tools;
-      client.setNotificationHandler(ToolListChangedNotificationSchema, () => void this.refreshTools(client));
+      client.setNotificationHandler(
+        ToolListChangedNotificationSchema,
+        () => void this.refreshTools(client),
+      );
       this.connectedAt = Date.now();
       this.everConnected = true;
       this.errorText = null;
@@ -151,7 +165,10 @@ export class McpConnection implements Disposable {
       this.setState('failed');
       return;
     }
-    const delay = Math.min(this.limits.restartBaseMs * 2 ** this.restarts, this.limits.restartMaxDelayMs);
+    const delay = Math.min(
+      this.limits.restartBaseMs * 2 ** this.restarts,
+      this.limits.restartMaxDelayMs,
+    );
     this.restarts++;
     this.setState('restarting');
     this.clearTimer();
@@ -164,23 +181,45 @@ export class McpConnection implements Disposable {
   }
 
   /** Calls a tool by its MCP name; a call arriving during a restart waits for it (bounded). */
-  async callTool(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallOutcome> {
+  async callTool(
+    name: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<CallOutcome> {
     if (this.stateValue === 'restarting' || this.stateValue === 'starting') {
-      await Promise.race([this.settled, new Promise((r) => setTimeout(r, this.limits.restartWaitMs).unref())]);
+      await Promise.race([
+        this.settled,
+        new Promise((r) => setTimeout(r, this.limits.restartWaitMs).unref()),
+      ]);
     }
     const client = this.client;
     if (!client || this.stateValue !== 'running') {
-      return { ok: false, code: 'mcp_unavailable', message: `MCP server '${this.spec.name}' is ${this.stateValue}${this.errorText ? `: ${this.errorText}` : ''}` };
+      return {
+        ok: false,
+        code: 'mcp_unavailable',
+        message: `MCP server '${this.spec.name}' is ${this.stateValue}${this.errorText ? `: ${this.errorText}` : ''}`,
+      };
     }
     try {
-      const result = (await client.callTool({ name, arguments: args }, undefined, { signal, timeout: this.limits.callTimeoutMs, resetTimeoutOnProgress: true })) as CallToolResult;
+      const result = (await client.callTool({ name, arguments: args }, undefined, {
+        signal,
+        timeout: this.limits.callTimeoutMs,
+        resetTimeoutOnProgress: true,
+      })) as CallToolResult;
       return { ok: true, result };
     } catch (err) {
-      if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) return { ok: false, code: 'mcp_timeout', message: err.message };
-      if (err instanceof McpError && err.code !== ErrorCode.ConnectionClosed) return { ok: false, code: 'mcp_protocol_error', message: err.message };
-      if (signal.aborted) return { ok: false, code: 'mcp_unavailable', message: 'the call was cancelled' };
+      if (err instanceof McpError && err.code === ErrorCode.RequestTimeout)
+        return { ok: false, code: 'mcp_timeout', message: err.message };
+      if (err instanceof McpError && err.code !== ErrorCode.ConnectionClosed)
+        return { ok: false, code: 'mcp_protocol_error', message: err.message };
+      if (signal.aborted)
+        return { ok: false, code: 'mcp_unavailable', message: 'the call was cancelled' };
       this.connectionLost(client, err);
-      return { ok: false, code: 'mcp_unavailable', message: `MCP server '${this.spec.name}' went away during the call: ${describe(err)}` };
+      return {
+        ok: false,
+        code: 'mcp_unavailable',
+        message: `MCP server '${this.spec.name}' went away during the call: ${describe(err)}`,
+      };
     }
   }
 
@@ -206,7 +245,8 @@ export class McpConnection implements Disposable {
   }
 
   private setState(state: McpServerState): void {
-    if (state === 'failed' && this.errorText && !this.errorText.includes('stderr:')) this.errorText += this.stderrHint();
+    if (state === 'failed' && this.errorText && !this.errorText.includes('stderr:'))
+      this.errorText += this.stderrHint();
     this.stateValue = state;
     this.changed.fire(this);
   }

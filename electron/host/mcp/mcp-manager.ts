@@ -47,7 +47,12 @@ export class McpManager implements Disposable {
   readonly onDidChange: Event<void> = this.changed.event;
 
   constructor(private readonly opts: McpManagerOptions) {
-    const specs = Object.entries(opts.appServers).map(([name, config]): McpServerSpec => ({ name, scope: 'app', root: null, config }));
+    const specs = Object.entries(opts.appServers).map(([name, config]): McpServerSpec => ({
+      name,
+      scope: 'app',
+      root: null,
+      config,
+    }));
     this.app = new ServerGroup(specs, [], () => this.changed.fire(), opts.limits);
   }
 
@@ -82,12 +87,17 @@ export class McpManager implements Disposable {
    * only projects this session already holds contribute, so switching back restores a project's
    * tools while a new project's `.mcp.json` is not admitted.
    */
-  async toolsAfterSwitch(session: McpSessionRef, root: string | null, held: Iterable<string>): Promise<AnyTool[]> {
+  async toolsAfterSwitch(
+    session: McpSessionRef,
+    root: string | null,
+    held: Iterable<string>,
+  ): Promise<AnyTool[]> {
     await this.app.start();
     const rebuilt = this.app.tools();
     const key = root === null ? null : resolve(root);
     const entry = key === null ? undefined : this.projects.get(key);
-    if (entry && this.leases.get(session.id)?.has(key!)) rebuilt.push(...(await entry.group).tools());
+    if (entry && this.leases.get(session.id)?.has(key!))
+      rebuilt.push(...(await entry.group).tools());
     return narrowToHeld(rebuilt, held);
   }
 
@@ -123,10 +133,18 @@ export class McpManager implements Disposable {
     const { servers, errors } = await readProjectMcpConfig(root, this.opts.env);
     const appNames = new Set(Object.keys(this.opts.appServers).map(safeServerName));
     const specs: McpServerSpec[] = [];
-    const failed: McpServerStatus[] = Object.entries(errors).map(([name, error]) => configErrorStatus({ name: name || '.mcp.json', scope: 'project', root }, error));
+    const failed: McpServerStatus[] = Object.entries(errors).map(([name, error]) =>
+      configErrorStatus({ name: name || '.mcp.json', scope: 'project', root }, error),
+    );
     for (const [name, config] of Object.entries(servers)) {
       // Two servers under one namespace would make one's tools hide the other's.
-      if (appNames.has(safeServerName(name))) failed.push(configErrorStatus({ name, scope: 'project', root }, `the name '${name}' is already an app server in configs/app.json; rename it in ${root}/.mcp.json`));
+      if (appNames.has(safeServerName(name)))
+        failed.push(
+          configErrorStatus(
+            { name, scope: 'project', root },
+            `the name '${name}' is already an app server in configs/app.json; rename it in ${root}/.mcp.json`,
+          ),
+        );
       else specs.push({ name, scope: 'project', root, config });
     }
     const group = new ServerGroup(specs, failed, () => this.changed.fire(), this.opts.limits);
@@ -140,7 +158,10 @@ export class McpManager implements Disposable {
   }
 
   async restart(id: string): Promise<McpServerStatus> {
-    const groups = [this.app, ...(await Promise.all([...this.projects.values()].map((e) => e.group)))];
+    const groups = [
+      this.app,
+      ...(await Promise.all([...this.projects.values()].map((e) => e.group))),
+    ];
     const connection = groups.flatMap((g) => g.connections).find((c) => c.id === id);
     if (!connection) throw new HostError('not_found', `no running MCP server '${id}'`);
     await connection.restart();
@@ -153,7 +174,10 @@ export class McpManager implements Disposable {
     const groups = await Promise.allSettled([...this.projects.values()].map((e) => e.group));
     this.projects.clear();
     this.leases.clear();
-    await Promise.allSettled([this.app.dispose(), ...groups.map((g) => (g.status === 'fulfilled' ? g.value.dispose() : undefined))]);
+    await Promise.allSettled([
+      this.app.dispose(),
+      ...groups.map((g) => (g.status === 'fulfilled' ? g.value.dispose() : undefined)),
+    ]);
     this.changed.dispose();
   }
 }

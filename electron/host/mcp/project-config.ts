@@ -18,7 +18,10 @@ export interface ProjectMcpConfig {
   errors: Record<string, string>;
 }
 
-export async function readProjectMcpConfig(root: string, env: NodeJS.ProcessEnv): Promise<ProjectMcpConfig> {
+export async function readProjectMcpConfig(
+  root: string,
+  env: NodeJS.ProcessEnv,
+): Promise<ProjectMcpConfig> {
   const file = join(root, PROJECT_MCP_FILE);
   let text: string;
   try {
@@ -47,8 +50,13 @@ export async function readProjectMcpConfig(root: string, env: NodeJS.ProcessEnv)
 }
 
 export function expandEnv(value: unknown, env: NodeJS.ProcessEnv): unknown {
-  if (typeof value === 'string') return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (_, name: string, def?: string) => env[name] ?? def ?? '');
+  if (typeof value === 'string')
+    return value.replace(
+      /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g,
+      (_, name: string, def?: string) => env[name] ?? def ?? '',
+    );
   if (Array.isArray(value)) return value.map((v) => expandEnv(v, env));
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, expandEnv(v, env)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, expandEnv(v, env)]));
   return value;
 }

@@ -20,7 +20,10 @@ export interface RunToolInput {
 
 export interface RunToolSource {
   candidates(input: RunToolInput): Promise<AnyTool[]>;
-  defer(granted: AnyTool[], input: RunToolInput & { contextWindow: number }): { bound: AnyTool[]; deferredNames: string[] };
+  defer(
+    granted: AnyTool[],
+    input: RunToolInput & { contextWindow: number },
+  ): { bound: AnyTool[]; deferredNames: string[] };
 }
 
 export interface RunToolSourceOptions {
@@ -42,7 +45,11 @@ export function createRunToolSource(opts: RunToolSourceOptions): RunToolSource {
         start = { root, held: new Set(all.map((t) => t.name)) };
         return all;
       }
-      if (root === start.root) return [...opts.builtins, ...(await opts.mcp.toolsForRun(session, opts.projectRoot(session)))];
+      if (root === start.root)
+        return [
+          ...opts.builtins,
+          ...(await opts.mcp.toolsForRun(session, opts.projectRoot(session))),
+        ];
       const mcpTools = await opts.mcp.toolsAfterSwitch(session, root, start.held);
       return narrowToHeld([...opts.builtins, ...mcpTools], start.held);
     },

@@ -23,7 +23,9 @@ export class ServerGroup implements Disposable {
 
   /** Starts every server at once; resolves when each has settled. One failing never stops the rest. */
   start(): Promise<void> {
-    this.started ??= Promise.allSettled(this.connections.map((c) => c.start())).then(() => undefined);
+    this.started ??= Promise.allSettled(this.connections.map((c) => c.start())).then(
+      () => undefined,
+    );
     return this.started;
   }
 
@@ -41,7 +43,10 @@ export class ServerGroup implements Disposable {
 }
 
 /** A status row for a server whose config could not be used (bad `.mcp.json` entry, name clash). */
-export function configErrorStatus(spec: Pick<McpServerSpec, 'name' | 'scope' | 'root'>, error: string): McpServerStatus {
+export function configErrorStatus(
+  spec: Pick<McpServerSpec, 'name' | 'scope' | 'root'>,
+  error: string,
+): McpServerStatus {
   return {
     id: spec.scope === 'app' ? `app:${spec.name}` : `project:${spec.root}:${spec.name}`,
     name: spec.name,

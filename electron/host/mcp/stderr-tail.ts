@@ -26,7 +26,11 @@ export class StderrTail {
   private add(line: string): void {
     const trimmed = line.replace(/\r$/, '');
     if (!trimmed) return;
-    this.lines.push(trimmed.length > STDERR_LINE_MAX_CHARS ? `${trimmed.slice(0, STDERR_LINE_MAX_CHARS)}...` : trimmed);
+    this.lines.push(
+      trimmed.length > STDERR_LINE_MAX_CHARS
+        ? `${trimmed.slice(0, STDERR_LINE_MAX_CHARS)}...`
+        : trimmed,
+    );
     if (this.lines.length > STDERR_TAIL_LINES) this.lines.shift();
   }
 

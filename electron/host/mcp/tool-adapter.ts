@@ -16,7 +16,10 @@ const argsSchema = z.record(z.string(), z.unknown());
  */
 export function adaptTools(connection: McpConnection): AnyTool[] {
   const tools = connection.tools;
-  const names = uniqueToolNames(connection.spec.name, tools.map((t) => t.name));
+  const names = uniqueToolNames(
+    connection.spec.name,
+    tools.map((t) => t.name),
+  );
   return tools.map((tool) => adaptTool(connection, tool, names.get(tool.name)!));
 }
 
@@ -25,13 +28,21 @@ function adaptTool(connection: McpConnection, tool: McpTool, name: string): AnyT
   const server = connection.spec.name;
   return {
     name,
-    description: tool.description?.trim() || tool.title || `${tool.name} (MCP server ${server}; no description given)`,
+    description:
+      tool.description?.trim() ||
+      tool.title ||
+      `${tool.name} (MCP server ${server}; no description given)`,
     parameters: argsSchema,
     inputJsonSchema: tool.inputSchema as Record<string, unknown>,
     flags: { readOnly, deferrable: true, approval: readOnly ? 'none' : 'shell' },
     async run(ctx, args) {
-      const outcome = await connection.callTool(tool.name, args as Record<string, unknown>, ctx.signal);
-      if (!outcome.ok) return errorPayload(outcome.code, outcome.message, { server, tool: tool.name });
+      const outcome = await connection.callTool(
+        tool.name,
+        args as Record<string, unknown>,
+        ctx.signal,
+      );
+      if (!outcome.ok)
+        return errorPayload(outcome.code, outcome.message, { server, tool: tool.name });
       return mcpResultPayload(server, tool.name, outcome.result, connection.limits.resultMaxChars);
     },
   };

@@ -8,7 +8,10 @@ export const MCP_PREFIX = 'mcp__';
 
 /** A server name safe inside the namespace: no `__` (the separator), only [A-Za-z0-9_-]. */
 export function safeServerName(name: string): string {
-  const s = name.replace(/[^A-Za-z0-9_-]/g, '_').replace(/_{2,}/g, '_').replace(/^_+|_+$/g, '');
+  const s = name
+    .replace(/[^A-Za-z0-9_-]/g, '_')
+    .replace(/_{2,}/g, '_')
+    .replace(/^_+|_+$/g, '');
   return s || 'server';
 }
 
@@ -30,7 +33,8 @@ export function uniqueToolNames(server: string, tools: readonly string[]): Map<s
   const taken = new Set<string>();
   for (const tool of tools) {
     let name = namespacedToolName(server, tool);
-    for (let n = 2; taken.has(name); n++) name = `${namespacedToolName(server, tool).slice(0, TOOL_NAME_MAX - 3)}_${n}`;
+    for (let n = 2; taken.has(name); n++)
+      name = `${namespacedToolName(server, tool).slice(0, TOOL_NAME_MAX - 3)}_${n}`;
     taken.add(name);
     byOriginal.set(tool, name);
   }

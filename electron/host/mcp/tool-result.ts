@@ -7,7 +7,12 @@ import { RESULT_MAX_CHARS, RESULT_TAIL_SHARE } from './constants';
  * image would cost context and log space for nothing the model reads as text), cut over the size
  * limit with the head and tail kept and a note saying what was cut.
  */
-export function mcpResultPayload(server: string, tool: string, result: CallToolResult, maxChars = RESULT_MAX_CHARS): ToolPayload {
+export function mcpResultPayload(
+  server: string,
+  tool: string,
+  result: CallToolResult,
+  maxChars = RESULT_MAX_CHARS,
+): ToolPayload {
   const parts: string[] = [];
   const omitted: { type: string; mime_type?: string; bytes?: number; uri?: string }[] = [];
   for (const item of result.content ?? []) {
@@ -20,14 +25,24 @@ export function mcpResultPayload(server: string, tool: string, result: CallToolR
       const r = item.resource;
       if ('text' in r && typeof r.text === 'string') parts.push(`[resource ${r.uri}]\n${r.text}`);
       else {
-        omitted.push({ type: 'resource', uri: r.uri, ...(r.mimeType ? { mime_type: r.mimeType } : {}) });
+        omitted.push({
+          type: 'resource',
+          uri: r.uri,
+          ...(r.mimeType ? { mime_type: r.mimeType } : {}),
+        });
         parts.push(`[binary resource ${r.uri}, not shown]`);
       }
-    } else if (item.type === 'resource_link') parts.push(`[resource link ${item.name}: ${item.uri}]`);
+    } else if (item.type === 'resource_link')
+      parts.push(`[resource link ${item.name}: ${item.uri}]`);
   }
-  if (parts.length === 0 && result.structuredContent !== undefined) parts.push(JSON.stringify(result.structuredContent, null, 2));
+  if (parts.length === 0 && result.structuredContent !== undefined)
+    parts.push(JSON.stringify(result.structuredContent, null, 2));
   const { text, truncated } = capText(parts.join('\n\n'), maxChars);
-  if (result.isError) return errorPayload('mcp_tool_error', text || `${tool} failed without a message`, { server, tool });
+  if (result.isError)
+    return errorPayload('mcp_tool_error', text || `${tool} failed without a message`, {
+      server,
+      tool,
+    });
   return {
     kind: 'mcp_result',
     server,
@@ -35,15 +50,23 @@ export function mcpResultPayload(server: string, tool: string, result: CallToolR
     text,
     ...(truncated ? { truncated } : {}),
     ...(omitted.length ? { omitted } : {}),
-    ...(result.structuredContent !== undefined && !truncated ? { structured: result.structuredContent } : {}),
+    ...(result.structuredContent !== undefined && !truncated
+      ? { structured: result.structuredContent }
+      : {}),
   };
 }
 
-export function capText(text: string, max = RESULT_MAX_CHARS): { text: string; truncated?: { total_chars: number; shown_chars: number } } {
+export function capText(
+  text: string,
+  max = RESULT_MAX_CHARS,
+): { text: string; truncated?: { total_chars: number; shown_chars: number } } {
   if (text.length <= max) return { text };
   const tail = Math.floor(max * RESULT_TAIL_SHARE);
   const head = max - tail;
   const cut = text.length - max;
   const note = `\n\n... [${cut} characters cut here: the result was ${text.length} characters, over the ${max}-character limit for MCP results; the start and the end are kept] ...\n\n`;
-  return { text: text.slice(0, head) + note + text.slice(text.length - tail), truncated: { total_chars: text.length, shown_chars: max } };
+  return {
+    text: text.slice(0, head) + note + text.slice(text.length - tail),
+    truncated: { total_chars: text.length, shown_chars: max },
+  };
 }

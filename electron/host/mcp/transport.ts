@@ -1,4 +1,7 @@
-import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import {
+  StdioClientTransport,
+  getDefaultEnvironment,
+} from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpServerSpec } from './server-spec';
@@ -18,7 +21,9 @@ export interface OpenedTransport {
 export function openTransport(spec: McpServerSpec, stderr: StderrTail): OpenedTransport {
   const config = spec.config;
   if ('url' in config) {
-    const transport = new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers } });
+    const transport = new StreamableHTTPClientTransport(new URL(config.url), {
+      requestInit: { headers: config.headers },
+    });
     return { transport, pid: () => null };
   }
   const transport = new StdioClientTransport({

@@ -20,10 +20,15 @@ export interface WorktreeRequest {
 /** `git worktree add`: checks out `branch` if it exists, else creates it from `base`. */
 export async function addWorktree(req: WorktreeRequest): Promise<void> {
   const valid = await git(['check-ref-format', '--branch', req.branch], req.repoDir);
-  if (!valid.ok) throw new HostError('invalid_branch', `'${req.branch}' is not a valid branch name`);
-  if ((await probeDir(req.dest)) !== 'missing') throw new HostError('exists', `${req.dest} already exists`);
+  if (!valid.ok)
+    throw new HostError('invalid_branch', `'${req.branch}' is not a valid branch name`);
+  if ((await probeDir(req.dest)) !== 'missing')
+    throw new HostError('exists', `${req.dest} already exists`);
   await mkdir(dirname(req.dest), { recursive: true });
-  const exists = await git(['rev-parse', '--verify', '--quiet', `refs/heads/${req.branch}`], req.repoDir);
+  const exists = await git(
+    ['rev-parse', '--verify', '--quiet', `refs/heads/${req.branch}`],
+    req.repoDir,
+  );
   const args = exists.ok
     ? ['worktree', 'add', '--', req.dest, req.branch]
     : ['worktree', 'add', '-b', req.branch, '--', req.dest, ...(req.base ? [req.base] : [])];

@@ -12,7 +12,11 @@ export interface GitResult {
  * Runs git without a shell, a pager, a credential prompt or optional locks (a status never blocks
  * a concurrent commit), killed at the deadline so a slow disk or a hung mount cannot hold a caller.
  */
-export function git(args: readonly string[], cwd: string, timeoutMs = GIT_TIMEOUT_MS): Promise<GitResult> {
+export function git(
+  args: readonly string[],
+  cwd: string,
+  timeoutMs = GIT_TIMEOUT_MS,
+): Promise<GitResult> {
   return new Promise((resolve) => {
     execFile(
       'git',
@@ -22,12 +26,23 @@ export function git(args: readonly string[], cwd: string, timeoutMs = GIT_TIMEOU
         timeout: timeoutMs,
         killSignal: 'SIGKILL',
         maxBuffer: 16 * 1024 * 1024,
-        env: { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', GIT_PAGER: 'cat', PAGER: 'cat', LC_ALL: 'C' },
+        env: {
+          ...process.env,
+          GIT_TERMINAL_PROMPT: '0',
+          GIT_OPTIONAL_LOCKS: '0',
+          GIT_PAGER: 'cat',
+          PAGER: 'cat',
+          LC_ALL: 'C',
+        },
       },
       (err, stdout, stderr) => {
         if (!err) return resolve({ ok: true, stdout, error: '' });
         const e = err as NodeJS.ErrnoException & { killed?: boolean };
-        const why = e.killed ? `git ${args[0]} took longer than ${timeoutMs / 1000} s` : e.code === 'ENOENT' ? 'git is not installed' : stderr.trim() || e.message;
+        const why = e.killed
+          ? `git ${args[0]} took longer than ${timeoutMs / 1000} s`
+          : e.code === 'ENOENT'
+            ? 'git is not installed'
+            : stderr.trim() || e.message;
         resolve({ ok: false, stdout, error: why });
       },
     );
@@ -52,10 +67,18 @@ export function parseWorktreeList(porcelain: string): WorktreeInfo[] {
     const lines = block.split('\n').filter((l) => l.length > 0);
     const first = lines[0];
     if (!first?.startsWith('worktree ')) continue;
-    const info: WorktreeInfo = { path: first.slice('worktree '.length), head: null, branch: null, bare: false, detached: false, prunable: false };
+    const info: WorktreeInfo = {
+      path: first.slice('worktree '.length),
+      head: null,
+      branch: null,
+      bare: false,
+      detached: false,
+      prunable: false,
+    };
     for (const line of lines.slice(1)) {
       if (line.startsWith('HEAD ')) info.head = line.slice(5);
-      else if (line.startsWith('branch ')) info.branch = line.slice(7).replace(/^refs\/heads\//, '');
+      else if (line.startsWith('branch '))
+        info.branch = line.slice(7).replace(/^refs\/heads\//, '');
       else if (line === 'bare') info.bare = true;
       else if (line === 'detached') info.detached = true;
       else if (line === 'prunable' || line.startsWith('prunable ')) info.prunable = true;
@@ -68,7 +91,10 @@ export function parseWorktreeList(porcelain: string): WorktreeInfo[] {
 /** `owner/name` from a remote URL (scp-like, ssh, https, file); null when there is none. */
 export function repoSlug(url: string | null | undefined): string | null {
   if (!url) return null;
-  const trimmed = url.trim().replace(/\/+$/, '').replace(/\.git$/, '');
+  const trimmed = url
+    .trim()
+    .replace(/\/+$/, '')
+    .replace(/\.git$/, '');
   const scp = /^[^/@:]+@[^/:]+:(.+)$/.exec(trimmed);
   let path = scp ? scp[1]! : trimmed;
   if (!scp) {
@@ -90,7 +116,13 @@ export interface RepoFacts {
 
 /** What the registry needs of a folder that may be a git repository; null when it is not one (or git timed out). */
 export async function repoFacts(dir: string): Promise<RepoFacts | null> {
-  const [list, origin] = await Promise.all([git(['worktree', 'list', '--porcelain'], dir), git(['config', '--get', 'remote.origin.url'], dir)]);
+  const [list, origin] = await Promise.all([
+    git(['worktree', 'list', '--porcelain'], dir),
+    git(['config', '--get', 'remote.origin.url'], dir),
+  ]);
   if (!list.ok) return null;
-  return { worktrees: parseWorktreeList(list.stdout), originUrl: origin.ok ? origin.stdout.trim() || null : null };
+  return {
+    worktrees: parseWorktreeList(list.stdout),
+    originUrl: origin.ok ? origin.stdout.trim() || null : null,
+  };
 }

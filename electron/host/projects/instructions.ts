@@ -31,7 +31,11 @@ export async function projectInstructions(root: string): Promise<ProjectInstruct
       const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
       const full = buf.subarray(0, bytesRead).toString('utf8');
       if (full.length <= INSTRUCTIONS_MAX_CHARS) return { file, text: full, truncated: false };
-      return { file, text: `${full.slice(0, INSTRUCTIONS_MAX_CHARS)}\n\n... (${name} truncated at ${INSTRUCTIONS_MAX_CHARS} characters)`, truncated: true };
+      return {
+        file,
+        text: `${full.slice(0, INSTRUCTIONS_MAX_CHARS)}\n\n... (${name} truncated at ${INSTRUCTIONS_MAX_CHARS} characters)`,
+        truncated: true,
+      };
     } finally {
       await handle.close();
     }

@@ -9,7 +9,13 @@ import { RECENT_MAX, REFRESH_INTERVAL_MS } from './constants';
 import { probeDir } from './disk';
 import { git, repoFacts, repoSlug } from './git';
 import { addWorktree, cloneRepository } from './git-ops';
-import { loadRegistryState, saveRegistryState, uniqueId, slugify, type RegistryState } from './registry-state';
+import {
+  loadRegistryState,
+  saveRegistryState,
+  uniqueId,
+  slugify,
+  type RegistryState,
+} from './registry-state';
 import { scanProjects } from './registry-scan';
 
 export interface ProjectListing {
@@ -47,7 +53,10 @@ export class ProjectRegistry implements Disposable {
     private readonly opts: ProjectRegistryOptions,
     private state: RegistryState,
   ) {
-    this.timer = setInterval(() => void this.refresh().catch((err) => console.error('[projects] scan failed', err)), opts.refreshIntervalMs ?? REFRESH_INTERVAL_MS);
+    this.timer = setInterval(
+      () => void this.refresh().catch((err) => console.error('[projects] scan failed', err)),
+      opts.refreshIntervalMs ?? REFRESH_INTERVAL_MS,
+    );
     this.timer.unref();
   }
 
@@ -69,9 +78,18 @@ export class ProjectRegistry implements Disposable {
   /** The entry a session may move into, or a refusal: not_found, no_checkout, unavailable. */
   async resolve(key: string): Promise<ProjectEntry & { path: string }> {
     const entry = await this.get(key);
-    if (!entry) throw new HostError('not_found', `no project '${key}'; list_projects shows the keys`);
-    if (entry.path === null) throw new HostError('no_checkout', `project '${key}' is a registered repository with no checkout yet`);
-    if (!entry.available) throw new HostError('unavailable', `the folder of project '${key}' (${entry.path}) is not there`);
+    if (!entry)
+      throw new HostError('not_found', `no project '${key}'; list_projects shows the keys`);
+    if (entry.path === null)
+      throw new HostError(
+        'no_checkout',
+        `project '${key}' is a registered repository with no checkout yet`,
+      );
+    if (!entry.available)
+      throw new HostError(
+        'unavailable',
+        `the folder of project '${key}' (${entry.path}) is not there`,
+      );
     return entry as ProjectEntry & { path: string };
   }
 
@@ -129,7 +147,8 @@ export class ProjectRegistry implements Disposable {
 
   private async existingDir(path: string): Promise<string> {
     const probe = await probeDir(path);
-    if (probe === 'timeout') throw new HostError('unavailable', `${path} did not answer (a slow or disconnected disk?)`);
+    if (probe === 'timeout')
+      throw new HostError('unavailable', `${path} did not answer (a slow or disconnected disk?)`);
     if (probe === 'missing') throw new HostError('invalid_path', `${path} is not a folder`);
     return realpath(path);
   }
@@ -140,14 +159,23 @@ export class ProjectRegistry implements Disposable {
     return e;
   }
 
-  async add(path: string, opts: { name?: string; description?: string } = {}): Promise<ProjectEntry> {
+  async add(
+    path: string,
+    opts: { name?: string; description?: string } = {},
+  ): Promise<ProjectEntry> {
     const real = await this.existingDir(resolve(path));
     await this.refresh();
     const known = this.byPath(real);
     if (known) return this.open(known.key);
     const key = await this.mutate((s) => {
       const id = uniqueId(opts.name ?? basename(real), new Set(s.managed.map((m) => m.id)));
-      s.managed.push({ id, path: real, name: opts.name ?? basename(real), description: opts.description ?? '', added_at: Date.now() });
+      s.managed.push({
+        id,
+        path: real,
+        name: opts.name ?? basename(real),
+        description: opts.description ?? '',
+        added_at: Date.now(),
+      });
       s.opened[`managed:${id}`] = Date.now();
       return `managed:${id}`;
     });
@@ -155,7 +183,8 @@ export class ProjectRegistry implements Disposable {
   }
 
   async create(parent: string, name: string, gitInit: boolean): Promise<ProjectEntry> {
-    if (name.includes('/') || name === '.' || name === '..') throw new HostError('invalid_path', `'${name}' is not a folder name`);
+    if (name.includes('/') || name === '.' || name === '..')
+      throw new HostError('invalid_path', `'${name}' is not a folder name`);
     const dir = join(await this.existingDir(resolve(parent)), name);
     if ((await probeDir(dir)) !== 'missing') throw new HostError('exists', `${dir} already exists`);
     await mkdir(dir);
@@ -178,7 +207,8 @@ export class ProjectRegistry implements Disposable {
       const known = this.entries.find((e) => e.path === path && e.kind === 'repository');
       if (known) return known;
     }
-    const name = opts.name ?? (path ? basename(path) : (repoSlug(url)?.split('/').pop() ?? 'repository'));
+    const name =
+      opts.name ?? (path ? basename(path) : (repoSlug(url)?.split('/').pop() ?? 'repository'));
     const key = await this.mutate((s) => {
       const id = uniqueId(name, new Set(s.repositories.map((r) => r.id)));
       s.repositories.push({ id, name, url, path, description: '', added_at: Date.now() });
@@ -190,7 +220,8 @@ export class ProjectRegistry implements Disposable {
   async checkout(key: string, dest?: string): Promise<ProjectEntry> {
     const record = this.state.repositories.find((r) => `repo:${r.id}` === key);
     if (!record) throw new HostError('not_found', `no registered repository '${key}'`);
-    if (record.path) throw new HostError('exists', `'${key}' is already checked out at ${record.path}`);
+    if (record.path)
+      throw new HostError('exists', `'${key}' is already checked out at ${record.path}`);
     if (!record.url) throw new HostError('invalid_request', `'${key}' has no URL to clone from`);
     const target = resolve(dest ?? join(this.opts.home, 'checkouts', record.id));
     await cloneRepository(record.url, target);
@@ -205,8 +236,16 @@ export class ProjectRegistry implements Disposable {
   async remove(key: string): Promise<void> {
     const entry = await this.get(key);
     if (!entry) throw new HostError('not_found', `no project '${key}'`);
-    if (entry.kind === 'configured') throw new HostError('read_only', `'${key}' is configured in configs/app.json; remove it there`);
-    if (entry.kind === 'worktree') throw new HostError('read_only', `'${key}' is a git worktree; remove it with git worktree remove ${entry.path}`);
+    if (entry.kind === 'configured')
+      throw new HostError(
+        'read_only',
+        `'${key}' is configured in configs/app.json; remove it there`,
+      );
+    if (entry.kind === 'worktree')
+      throw new HostError(
+        'read_only',
+        `'${key}' is a git worktree; remove it with git worktree remove ${entry.path}`,
+      );
     await this.mutate((s) => {
       s.managed = s.managed.filter((m) => `managed:${m.id}` !== key);
       s.repositories = s.repositories.filter((r) => `repo:${r.id}` !== key);
@@ -232,15 +271,25 @@ export class ProjectRegistry implements Disposable {
     return this.entry(key);
   }
 
-  async createWorktree(key: string, opts: { branch: string; path?: string; base?: string }): Promise<ProjectEntry> {
+  async createWorktree(
+    key: string,
+    opts: { branch: string; path?: string; base?: string },
+  ): Promise<ProjectEntry> {
     const entry = await this.resolve(key);
-    if (entry.branch === null && !(await repoFacts(entry.path))) throw new HostError('not_a_repository', `project '${key}' is not a git repository`);
-    const dest = resolve(opts.path ?? join(this.opts.home, 'worktrees', slugify(entry.name), slugify(opts.branch)));
+    if (entry.branch === null && !(await repoFacts(entry.path)))
+      throw new HostError('not_a_repository', `project '${key}' is not a git repository`);
+    const dest = resolve(
+      opts.path ?? join(this.opts.home, 'worktrees', slugify(entry.name), slugify(opts.branch)),
+    );
     await addWorktree({ repoDir: entry.path, branch: opts.branch, dest, base: opts.base });
     const real = await realpath(dest);
     await this.refresh();
     const created = this.byPath(real);
-    if (!created) throw new HostError('not_registered', `the worktree was created at ${real}, but its repository is not registered, so it is not listed`);
+    if (!created)
+      throw new HostError(
+        'not_registered',
+        `the worktree was created at ${real}, but its repository is not registered, so it is not listed`,
+      );
     return created;
   }
 

@@ -50,7 +50,8 @@ export class ProjectSwitcher implements Disposable {
     const session = await this.sessions.get(sessionId);
     const from = session.meta.project;
     const instructions = await projectInstructions(project.path);
-    if (from === key && session.meta.root === project.path) return { from, project, instructions, unchanged: true };
+    if (from === key && session.meta.root === project.path)
+      return { from, project, instructions, unchanged: true };
     await this.sessions.setProject(sessionId, key, project.path);
     await session.append({ type: 'project_switch', from, to: key, root: project.path });
     await this.registry.open(key).catch(() => {});

@@ -29,11 +29,35 @@ function isInside(child: string, parent: string): boolean {
  * probed with a deadline and each git call is killed at its timeout, all in parallel, so one dead
  * mount costs the scan a few seconds at most and never blocks it.
  */
-export async function scanProjects(configured: Record<string, ProjectConfig>, state: RegistryState): Promise<ProjectEntry[]> {
+export async function scanProjects(
+  configured: Record<string, ProjectConfig>,
+  state: RegistryState,
+): Promise<ProjectEntry[]> {
   const bases: Base[] = [
-    ...Object.entries(configured).map(([key, c]): Base => ({ key, kind: 'configured', name: state.names[key] ?? c.name ?? key, description: c.description, path: resolve(c.path), url: null })),
-    ...state.managed.map((m): Base => ({ key: `managed:${m.id}`, kind: 'managed', name: state.names[`managed:${m.id}`] ?? m.name, description: m.description, path: m.path, url: null })),
-    ...state.repositories.map((r): Base => ({ key: `repo:${r.id}`, kind: 'repository', name: state.names[`repo:${r.id}`] ?? r.name, description: r.description, path: r.path, url: r.url })),
+    ...Object.entries(configured).map(([key, c]): Base => ({
+      key,
+      kind: 'configured',
+      name: state.names[key] ?? c.name ?? key,
+      description: c.description,
+      path: resolve(c.path),
+      url: null,
+    })),
+    ...state.managed.map((m): Base => ({
+      key: `managed:${m.id}`,
+      kind: 'managed',
+      name: state.names[`managed:${m.id}`] ?? m.name,
+      description: m.description,
+      path: m.path,
+      url: null,
+    })),
+    ...state.repositories.map((r): Base => ({
+      key: `repo:${r.id}`,
+      kind: 'repository',
+      name: state.names[`repo:${r.id}`] ?? r.name,
+      description: r.description,
+      path: r.path,
+      url: r.url,
+    })),
   ];
   const probed = await Promise.all(
     bases.map(async (b) => {
@@ -48,7 +72,18 @@ export async function scanProjects(configured: Record<string, ProjectConfig>, st
   for (const { b, present, facts } of probed) {
     const own = facts ? ownWorktree(facts, b.path!) : undefined;
     const slug = repoSlug(facts?.originUrl ?? b.url);
-    entries.push({ key: b.key, name: b.name, kind: b.kind, description: b.description, path: b.path, available: present, repo: slug, branch: own?.branch ?? null, parent: null, last_opened_at: state.opened[b.key] ?? null });
+    entries.push({
+      key: b.key,
+      name: b.name,
+      kind: b.kind,
+      description: b.description,
+      path: b.path,
+      available: present,
+      repo: slug,
+      branch: own?.branch ?? null,
+      parent: null,
+      last_opened_at: state.opened[b.key] ?? null,
+    });
     for (const wt of facts?.worktrees ?? []) {
       const path = resolve(wt.path);
       if (wt.bare || wt === own || paths.has(path)) continue;
@@ -57,8 +92,21 @@ export async function scanProjects(configured: Record<string, ProjectConfig>, st
         (async () => {
           const key = worktreeKey(path);
           const available = !wt.prunable && (await probeDir(path)) === 'present';
-          const on = wt.branch ? `branch ${wt.branch}` : `detached at ${wt.head?.slice(0, 8) ?? 'unknown'}`;
-          return { key, name: state.names[key] ?? basename(path), kind: 'worktree', description: `Git worktree of ${b.name} (${on})`, path, available, repo: slug, branch: wt.branch, parent: b.key, last_opened_at: state.opened[key] ?? null };
+          const on = wt.branch
+            ? `branch ${wt.branch}`
+            : `detached at ${wt.head?.slice(0, 8) ?? 'unknown'}`;
+          return {
+            key,
+            name: state.names[key] ?? basename(path),
+            kind: 'worktree',
+            description: `Git worktree of ${b.name} (${on})`,
+            path,
+            available,
+            repo: slug,
+            branch: wt.branch,
+            parent: b.key,
+            last_opened_at: state.opened[key] ?? null,
+          };
         })(),
       );
     }

@@ -54,7 +54,11 @@ export async function loadRegistryState(stateDir: string): Promise<RegistryState
     return quarantine(file, `not valid JSON: ${(err as Error).message}`);
   }
   const parsed = registryStateSchema.safeParse(raw);
-  if (!parsed.success) return quarantine(file, parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+  if (!parsed.success)
+    return quarantine(
+      file,
+      parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '),
+    );
   return parsed.data;
 }
 
@@ -77,5 +81,11 @@ export function uniqueId(base: string, taken: ReadonlySet<string>): string {
 }
 
 export function slugify(text: string): string {
-  return text.toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'project';
+  return (
+    text
+      .toLowerCase()
+      .replace(/[^a-z0-9._-]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 60) || 'project'
+  );
 }

@@ -31,7 +31,8 @@ export interface DeferralInput {
   fetchedNames: Iterable<string>;
 }
 
-export type DeferralReason = 'off' | 'nothing_deferrable' | 'below_threshold' | 'on' | 'count' | 'context_share';
+export type DeferralReason =
+  'off' | 'nothing_deferrable' | 'below_threshold' | 'on' | 'count' | 'context_share';
 
 export interface DeferralResult {
   /** Tools to offer the model this step, with schemas. Includes tool_search when engaged. */
@@ -65,7 +66,8 @@ function decide(input: DeferralInput, deferrable: readonly AnyTool[]): DeferralR
   if (input.mode === 'on') return 'on';
   if (deferrable.length > input.threshold) return 'count';
   if (input.contextWindow && input.contextWindow > 0) {
-    const budgetBytes = input.contextWindow * (input.contextShare ?? DEFAULT_CONTEXT_SHARE) * BYTES_PER_TOKEN;
+    const budgetBytes =
+      input.contextWindow * (input.contextShare ?? DEFAULT_CONTEXT_SHARE) * BYTES_PER_TOKEN;
     if (schemaBytes(deferrable) > budgetBytes) return 'context_share';
   }
   return 'below_threshold';

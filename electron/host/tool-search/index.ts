@@ -7,7 +7,12 @@
 // Dispatch calls by name against `bound`. `granted` must already be filtered by allowed_tools and
 // every other condition: tool_search is added here, so it is exempt from allowed_tools and searches
 // only what was granted.
-export { applyDeferral, type DeferralInput, type DeferralResult, type ToolSearchMode } from './deferral';
+export {
+  applyDeferral,
+  type DeferralInput,
+  type DeferralResult,
+  type ToolSearchMode,
+} from './deferral';
 export { fetchedFromHistory } from './history';
 export { toolSchema, toolInputSchema, schemaBytes, type ToolSchema } from './tool-schema';
 export { searchTools } from './search';

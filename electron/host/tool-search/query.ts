@@ -9,8 +9,34 @@ export type ParsedQuery =
 
 /** Words that carry no meaning for finding a tool; dropped unless marked required. */
 const STOP_WORDS = new Set([
-  'a', 'an', 'and', 'any', 'by', 'can', 'do', 'for', 'from', 'i', 'in', 'into', 'is', 'it', 'me',
-  'my', 'of', 'on', 'or', 'some', 'that', 'the', 'this', 'to', 'tool', 'tools', 'want', 'with',
+  'a',
+  'an',
+  'and',
+  'any',
+  'by',
+  'can',
+  'do',
+  'for',
+  'from',
+  'i',
+  'in',
+  'into',
+  'is',
+  'it',
+  'me',
+  'my',
+  'of',
+  'on',
+  'or',
+  'some',
+  'that',
+  'the',
+  'this',
+  'to',
+  'tool',
+  'tools',
+  'want',
+  'with',
 ]);
 
 export function parseQuery(query: string): ParsedQuery {

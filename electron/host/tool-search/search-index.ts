@@ -36,7 +36,8 @@ export class SearchIndex {
         descWords: new Set(words(tool.description)),
         descLower: tool.description.toLowerCase(),
       };
-      for (const w of new Set([...entry.nameWords, ...entry.descWords])) this.df.set(w, (this.df.get(w) ?? 0) + 1);
+      for (const w of new Set([...entry.nameWords, ...entry.descWords]))
+        this.df.set(w, (this.df.get(w) ?? 0) + 1);
       return entry;
     });
   }

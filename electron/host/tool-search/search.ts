@@ -36,25 +36,48 @@ export interface SearchOutcome {
  * Runs a tool_search query over `tools` (only what the agent was granted) and returns at most
  * `max`. Pass a SearchIndex to reuse one across queries over the same tools.
  */
-export function searchTools(tools: readonly AnyTool[] | SearchIndex, query: string, max: number): SearchOutcome {
+export function searchTools(
+  tools: readonly AnyTool[] | SearchIndex,
+  query: string,
+  max: number,
+): SearchOutcome {
   const parsed = parseQuery(query);
-  if (parsed.kind === 'select') return selectByName(tools instanceof SearchIndex ? tools.entries.map((e) => e.tool) : tools, parsed.names, max);
+  if (parsed.kind === 'select')
+    return selectByName(
+      tools instanceof SearchIndex ? tools.entries.map((e) => e.tool) : tools,
+      parsed.names,
+      max,
+    );
 
   const index = tools instanceof SearchIndex ? tools : new SearchIndex(tools);
   const raw = parsed.raw.toLowerCase();
   const phrase = raw.replace(/[\s-]+/g, '_');
   const terms = [...parsed.required, ...parsed.optional];
-  const queryWords: QueryWord[] = [...new Set(terms.flatMap(words))].map((word) => ({ word, idf: index.idf(word), synonyms: [...(index.synonyms.get(word) ?? [])] }));
+  const queryWords: QueryWord[] = [...new Set(terms.flatMap(words))].map((word) => ({
+    word,
+    idf: index.idf(word),
+    synonyms: [...(index.synonyms.get(word) ?? [])],
+  }));
   const scored: { entry: IndexedTool; score: number }[] = [];
   for (const entry of index.entries) {
     if (!parsed.required.every((t) => literalMatch(entry, t))) continue;
     let score = 0;
-    if (raw === entry.fullLower || raw === entry.bareLower || terms.some((t) => t === entry.fullLower || t === entry.bareLower)) score += W_EXACT_NAME;
+    if (
+      raw === entry.fullLower ||
+      raw === entry.bareLower ||
+      terms.some((t) => t === entry.fullLower || t === entry.bareLower)
+    )
+      score += W_EXACT_NAME;
     else if (phrase === entry.bareLower) score += W_PHRASE_NAME;
     for (const q of queryWords) score += q.idf * bestMatch(entry, q);
     if (score > 0) scored.push({ entry, score });
   }
-  scored.sort((a, b) => b.score - a.score || a.entry.fullLower.length - b.entry.fullLower.length || a.entry.fullLower.localeCompare(b.entry.fullLower));
+  scored.sort(
+    (a, b) =>
+      b.score - a.score ||
+      a.entry.fullLower.length - b.entry.fullLower.length ||
+      a.entry.fullLower.localeCompare(b.entry.fullLower),
+  );
   return { tools: scored.slice(0, max).map((s) => s.entry.tool), notFound: [] };
 }
 
@@ -63,9 +86,12 @@ function selectByName(tools: readonly AnyTool[], names: string[], max: number): 
   const notFound: string[] = [];
   for (const name of names) {
     const lower = name.toLowerCase();
-    const exact = tools.find((t) => t.name === name) ?? tools.find((t) => t.name.toLowerCase() === lower);
+    const exact =
+      tools.find((t) => t.name === name) ?? tools.find((t) => t.name.toLowerCase() === lower);
     // A bare MCP tool name is accepted when exactly one server has it.
-    const bare = exact ? [] : tools.filter((t) => splitToolName(t.name).bare.toLowerCase() === lower);
+    const bare = exact
+      ? []
+      : tools.filter((t) => splitToolName(t.name).bare.toLowerCase() === lower);
     const tool = exact ?? (bare.length === 1 ? bare[0] : undefined);
     if (tool && !found.includes(tool)) found.push(tool);
     else if (!tool) notFound.push(name);
@@ -77,7 +103,10 @@ function selectByName(tools: readonly AnyTool[], names: string[], max: number): 
 function literalMatch(entry: IndexedTool, term: string): boolean {
   if (entry.fullLower.includes(term) || entry.descLower.includes(term)) return true;
   const parts = words(term);
-  return parts.length > 0 && parts.every((w) => entry.nameWords.has(w) || entry.descWords.has(w) || entry.serverWords.has(w));
+  return (
+    parts.length > 0 &&
+    parts.every((w) => entry.nameWords.has(w) || entry.descWords.has(w) || entry.serverWords.has(w))
+  );
 }
 
 function bestMatch(entry: IndexedTool, { word, synonyms }: QueryWord): number {
@@ -86,9 +115,14 @@ function bestMatch(entry: IndexedTool, { word, synonyms }: QueryWord): number {
   if (synonyms.some((s) => entry.nameWords.has(s))) return W_NAME_SYNONYM;
   if (synonyms.some((s) => entry.descWords.has(s))) return W_DESC_SYNONYM;
   if (word.length >= TYPO_MIN_LENGTH) {
-    for (const n of entry.nameWords) if (n.length >= TYPO_MIN_LENGTH && withinEdits(word, n, 1)) return W_NAME_TYPO;
+    for (const n of entry.nameWords)
+      if (n.length >= TYPO_MIN_LENGTH && withinEdits(word, n, 1)) return W_NAME_TYPO;
   }
   if (entry.serverWords.has(word)) return W_SERVER_WORD;
-  if (word.length >= SUBSTRING_MIN_LENGTH && (entry.bareLower.includes(word) || entry.descLower.includes(word))) return W_SUBSTRING;
+  if (
+    word.length >= SUBSTRING_MIN_LENGTH &&
+    (entry.bareLower.includes(word) || entry.descLower.includes(word))
+  )
+    return W_SUBSTRING;
   return 0;
 }

@@ -14,7 +14,12 @@ export interface ToolSchema {
  * on every request.
  */
 export function toolInputSchema(tool: AnyTool): Record<string, unknown> {
-  const schema = tool.inputJsonSchema ?? (z.toJSONSchema(tool.parameters, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>);
+  const schema =
+    tool.inputJsonSchema ??
+    (z.toJSONSchema(tool.parameters, { io: 'input', unrepresentable: 'any' }) as Record<
+      string,
+      unknown
+    >);
   const { $schema: _ignored, ...rest } = schema;
   return rest;
 }

@@ -14,7 +14,8 @@ export const listProjectsTool = defineTool({
   flags: { readOnly: true, rootOnly: true, autoWorkspaceOnly: true, approval: 'none' },
   async run(ctx) {
     const projects = ctx.services.projects;
-    if (!projects) return errorPayload('not_available', 'the project registry is not available in this context');
+    if (!projects)
+      return errorPayload('not_available', 'the project registry is not available in this context');
     const entries = await projects.list();
     const current = entries.find((e) => e.path === ctx.root)?.key ?? null;
     return {

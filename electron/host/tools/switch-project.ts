@@ -11,14 +11,29 @@ export const switchProjectTool = defineTool({
     "Moves this session into another project: the working directory changes to the project's folder and its " +
     'CLAUDE.md or AGENTS.md instructions load. Use a key from list_projects. You may switch back and forth. ' +
     'A switch never adds tools: you keep the tools you started with.',
-  parameters: z.object({ project: z.string().trim().min(1, 'project is empty: pass a key from list_projects').describe('A key reported by list_projects') }),
+  parameters: z.object({
+    project: z
+      .string()
+      .trim()
+      .min(1, 'project is empty: pass a key from list_projects')
+      .describe('A key reported by list_projects'),
+  }),
   // Not read-only: a switch changes the root of every later call, so it never runs beside another call.
   flags: { readOnly: false, rootOnly: true, autoWorkspaceOnly: true, approval: 'none' },
   async run(ctx, args) {
-    if (ctx.agentId !== 'root') return errorPayload('root_only', 'only the root agent can switch projects; a sub-agent keeps the directory it started in');
-    if (ctx.config.agent.workspace_mode !== 'auto') return errorPayload('not_available', 'switch_project works only in auto workspace mode (agent.workspace_mode)');
+    if (ctx.agentId !== 'root')
+      return errorPayload(
+        'root_only',
+        'only the root agent can switch projects; a sub-agent keeps the directory it started in',
+      );
+    if (ctx.config.agent.workspace_mode !== 'auto')
+      return errorPayload(
+        'not_available',
+        'switch_project works only in auto workspace mode (agent.workspace_mode)',
+      );
     const projects = ctx.services.projects;
-    if (!projects) return errorPayload('not_available', 'the project registry is not available in this context');
+    if (!projects)
+      return errorPayload('not_available', 'the project registry is not available in this context');
     try {
       const r = await projects.switchSession(ctx.sessionId, args.project);
       return {
@@ -38,7 +53,8 @@ export const switchProjectTool = defineTool({
       };
     } catch (err) {
       const code = (err as { code?: unknown }).code;
-      if (typeof code === 'string' && REFUSALS.has(code)) return errorPayload(code, (err as Error).message, { project: args.project });
+      if (typeof code === 'string' && REFUSALS.has(code))
+        return errorPayload(code, (err as Error).message, { project: args.project });
       throw err;
     }
   },

@@ -10,8 +10,15 @@ const parameters = z.object({
     .string()
     .trim()
     .min(1, 'query is empty: give `select:name_a,name_b` or keywords')
-    .describe('`select:tool_a,tool_b` fetches those tools by exact name; otherwise keywords for a fuzzy search, where a `+` prefix makes a term required'),
-  max_results: z.number().optional().describe(`How many matches to return (default ${DEFAULT_MAX_RESULTS}, clamped to 1..${MAX_RESULTS_CAP})`),
+    .describe(
+      '`select:tool_a,tool_b` fetches those tools by exact name; otherwise keywords for a fuzzy search, where a `+` prefix makes a term required',
+    ),
+  max_results: z
+    .number()
+    .optional()
+    .describe(
+      `How many matches to return (default ${DEFAULT_MAX_RESULTS}, clamped to 1..${MAX_RESULTS_CAP})`,
+    ),
 });
 
 export function clampMaxResults(n: number | undefined): number {
@@ -32,7 +39,9 @@ export interface ToolSearchScope {
  * its list of deferred names are the binding's, not global.
  */
 export function createToolSearchTool(scope: ToolSearchScope): AnyTool {
-  const names = scope.deferredNames.length ? scope.deferredNames.join('\n') : '(none: every deferred tool is loaded)';
+  const names = scope.deferredNames.length
+    ? scope.deferredNames.join('\n')
+    : '(none: every deferred tool is loaded)';
   // Built on the first search only: most steps never search.
   let index: SearchIndex | null = null;
   return defineTool({

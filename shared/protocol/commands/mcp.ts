@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import { command } from '../command';
 
-export const mcpServerStateSchema = z.enum(['starting', 'running', 'restarting', 'failed', 'stopped', 'disabled']);
+export const mcpServerStateSchema = z.enum([
+  'starting',
+  'running',
+  'restarting',
+  'failed',
+  'stopped',
+  'disabled',
+]);
 export type McpServerState = z.infer<typeof mcpServerStateSchema>;
 
 /** One MCP server as the Settings screen shows it. */
@@ -26,5 +33,8 @@ export type McpServerStatus = z.infer<typeof mcpServerStatusSchema>;
 export const mcpCommands = {
   'mcp.servers': command(z.object({}), z.object({ servers: z.array(mcpServerStatusSchema) })),
   /** Restarts a server now with a whole restart budget (after it gave up, or to pick up a rebuilt binary). */
-  'mcp.restart': command(z.object({ id: z.string().min(1) }), z.object({ server: mcpServerStatusSchema })),
+  'mcp.restart': command(
+    z.object({ id: z.string().min(1) }),
+    z.object({ server: mcpServerStatusSchema }),
+  ),
 };

@@ -4,7 +4,13 @@ import type { AnyTool, ToolContext } from '../../../electron/host/tools/tool';
 import { DEFAULT_MCP_LIMITS, type McpLimits } from '../../../electron/host/mcp/constants';
 
 /** Backoff short enough for a test to watch a crash loop end, everything else as shipped. */
-export const FAST_LIMITS: McpLimits = { ...DEFAULT_MCP_LIMITS, restartBaseMs: 20, restartMaxDelayMs: 100, restartWaitMs: 5_000, connectTimeoutMs: 15_000 };
+export const FAST_LIMITS: McpLimits = {
+  ...DEFAULT_MCP_LIMITS,
+  restartBaseMs: 20,
+  restartMaxDelayMs: 100,
+  restartWaitMs: 5_000,
+  connectTimeoutMs: 15_000,
+};
 
 export function toolContext(root = '/'): ToolContext {
   return {
@@ -22,7 +28,11 @@ export function sessionRef(id = `s_${Math.random().toString(36).slice(2, 10)}`) 
   return { id, resources: new DisposableStore() };
 }
 
-export async function call(tool: AnyTool | undefined, args: Record<string, unknown> = {}, root = '/') {
+export async function call(
+  tool: AnyTool | undefined,
+  args: Record<string, unknown> = {},
+  root = '/',
+) {
   if (!tool) throw new Error('tool not found');
   return (await tool.run(toolContext(root), args)) as Record<string, unknown> & { kind: string };
 }
@@ -32,7 +42,11 @@ export function byName(tools: AnyTool[], name: string): AnyTool | undefined {
 }
 
 /** Polls until `check` returns a value (bounded: the test fails with `what` instead of hanging). */
-export async function waitFor<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  timeoutMs = 20_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await check();

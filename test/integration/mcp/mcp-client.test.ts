@@ -8,7 +8,12 @@ import { FAST_LIMITS, alive, byName, call, sessionRef, waitFor } from './harness
 
 let serverJs: string;
 const managers: McpManager[] = [];
-const stdio = (...args: string[]): McpServerConfig => ({ command: process.execPath, args: [serverJs, ...args], env: {}, disabled: false });
+const stdio = (...args: string[]): McpServerConfig => ({
+  command: process.execPath,
+  args: [serverJs, ...args],
+  env: {},
+  disabled: false,
+});
 function manager(appServers: Record<string, McpServerConfig>): McpManager {
   const m = new McpManager({ appServers, env: process.env, limits: FAST_LIMITS });
   managers.push(m);
@@ -26,22 +31,48 @@ describe('MCP client over stdio (own test server)', () => {
   it('lists a server’s tools as namespaced, deferrable tools and calls them', async () => {
     const m = manager({ testsrv: stdio() });
     const tools = await m.toolsForRun(sessionRef(), null);
-    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['mcp__testsrv__echo', 'mcp__testsrv__add', 'mcp__testsrv__crash']));
-    expect(tools.every((t) => t.name.startsWith('mcp__testsrv__') && t.flags.deferrable)).toBe(true);
+    expect(tools.map((t) => t.name)).toEqual(
+      expect.arrayContaining(['mcp__testsrv__echo', 'mcp__testsrv__add', 'mcp__testsrv__crash']),
+    );
+    expect(tools.every((t) => t.name.startsWith('mcp__testsrv__') && t.flags.deferrable)).toBe(
+      true,
+    );
     const echo = byName(tools, 'mcp__testsrv__echo')!;
     expect(echo.flags).toMatchObject({ readOnly: true, approval: 'none' });
-    expect(byName(tools, 'mcp__testsrv__add')!.flags).toMatchObject({ readOnly: false, approval: 'shell' });
-    expect(echo.inputJsonSchema).toMatchObject({ type: 'object', properties: { text: { type: 'string' } }, required: ['text'] });
-    expect(await call(echo, { text: 'hello' })).toMatchObject({ kind: 'mcp_result', server: 'testsrv', tool: 'echo', text: 'echo: hello' });
-    expect(await call(byName(tools, 'mcp__testsrv__add'), { a: 2, b: 40 })).toMatchObject({ text: '42' });
+    expect(byName(tools, 'mcp__testsrv__add')!.flags).toMatchObject({
+      readOnly: false,
+      approval: 'shell',
+    });
+    expect(echo.inputJsonSchema).toMatchObject({
+      type: 'object',
+      properties: { text: { type: 'string' } },
+      required: ['text'],
+    });
+    expect(await call(echo, { text: 'hello' })).toMatchObject({
+      kind: 'mcp_result',
+      server: 'testsrv',
+      tool: 'echo',
+      text: 'echo: hello',
+    });
+    expect(await call(byName(tools, 'mcp__testsrv__add'), { a: 2, b: 40 })).toMatchObject({
+      text: '42',
+    });
   });
 
   it('returns a tool error and a bad-arguments error as error payloads, not exceptions', async () => {
     const m = manager({ testsrv: stdio() });
     const tools = await m.toolsForRun(sessionRef(), null);
-    expect(await call(byName(tools, 'mcp__testsrv__fail'))).toMatchObject({ kind: 'error', code: 'mcp_tool_error', message: 'it failed on purpose' });
+    expect(await call(byName(tools, 'mcp__testsrv__fail'))).toMatchObject({
+      kind: 'error',
+      code: 'mcp_tool_error',
+      message: 'it failed on purpose',
+    });
     const bad = await call(byName(tools, 'mcp__testsrv__add'), { a: 'two' });
-    expect(bad).toMatchObject({ kind: 'error', code: 'mcp_tool_error', details: { server: 'testsrv', tool: 'add' } });
+    expect(bad).toMatchObject({
+      kind: 'error',
+      code: 'mcp_tool_error',
+      details: { server: 'testsrv', tool: 'add' },
+    });
     expect(bad.message).toMatch(/expected number, received string at a/);
   });
 
@@ -52,7 +83,9 @@ describe('MCP client over stdio (own test server)', () => {
     const text = out.text as string;
     expect(text.startsWith('HEAD')).toBe(true);
     expect(text.endsWith('TAIL')).toBe(true);
-    expect(text).toMatch(/characters cut here: the result was 200000 characters, over the 100000-character limit/);
+    expect(text).toMatch(
+      /characters cut here: the result was 200000 characters, over the 100000-character limit/,
+    );
     expect(out.truncated).toEqual({ total_chars: 200_000, shown_chars: 100_000 });
     expect(text.length).toBeLessThan(100_400);
   });
@@ -61,15 +94,24 @@ describe('MCP client over stdio (own test server)', () => {
     const m = manager({ broken: stdio('--fail-start'), testsrv: stdio() });
     const tools = await m.toolsForRun(sessionRef(), null);
     expect(tools.some((t) => t.name.startsWith('mcp__broken__'))).toBe(false);
-    expect(await call(byName(tools, 'mcp__testsrv__echo'), { text: 'still here' })).toMatchObject({ text: 'echo: still here' });
+    expect(await call(byName(tools, 'mcp__testsrv__echo'), { text: 'still here' })).toMatchObject({
+      text: 'echo: still here',
+    });
     const broken = (await m.servers()).find((s) => s.name === 'broken')!;
-    expect(broken).toMatchObject({ state: 'failed', scope: 'app', transport: 'stdio', restarts: 0 });
+    expect(broken).toMatchObject({
+      state: 'failed',
+      scope: 'app',
+      transport: 'stdio',
+      restarts: 0,
+    });
     expect(broken.stderr_tail).toContain('cannot start: TEST_TOKEN is not set');
     expect(broken.error).toContain('TEST_TOKEN is not set');
   });
 
   it('reports a command that does not exist', async () => {
-    const m = manager({ nosuch: { command: '/nonexistent/mcp-server', args: [], env: {}, disabled: false } });
+    const m = manager({
+      nosuch: { command: '/nonexistent/mcp-server', args: [], env: {}, disabled: false },
+    });
     await m.toolsForRun(sessionRef(), null);
     const s = (await m.servers())[0]!;
     expect(s.state).toBe('failed');
@@ -79,11 +121,17 @@ describe('MCP client over stdio (own test server)', () => {
   it('restarts a server killed with SIGKILL and its tools work again with a new process', async () => {
     const m = manager({ testsrv: stdio() });
     const session = sessionRef();
-    const first = Number((await call(byName(await m.toolsForRun(session, null), 'mcp__testsrv__pid'))).text);
+    const first = Number(
+      (await call(byName(await m.toolsForRun(session, null), 'mcp__testsrv__pid'))).text,
+    );
     process.kill(first, 'SIGKILL');
-    const status = await waitFor('a restarted server', async () => (await m.servers()).find((s) => s.state === 'running' && s.pid !== first));
+    const status = await waitFor('a restarted server', async () =>
+      (await m.servers()).find((s) => s.state === 'running' && s.pid !== first),
+    );
     expect(status.restarts).toBe(1);
-    const second = Number((await call(byName(await m.toolsForRun(session, null), 'mcp__testsrv__pid'))).text);
+    const second = Number(
+      (await call(byName(await m.toolsForRun(session, null), 'mcp__testsrv__pid'))).text,
+    );
     expect(second).not.toBe(first);
     expect(alive(first)).toBe(false);
   });
@@ -94,13 +142,17 @@ describe('MCP client over stdio (own test server)', () => {
     const died = await call(byName(tools, 'mcp__testsrv__crash'));
     expect(died).toMatchObject({ kind: 'error', code: 'mcp_unavailable' });
     // The adapter holds the connection, so the same tool object works once the server is back.
-    expect(await call(byName(tools, 'mcp__testsrv__echo'), { text: 'back' })).toMatchObject({ text: 'echo: back' });
+    expect(await call(byName(tools, 'mcp__testsrv__echo'), { text: 'back' })).toMatchObject({
+      text: 'echo: back',
+    });
   });
 
   it('gives up on a server that keeps crashing after the restart budget and says so', async () => {
     const m = manager({ flaky: stdio('--exit-after', '200') });
     await m.toolsForRun(sessionRef(), null);
-    const s = await waitFor('the restart budget to run out', async () => (await m.servers()).find((x) => x.state === 'failed'));
+    const s = await waitFor('the restart budget to run out', async () =>
+      (await m.servers()).find((x) => x.state === 'failed'),
+    );
     expect(s.restarts).toBe(FAST_LIMITS.maxRestarts);
     expect(s.error).toMatch(/^gave up after 5 restarts: exited unexpectedly/);
     // A manual restart gets a whole budget again.
@@ -119,7 +171,11 @@ describe('MCP client over stdio (own test server)', () => {
   });
 
   it('stops every server process when disposed', async () => {
-    const m = new McpManager({ appServers: { a: stdio(), b: stdio() }, env: process.env, limits: FAST_LIMITS });
+    const m = new McpManager({
+      appServers: { a: stdio(), b: stdio() },
+      env: process.env,
+      limits: FAST_LIMITS,
+    });
     await m.toolsForRun(sessionRef(), null);
     const pids = (await m.servers()).map((s) => s.pid!);
     expect(pids.every((p) => p > 0 && alive(p))).toBe(true);
@@ -139,7 +195,9 @@ describe('MCP client over streamable HTTP', () => {
   let child: ChildProcess;
   let url: string;
   beforeAll(async () => {
-    child = spawn(process.execPath, [serverJs, '--http', '--name', 'web'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    child = spawn(process.execPath, [serverJs, '--http', '--name', 'web'], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     const line = await new Promise<string>((resolve, reject) => {
       createInterface({ input: child.stdout! }).once('line', resolve);
       child.once('exit', () => reject(new Error('http test server exited')));
@@ -154,12 +212,21 @@ describe('MCP client over streamable HTTP', () => {
     const m = manager({ web: { type: 'http', url, headers: {}, disabled: false } });
     const tools = await m.toolsForRun(sessionRef(), null);
     expect(byName(tools, 'mcp__web__echo')).toBeDefined();
-    expect(await call(byName(tools, 'mcp__web__add'), { a: 1, b: 2 })).toMatchObject({ kind: 'mcp_result', text: '3' });
-    expect((await m.servers())[0]).toMatchObject({ transport: 'http', state: 'running', pid: null });
+    expect(await call(byName(tools, 'mcp__web__add'), { a: 1, b: 2 })).toMatchObject({
+      kind: 'mcp_result',
+      text: '3',
+    });
+    expect((await m.servers())[0]).toMatchObject({
+      transport: 'http',
+      state: 'running',
+      pid: null,
+    });
   });
 
   it('reports an HTTP server that is not listening', async () => {
-    const m = manager({ gone: { type: 'http', url: 'http://127.0.0.1:9/mcp', headers: {}, disabled: false } });
+    const m = manager({
+      gone: { type: 'http', url: 'http://127.0.0.1:9/mcp', headers: {}, disabled: false },
+    });
     expect(await m.toolsForRun(sessionRef(), null)).toEqual([]);
     expect((await m.servers())[0]).toMatchObject({ state: 'failed' });
   });

@@ -19,7 +19,14 @@ beforeAll(() => {
   mkdirSync(join(root, 'home'));
   writeFileSync(join(root, 'notes.txt'), 'first line\nsecond line\n');
   m = new McpManager({
-    appServers: { mewbo: { command: process.execPath, args: [CLI, 'mcp', '--root', root], env: { MEWBO_HOME: join(root, 'home') }, disabled: false } },
+    appServers: {
+      mewbo: {
+        command: process.execPath,
+        args: [CLI, 'mcp', '--root', root],
+        env: { MEWBO_HOME: join(root, 'home') },
+        disabled: false,
+      },
+    },
     env: process.env,
     limits: FAST_LIMITS,
   });
@@ -32,9 +39,14 @@ afterAll(async () => {
 describe('mewbo mcp as a server of the MCP client', () => {
   it('serves read_file as mcp__mewbo__read_file, found by tool_search and callable', async () => {
     const tools = await m.toolsForRun(sessionRef(), null);
-    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['mcp__mewbo__read_file', 'mcp__mewbo__aider_list_dir_tool']));
+    expect(tools.map((t) => t.name)).toEqual(
+      expect.arrayContaining(['mcp__mewbo__read_file', 'mcp__mewbo__aider_list_dir_tool']),
+    );
     const { bound } = applyDeferral({ tools, mode: 'on', threshold: 25, fetchedNames: [] });
-    const found = await call(bound.find((t) => t.name === 'tool_search'), { query: 'read_file' });
+    const found = await call(
+      bound.find((t) => t.name === 'tool_search'),
+      { query: 'read_file' },
+    );
     expect((found.tools as { name: string }[])[0]!.name).toBe('mcp__mewbo__read_file');
     const out = await call(byName(tools, 'mcp__mewbo__read_file'), { path: 'notes.txt' });
     expect(out.kind).toBe('mcp_result');

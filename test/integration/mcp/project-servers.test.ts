@@ -14,16 +14,23 @@ const managers: McpManager[] = [];
 function project(name: string, servers: Record<string, unknown> | string): string {
   const dir = join(tmp.dir, name);
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, '.mcp.json'), typeof servers === 'string' ? servers : JSON.stringify({ mcpServers: servers }));
+  writeFileSync(
+    join(dir, '.mcp.json'),
+    typeof servers === 'string' ? servers : JSON.stringify({ mcpServers: servers }),
+  );
   return realpathSync(dir);
 }
 const srv = (...args: string[]) => ({ command: process.execPath, args: [serverJs, ...args] });
-function manager(appServers: Record<string, McpServerConfig> = {}, env: NodeJS.ProcessEnv = process.env): McpManager {
+function manager(
+  appServers: Record<string, McpServerConfig> = {},
+  env: NodeJS.ProcessEnv = process.env,
+): McpManager {
   const m = new McpManager({ appServers, env, limits: FAST_LIMITS });
   managers.push(m);
   return m;
 }
-const pidsOf = async (m: McpManager, scope: 'app' | 'project') => (await m.servers()).filter((s) => s.scope === scope && s.pid).map((s) => s.pid!);
+const pidsOf = async (m: McpManager, scope: 'app' | 'project') =>
+  (await m.servers()).filter((s) => s.scope === scope && s.pid).map((s) => s.pid!);
 
 beforeAll(async () => {
   serverJs = await buildMcpTestServer();
@@ -36,13 +43,30 @@ afterAll(() => tmp.cleanup());
 
 describe("a project's .mcp.json servers", () => {
   it('start in the project root with ${VAR:-default} expanded and namespaced tools', async () => {
-    const root = project('env', { local: { ...srv(), env: { GREETING: '${MEWBO_TEST_GREETING:-hello from default}', TOKEN: '${MEWBO_TEST_TOKEN}' } } });
+    const root = project('env', {
+      local: {
+        ...srv(),
+        env: {
+          GREETING: '${MEWBO_TEST_GREETING:-hello from default}',
+          TOKEN: '${MEWBO_TEST_TOKEN}',
+        },
+      },
+    });
     const m = manager({}, { MEWBO_TEST_TOKEN: 'secret-1' });
     const tools = await m.toolsForRun(sessionRef(), root);
     expect(await call(byName(tools, 'mcp__local__cwd'))).toMatchObject({ text: root });
-    expect(await call(byName(tools, 'mcp__local__env'), { name: 'GREETING' })).toMatchObject({ text: 'hello from default' });
-    expect(await call(byName(tools, 'mcp__local__env'), { name: 'TOKEN' })).toMatchObject({ text: 'secret-1' });
-    expect((await m.servers())[0]).toMatchObject({ id: `project:${root}:local`, scope: 'project', root, state: 'running' });
+    expect(await call(byName(tools, 'mcp__local__env'), { name: 'GREETING' })).toMatchObject({
+      text: 'hello from default',
+    });
+    expect(await call(byName(tools, 'mcp__local__env'), { name: 'TOKEN' })).toMatchObject({
+      text: 'secret-1',
+    });
+    expect((await m.servers())[0]).toMatchObject({
+      id: `project:${root}:local`,
+      scope: 'project',
+      root,
+      state: 'running',
+    });
   });
 
   it('stop with the last session that holds the project', async () => {
@@ -70,7 +94,9 @@ describe("a project's .mcp.json servers", () => {
     const [p1] = await pidsOf(m, 'project');
     const [app] = await pidsOf(m, 'app');
     const tools = await m.toolsForRun(s, two);
-    expect(tools.map((t) => t.name.split('__')[1])).toEqual(expect.arrayContaining(['common', 'p2']));
+    expect(tools.map((t) => t.name.split('__')[1])).toEqual(
+      expect.arrayContaining(['common', 'p2']),
+    );
     expect(tools.some((t) => t.name.startsWith('mcp__p1__'))).toBe(false);
     await waitFor('project one’s server to exit', () => !alive(p1!));
     expect(alive(app!)).toBe(true);

@@ -18,7 +18,13 @@ let a: string;
 let b: string;
 const builtins: AnyTool[] = [listProjectsTool, switchProjectTool];
 const names = (tools: AnyTool[]) => tools.map((t) => t.name);
-const source = () => createRunToolSource({ mcp: host.mcp, builtins, agentConfig: host.config.agent, projectRoot: (s) => s.meta.root });
+const source = () =>
+  createRunToolSource({
+    mcp: host.mcp,
+    builtins,
+    agentConfig: host.config.agent,
+    projectRoot: (s) => s.meta.root,
+  });
 const ctx = (session: Session, agentId = 'root'): ToolContext => ({
   root: session.meta.root!,
   sessionId: session.id,
@@ -32,7 +38,10 @@ const ctx = (session: Session, agentId = 'root'): ToolContext => ({
 function project(name: string, server: string): string {
   const dir = join(tmp.dir, name);
   mkdirSync(dir);
-  writeFileSync(join(dir, '.mcp.json'), JSON.stringify({ mcpServers: { [server]: { command: process.execPath, args: [serverJs] } } }));
+  writeFileSync(
+    join(dir, '.mcp.json'),
+    JSON.stringify({ mcpServers: { [server]: { command: process.execPath, args: [serverJs] } } }),
+  );
   return realpathSync(dir);
 }
 
@@ -66,12 +75,24 @@ describe('the tools of a run across switch_project', () => {
     const session = await host.sessions.create({ project: 'a', root: a });
     const run = source();
     const start = await run.candidates({ session, agent: { id: 'root' }, root: a });
-    expect(names(start)).toEqual(expect.arrayContaining(['list_projects', 'switch_project', 'mcp__alpha__echo', 'mcp__common__echo']));
+    expect(names(start)).toEqual(
+      expect.arrayContaining([
+        'list_projects',
+        'switch_project',
+        'mcp__alpha__echo',
+        'mcp__common__echo',
+      ]),
+    );
 
-    expect(await switchProjectTool.run(ctx(session), { project: 'b' })).toMatchObject({ kind: 'project_switch', root: b });
+    expect(await switchProjectTool.run(ctx(session), { project: 'b' })).toMatchObject({
+      kind: 'project_switch',
+      root: b,
+    });
     const inB = await run.candidates({ session, agent: { id: 'root' }, root: b });
     expect(names(inB)).toEqual(expect.arrayContaining(['switch_project', 'mcp__common__echo']));
-    expect(names(inB).some((n) => n.startsWith('mcp__alpha__') || n.startsWith('mcp__beta__'))).toBe(false);
+    expect(
+      names(inB).some((n) => n.startsWith('mcp__alpha__') || n.startsWith('mcp__beta__')),
+    ).toBe(false);
     expect(names(inB).every((n) => names(start).includes(n))).toBe(true);
     expect((await host.mcp.servers()).map((s) => s.name)).not.toContain('beta');
 
@@ -80,7 +101,9 @@ describe('the tools of a run across switch_project', () => {
     expect(names(sub)).toEqual(names(inB));
 
     expect(await switchProjectTool.run(ctx(session), { project: 'a' })).toMatchObject({ root: a });
-    expect(new Set(names(await run.candidates({ session, agent: { id: 'root' }, root: a })))).toEqual(new Set(names(start)));
+    expect(
+      new Set(names(await run.candidates({ session, agent: { id: 'root' }, root: a }))),
+    ).toEqual(new Set(names(start)));
   });
 
   it('are resolved normally for the next run in the new project', async () => {
@@ -98,26 +121,74 @@ describe('deferral over a run’s tools', () => {
     const session = await host.sessions.create({ project: 'a', root: a });
     const run = source();
     const granted = await run.candidates({ session, agent: { id: 'root' }, root: a });
-    const first = run.defer(granted, { session, agent: { id: 'root' }, root: a, contextWindow: 200_000 });
+    const first = run.defer(granted, {
+      session,
+      agent: { id: 'root' },
+      root: a,
+      contextWindow: 200_000,
+    });
     expect(names(first.bound)).toEqual(['list_projects', 'switch_project', 'tool_search']);
-    expect(first.deferredNames).toEqual(expect.arrayContaining(['mcp__alpha__echo', 'mcp__common__add']));
+    expect(first.deferredNames).toEqual(
+      expect.arrayContaining(['mcp__alpha__echo', 'mcp__common__add']),
+    );
 
     const search = first.bound.find((t) => t.name === 'tool_search')!;
     const payload = await search.run(ctx(session), { query: 'select:mcp__common__echo' });
-    await session.append({ type: 'tool_call', call_id: 'c1', agent_id: 'root', name: 'tool_search', args: { query: 'select:mcp__common__echo' } });
-    await session.append({ type: 'tool_result', call_id: 'c1', agent_id: 'root', name: 'tool_search', payload });
-    const second = run.defer(granted, { session, agent: { id: 'root' }, root: a, contextWindow: 200_000 });
-    expect(names(second.bound)).toEqual(['list_projects', 'switch_project', 'mcp__common__echo', 'tool_search']);
+    await session.append({
+      type: 'tool_call',
+      call_id: 'c1',
+      agent_id: 'root',
+      name: 'tool_search',
+      args: { query: 'select:mcp__common__echo' },
+    });
+    await session.append({
+      type: 'tool_result',
+      call_id: 'c1',
+      agent_id: 'root',
+      name: 'tool_search',
+      payload,
+    });
+    const second = run.defer(granted, {
+      session,
+      agent: { id: 'root' },
+      root: a,
+      contextWindow: 200_000,
+    });
+    expect(names(second.bound)).toEqual([
+      'list_projects',
+      'switch_project',
+      'mcp__common__echo',
+      'tool_search',
+    ]);
     // A sub-agent's discoveries are its own.
-    expect(names(run.defer(granted, { session, agent: { id: 'sub_1' }, root: a, contextWindow: 200_000 }).bound)).not.toContain('mcp__common__echo');
+    expect(
+      names(
+        run.defer(granted, { session, agent: { id: 'sub_1' }, root: a, contextWindow: 200_000 })
+          .bound,
+      ),
+    ).not.toContain('mcp__common__echo');
 
-    await session.append({ type: 'compaction', agent_id: 'root', summary: 'earlier work', upto_seq: session.length - 1 });
+    await session.append({
+      type: 'compaction',
+      agent_id: 'root',
+      summary: 'earlier work',
+      upto_seq: session.length - 1,
+    });
     const id = session.id;
     await host.dispose();
     host = await Host.create({ env: { ...process.env, MEWBO_HOME: home } });
     const reopened = await host.sessions.get(id);
     const again = source();
     const regranted = await again.candidates({ session: reopened, agent: { id: 'root' }, root: a });
-    expect(names(again.defer(regranted, { session: reopened, agent: { id: 'root' }, root: a, contextWindow: 200_000 }).bound)).toContain('mcp__common__echo');
+    expect(
+      names(
+        again.defer(regranted, {
+          session: reopened,
+          agent: { id: 'root' },
+          root: a,
+          contextWindow: 200_000,
+        }).bound,
+      ),
+    ).toContain('mcp__common__echo');
   });
 });

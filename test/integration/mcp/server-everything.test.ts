@@ -6,7 +6,14 @@ import { FAST_LIMITS, alive, byName, call, sessionRef, waitFor } from './harness
 
 // The published reference server (@modelcontextprotocol/server-everything), run in stdio mode.
 const m = new McpManager({
-  appServers: { everything: { command: process.execPath, args: [serverEverythingEntry(), 'stdio'], env: {}, disabled: false } },
+  appServers: {
+    everything: {
+      command: process.execPath,
+      args: [serverEverythingEntry(), 'stdio'],
+      env: {},
+      disabled: false,
+    },
+  },
   env: process.env,
   limits: FAST_LIMITS,
 });
@@ -15,16 +22,29 @@ afterAll(() => m.dispose());
 describe('@modelcontextprotocol/server-everything', () => {
   it('lists its tools under mcp__everything__ and calls echo and get-sum', async () => {
     const tools = await m.toolsForRun(sessionRef(), null);
-    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['mcp__everything__echo', 'mcp__everything__get-sum', 'mcp__everything__get-tiny-image']));
-    expect(await call(byName(tools, 'mcp__everything__echo'), { message: 'hi' })).toMatchObject({ kind: 'mcp_result', text: 'Echo: hi' });
-    expect(await call(byName(tools, 'mcp__everything__get-sum'), { a: 2, b: 3 })).toMatchObject({ text: 'The sum of 2 and 3 is 5.' });
+    expect(tools.map((t) => t.name)).toEqual(
+      expect.arrayContaining([
+        'mcp__everything__echo',
+        'mcp__everything__get-sum',
+        'mcp__everything__get-tiny-image',
+      ]),
+    );
+    expect(await call(byName(tools, 'mcp__everything__echo'), { message: 'hi' })).toMatchObject({
+      kind: 'mcp_result',
+      text: 'Echo: hi',
+    });
+    expect(await call(byName(tools, 'mcp__everything__get-sum'), { a: 2, b: 3 })).toMatchObject({
+      text: 'The sum of 2 and 3 is 5.',
+    });
   });
 
   it('names an image instead of inlining its base64', async () => {
     const tools = await m.toolsForRun(sessionRef(), null);
     const out = await call(byName(tools, 'mcp__everything__get-tiny-image'));
     expect(out.kind).toBe('mcp_result');
-    expect(out.omitted).toEqual([expect.objectContaining({ type: 'image', mime_type: 'image/png' })]);
+    expect(out.omitted).toEqual([
+      expect.objectContaining({ type: 'image', mime_type: 'image/png' }),
+    ]);
     expect(out.text).toMatch(/\[image image\/png, \d+ bytes, not shown\]/);
   });
 
@@ -36,19 +56,31 @@ describe('@modelcontextprotocol/server-everything', () => {
     const found = await call(search, { query: 'get-sum' });
     expect((found.tools as { name: string; input_schema: unknown }[])[0]).toMatchObject({
       name: 'mcp__everything__get-sum',
-      input_schema: { type: 'object', properties: { a: expect.any(Object), b: expect.any(Object) } },
+      input_schema: {
+        type: 'object',
+        properties: { a: expect.any(Object), b: expect.any(Object) },
+      },
     });
-    const next = applyDeferral({ tools, mode: 'on', threshold: 25, fetchedNames: ['mcp__everything__get-sum'] });
+    const next = applyDeferral({
+      tools,
+      mode: 'on',
+      threshold: 25,
+      fetchedNames: ['mcp__everything__get-sum'],
+    });
     expect(next.bound.map((t) => t.name)).toEqual(['mcp__everything__get-sum', 'tool_search']);
   });
 
   it('comes back after being killed', async () => {
     const before = (await m.servers())[0]!;
     process.kill(before.pid!, 'SIGKILL');
-    const after = await waitFor('server-everything to restart', async () => (await m.servers()).find((s) => s.state === 'running' && s.pid !== before.pid));
+    const after = await waitFor('server-everything to restart', async () =>
+      (await m.servers()).find((s) => s.state === 'running' && s.pid !== before.pid),
+    );
     expect(alive(before.pid!)).toBe(false);
     expect(after.restarts).toBe(1);
     const tools = await m.toolsForRun(sessionRef(), null);
-    expect(await call(byName(tools, 'mcp__everything__echo'), { message: 'again' })).toMatchObject({ text: 'Echo: again' });
+    expect(await call(byName(tools, 'mcp__everything__echo'), { message: 'again' })).toMatchObject({
+      text: 'Echo: again',
+    });
   });
 });

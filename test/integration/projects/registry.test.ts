@@ -1,7 +1,19 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
-import { ProjectRegistry, type ProjectListing } from '../../../electron/host/projects/project-registry';
+import {
+  ProjectRegistry,
+  type ProjectListing,
+} from '../../../electron/host/projects/project-registry';
 import type { ProjectConfig } from '../../../electron/host/config/schema';
 import { tempDir } from '../../helpers/temp';
 import { addWorktree, gitIn, makeRepo } from './git-fixture';
@@ -9,7 +21,12 @@ import { addWorktree, gitIn, makeRepo } from './git-fixture';
 let tmp: { dir: string; cleanup: () => void };
 let stateDir: string;
 const open: ProjectRegistry[] = [];
-const cfg = (path: string, extra: Partial<ProjectConfig> = {}): ProjectConfig => ({ path, allowed_paths: [], description: '', ...extra });
+const cfg = (path: string, extra: Partial<ProjectConfig> = {}): ProjectConfig => ({
+  path,
+  allowed_paths: [],
+  description: '',
+  ...extra,
+});
 async function registry(configured: Record<string, ProjectConfig> = {}) {
   const r = await ProjectRegistry.open({ stateDir, home: tmp.dir, configured });
   open.push(r);
@@ -38,11 +55,32 @@ describe('project registry', () => {
   it('lists configured projects and the worktrees of their repositories, with slug and branch', async () => {
     const repo = makeRepo(tmp.dir, 'widgets', 'git@github.com:acme/widgets.git');
     const wt = addWorktree(repo, join(tmp.dir, 'widgets-feature'), 'feature-x');
-    const r = await registry({ widgets: cfg(repo, { description: 'The widget shop', name: 'Widgets' }) });
+    const r = await registry({
+      widgets: cfg(repo, { description: 'The widget shop', name: 'Widgets' }),
+    });
     const { projects } = await r.list();
     expect(projects).toHaveLength(2);
-    expect(projects[0]).toEqual({ key: 'widgets', name: 'Widgets', kind: 'configured', description: 'The widget shop', path: repo, available: true, repo: 'acme/widgets', branch: 'main', parent: null, last_opened_at: null });
-    expect(projects[1]).toMatchObject({ kind: 'worktree', name: 'widgets-feature', path: wt, available: true, repo: 'acme/widgets', branch: 'feature-x', parent: 'widgets' });
+    expect(projects[0]).toEqual({
+      key: 'widgets',
+      name: 'Widgets',
+      kind: 'configured',
+      description: 'The widget shop',
+      path: repo,
+      available: true,
+      repo: 'acme/widgets',
+      branch: 'main',
+      parent: null,
+      last_opened_at: null,
+    });
+    expect(projects[1]).toMatchObject({
+      kind: 'worktree',
+      name: 'widgets-feature',
+      path: wt,
+      available: true,
+      repo: 'acme/widgets',
+      branch: 'feature-x',
+      parent: 'widgets',
+    });
     expect(projects[1]!.key).toMatch(/^worktree:widgets-feature-[0-9a-f]{6}$/);
     expect(projects[1]!.description).toContain('branch feature-x');
   });
@@ -50,7 +88,14 @@ describe('project registry', () => {
   it('lists a registered repository without a checkout: no path, not available, slug from its URL', async () => {
     const r = await registry();
     const entry = await r.addRepository({ url: 'https://github.com/acme/gadgets.git' });
-    expect(entry).toMatchObject({ key: 'repo:gadgets', kind: 'repository', path: null, available: false, repo: 'acme/gadgets', branch: null });
+    expect(entry).toMatchObject({
+      key: 'repo:gadgets',
+      kind: 'repository',
+      path: null,
+      available: false,
+      repo: 'acme/gadgets',
+      branch: null,
+    });
     expect(await refusal(r.resolve('repo:gadgets'))).toBe('no_checkout');
     expect(await refusal(r.open('repo:gadgets'))).toBe('no_checkout');
   });
@@ -60,7 +105,12 @@ describe('project registry', () => {
     const r = await registry();
     await r.addRepository({ url: origin, name: 'cloned' });
     const entry = await r.checkout('repo:cloned', join(tmp.dir, 'clone-here'));
-    expect(entry).toMatchObject({ kind: 'repository', path: realpathSync(join(tmp.dir, 'clone-here')), available: true, branch: 'main' });
+    expect(entry).toMatchObject({
+      kind: 'repository',
+      path: realpathSync(join(tmp.dir, 'clone-here')),
+      available: true,
+      branch: 'main',
+    });
     expect(existsSync(join(tmp.dir, 'clone-here', 'README.md'))).toBe(true);
     expect(await refusal(r.checkout('repo:cloned'))).toBe('exists');
   });
@@ -70,9 +120,20 @@ describe('project registry', () => {
     const wt = addWorktree(repo, join(tmp.dir, 'svc-hotfix'), 'hotfix');
     const r = await registry();
     const entry = await r.addRepository({ path: repo });
-    expect(entry).toMatchObject({ key: 'repo:svc', kind: 'repository', path: repo, available: true, branch: 'main', repo: null });
+    expect(entry).toMatchObject({
+      key: 'repo:svc',
+      kind: 'repository',
+      path: repo,
+      available: true,
+      branch: 'main',
+      repo: null,
+    });
     const { projects } = await r.list({ fresh: true });
-    expect(projects.find((p) => p.path === wt)).toMatchObject({ kind: 'worktree', parent: 'repo:svc', branch: 'hotfix' });
+    expect(projects.find((p) => p.path === wt)).toMatchObject({
+      kind: 'worktree',
+      parent: 'repo:svc',
+      branch: 'hotfix',
+    });
     expect(await refusal(r.addRepository({ path: join(tmp.dir) }))).toBe('not_a_repository');
   });
 
@@ -84,13 +145,21 @@ describe('project registry', () => {
     const r1 = await registry();
     const ea = await r1.add(a);
     const eb = await r1.add(b, { description: 'second' });
-    expect(ea).toMatchObject({ key: 'managed:alpha', kind: 'managed', path: a, available: true, branch: null });
+    expect(ea).toMatchObject({
+      key: 'managed:alpha',
+      kind: 'managed',
+      path: a,
+      available: true,
+      branch: null,
+    });
     expect((await r1.add(a)).key).toBe('managed:alpha');
     await r1.rename(eb.key, 'Beta Project');
     await r1.open(ea.key);
     r1.dispose();
     expect(readdirSync(stateDir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
-    expect(JSON.parse(readFileSync(join(stateDir, 'projects.json'), 'utf8')).managed).toHaveLength(2);
+    expect(JSON.parse(readFileSync(join(stateDir, 'projects.json'), 'utf8')).managed).toHaveLength(
+      2,
+    );
 
     const r2 = await registry();
     const listing = await r2.list();
@@ -121,10 +190,17 @@ describe('project registry', () => {
   it('notices a vanished folder on its own, without anyone asking', async () => {
     const dir = join(tmp.dir, 'watched');
     mkdirSync(dir);
-    const r = await ProjectRegistry.open({ stateDir, home: tmp.dir, configured: {}, refreshIntervalMs: 50 });
+    const r = await ProjectRegistry.open({
+      stateDir,
+      home: tmp.dir,
+      configured: {},
+      refreshIntervalMs: 50,
+    });
     open.push(r);
     const { key } = await r.add(dir);
-    const gone = new Promise<ProjectListing>((resolve) => r.onDidChange((l) => l.projects.some((p) => p.key === key && !p.available) && resolve(l)));
+    const gone = new Promise<ProjectListing>((resolve) =>
+      r.onDidChange((l) => l.projects.some((p) => p.key === key && !p.available) && resolve(l)),
+    );
     rmSync(dir, { recursive: true });
     expect((await gone).projects.find((p) => p.key === key)!.available).toBe(false);
   });
@@ -135,7 +211,9 @@ describe('project registry', () => {
     const r = await registry({ app: cfg(repo) });
     expect((await r.list()).projects.find((p) => p.path === wt)!.available).toBe(true);
     rmSync(wt, { recursive: true });
-    expect((await r.list({ fresh: true })).projects.find((p) => p.path === wt)!.available).toBe(false);
+    expect((await r.list({ fresh: true })).projects.find((p) => p.path === wt)!.available).toBe(
+      false,
+    );
   });
 
   it('creates a worktree on a new branch, or on an existing one, and lists it', async () => {
@@ -143,10 +221,18 @@ describe('project registry', () => {
     gitIn(repo, 'branch', 'existing');
     const r = await registry({ lib: cfg(repo) });
     const made = await r.createWorktree('lib', { branch: 'feat/new-thing' });
-    expect(made).toMatchObject({ kind: 'worktree', branch: 'feat/new-thing', parent: 'lib', available: true });
+    expect(made).toMatchObject({
+      kind: 'worktree',
+      branch: 'feat/new-thing',
+      parent: 'lib',
+      available: true,
+    });
     expect(made.path).toBe(realpathSync(join(tmp.dir, 'worktrees', 'lib', 'feat-new-thing')));
     expect(gitIn(made.path!, 'rev-parse', '--abbrev-ref', 'HEAD').trim()).toBe('feat/new-thing');
-    const onExisting = await r.createWorktree('lib', { branch: 'existing', path: join(tmp.dir, 'lib-existing') });
+    const onExisting = await r.createWorktree('lib', {
+      branch: 'existing',
+      path: join(tmp.dir, 'lib-existing'),
+    });
     expect(onExisting.branch).toBe('existing');
     expect(await refusal(r.createWorktree('lib', { branch: 'bad..name' }))).toBe('invalid_branch');
     expect(await refusal(r.createWorktree('lib', { branch: 'other', path: repo }))).toBe('exists');
@@ -172,7 +258,12 @@ describe('project registry', () => {
   it('creates a new folder as a managed project, optionally a git repository', async () => {
     const r = await registry();
     const e = await r.create(tmp.dir, 'fresh', true);
-    expect(e).toMatchObject({ kind: 'managed', name: 'fresh', path: join(tmp.dir, 'fresh'), available: true });
+    expect(e).toMatchObject({
+      kind: 'managed',
+      name: 'fresh',
+      path: join(tmp.dir, 'fresh'),
+      available: true,
+    });
     expect(existsSync(join(tmp.dir, 'fresh', '.git'))).toBe(true);
     expect(await refusal(r.create(tmp.dir, 'fresh', false))).toBe('exists');
     expect(await refusal(r.create(tmp.dir, '../escape', false))).toBe('invalid_path');
@@ -198,7 +289,9 @@ describe('project registry', () => {
     try {
       const r = await registry({ slow: cfg(repo) });
       const { projects } = await r.list();
-      expect(projects).toEqual([expect.objectContaining({ key: 'slow', available: true, branch: null, repo: null })]);
+      expect(projects).toEqual([
+        expect.objectContaining({ key: 'slow', available: true, branch: null, repo: null }),
+      ]);
     } finally {
       process.env.PATH = saved;
     }

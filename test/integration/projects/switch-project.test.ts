@@ -15,11 +15,22 @@ let a: string;
 let b: string;
 
 function ctx(sessionId: string, root: string, over: Partial<ToolContext> = {}): ToolContext {
-  return { root, sessionId, agentId: 'root', signal: new AbortController().signal, config: host.config, services: { projects: host.projectTools }, emit: async () => {}, ...over };
+  return {
+    root,
+    sessionId,
+    agentId: 'root',
+    signal: new AbortController().signal,
+    config: host.config,
+    services: { projects: host.projectTools },
+    emit: async () => {},
+    ...over,
+  };
 }
 async function switchTo(sessionId: string, project: string, over: Partial<ToolContext> = {}) {
   const session = await host.sessions.get(sessionId);
-  return (await switchProjectTool.run(ctx(sessionId, session.meta.root ?? '/', over), { project })) as Record<string, any>;
+  return (await switchProjectTool.run(ctx(sessionId, session.meta.root ?? '/', over), {
+    project,
+  })) as unknown as Record<string, unknown> & { instructions: { text: string } | null };
 }
 
 beforeEach(async () => {
@@ -32,7 +43,12 @@ beforeEach(async () => {
   writeFileSync(join(b, 'AGENTS.md'), 'Beta rules: tabs, not spaces.\n');
   const home = join(tmp.dir, 'home');
   mkdirSync(join(home, 'configs'), { recursive: true });
-  writeFileSync(join(home, 'configs', 'app.json'), JSON.stringify({ projects: { alpha: { path: a, description: 'The alpha service' }, beta: { path: b } } }));
+  writeFileSync(
+    join(home, 'configs', 'app.json'),
+    JSON.stringify({
+      projects: { alpha: { path: a, description: 'The alpha service' }, beta: { path: b } },
+    }),
+  );
   host = await Host.create({ env: { ...process.env, MEWBO_HOME: home } });
 });
 afterEach(async () => {
@@ -44,15 +60,37 @@ describe('switch_project', () => {
   it('moves the session: new root, project_switch event, the target’s instructions', async () => {
     const s = await host.sessions.create({ project: 'alpha', root: a });
     const out = await switchTo(s.id, 'beta');
-    expect(out).toMatchObject({ kind: 'project_switch', from: 'alpha', to: 'beta', root: b, project_kind: 'configured', unchanged: false });
-    expect(out.instructions).toEqual({ file: join(b, 'AGENTS.md'), text: 'Beta rules: tabs, not spaces.\n', truncated: false });
+    expect(out).toMatchObject({
+      kind: 'project_switch',
+      from: 'alpha',
+      to: 'beta',
+      root: b,
+      project_kind: 'configured',
+      unchanged: false,
+    });
+    expect(out.instructions).toEqual({
+      file: join(b, 'AGENTS.md'),
+      text: 'Beta rules: tabs, not spaces.\n',
+      truncated: false,
+    });
     expect(s.meta).toMatchObject({ project: 'beta', root: b });
-    expect(s.events().filter((e) => e.type === 'project_switch')).toEqual([expect.objectContaining({ from: 'alpha', to: 'beta', root: b })]);
-    expect((await host.sessions.list()).find((x) => x.id === s.id)).toMatchObject({ project: 'beta', root: b });
+    expect(s.events().filter((e) => e.type === 'project_switch')).toEqual([
+      expect.objectContaining({ from: 'alpha', to: 'beta', root: b }),
+    ]);
+    expect((await host.sessions.list()).find((x) => x.id === s.id)).toMatchObject({
+      project: 'beta',
+      root: b,
+    });
 
     const back = await switchTo(s.id, 'alpha');
-    expect(back).toMatchObject({ from: 'beta', to: 'alpha', root: a, branch: 'main', repo: 'acme/alpha' });
-    expect(back.instructions.text).toBe('Alpha rules: run make check.\n');
+    expect(back).toMatchObject({
+      from: 'beta',
+      to: 'alpha',
+      root: a,
+      branch: 'main',
+      repo: 'acme/alpha',
+    });
+    expect(back.instructions?.text).toBe('Alpha rules: run make check.\n');
   });
 
   it('records nothing when the session is already in that project', async () => {
@@ -68,8 +106,15 @@ describe('switch_project', () => {
     mkdirSync(gone);
     const managed = await host.projects.add(gone);
     rmSync(gone, { recursive: true });
-    expect(await switchTo(s.id, 'nope')).toMatchObject({ kind: 'error', code: 'not_found', details: { project: 'nope' } });
-    expect(await switchTo(s.id, 'repo:remote-only')).toMatchObject({ kind: 'error', code: 'no_checkout' });
+    expect(await switchTo(s.id, 'nope')).toMatchObject({
+      kind: 'error',
+      code: 'not_found',
+      details: { project: 'nope' },
+    });
+    expect(await switchTo(s.id, 'repo:remote-only')).toMatchObject({
+      kind: 'error',
+      code: 'no_checkout',
+    });
     expect(await switchTo(s.id, managed.key)).toMatchObject({ kind: 'error', code: 'unavailable' });
     expect(s.meta).toMatchObject({ project: 'alpha', root: a });
     expect(s.events().some((e) => e.type === 'project_switch')).toBe(false);
@@ -77,15 +122,29 @@ describe('switch_project', () => {
 
   it('refuses a sub-agent and a fixed workspace', async () => {
     const s = await host.sessions.create({ project: 'alpha', root: a });
-    expect(await switchTo(s.id, 'beta', { agentId: 'sub_1' })).toMatchObject({ kind: 'error', code: 'root_only' });
+    expect(await switchTo(s.id, 'beta', { agentId: 'sub_1' })).toMatchObject({
+      kind: 'error',
+      code: 'root_only',
+    });
     const fixed = parseConfig({ agent: { workspace_mode: 'fixed' } });
-    expect(await switchTo(s.id, 'beta', { config: fixed })).toMatchObject({ kind: 'error', code: 'not_available' });
+    expect(await switchTo(s.id, 'beta', { config: fixed })).toMatchObject({
+      kind: 'error',
+      code: 'not_available',
+    });
     expect(s.meta.project).toBe('alpha');
   });
 
   it('is marked root-only and auto-workspace-only for binding, and says which field is wrong', () => {
-    expect(switchProjectTool.flags).toMatchObject({ rootOnly: true, autoWorkspaceOnly: true, readOnly: false });
-    expect(listProjectsTool.flags).toMatchObject({ rootOnly: true, autoWorkspaceOnly: true, readOnly: true });
+    expect(switchProjectTool.flags).toMatchObject({
+      rootOnly: true,
+      autoWorkspaceOnly: true,
+      readOnly: false,
+    });
+    expect(listProjectsTool.flags).toMatchObject({
+      rootOnly: true,
+      autoWorkspaceOnly: true,
+      readOnly: true,
+    });
     const bad = switchProjectTool.parameters.safeParse({ project: ' ' });
     expect(bad.success).toBe(false);
     expect(bad.error!.issues[0]!.message).toContain('pass a key from list_projects');
@@ -95,17 +154,47 @@ describe('switch_project', () => {
 describe('list_projects', () => {
   it('lists every kind with the seed’s fields and says which one the session is in', async () => {
     await host.projects.addRepository({ url: 'https://github.com/acme/remote-only.git' });
-    const out = (await listProjectsTool.run(ctx('s_unused00', a), {})) as Record<string, any>;
+    const out = (await listProjectsTool.run(ctx('s_unused00', a), {})) as Record<string, unknown>;
     expect(out.kind).toBe('projects');
     expect(out.current).toBe('alpha');
     expect(out.projects).toEqual([
-      { key: 'alpha', name: 'alpha', kind: 'configured', description: 'The alpha service', path: a, available: true, repo: 'acme/alpha', branch: 'main' },
-      { key: 'beta', name: 'beta', kind: 'configured', description: '', path: b, available: true, repo: null, branch: null },
-      { key: 'repo:remote-only', name: 'remote-only', kind: 'repository', description: '', path: null, available: false, repo: 'acme/remote-only', branch: null },
+      {
+        key: 'alpha',
+        name: 'alpha',
+        kind: 'configured',
+        description: 'The alpha service',
+        path: a,
+        available: true,
+        repo: 'acme/alpha',
+        branch: 'main',
+      },
+      {
+        key: 'beta',
+        name: 'beta',
+        kind: 'configured',
+        description: '',
+        path: b,
+        available: true,
+        repo: null,
+        branch: null,
+      },
+      {
+        key: 'repo:remote-only',
+        name: 'remote-only',
+        kind: 'repository',
+        description: '',
+        path: null,
+        available: false,
+        repo: 'acme/remote-only',
+        branch: null,
+      },
     ]);
   });
 
   it('returns an error payload where no registry is composed (mewbo tool)', async () => {
-    expect(await listProjectsTool.run(ctx('s_unused00', a, { services: {} }), {})).toMatchObject({ kind: 'error', code: 'not_available' });
+    expect(await listProjectsTool.run(ctx('s_unused00', a, { services: {} }), {})).toMatchObject({
+      kind: 'error',
+      code: 'not_available',
+    });
   });
 });

@@ -1,12 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { namespacedToolName, safeServerName, uniqueToolNames } from '../../../electron/host/mcp/tool-names';
+import {
+  namespacedToolName,
+  safeServerName,
+  uniqueToolNames,
+} from '../../../electron/host/mcp/tool-names';
 import { capText } from '../../../electron/host/mcp/tool-result';
 import { expandEnv } from '../../../electron/host/mcp/project-config';
 
 describe('MCP tool names', () => {
   it('are mcp__<server>__<tool> with characters providers reject replaced', () => {
     expect(namespacedToolName('github', 'create_issue')).toBe('mcp__github__create_issue');
-    expect(namespacedToolName('my server.v2', 'get.thing/now')).toBe('mcp__my_server_v2__get_thing_now');
+    expect(namespacedToolName('my server.v2', 'get.thing/now')).toBe(
+      'mcp__my_server_v2__get_thing_now',
+    );
   });
 
   it('keep the separator unambiguous: a server name never contains __', () => {
@@ -48,6 +54,8 @@ describe('MCP result cap', () => {
 describe('.mcp.json environment expansion', () => {
   it('expands ${VAR} and ${VAR:-default} in nested strings and leaves other values', () => {
     const env = { A: 'alpha' };
-    expect(expandEnv({ command: '${A}', args: ['${B:-beta}', '${C}', 'x${A}y'], n: 3, b: true }, env)).toEqual({ command: 'alpha', args: ['beta', '', 'xalphay'], n: 3, b: true });
+    expect(
+      expandEnv({ command: '${A}', args: ['${B:-beta}', '${C}', 'x${A}y'], n: 3, b: true }, env),
+    ).toEqual({ command: 'alpha', args: ['beta', '', 'xalphay'], n: 3, b: true });
   });
 });

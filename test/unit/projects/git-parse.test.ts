@@ -22,15 +22,46 @@ describe('git worktree list --porcelain', () => {
       '',
     ].join('\n');
     expect(parseWorktreeList(out)).toEqual([
-      { path: '/src/app', head: '1'.repeat(40), branch: 'main', bare: false, detached: false, prunable: false },
-      { path: '/src/app-feature', head: '2'.repeat(40), branch: 'feat/x', bare: false, detached: false, prunable: false },
-      { path: '/src/app-detached', head: '3'.repeat(40), branch: null, bare: false, detached: true, prunable: true },
-      { path: '/src/bare.git', head: null, branch: null, bare: true, detached: false, prunable: false },
+      {
+        path: '/src/app',
+        head: '1'.repeat(40),
+        branch: 'main',
+        bare: false,
+        detached: false,
+        prunable: false,
+      },
+      {
+        path: '/src/app-feature',
+        head: '2'.repeat(40),
+        branch: 'feat/x',
+        bare: false,
+        detached: false,
+        prunable: false,
+      },
+      {
+        path: '/src/app-detached',
+        head: '3'.repeat(40),
+        branch: null,
+        bare: false,
+        detached: true,
+        prunable: true,
+      },
+      {
+        path: '/src/bare.git',
+        head: null,
+        branch: null,
+        bare: true,
+        detached: false,
+        prunable: false,
+      },
     ]);
   });
 
   it('keeps paths with spaces whole', () => {
-    expect(parseWorktreeList('worktree /my projects/app one\nHEAD abc\nbranch refs/heads/main\n')[0]!.path).toBe('/my projects/app one');
+    expect(
+      parseWorktreeList('worktree /my projects/app one\nHEAD abc\nbranch refs/heads/main\n')[0]!
+        .path,
+    ).toBe('/my projects/app one');
   });
 });
 

@@ -2,7 +2,11 @@ import { z } from 'zod';
 import type { AnyTool } from '../../../electron/host/tools/tool';
 
 /** A real ToolDefinition whose run echoes its name; MCP-like when `deferrable`. */
-export function fakeTool(name: string, description: string, opts: { deferrable?: boolean; schema?: Record<string, unknown> } = {}): AnyTool {
+export function fakeTool(
+  name: string,
+  description: string,
+  opts: { deferrable?: boolean; schema?: Record<string, unknown> } = {},
+): AnyTool {
   return {
     name,
     description,
@@ -14,7 +18,9 @@ export function fakeTool(name: string, description: string, opts: { deferrable?:
 }
 
 export function mcpTools(server: string, count: number): AnyTool[] {
-  return Array.from({ length: count }, (_, i) => fakeTool(`mcp__${server}__tool_${i}`, `Tool number ${i} of ${server}`, { deferrable: true }));
+  return Array.from({ length: count }, (_, i) =>
+    fakeTool(`mcp__${server}__tool_${i}`, `Tool number ${i} of ${server}`, { deferrable: true }),
+  );
 }
 
 export const builtins: AnyTool[] = [

@@ -3,7 +3,8 @@ import { fetchedFromHistory } from '../../../electron/host/tool-search/history';
 import type { SessionEvent } from '../../../shared/protocol/events';
 
 let seq = 0;
-const ev = (body: Record<string, unknown>) => ({ seq: seq++, ts: 0, ...body }) as unknown as SessionEvent;
+const ev = (body: Record<string, unknown>) =>
+  ({ seq: seq++, ts: 0, ...body }) as unknown as SessionEvent;
 const result = (agent: string, tools: unknown, kind = 'tool_search', name = 'tool_search') =>
   ev({ type: 'tool_result', call_id: `c${seq}`, agent_id: agent, name, payload: { kind, tools } });
 

@@ -5,10 +5,16 @@ import type { ToolContext } from '../../../electron/host/tools/tool';
 import { fakeTool, mcpTools } from './fixtures';
 
 const catalog = [
-  fakeTool('mcp__github__create_issue', 'Create a new issue in a GitHub repository', { deferrable: true }),
-  fakeTool('mcp__github__create_pull_request', 'Open a pull request from a branch', { deferrable: true }),
+  fakeTool('mcp__github__create_issue', 'Create a new issue in a GitHub repository', {
+    deferrable: true,
+  }),
+  fakeTool('mcp__github__create_pull_request', 'Open a pull request from a branch', {
+    deferrable: true,
+  }),
   fakeTool('mcp__github__delete_branch', 'Delete a branch of a repository', { deferrable: true }),
-  fakeTool('mcp__github__list_issues', 'List the issues of a repository, filtered by state', { deferrable: true }),
+  fakeTool('mcp__github__list_issues', 'List the issues of a repository, filtered by state', {
+    deferrable: true,
+  }),
   fakeTool('mcp__jira__create_issue', 'Create a Jira ticket in a project', { deferrable: true }),
   fakeTool('mcp__slack__send_message', 'Post a message to a Slack channel', { deferrable: true }),
   fakeTool('mcp__everything__get-sum', 'Returns the sum of two numbers', { deferrable: true }),
@@ -31,16 +37,25 @@ describe('tool_search queries', () => {
 
   it('select: fetches by name in order and reports names it does not know', () => {
     const r = searchTools(catalog, 'select:mcp__slack__send_message, delete_branch ,nope', 5);
-    expect(r.tools.map((t) => t.name)).toEqual(['mcp__slack__send_message', 'mcp__github__delete_branch']);
+    expect(r.tools.map((t) => t.name)).toEqual([
+      'mcp__slack__send_message',
+      'mcp__github__delete_branch',
+    ]);
     expect(r.notFound).toEqual(['nope']);
   });
 
   it('select: refuses an ambiguous bare name instead of guessing the server', () => {
-    expect(searchTools(catalog, 'select:create_issue', 5)).toEqual({ tools: [], notFound: ['create_issue'] });
+    expect(searchTools(catalog, 'select:create_issue', 5)).toEqual({
+      tools: [],
+      notFound: ['create_issue'],
+    });
   });
 
   it('keywords rank tools by their name words, and a + term is required', () => {
-    expect(names('create issue').slice(0, 2).sort()).toEqual(['mcp__github__create_issue', 'mcp__jira__create_issue']);
+    expect(names('create issue').slice(0, 2).sort()).toEqual([
+      'mcp__github__create_issue',
+      'mcp__jira__create_issue',
+    ]);
     expect(names('create issue +jira')).toEqual(['mcp__jira__create_issue']);
     expect(names('+nonexistentword create')).toEqual([]);
   });
@@ -68,8 +83,14 @@ describe('the tool_search tool', () => {
 
   it('returns full JSON schemas of the matches and never a tool outside its scope', async () => {
     const granted = catalog.slice(0, 3);
-    const tool = createToolSearchTool({ searchable: granted, deferredNames: granted.map((t) => t.name) });
-    const out = (await tool.run(ctx, tool.parameters.parse({ query: 'select:mcp__github__create_issue,mcp__slack__send_message' }))) as Record<string, unknown>;
+    const tool = createToolSearchTool({
+      searchable: granted,
+      deferredNames: granted.map((t) => t.name),
+    });
+    const out = (await tool.run(
+      ctx,
+      tool.parameters.parse({ query: 'select:mcp__github__create_issue,mcp__slack__send_message' }),
+    )) as Record<string, unknown>;
     expect(out.kind).toBe('tool_search');
     expect(out.tools).toEqual([
       {
@@ -79,7 +100,10 @@ describe('the tool_search tool', () => {
       },
     ]);
     expect(out.not_found).toEqual(['mcp__slack__send_message']);
-    const kw = (await tool.run(ctx, tool.parameters.parse({ query: 'slack message', max_results: 25 }))) as unknown as { tools: { name: string }[] };
+    const kw = (await tool.run(
+      ctx,
+      tool.parameters.parse({ query: 'slack message', max_results: 25 }),
+    )) as unknown as { tools: { name: string }[] };
     expect(kw.tools.map((t) => t.name)).not.toContain('mcp__slack__send_message');
   });
 
