@@ -36,6 +36,8 @@ interface Subscriber {
   lastAck: number;
   /** Stopped holding the producer: it did not ack for FLOW_STALL_MS while doing so. */
   stalled: boolean;
+  /** The final state frame was sent (it follows the last output this subscriber gets). */
+  finalSent: boolean;
 }
 
 export class OutputStream implements Disposable {
@@ -44,6 +46,7 @@ export class OutputStream implements Disposable {
   private stallTimer: NodeJS.Timeout | null = null;
   private unflushed = 0;
   private paused = false;
+  private finalState: ShellStreamFrame | null = null;
 
   constructor(
     private readonly shellId: string,
@@ -63,7 +66,7 @@ export class OutputStream implements Disposable {
 
   subscribe(fromCursor: number | undefined, sink: ShellSink, snapshot: ShellStreamFrame): ShellSubscription {
     const start = Math.min(fromCursor ?? this.ring.start, this.ring.end);
-    const sub: Subscriber = { sink, sent: start, acked: start, lastAck: this.now(), stalled: false };
+    const sub: Subscriber = { sink, sent: start, acked: start, lastAck: this.now(), stalled: false, finalSent: false };
     this.subs.add(sub);
     sink(snapshot);
     this.flushOne(sub);
@@ -93,10 +96,13 @@ export class OutputStream implements Disposable {
     this.updateFlow();
   }
 
-  /** A state change (exit): pending output goes first, so the frame order is the real order. */
-  notifyState(frame: ShellStreamFrame): void {
+  /**
+   * The final state (exit). Each subscriber gets it after the last of the output, which under
+   * flow control may be several acks later, so the frame order is always the real order.
+   */
+  notifyFinal(frame: ShellStreamFrame): void {
+    this.finalState = frame;
     this.flush();
-    for (const sub of this.subs) sub.sink(frame);
   }
 
   flush(): void {
@@ -118,6 +124,10 @@ export class OutputStream implements Disposable {
         data: slice.text,
         ...(slice.missed > 0 ? { missed_characters: slice.missed } : {}),
       });
+    }
+    if (this.finalState && !sub.finalSent && sub.sent >= this.ring.end) {
+      sub.finalSent = true;
+      sub.sink(this.finalState);
     }
   }
 

@@ -111,7 +111,7 @@ export class ShellSession implements Disposable {
     // Without the launcher, or when it was killed hard, strays may have left the tree.
     if (!this.spawned.supervised || exit.signal === 'SIGKILL') killByToken(this.token);
     const info = this.info();
-    this.stream.notifyState({ type: 'shell_state', shell: info });
+    this.stream.notifyFinal({ type: 'shell_state', shell: info });
     this.exitedEmitter.fire(info);
     this.appended.fire(this.buffer.end);
   }
