@@ -142,7 +142,7 @@ async function start(): Promise<void> {
     wc.on('will-attach-webview', (e) => e.preventDefault());
   });
 
-  const host = await Host.create();
+  const host = await Host.create({ distDir: __dirname });
   const connections = new Map<number, RpcConnection>();
   const connectionFor = (wc: WebContents): RpcConnection => {
     let conn = connections.get(wc.id);

@@ -19,11 +19,16 @@ import { ProjectRegistry } from './projects/project-registry';
 import { ProjectSwitcher } from './projects/project-switcher';
 import { McpManager } from './mcp/mcp-manager';
 import { projectHandlers, projectsTopic } from './handlers/projects';
+import { DevicesService } from './devices/devices-service';
+import { rememberPairingInConfig } from './devices/remember-pairing';
+import { deviceHandlers, devicesTopic } from './handlers/devices';
 
 export interface HostOptions {
   env?: NodeJS.ProcessEnv;
   /** Where API keys live; default a 0600 file under $MEWBO_HOME/configs (Electron passes safeStorage). */
   secrets?: SecretStore;
+  /** The build output (dist/): the phone page is served from dist/phone. */
+  distDir?: string;
 }
 
 /**
@@ -43,6 +48,7 @@ export class Host extends DisposableObject {
     /** The agent runtime (the sessions' runner) and the live model settings. */
     readonly agent: AgentService,
     readonly models: ModelSettings,
+    readonly devices: DevicesService,
   ) {
     super();
   }
@@ -60,13 +66,22 @@ export class Host extends DisposableObject {
     });
     const mcp = new McpManager({ appServers: config.mcpServers, env });
     const projectTools = new ProjectSwitcher(projects, sessions);
+    const devices = await DevicesService.create({
+      stateDir: paths.stateDir,
+      config: config.devices,
+      emit: async (sessionId, event) => {
+        await (await sessions.get(sessionId)).append(event);
+      },
+      rememberPairing: (enabled) => rememberPairingInConfig(paths.configFile, enabled),
+      pageDir: opts.distDir ? join(opts.distDir, 'phone') : undefined,
+    });
     const models = new ModelSettings({ configFile: paths.configFile, initial: config, env, secrets: opts.secrets ?? new FileSecretStore(paths.secretsFile) });
     const agent = new AgentService({
       sessions,
       config,
       models,
       toolsForRun: () => createRunToolSource({ mcp, builtins: builtinTools, agentConfig: config.agent, projectRoot: (s) => s.meta.root }),
-      services: { projects: projectTools },
+      services: { projects: projectTools, devices: devices.hub },
       scratchDir: join(paths.stateDir, 'scratch'),
     });
     const runner = agent;
@@ -80,13 +95,16 @@ export class Host extends DisposableObject {
       ...sessionHandlers({ sessions, runner, resolveProject }),
       ...projectHandlers(projects, mcp),
       ...agentHandlers(agent.decisions, models),
+      ...deviceHandlers(devices),
     };
     const topics: Record<string, TopicProvider> = {
       session: sessionTopic(sessions),
       sessions: sessionsTopic(sessions),
       projects: projectsTopic(projects),
+      devices: devicesTopic(devices),
     };
-    const host = new Host(paths, config, sessions, new Router(handlers, topics), projects, mcp, projectTools, agent, models);
+    const host = new Host(paths, config, sessions, new Router(handlers, topics), projects, mcp, projectTools, agent, models, devices);
+    host.register(devices);
     host.register(projects);
     host.register(mcp);
     host.register(projectTools);
@@ -95,6 +113,8 @@ export class Host extends DisposableObject {
     host.register(agent);
     // In the background: a slow server must not hold the window; failures show in Settings.
     void mcp.startAppServers();
+    // The pairing listener comes up only if the user left pairing on; failures show in its status.
+    void devices.start();
     return host;
   }
 }

@@ -3,6 +3,7 @@ import { sessionCommands } from './sessions';
 import { projectCommands } from './projects';
 import { mcpCommands } from './mcp';
 import { agentCommands } from './agent';
+import { deviceCommands } from './devices';
 
 // The one map of every command. Each area adds its own file and one spread line here.
 export const commands = {
@@ -10,6 +11,7 @@ export const commands = {
   ...projectCommands,
   ...mcpCommands,
   ...agentCommands,
+  ...deviceCommands,
 };
 
 export type Commands = typeof commands;
