@@ -84,8 +84,6 @@ export async function selectModel(opts: SelectOptions): Promise<ModelSelection> 
   for (const id of ['anthropic', 'openai'] as const) {
     if (isConfigured(all[id])) return withProvider(id, name, all, opts, `${id} is configured (${all[id].keySource ?? all[id].baseUrlSource})`);
   }
-  if (isConfigured(all.ollama) || (await probeOllama(all.ollama.baseUrl)) !== null) {
-    return withProvider('ollama', name, all, opts, 'a local Ollama answers');
-  }
+  if ((await probeOllama(all.ollama.baseUrl)) !== null) return withProvider('ollama', name, all, opts, `Ollama answers at ${all.ollama.baseUrl}`);
   return { ok: false, code: 'no_model', message: NO_MODEL_MESSAGE };
 }

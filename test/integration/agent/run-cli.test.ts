@@ -1,0 +1,125 @@
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FakeAnthropic } from '../../helpers/fake-anthropic';
+import { FakeOpenAi } from '../../helpers/fake-openai';
+import { tempDir } from '../../helpers/temp';
+
+// `mewbo run` as a trigger would call it: the built CLI, a temp $MEWBO_HOME, a fake provider.
+
+const CLI = fileURLToPath(new URL('../../../dist/cli.js', import.meta.url));
+/** A run that never ends must fail the test, not hang the suite. */
+const RUN_TIMEOUT_MS = 30_000;
+
+interface RunResult {
+  code: number | null;
+  events: any[];
+  stderr: string;
+}
+
+let home: ReturnType<typeof tempDir>;
+let project: ReturnType<typeof tempDir>;
+let fake: FakeAnthropic;
+beforeEach(async () => {
+  home = tempDir('mewbo-run-home-');
+  project = tempDir('mewbo-run-proj-');
+  writeFileSync(join(project.dir, 'a.txt'), 'one\n');
+  fake = await FakeAnthropic.start();
+});
+afterEach(async () => {
+  await fake.close();
+  home.cleanup();
+  project.cleanup();
+});
+
+function mewboRun(args: string[], env: NodeJS.ProcessEnv = {}): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, 'run', ...args], {
+      env: { PATH: process.env.PATH, MEWBO_HOME: home.dir, ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.url, OLLAMA_BASE_URL: 'http://127.0.0.1:9', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`mewbo run did not exit: ${err}`));
+    }, RUN_TIMEOUT_MS);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, events: out.split('\n').filter(Boolean).map((l) => JSON.parse(l)), stderr: err });
+    });
+  });
+}
+
+const EDIT = { name: 'aider_edit_block_tool', args: { content: 'a.txt\n```\n<<<<<<< SEARCH\none\n=======\ntwo\n>>>>>>> REPLACE\n```\n' } };
+
+describe('mewbo run', () => {
+  it('streams every event as a JSON line and exits 0 when the run finished; in auto mode the edit is made', async () => {
+    fake.script.push({ toolCalls: [EDIT] }, { text: 'Changed one to two.' });
+    const r = await mewboRun(['--project', project.dir, '--permission-mode', 'auto', 'change one to two']);
+    expect(r.code).toBe(0);
+    expect(readFileSync(join(project.dir, 'a.txt'), 'utf8')).toBe('two\n');
+    const types = r.events.map((e) => e.type);
+    expect(types).toEqual(expect.arrayContaining(['session_created', 'mode_change', 'user_message', 'tool_call', 'tool_result', 'assistant_delta', 'assistant_message', 'usage']));
+    expect(r.events.filter((e) => e.seq !== undefined).map((e) => e.seq)).toEqual([...Array(r.events.filter((e) => e.seq !== undefined).length).keys()]);
+    expect(r.events.at(-1)).toMatchObject({ type: 'run_state', state: 'idle', reason: 'finished' });
+  });
+
+  it('in ask mode a call that needs approval is denied with a reason the model sees, and nothing is written', async () => {
+    fake.script.push({ toolCalls: [EDIT] }, { text: 'I could not edit: approval is needed.' });
+    const r = await mewboRun(['--project', project.dir, 'change one to two']);
+    expect(r.code).toBe(0);
+    expect(readFileSync(join(project.dir, 'a.txt'), 'utf8')).toBe('one\n');
+    const decision = r.events.find((e) => e.type === 'approval_decision');
+    expect(decision).toMatchObject({ decision: 'deny', by: 'policy' });
+    const result = r.events.find((e) => e.type === 'tool_result');
+    expect(result.payload).toMatchObject({ kind: 'error', code: 'approval_required' });
+    expect(fake.requests[1]!.transcript).toMatch(/headless run has nobody to approve/);
+  });
+
+  it('is headless: no ask_user_question, no panels, and the system prompt says so', async () => {
+    fake.script.push({ text: 'hi' });
+    const r = await mewboRun(['--project', project.dir, 'hello']);
+    expect(r.code).toBe(0);
+    const offered = fake.requests[0]!.tools;
+    expect(offered).not.toContain('ask_user_question');
+    expect(offered).not.toContain('present_ui');
+    expect(offered).toContain('read_file');
+    expect(fake.requests[0]!.system).toContain('headless');
+  });
+
+  it('--model picks the provider by name: an OpenAI-compatible server for gpt-*', async () => {
+    const openai = await FakeOpenAi.start({ apiKey: 'sk-test' });
+    try {
+      openai.script.push({ text: 'from openai' });
+      const r = await mewboRun(['--project', project.dir, '--model', 'gpt-5-mini', 'hello'], { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: openai.baseUrl });
+      expect(r.code).toBe(0);
+      expect(openai.requests[0]!.body.model).toBe('gpt-5-mini');
+      expect(openai.requests[0]!.tools).toContain('file_edit_tool');
+      expect(fake.requests).toHaveLength(0);
+    } finally {
+      await openai.close();
+    }
+  });
+
+  it('exits 1 with an error event when the run fails (no model set)', async () => {
+    const r = await mewboRun(['--project', project.dir, 'hello'], { ANTHROPIC_API_KEY: '', ANTHROPIC_BASE_URL: '' });
+    expect(r.code).toBe(1);
+    expect(r.events.find((e) => e.type === 'error')).toMatchObject({ code: 'no_model' });
+  });
+
+  it('exits 2 on bad usage, naming what is wrong', async () => {
+    const noPrompt = await mewboRun(['--project', project.dir]);
+    expect(noPrompt.code).toBe(2);
+    expect(noPrompt.stderr).toMatch(/prompt is required/);
+    const badMode = await mewboRun(['--project', project.dir, '--permission-mode', 'yolo', 'x']);
+    expect(badMode.code).toBe(2);
+    expect(badMode.stderr).toMatch(/yolo/);
+    const noDir = await mewboRun(['--project', join(project.dir, 'missing'), 'x']);
+    expect(noDir.code).toBe(2);
+  });
+});
