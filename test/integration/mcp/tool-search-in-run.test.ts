@@ -32,7 +32,7 @@ describe('tool_search in a run', () => {
     const id = await h.newSession();
     const events = await h.waitRunEnd(id, await h.send(id, 'Echo hi.'));
     const [search, echo] = ofType(events, 'tool_result');
-    expect((search!.payload as { tools: { name: string }[] }).tools[0]!.name).toBe(
+    expect((search!.payload as unknown as { tools: { name: string }[] }).tools[0]!.name).toBe(
       'mcp__srv__echo',
     );
     expect(echo!.payload).toMatchObject({ kind: 'mcp_result', text: 'echo: hi' });
