@@ -46,9 +46,9 @@ describe('switch_project in a run', () => {
     const events = await h.waitRunEnd(id, from);
 
     const [listed, switched, read] = ofType(events, 'tool_result');
-    expect((listed!.payload as unknown as { projects: { key: string }[] }).projects.map((p) => p.key)).toEqual(
-      ['proj', project.key],
-    );
+    expect(
+      (listed!.payload as unknown as { projects: { key: string }[] }).projects.map((p) => p.key),
+    ).toEqual(['proj', project.key]);
     expect(switched!.payload).toMatchObject({
       kind: 'project_switch',
       from: 'proj',
