@@ -22,6 +22,10 @@ import { projectHandlers, projectsTopic } from './handlers/projects';
 import { DevicesService } from './devices/devices-service';
 import { rememberPairingInConfig } from './devices/remember-pairing';
 import { deviceHandlers, devicesTopic } from './handlers/devices';
+import { ShellService } from './shells/shell-service';
+import { shellHandlers, shellTopic } from './handlers/shells';
+import { createLspService } from './lsp/create-lsp-service';
+import { DisposableStore } from './lifecycle/disposable';
 
 export interface HostOptions {
   env?: NodeJS.ProcessEnv;
@@ -49,6 +53,7 @@ export class Host extends DisposableObject {
     readonly agent: AgentService,
     readonly models: ModelSettings,
     readonly devices: DevicesService,
+    readonly shells: ShellService,
   ) {
     super();
   }
@@ -66,6 +71,12 @@ export class Host extends DisposableObject {
     });
     const mcp = new McpManager({ appServers: config.mcpServers, env });
     const projectTools = new ProjectSwitcher(projects, sessions);
+    // Language servers register with their own store so they shut down after the runs that use them.
+    const lspStore = new DisposableStore();
+    const lsp = createLspService({ config: () => config, configDir: paths.configDir, store: lspStore });
+    const shells = new ShellService({ paths, config: () => config, env });
+    // A deleted session takes its shells with it: no process outlives the session that started it.
+    sessions.onWillDelete((s) => void shells.disposeSession(s.id));
     const devices = await DevicesService.create({
       stateDir: paths.stateDir,
       config: config.devices,
@@ -81,7 +92,7 @@ export class Host extends DisposableObject {
       config,
       models,
       toolsForRun: () => createRunToolSource({ mcp, builtins: builtinTools, agentConfig: config.agent, projectRoot: (s) => s.meta.root }),
-      services: { projects: projectTools, devices: devices.hub },
+      services: { projects: projectTools, devices: devices.hub, shells, lsp },
       scratchDir: join(paths.stateDir, 'scratch'),
     });
     const runner = agent;
@@ -96,14 +107,18 @@ export class Host extends DisposableObject {
       ...projectHandlers(projects, mcp),
       ...agentHandlers(agent.decisions, models),
       ...deviceHandlers(devices),
+      ...shellHandlers(shells, sessions),
     };
     const topics: Record<string, TopicProvider> = {
       session: sessionTopic(sessions),
       sessions: sessionsTopic(sessions),
       projects: projectsTopic(projects),
       devices: devicesTopic(devices),
+      shell: shellTopic(shells, sessions),
     };
-    const host = new Host(paths, config, sessions, new Router(handlers, topics), projects, mcp, projectTools, agent, models, devices);
+    const host = new Host(paths, config, sessions, new Router(handlers, topics), projects, mcp, projectTools, agent, models, devices, shells);
+    host.register(lspStore);
+    host.register(shells);
     host.register(devices);
     host.register(projects);
     host.register(mcp);

@@ -4,6 +4,7 @@ import { projectCommands } from './projects';
 import { mcpCommands } from './mcp';
 import { agentCommands } from './agent';
 import { deviceCommands } from './devices';
+import { shellCommands } from './shells';
 
 // The one map of every command. Each area adds its own file and one spread line here.
 export const commands = {
@@ -12,6 +13,7 @@ export const commands = {
   ...mcpCommands,
   ...agentCommands,
   ...deviceCommands,
+  ...shellCommands,
 };
 
 export type Commands = typeof commands;

@@ -1,0 +1,55 @@
+import type { HandlerMap, TopicProvider } from '../rpc/router';
+import type { ShellService } from '../shells/shell-service';
+import type { SessionManager } from '../sessions/session-manager';
+import { HostError } from '../rpc/host-error';
+import { isErrorPayload } from '../../../shared/tools/payload';
+
+type ShellHandlers = Pick<HandlerMap, 'shells.list' | 'shells.input' | 'shells.resize' | 'shells.kill' | 'shells.sandbox'>;
+
+export function shellHandlers(shells: ShellService, sessions: SessionManager): ShellHandlers {
+  /** The shell, after checking the session exists (a typo'd session id is an error, not an empty list). */
+  const lookup = async (sessionId: string, shellId: string) => {
+    await sessions.get(sessionId);
+    const shell = shells.forSession(sessionId).get(shellId);
+    if (!shell || !shell.background) throw new HostError('not_found', `no background shell '${shellId}' in session ${sessionId}`);
+    return shell;
+  };
+  return {
+    'shells.list': async (req) => {
+      await sessions.get(req.session_id);
+      return { shells: shells.forSession(req.session_id).list() };
+    },
+    'shells.input': async (req) => {
+      await lookup(req.session_id, req.shell_id);
+      if (!shells.forSession(req.session_id).input(req.shell_id, req.data)) {
+        throw new HostError('shell_exited', `shell ${req.shell_id} has exited; input is refused, not discarded`);
+      }
+      return { ok: true as const };
+    },
+    'shells.resize': async (req) => {
+      (await lookup(req.session_id, req.shell_id)).resize(req.cols, req.rows);
+      return { ok: true as const };
+    },
+    'shells.kill': async (req) => {
+      await lookup(req.session_id, req.shell_id);
+      const result = await shells.forSession(req.session_id).kill(req.shell_id);
+      if (isErrorPayload(result)) throw new HostError(result.code, result.message);
+      return { status: result.status };
+    },
+    'shells.sandbox': () => shells.sandboxStatus(),
+  };
+}
+
+/** `shell:<session_id>:<shell_id>`: retained output from the cursor, then live, flow-controlled by acks. */
+export function shellTopic(shells: ShellService, sessions: SessionManager): TopicProvider {
+  return async (rest, cursor, sink) => {
+    const colon = rest.indexOf(':');
+    if (colon === -1) throw new HostError('unknown_topic', `shell topic needs <session_id>:<shell_id>, got '${rest}'`);
+    const sessionId = rest.slice(0, colon);
+    const shellId = rest.slice(colon + 1);
+    await sessions.get(sessionId);
+    const sub = shells.subscribe(sessionId, shellId, cursor, sink);
+    if (!sub) throw new HostError('not_found', `no shell '${shellId}' in session ${sessionId}`);
+    return sub;
+  };
+}

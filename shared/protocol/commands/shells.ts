@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { command } from '../command';
+import {
+  shellInputRequestSchema,
+  shellKillRequestSchema,
+  shellKillResponseSchema,
+  shellListRequestSchema,
+  shellListResponseSchema,
+  shellResizeRequestSchema,
+} from '../shell-stream';
+import { sandboxStatusSchema } from '../../tools/shell-payload';
+
+const ok = z.object({ ok: z.literal(true) });
+
+// What a console does besides watching (`shell:<session_id>:<shell_id>`): list, type, resize, stop.
+export const shellCommands = {
+  'shells.list': command(shellListRequestSchema, shellListResponseSchema),
+  'shells.input': command(shellInputRequestSchema, ok),
+  'shells.resize': command(shellResizeRequestSchema, ok),
+  'shells.kill': command(shellKillRequestSchema, shellKillResponseSchema),
+  /** The sandbox shells get under the current config: Landlock's ABI, or why there is none. */
+  'shells.sandbox': command(z.object({}), sandboxStatusSchema),
+};
