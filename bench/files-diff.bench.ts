@@ -25,10 +25,14 @@ function gnuDiff(a: string, b: string): string {
 }
 
 async function measure(changes: number, withJsdiff: boolean): Promise<void> {
-  const base = Array.from({ length: LINES }, (_, i) => `    const value${i} = compute(${i}, "${(i * 2654435761) % 1000}");`);
+  const base = Array.from(
+    { length: LINES },
+    (_, i) => `    const value${i} = compute(${i}, "${(i * 2654435761) % 1000}");`,
+  );
   const edited = base.slice();
   const step = Math.floor(LINES / changes);
-  for (let i = 0; i < changes; i++) edited[i * step + Math.floor(step / 2)] = `    const changed${i} = other(${i});`;
+  for (let i = 0; i < changes; i++)
+    edited[i * step + Math.floor(step / 2)] = `    const changed${i} = other(${i});`;
   const before = base.join('\n') + '\n';
   const after = edited.join('\n') + '\n';
   const a = join(dir, `a${changes}`);
@@ -47,10 +51,24 @@ async function measure(changes: number, withJsdiff: boolean): Promise<void> {
   const gnuOut = gnuDiff(a, b);
   const gnuCounts = `+${gnuOut.split('\n').filter((l) => l.startsWith('+') && !l.startsWith('+++')).length} -${gnuOut.split('\n').filter((l) => l.startsWith('-') && !l.startsWith('---')).length}`;
   console.log(`${fmt(LINES)} lines, ${fmt(changes)} changes: ours ${counts}, diff -u ${gnuCounts}`);
-  report(`unified diff, ${changes} changes`, median(ours), 'ms', median(gnu), 'ms', 'diff -u incl. spawn');
+  report(
+    `unified diff, ${changes} changes`,
+    median(ours),
+    'ms',
+    median(gnu),
+    'ms',
+    'diff -u incl. spawn',
+  );
   if (withJsdiff) {
     const js = await timed(() => createTwoFilesPatch('a', 'b', before, after));
-    report(`unified diff, ${changes} changes`, median(ours), 'ms', js.ms, 'ms', 'jsdiff createTwoFilesPatch, unbounded');
+    report(
+      `unified diff, ${changes} changes`,
+      median(ours),
+      'ms',
+      js.ms,
+      'ms',
+      'jsdiff createTwoFilesPatch, unbounded',
+    );
   }
 }
 

@@ -18,7 +18,8 @@ const IGNORED_FILES = 5_000;
 const RUNS = 3;
 
 const dir = mkdtempSync(join(tmpdir(), 'mewbo-bench-list-'));
-const git = (...args: string[]): string => execFileSync('git', args, { cwd: dir, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+const git = (...args: string[]): string =>
+  execFileSync('git', args, { cwd: dir, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 try {
@@ -34,7 +35,15 @@ try {
   writeFileSync(join(dir, '.gitignore'), 'build/\n');
   git('init', '-q');
 
-  const ctx: ToolContext = { root: dir, sessionId: 's_bench', agentId: 'root', signal: new AbortController().signal, config: parseConfig({}), services: {}, emit: async () => undefined };
+  const ctx: ToolContext = {
+    root: dir,
+    sessionId: 's_bench',
+    agentId: 'root',
+    signal: new AbortController().signal,
+    config: parseConfig({}),
+    services: {},
+    emit: async () => undefined,
+  };
   const ours: number[] = [];
   let total = 0;
   for (let i = 0; i < RUNS; i++) {
@@ -53,9 +62,25 @@ try {
   const index: number[] = [];
   for (let i = 0; i < RUNS; i++) index.push((await timed(() => git('ls-files'))).ms);
 
-  console.log(`tree: ${fmt(TOP * SUB * FILES)} files + ${fmt(IGNORED_FILES)} ignored; listed total ${fmt(total)}, git ${fmt(gitCount)}${total === gitCount ? '' : '  MISMATCH'}`);
-  report('aider_list_dir_tool full walk (100k files)', median(ours), 'ms', median(walk), 'ms', 'git ls-files --others --exclude-standard');
-  report('aider_list_dir_tool full walk (100k files)', median(ours), 'ms', median(index), 'ms', 'git ls-files (index)');
+  console.log(
+    `tree: ${fmt(TOP * SUB * FILES)} files + ${fmt(IGNORED_FILES)} ignored; listed total ${fmt(total)}, git ${fmt(gitCount)}${total === gitCount ? '' : '  MISMATCH'}`,
+  );
+  report(
+    'aider_list_dir_tool full walk (100k files)',
+    median(ours),
+    'ms',
+    median(walk),
+    'ms',
+    'git ls-files --others --exclude-standard',
+  );
+  report(
+    'aider_list_dir_tool full walk (100k files)',
+    median(ours),
+    'ms',
+    median(index),
+    'ms',
+    'git ls-files (index)',
+  );
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

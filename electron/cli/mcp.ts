@@ -1,5 +1,3 @@
-import { statSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { ConfigError } from '../host/config/load-config';
@@ -8,6 +6,7 @@ import { McpToolServer } from '../host/mcp-server/tool-server';
 import { builtinTools } from '../host/tools/builtin-tools';
 import { createStandaloneContext } from '../host/tools/standalone-context';
 import { UsageError, type CliCommand } from './command';
+import { rootOption } from './root-option';
 
 /** Largest JSON-RPC message accepted on stdin (bytes): room for big edit payloads; the SDK's default is 10 MB. */
 const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
@@ -26,22 +25,20 @@ export const mcpCommand: CliCommand = {
   async run(argv) {
     let values;
     try {
-      ({ values } = parseArgs({ args: argv, options: { root: { type: 'string' }, 'permission-mode': { type: 'string' } } }));
+      ({ values } = parseArgs({
+        args: argv,
+        options: { root: { type: 'string' }, 'permission-mode': { type: 'string' } },
+      }));
     } catch (err) {
       throw new UsageError((err as Error).message);
     }
     const mode = (values['permission-mode'] ?? 'auto') as PermissionMode;
     if (!PERMISSION_MODES.includes(mode)) {
-      throw new UsageError(`--permission-mode: '${mode}' is not one of ${PERMISSION_MODES.join(', ')}`);
+      throw new UsageError(
+        `--permission-mode: '${mode}' is not one of ${PERMISSION_MODES.join(', ')}`,
+      );
     }
-    const root = resolve(values.root ?? process.cwd());
-    let isDir = false;
-    try {
-      isDir = statSync(root).isDirectory();
-    } catch {
-      isDir = false;
-    }
-    if (!isDir) throw new UsageError(`--root ${root}: not an existing directory`);
+    const root = rootOption(values.root);
     let standalone;
     try {
       standalone = await createStandaloneContext({
@@ -56,8 +53,15 @@ export const mcpCommand: CliCommand = {
       }
       throw err;
     }
-    const server = new McpToolServer({ tools: builtinTools, context: standalone.ctx, mode, version: SERVER_VERSION });
-    const transport = new StdioServerTransport(process.stdin, process.stdout, { maxBufferSize: MAX_MESSAGE_BYTES });
+    const server = new McpToolServer({
+      tools: builtinTools,
+      context: standalone.ctx,
+      mode,
+      version: SERVER_VERSION,
+    });
+    const transport = new StdioServerTransport(process.stdin, process.stdout, {
+      maxBufferSize: MAX_MESSAGE_BYTES,
+    });
     const closed = new Promise<void>((done) => {
       transport.onclose = () => done();
       process.stdin.once('end', () => done());

@@ -1,6 +1,4 @@
 import { readFile } from 'node:fs/promises';
-import { statSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { isErrorPayload } from '../../shared/tools/payload';
 import { ConfigError } from '../host/config/load-config';
@@ -8,6 +6,7 @@ import { builtinTools, findBuiltinTool } from '../host/tools/builtin-tools';
 import { parseToolArgs } from '../host/tools/parse-args';
 import { createStandaloneContext } from '../host/tools/standalone-context';
 import { UsageError, type CliCommand } from './command';
+import { rootOption } from './root-option';
 
 const usage = `Usage: mewbo tool NAME [--root DIR] [--args JSON | --args @FILE | --args -]
 
@@ -67,15 +66,11 @@ export const toolCommand: CliCommand = {
     if (extra.length) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`);
     const tool = findBuiltinTool(name);
     if (!tool) throw new UsageError(`unknown tool '${name}'`);
-    const root = resolve(parsed.values.root ?? process.cwd());
-    let isDir = false;
-    try {
-      isDir = statSync(root).isDirectory();
-    } catch {
-      isDir = false;
-    }
-    if (!isDir) throw new UsageError(`--root ${root}: not an existing directory`);
-    const check = parseToolArgs(tool, parseJsonArgs(await readArgsText(parsed.values.args ?? '{}')));
+    const root = rootOption(parsed.values.root);
+    const check = parseToolArgs(
+      tool,
+      parseJsonArgs(await readArgsText(parsed.values.args ?? '{}')),
+    );
     if (!check.ok) throw new UsageError(check.error.message);
 
     let standalone;

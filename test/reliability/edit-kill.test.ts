@@ -1,6 +1,13 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { createReadStream, openSync, closeSync, readdirSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  createReadStream,
+  openSync,
+  closeSync,
+  readdirSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, makeFixture, type Fixture } from '../unit/tools/harness';
@@ -47,14 +54,22 @@ function writeVersion(path: string | null, mark: string): string {
   return h.digest('hex');
 }
 
-function edit(from: string, to: string, killAfterMs: number | null): Promise<{ code: number | null; signal: NodeJS.Signals | null; ms: number }> {
+function edit(
+  from: string,
+  to: string,
+  killAfterMs: number | null,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; ms: number }> {
   const args = join(fx.home, 'args.json');
   writeFileSync(args, JSON.stringify({ file_path: 'big.txt', old_string: from, new_string: to }));
   const started = Date.now();
-  const child = spawn(process.execPath, [CLI, 'tool', 'file_edit_tool', '--root', fx.root, '--args', `@${args}`], {
-    env: { ...process.env, MEWBO_HOME: fx.home },
-    stdio: 'ignore',
-  });
+  const child = spawn(
+    process.execPath,
+    [CLI, 'tool', 'file_edit_tool', '--root', fx.root, '--args', `@${args}`],
+    {
+      env: { ...process.env, MEWBO_HOME: fx.home },
+      stdio: 'ignore',
+    },
+  );
   const timer = killAfterMs === null ? null : setTimeout(() => child.kill('SIGKILL'), killAfterMs);
   return new Promise((resolve) => {
     child.on('exit', (code, signal) => {

@@ -1,4 +1,11 @@
-import { mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ToolPayload } from '../../shared/tools/payload';
@@ -134,23 +141,42 @@ describe('hostile paths', () => {
   for (const tool of TOOLS) {
     it(`${tool} refuses every hostile path with a path validation error`, async () => {
       for (const p of hostilePaths(fx.root, fx.outside)) {
-        if (tool === 'aider_edit_block_tool') expect(filenameFrom(p), JSON.stringify(p)).not.toBeNull();
-        expectRefused(await runApi(fx.root, tool, argsFor(tool, p)), `${tool} ${JSON.stringify(p)}`);
+        if (tool === 'aider_edit_block_tool')
+          expect(filenameFrom(p), JSON.stringify(p)).not.toBeNull();
+        expectRefused(
+          await runApi(fx.root, tool, argsFor(tool, p)),
+          `${tool} ${JSON.stringify(p)}`,
+        );
       }
     });
   }
 
   it('a model-given root may not widen the session root', async () => {
     for (const root of ['..', '/', fx.outside, 'link-out', 'link-root-parent', `${fx.root}-evil`]) {
-      expectRefused(await runApi(fx.root, 'read_file', { path: 'secret.txt', root }), `root ${root}`);
+      expectRefused(
+        await runApi(fx.root, 'read_file', { path: 'secret.txt', root }),
+        `root ${root}`,
+      );
       expectRefused(await runApi(fx.root, 'aider_list_dir_tool', { root }), `list root ${root}`);
-      expectRefused(await runApi(fx.root, 'file_edit_tool', { file_path: 'x.txt', old_string: '', new_string: 'p', root }), `edit root ${root}`);
+      expectRefused(
+        await runApi(fx.root, 'file_edit_tool', {
+          file_path: 'x.txt',
+          old_string: '',
+          new_string: 'p',
+          root,
+        }),
+        `edit root ${root}`,
+      );
     }
   });
 
   it('an allowlist entry outside the root is refused too', async () => {
-    const content = 'src/a.txt\n```\n<<<<<<< SEARCH\ninside\n=======\nchanged\n>>>>>>> REPLACE\n```\n';
-    expectRefused(await runApi(fx.root, 'aider_edit_block_tool', { content, files: ['../outside/secret.txt'] }), 'files');
+    const content =
+      'src/a.txt\n```\n<<<<<<< SEARCH\ninside\n=======\nchanged\n>>>>>>> REPLACE\n```\n';
+    expectRefused(
+      await runApi(fx.root, 'aider_edit_block_tool', { content, files: ['../outside/secret.txt'] }),
+      'files',
+    );
     expect(readFileSync(join(fx.root, 'src', 'a.txt'), 'utf8')).toBe('inside');
   });
 

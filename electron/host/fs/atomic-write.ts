@@ -66,12 +66,16 @@ async function removeStaleTemps(target: string): Promise<void> {
   for (const name of names) {
     if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue;
     const pid = Number(name.slice(prefix.length).split('-')[0]);
-    if (Number.isInteger(pid) && pid > 0 && !processAlive(pid)) await unlink(join(dirname(target), name)).catch(() => undefined);
+    if (Number.isInteger(pid) && pid > 0 && !processAlive(pid))
+      await unlink(join(dirname(target), name)).catch(() => undefined);
   }
 }
 
 /** Writes `data` to a temp file beside `target` (an already validated real path). */
-export async function prepareWrite(target: string, data: string | Uint8Array): Promise<PreparedWrite> {
+export async function prepareWrite(
+  target: string,
+  data: string | Uint8Array,
+): Promise<PreparedWrite> {
   await removeStaleTemps(target);
   const mode = await existingMode(target);
   const temp = tempNameFor(target);

@@ -32,9 +32,15 @@ export class GitignoreRules {
    * top). `names` (the directory's entries, when the caller has read them) saves trying to open
    * files that are not there, which in a big tree costs more than the walk itself.
    */
-  async enter(absDir: string, relDir: string, names?: ReadonlySet<string>): Promise<GitignoreRules> {
-    const own = !names || names.has('.gitignore') ? await readRules(join(absDir, '.gitignore')) : null;
-    const exclude = !names || names.has('.git') ? await readRules(join(absDir, '.git', 'info', 'exclude')) : null;
+  async enter(
+    absDir: string,
+    relDir: string,
+    names?: ReadonlySet<string>,
+  ): Promise<GitignoreRules> {
+    const own =
+      !names || names.has('.gitignore') ? await readRules(join(absDir, '.gitignore')) : null;
+    const exclude =
+      !names || names.has('.git') ? await readRules(join(absDir, '.git', 'info', 'exclude')) : null;
     if (own === null && exclude === null) return this;
     const ig = ignore();
     if (exclude !== null) ig.add(exclude);

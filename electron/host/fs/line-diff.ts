@@ -33,7 +33,12 @@ export function splitKeepEol(text: string): string[] {
 function push(out: DiffOp[], op: DiffOp['op'], a: number, b: number, n: number): void {
   if (n <= 0) return;
   const last = out[out.length - 1];
-  if (last && last.op === op && last.a + (op === 'insert' ? 0 : last.n) === a && last.b + (op === 'delete' ? 0 : last.n) === b) {
+  if (
+    last &&
+    last.op === op &&
+    last.a + (op === 'insert' ? 0 : last.n) === a &&
+    last.b + (op === 'delete' ? 0 : last.n) === b
+  ) {
     last.n += n;
     return;
   }
@@ -41,8 +46,20 @@ function push(out: DiffOp[], op: DiffOp['op'], a: number, b: number, n: number):
 }
 
 /** Exact Myers via jsdiff on a[aLo,aHi) x b[bLo,bHi); false if it exceeded its budget. */
-function myers(a: string[], aLo: number, aHi: number, b: string[], bLo: number, bHi: number, out: DiffOp[], maxEdit: number): boolean {
-  const changes = diffArrays(a.slice(aLo, aHi), b.slice(bLo, bHi), { maxEditLength: maxEdit, timeout: MYERS_TIMEOUT_MS });
+function myers(
+  a: string[],
+  aLo: number,
+  aHi: number,
+  b: string[],
+  bLo: number,
+  bHi: number,
+  out: DiffOp[],
+  maxEdit: number,
+): boolean {
+  const changes = diffArrays(a.slice(aLo, aHi), b.slice(bLo, bHi), {
+    maxEditLength: maxEdit,
+    timeout: MYERS_TIMEOUT_MS,
+  });
   if (!changes) return false;
   let i = aLo;
   let j = bLo;
@@ -64,7 +81,14 @@ function myers(a: string[], aLo: number, aHi: number, b: string[], bLo: number, 
 }
 
 /** Lines occurring exactly once on each side, as parallel index arrays in a's order. */
-function uniquePairs(a: string[], aLo: number, aHi: number, b: string[], bLo: number, bHi: number): { ai: Int32Array; bi: Int32Array } {
+function uniquePairs(
+  a: string[],
+  aLo: number,
+  aHi: number,
+  b: string[],
+  bLo: number,
+  bHi: number,
+): { ai: Int32Array; bi: Int32Array } {
   // Index of the line's only occurrence in a, or -1 once it repeats.
   const inA = new Map<string, number>();
   for (let i = aLo; i < aHi; i++) {
@@ -93,7 +117,13 @@ function uniquePairs(a: string[], aLo: number, aHi: number, b: string[], bLo: nu
 }
 
 /** Longest increasing subsequence of the b indexes (patience sorting), O(n log n). */
-function longestIncreasing({ ai, bi }: { ai: Int32Array; bi: Int32Array }): Array<[number, number]> {
+function longestIncreasing({
+  ai,
+  bi,
+}: {
+  ai: Int32Array;
+  bi: Int32Array;
+}): Array<[number, number]> {
   const tails: number[] = [];
   const prev = new Int32Array(bi.length).fill(-1);
   for (let k = 0; k < bi.length; k++) {
@@ -109,7 +139,8 @@ function longestIncreasing({ ai, bi }: { ai: Int32Array; bi: Int32Array }): Arra
     tails[lo] = k;
   }
   const result: Array<[number, number]> = [];
-  for (let k = tails.length ? tails[tails.length - 1]! : -1; k >= 0; k = prev[k]!) result.push([ai[k]!, bi[k]!]);
+  for (let k = tails.length ? tails[tails.length - 1]! : -1; k >= 0; k = prev[k]!)
+    result.push([ai[k]!, bi[k]!]);
   return result.reverse();
 }
 
@@ -119,13 +150,29 @@ function includes(lines: string[], lo: number, hi: number, line: string): boolea
 }
 
 /** One side is a single line the other side lacks: nothing in common (the usual one-line change). */
-function lonelyLine(a: string[], aLo: number, aHi: number, b: string[], bLo: number, bHi: number): boolean {
+function lonelyLine(
+  a: string[],
+  aLo: number,
+  aHi: number,
+  b: string[],
+  bLo: number,
+  bHi: number,
+): boolean {
   if (aHi - aLo === 1) return !includes(b, bLo, bHi, a[aLo]!);
   if (bHi - bLo === 1) return !includes(a, aLo, aHi, b[bLo]!);
   return false;
 }
 
-function diffRange(a: string[], aLo: number, aHi: number, b: string[], bLo: number, bHi: number, out: DiffOp[], depth = 0): void {
+function diffRange(
+  a: string[],
+  aLo: number,
+  aHi: number,
+  b: string[],
+  bLo: number,
+  bHi: number,
+  out: DiffOp[],
+  depth = 0,
+): void {
   let s = 0;
   while (aLo + s < aHi && bLo + s < bHi && a[aLo + s] === b[bLo + s]) s++;
   push(out, 'equal', aLo, bLo, s);
@@ -144,7 +191,8 @@ function diffRange(a: string[], aLo: number, aHi: number, b: string[], bLo: numb
   else if (small && myers(a, aLo, aHi, b, bLo, bHi, out, MYERS_MAX_EDIT_LENGTH)) {
     // exact
   } else {
-    const anchors = depth < MAX_ANCHOR_DEPTH ? longestIncreasing(uniquePairs(a, aLo, aHi, b, bLo, bHi)) : [];
+    const anchors =
+      depth < MAX_ANCHOR_DEPTH ? longestIncreasing(uniquePairs(a, aLo, aHi, b, bLo, bHi)) : [];
     if (anchors.length === 0) {
       if (small || !myers(a, aLo, aHi, b, bLo, bHi, out, MYERS_MAX_EDIT_LENGTH)) replaceAll();
     } else {

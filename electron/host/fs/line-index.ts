@@ -15,7 +15,13 @@ export interface LineIndex {
 }
 
 /** Identity of one version of a file: any write changes mtime or size, an atomic replace the inode. */
-export function fileVersionKey(st: { dev: bigint; ino: bigint; size: bigint; mtimeNs: bigint; ctimeNs: bigint }): string {
+export function fileVersionKey(st: {
+  dev: bigint;
+  ino: bigint;
+  size: bigint;
+  mtimeNs: bigint;
+  ctimeNs: bigint;
+}): string {
   return `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
 }
 

@@ -36,9 +36,10 @@ const decoder = new TextDecoder('utf-8');
 
 function finishLine(parts: Buffer[], keptBytes: number, totalBytes: number): WindowLine {
   let bytes = parts.length === 1 ? parts[0]! : Buffer.concat(parts, keptBytes);
-  let cut = totalBytes - keptBytes;
+  const cut = totalBytes - keptBytes;
   // CRLF files: the model sees the line without its \r (the edit tools put it back).
-  if (cut === 0 && bytes.length > 0 && bytes[bytes.length - 1] === 0x0d) bytes = bytes.subarray(0, -1);
+  if (cut === 0 && bytes.length > 0 && bytes[bytes.length - 1] === 0x0d)
+    bytes = bytes.subarray(0, -1);
   return { text: decoder.decode(bytes), cutBytes: cut };
 }
 
@@ -46,7 +47,13 @@ function finishLine(parts: Buffer[], keptBytes: number, totalBytes: number): Win
  * Scans from the checkpoint at or before `start`, collecting lines [start, start+limit), then
  * counts on to the end unless the index already knows the total. Extends `index` as it goes.
  */
-async function scan(path: string, index: LineIndex, start: number, limit: number, maxLineBytes: number): Promise<WindowResult> {
+async function scan(
+  path: string,
+  index: LineIndex,
+  start: number,
+  limit: number,
+  maxLineBytes: number,
+): Promise<WindowResult> {
   const checkpoint = Math.min(Math.floor(start / LINE_INDEX_STRIDE), index.offsets.length - 1);
   let line = checkpoint * LINE_INDEX_STRIDE;
   let pos = index.offsets[checkpoint]!;
@@ -73,8 +80,10 @@ async function scan(path: string, index: LineIndex, start: number, limit: number
           if (nl === -1 || nl >= bytesRead) break;
           line++;
           from = nl + 1;
-          if (line % LINE_INDEX_STRIDE === 0 && line / LINE_INDEX_STRIDE === index.offsets.length) index.offsets.push(pos + from);
-          if (line >= end && index.totalLines !== null) return { start, lines, totalLines: index.totalLines };
+          if (line % LINE_INDEX_STRIDE === 0 && line / LINE_INDEX_STRIDE === index.offsets.length)
+            index.offsets.push(pos + from);
+          if (line >= end && index.totalLines !== null)
+            return { start, lines, totalLines: index.totalLines };
           continue;
         }
         const nl = buf.indexOf(NEWLINE, from);
@@ -98,7 +107,8 @@ async function scan(path: string, index: LineIndex, start: number, limit: number
         if (line % LINE_INDEX_STRIDE === 0 && line / LINE_INDEX_STRIDE === index.offsets.length) {
           index.offsets.push(pos + from);
         }
-        if (line >= end && index.totalLines !== null) return { start, lines, totalLines: index.totalLines };
+        if (line >= end && index.totalLines !== null)
+          return { start, lines, totalLines: index.totalLines };
       }
       pos += bytesRead;
     }
@@ -107,13 +117,18 @@ async function scan(path: string, index: LineIndex, start: number, limit: number
   }
   // A last line without a trailing newline still counts as a line.
   const total = lastByte !== -1 && lastByte !== NEWLINE ? line + 1 : line;
-  if (line >= start && line < end && lastByte !== -1 && lastByte !== NEWLINE) lines.push(finishLine(parts, kept, lineBytes));
+  if (line >= start && line < end && lastByte !== -1 && lastByte !== NEWLINE)
+    lines.push(finishLine(parts, kept, lineBytes));
   index.totalLines = total;
   return { start, lines, totalLines: total };
 }
 
 /** Reads the requested window; `index` belongs to this exact version of the file. */
-export async function readLineWindow(path: string, req: WindowRequest, index: LineIndex): Promise<WindowResult> {
+export async function readLineWindow(
+  path: string,
+  req: WindowRequest,
+  index: LineIndex,
+): Promise<WindowResult> {
   let start = req.offset;
   if (start < 0) {
     if (index.totalLines === null) await scan(path, index, Number.MAX_SAFE_INTEGER, 0, 0);

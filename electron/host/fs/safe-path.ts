@@ -42,7 +42,8 @@ function realRootOf(root: string): string {
   if (!isAbsolute(root)) throw new PathValidationError(`root must be absolute: ${root}`, root);
   try {
     const real = realpathSync(root);
-    if (!statSync(real).isDirectory()) throw new PathValidationError(`root is not a directory: ${root}`, root);
+    if (!statSync(real).isDirectory())
+      throw new PathValidationError(`root is not a directory: ${root}`, root);
     return real;
   } catch (err) {
     if (err instanceof PathValidationError) throw err;
@@ -67,11 +68,12 @@ function resolveOnDisk(abs: string, shown: string): string {
       } catch (err) {
         const code = errno(err);
         if (code === 'ELOOP') throw new PathValidationError(`symlink loop in ${shown}`, shown);
-        if (code === 'ENAMETOOLONG') throw new PathValidationError(`path too long: ${shown}`, shown);
+        if (code === 'ENAMETOOLONG')
+          throw new PathValidationError(`path too long: ${shown}`, shown);
         if (code !== 'ENOENT' && code !== 'ENOTDIR') throw err;
       }
       // realpath failed: either the prefix is missing, or it is a symlink whose target is.
-      let isLink = false;
+      let isLink: boolean;
       try {
         isLink = lstatSync(prefix).isSymbolicLink();
       } catch {
@@ -102,15 +104,19 @@ export function resolveInsideRoot(root: string, p: string, opts: ResolveOptions 
   if (p.includes('\0')) throw new PathValidationError(`${label} contains a NUL byte`, p);
   // The model means the home directory; expanding it would always leave the root.
   if (p === '~' || p.startsWith('~/')) {
-    throw new PathValidationError(`${label} '${p}' is home-relative; give a path inside the project root`, p);
+    throw new PathValidationError(
+      `${label} '${p}' is home-relative; give a path inside the project root`,
+      p,
+    );
   }
   const realRoot = realRootOf(root);
   const lexical = isAbsolute(p) ? resolve(p) : resolve(realRoot, p);
   // Absolute paths may name the root by its unresolved spelling (a root under a symlinked /tmp).
   const rootLexical = resolve(root);
-  const rebased = isInside(rootLexical, lexical) && !isInside(realRoot, lexical)
-    ? join(realRoot, relative(rootLexical, lexical))
-    : lexical;
+  const rebased =
+    isInside(rootLexical, lexical) && !isInside(realRoot, lexical)
+      ? join(realRoot, relative(rootLexical, lexical))
+      : lexical;
   if (!isInside(realRoot, rebased)) {
     throw new PathValidationError(`${label} '${p}' is outside the project root ${realRoot}`, p);
   }
@@ -132,13 +138,14 @@ export function narrowRoot(sessionRoot: string, modelRoot?: string | null): stri
   const realSession = realRootOf(sessionRoot);
   if (modelRoot === undefined || modelRoot === null || modelRoot === '') return realSession;
   const narrowed = resolveInsideRoot(realSession, modelRoot, { label: 'root' });
-  let isDir = false;
+  let isDir: boolean;
   try {
     isDir = statSync(narrowed).isDirectory();
   } catch {
     isDir = false;
   }
-  if (!isDir) throw new PathValidationError(`root '${modelRoot}' is not an existing directory`, modelRoot);
+  if (!isDir)
+    throw new PathValidationError(`root '${modelRoot}' is not an existing directory`, modelRoot);
   return narrowed;
 }
 
@@ -153,7 +160,8 @@ export function pathErrorPayload(err: PathValidationError): ErrorPayload {
   return errorPayload('path_validation', err.message, { path: err.path });
 }
 
-export type SafeResolution = { ok: true; root: string; path: string } | { ok: false; error: ErrorPayload };
+export type SafeResolution =
+  { ok: true; root: string; path: string } | { ok: false; error: ErrorPayload };
 
 /**
  * One call for tools: narrows the root, then resolves `p` inside it; refusals come back as a

@@ -15,7 +15,10 @@ export function looksBinary(sample: Uint8Array): boolean {
   const end = Math.max(0, text.length - 3);
   for (let i = 0; i < end; i++) {
     const c = text.charCodeAt(i);
-    if (c === 0xfffd || (c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d && c !== 0x0c && c !== 0x1b && c !== 0x08)) {
+    if (
+      c === 0xfffd ||
+      (c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d && c !== 0x0c && c !== 0x1b && c !== 0x08)
+    ) {
       suspicious++;
     }
   }

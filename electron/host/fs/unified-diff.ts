@@ -68,7 +68,12 @@ function hunks(a: string[], b: string[], ops: DiffOp[], lineOffset: number): str
           for (let r = k; r < end; r++) {
             const c = ops[r]!;
             if (c.op !== kind) continue;
-            for (let i = 0; i < c.n; i++) body(kind === 'delete' ? a[c.a + i]! : b[c.b + i]!, kind === 'delete' ? '-' : '+', lines);
+            for (let i = 0; i < c.n; i++)
+              body(
+                kind === 'delete' ? a[c.a + i]! : b[c.b + i]!,
+                kind === 'delete' ? '-' : '+',
+                lines,
+              );
             if (kind === 'delete') oldEnd = c.a + c.n;
             else newEnd = c.b + c.n;
           }
@@ -99,14 +104,23 @@ const TRIM_CHUNK_CHARS = 4096;
 function commonPrefix(a: string, b: string): number {
   const n = Math.min(a.length, b.length);
   let i = 0;
-  while (i + TRIM_CHUNK_CHARS <= n && a.slice(i, i + TRIM_CHUNK_CHARS) === b.slice(i, i + TRIM_CHUNK_CHARS)) i += TRIM_CHUNK_CHARS;
+  while (
+    i + TRIM_CHUNK_CHARS <= n &&
+    a.slice(i, i + TRIM_CHUNK_CHARS) === b.slice(i, i + TRIM_CHUNK_CHARS)
+  )
+    i += TRIM_CHUNK_CHARS;
   while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
   return i;
 }
 
 function commonSuffix(a: string, b: string, max: number): number {
   let s = 0;
-  while (s + TRIM_CHUNK_CHARS <= max && a.slice(a.length - s - TRIM_CHUNK_CHARS, a.length - s) === b.slice(b.length - s - TRIM_CHUNK_CHARS, b.length - s)) s += TRIM_CHUNK_CHARS;
+  while (
+    s + TRIM_CHUNK_CHARS <= max &&
+    a.slice(a.length - s - TRIM_CHUNK_CHARS, a.length - s) ===
+      b.slice(b.length - s - TRIM_CHUNK_CHARS, b.length - s)
+  )
+    s += TRIM_CHUNK_CHARS;
   while (s < max && a.charCodeAt(a.length - 1 - s) === b.charCodeAt(b.length - 1 - s)) s++;
   return s;
 }
@@ -143,7 +157,8 @@ export function unifiedDiff(before: string, after: string, names: DiffNames): Un
   const maxSuffix = Math.min(before.length, after.length) - lineStart;
   let endA = before.length - commonSuffix(before, after, maxSuffix);
   // The common tail must start at a line start in both texts (or be empty).
-  if (endA > lineStart && before.charCodeAt(endA - 1) !== 0x0a) endA = forwardLines(before, endA, 1);
+  if (endA > lineStart && before.charCodeAt(endA - 1) !== 0x0a)
+    endA = forwardLines(before, endA, 1);
   const tail = before.length - endA;
   const endB = after.length - tail;
   const ctxStart = backLines(before, lineStart, CONTEXT_LINES);
@@ -157,5 +172,9 @@ export function unifiedDiff(before: string, after: string, names: DiffNames): Un
     else if (op.op === 'delete') deletions += op.n;
   }
   const header = [names.created ? '--- /dev/null' : `--- a/${names.path}`, `+++ b/${names.path}`];
-  return { text: cap([...header, ...hunks(a, b, ops, countNewlines(before, ctxStart))]), additions, deletions };
+  return {
+    text: cap([...header, ...hunks(a, b, ops, countNewlines(before, ctxStart))]),
+    additions,
+    deletions,
+  };
 }

@@ -21,7 +21,8 @@ export function exposedTools(tools: readonly AnyTool[], mode: PermissionMode): A
 export function refusalFor(tool: AnyTool, mode: PermissionMode): string | null {
   if (tool.flags.readOnly) return null;
   const kind = tool.flags.approval ?? 'edit';
-  const retry = 'start the server with --permission-mode accept-edits (edits) or auto (edits and shell)';
+  const retry =
+    'start the server with --permission-mode accept-edits (edits) or auto (edits and shell)';
   switch (mode) {
     case 'auto':
       return null;

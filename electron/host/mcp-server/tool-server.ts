@@ -1,6 +1,10 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ListToolsRequestSchema,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import { errorPayload, isErrorPayload, type ToolPayload } from '../../../shared/tools/payload';
 import type { PermissionMode } from '../config/schema';
 import { DisposableObject, toDisposable } from '../lifecycle/disposable';
@@ -23,7 +27,10 @@ export interface ToolServerOptions {
 }
 
 function result(payload: ToolPayload): CallToolResult {
-  return { content: [{ type: 'text', text: JSON.stringify(payload) }], isError: isErrorPayload(payload) };
+  return {
+    content: [{ type: 'text', text: JSON.stringify(payload) }],
+    isError: isErrorPayload(payload),
+  };
 }
 
 export class McpToolServer extends DisposableObject {
@@ -33,7 +40,10 @@ export class McpToolServer extends DisposableObject {
   constructor(private readonly opts: ToolServerOptions) {
     super();
     this.tools = new Map(exposedTools(opts.tools, opts.mode).map((t) => [t.name, t]));
-    this.server = new Server({ name: 'mewbo', version: opts.version }, { capabilities: { tools: {} } });
+    this.server = new Server(
+      { name: 'mewbo', version: opts.version },
+      { capabilities: { tools: {} } },
+    );
     this.register(toDisposable(() => this.server.close()));
     this.server.setRequestHandler(ListToolsRequestSchema, async () => ({
       tools: [...this.tools.values()].map((t) => ({
@@ -56,13 +66,20 @@ export class McpToolServer extends DisposableObject {
   async call(name: string, rawArgs: unknown, signal: AbortSignal): Promise<ToolPayload> {
     const tool = this.tools.get(name);
     if (!tool) {
-      return errorPayload('unknown_tool', `No tool named '${name}' is served here; available: ${[...this.tools.keys()].join(', ')}`);
+      return errorPayload(
+        'unknown_tool',
+        `No tool named '${name}' is served here; available: ${[...this.tools.keys()].join(', ')}`,
+      );
     }
     const refusal = refusalFor(tool, this.opts.mode);
-    if (refusal) return errorPayload('permission_denied', `Refused: ${refusal}.`, { mode: this.opts.mode });
+    if (refusal)
+      return errorPayload('permission_denied', `Refused: ${refusal}.`, { mode: this.opts.mode });
     const parsed = parseToolArgs(tool, rawArgs);
     if (!parsed.ok) return parsed.error;
-    const ctx: ToolContext = { ...this.opts.context, signal: AbortSignal.any([this.opts.context.signal, signal]) };
+    const ctx: ToolContext = {
+      ...this.opts.context,
+      signal: AbortSignal.any([this.opts.context.signal, signal]),
+    };
     try {
       return await tool.run(ctx, parsed.args);
     } catch (err) {

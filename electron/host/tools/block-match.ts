@@ -16,7 +16,11 @@ const DOTS_LINE = /^[ \t]*\.\.\.[ \t]*$/;
  */
 function occurrences(text: string, needle: string, from = 0, cap = 1000): number[] {
   const at: number[] = [];
-  for (let i = text.indexOf(needle, from); i !== -1 && at.length < cap; i = text.indexOf(needle, i + 1)) {
+  for (
+    let i = text.indexOf(needle, from);
+    i !== -1 && at.length < cap;
+    i = text.indexOf(needle, i + 1)
+  ) {
     if (i === 0 || text.charCodeAt(i - 1) === 0x0a) at.push(i);
   }
   return at;
@@ -25,13 +29,17 @@ function occurrences(text: string, needle: string, from = 0, cap = 1000): number
 /** Exact replacement of a unique occurrence; also matches a last line that lacks its newline. */
 function exact(text: string, search: string, replace: string): MatchOutcome {
   const at = occurrences(text, search);
-  if (at.length === 1) return { ok: true, text: text.slice(0, at[0]) + replace + text.slice(at[0]! + search.length) };
+  if (at.length === 1)
+    return { ok: true, text: text.slice(0, at[0]) + replace + text.slice(at[0]! + search.length) };
   if (at.length > 1) return { ok: false, reason: 'ambiguous', count: at.length };
   if (search.endsWith('\n') && !text.endsWith('\n')) {
     const bare = search.slice(0, -1);
     const tail = occurrences(text, bare);
     if (tail.length === 1 && tail[0]! + bare.length === text.length) {
-      return { ok: true, text: text.slice(0, tail[0]) + (replace.endsWith('\n') ? replace.slice(0, -1) : replace) };
+      return {
+        ok: true,
+        text: text.slice(0, tail[0]) + (replace.endsWith('\n') ? replace.slice(0, -1) : replace),
+      };
     }
   }
   return { ok: false, reason: 'no_match' };
@@ -58,9 +66,12 @@ function shiftedIndentation(text: string, search: string, replace: string): Matc
     if (!anchor.endsWith(sDed[first]!)) continue;
     const prefix = anchor.slice(0, anchor.length - sDed[first]!.length);
     if (!/^[ \t]*$/.test(prefix)) continue;
-    const fits = sDed.every((l, i) => (l === '' ? blank(fileLines[j + i]!) : fileLines[j + i] === prefix + l));
+    const fits = sDed.every((l, i) =>
+      l === '' ? blank(fileLines[j + i]!) : fileLines[j + i] === prefix + l,
+    );
     if (fits) matches.push({ at: j, prefix });
-    if (matches.length > 1) return { ok: false, reason: 'no_match', detail: 'a re-indented match was ambiguous' };
+    if (matches.length > 1)
+      return { ok: false, reason: 'no_match', detail: 'a re-indented match was ambiguous' };
   }
   const m = matches[0];
   if (!m) return { ok: false, reason: 'no_match' };
@@ -109,7 +120,11 @@ function splitDots(s: string): string[] {
 /** `...` lines: each SEARCH piece is replaced by its REPLACE piece, in order, skipping what lies between. */
 function dotted(text: string, sParts: string[], rParts: string[]): MatchOutcome {
   if (sParts.length !== rParts.length) {
-    return { ok: false, reason: 'bad_dots', detail: `SEARCH has ${sParts.length - 1} \`...\` lines and REPLACE has ${rParts.length - 1}; they must pair up` };
+    return {
+      ok: false,
+      reason: 'bad_dots',
+      detail: `SEARCH has ${sParts.length - 1} \`...\` lines and REPLACE has ${rParts.length - 1}; they must pair up`,
+    };
   }
   let out = text;
   let pos = 0;
@@ -117,11 +132,21 @@ function dotted(text: string, sParts: string[], rParts: string[]): MatchOutcome 
     const r = rParts[i]!;
     if (s === '') {
       if (r === '') continue;
-      return { ok: false, reason: 'bad_dots', detail: `piece ${i + 1} between \`...\` lines has REPLACE text but no SEARCH text` };
+      return {
+        ok: false,
+        reason: 'bad_dots',
+        detail: `piece ${i + 1} between \`...\` lines has REPLACE text but no SEARCH text`,
+      };
     }
     const at = occurrences(out, s, pos, 2);
-    if (at.length === 0) return { ok: false, reason: 'no_match', detail: `piece ${i + 1} of the \`...\`-separated SEARCH was not found` };
-    if (i === 0 && at.length > 1) return { ok: false, reason: 'ambiguous', count: occurrences(out, s).length };
+    if (at.length === 0)
+      return {
+        ok: false,
+        reason: 'no_match',
+        detail: `piece ${i + 1} of the \`...\`-separated SEARCH was not found`,
+      };
+    if (i === 0 && at.length > 1)
+      return { ok: false, reason: 'ambiguous', count: occurrences(out, s).length };
     out = out.slice(0, at[0]) + r + out.slice(at[0]! + s.length);
     pos = at[0]! + r.length;
   }

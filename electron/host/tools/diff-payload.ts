@@ -14,7 +14,8 @@ export interface EditedFile {
 
 function title(files: EditedFile[], additions: number, deletions: number): string {
   const counts = `(+${additions} -${deletions})`;
-  if (files.length === 1) return `${files[0]!.created ? 'Created' : 'Edited'} ${files[0]!.shown} ${counts}`;
+  if (files.length === 1)
+    return `${files[0]!.created ? 'Created' : 'Edited'} ${files[0]!.shown} ${counts}`;
   return `Edited ${files.length} files ${counts}`;
 }
 

@@ -20,13 +20,20 @@ function bareModelName(model: string): string {
   return name.slice(name.lastIndexOf('/') + 1);
 }
 
-export function chooseEditBackend(agent: Pick<AgentConfig, 'edit_tool'>, modelName?: string | null): EditBackend {
+export function chooseEditBackend(
+  agent: Pick<AgentConfig, 'edit_tool'>,
+  modelName?: string | null,
+): EditBackend {
   if (agent.edit_tool) return agent.edit_tool;
   const bare = modelName ? bareModelName(modelName) : '';
-  return STRUCTURED_PATCH_PREFIXES.some((p) => bare.startsWith(p)) ? 'structured_patch' : 'search_replace_block';
+  return STRUCTURED_PATCH_PREFIXES.some((p) => bare.startsWith(p))
+    ? 'structured_patch'
+    : 'search_replace_block';
 }
 
 /** True for a tool that is one of the edit backends but not the chosen one (binding drops it). */
 export function isUnchosenEditTool(toolName: string, chosen: EditBackend): boolean {
-  return Object.values(EDIT_BACKEND_TOOLS).includes(toolName) && EDIT_BACKEND_TOOLS[chosen] !== toolName;
+  return (
+    Object.values(EDIT_BACKEND_TOOLS).includes(toolName) && EDIT_BACKEND_TOOLS[chosen] !== toolName
+  );
 }

@@ -37,8 +37,24 @@ const DIVIDER = /^={5,9}\s*$/;
 const REPLACE = /^>{5,9} REPLACE\s*$/;
 const FENCE = /^(`{3,}|~{3,})\s*([\w+#.-]*)\s*$/;
 const SHELL_LANGUAGES = new Set([
-  'bash', 'sh', 'shell', 'zsh', 'fish', 'ksh', 'csh', 'console', 'terminal', 'shell-session',
-  'sh-session', 'shellsession', 'powershell', 'ps1', 'pwsh', 'cmd', 'bat', 'batch',
+  'bash',
+  'sh',
+  'shell',
+  'zsh',
+  'fish',
+  'ksh',
+  'csh',
+  'console',
+  'terminal',
+  'shell-session',
+  'sh-session',
+  'shellsession',
+  'powershell',
+  'ps1',
+  'pwsh',
+  'cmd',
+  'bat',
+  'batch',
 ]);
 
 const clean = (line: string): string => line.replace(/\r$/, '');
@@ -52,8 +68,16 @@ export function filenameFrom(line: string): string | null {
   const raw = clean(line).trim();
   const colon = raw.endsWith(':');
   let name = raw.replace(/:$/, '').replace(/^#+/, '').trim();
-  name = name.replace(/^[`*"']+/, '').replace(/[`*"']+$/, '').trim();
-  if (name === '' || name === '...' || [SEARCH, DIVIDER, REPLACE, FENCE].some((re) => re.test(name))) return null;
+  name = name
+    .replace(/^[`*"']+/, '')
+    .replace(/[`*"']+$/, '')
+    .trim();
+  if (
+    name === '' ||
+    name === '...' ||
+    [SEARCH, DIVIDER, REPLACE, FENCE].some((re) => re.test(name))
+  )
+    return null;
   const pathLike = name.includes('/') || /\.[\w-]+$/.test(name);
   if ((colon || /\s/.test(name)) && !pathLike) return null;
   if (colon && /\s/.test(name)) return null;
@@ -74,7 +98,9 @@ export function parseEditBlocks(content: string): ParseResult {
       search.push(lines[i++]!);
     }
     if (i >= lines.length || !DIVIDER.test(clean(lines[i]!))) {
-      result.errors.push(`block ${index} (line ${start + 1}): <<<<<<< SEARCH has no ======= divider after it`);
+      result.errors.push(
+        `block ${index} (line ${start + 1}): <<<<<<< SEARCH has no ======= divider after it`,
+      );
       return i;
     }
     i++;
@@ -84,15 +110,25 @@ export function parseEditBlocks(content: string): ParseResult {
       replace.push(lines[i++]!);
     }
     if (i >= lines.length || !REPLACE.test(clean(lines[i]!))) {
-      result.errors.push(`block ${index} (line ${start + 1}): ======= has no >>>>>>> REPLACE after it`);
+      result.errors.push(
+        `block ${index} (line ${start + 1}): ======= has no >>>>>>> REPLACE after it`,
+      );
       return i;
     }
     if (file === null) {
-      result.errors.push(`block ${index} (line ${start + 1}): no filename; put the file path on its own line right before the opening fence ${where}`);
+      result.errors.push(
+        `block ${index} (line ${start + 1}): no filename; put the file path on its own line right before the opening fence ${where}`,
+      );
       return i + 1;
     }
     const join = (ls: string[]): string => (ls.length ? `${ls.join('\n')}\n` : '');
-    result.blocks.push({ index, file, line: start + 1, search: join(search), replace: join(replace) });
+    result.blocks.push({
+      index,
+      file,
+      line: start + 1,
+      search: join(search),
+      replace: join(replace),
+    });
     return i + 1;
   };
 

@@ -3,7 +3,13 @@ import { dirname } from 'node:path';
 import { z } from 'zod';
 import { errorPayload, type ToolPayload } from '../../../shared/tools/payload';
 import { atomicWriteAll, type FileChange } from '../fs/atomic-write';
-import { PathValidationError, narrowRoot, pathErrorPayload, relativeToRoot, resolveInsideRoot } from '../fs/safe-path';
+import {
+  PathValidationError,
+  narrowRoot,
+  pathErrorPayload,
+  relativeToRoot,
+  resolveInsideRoot,
+} from '../fs/safe-path';
 import { applySearchReplace, type Fallback } from './block-match';
 import { diffPayload, type EditedFile } from './diff-payload';
 import { parseEditBlocks, type EditBlock } from './edit-block-parser';
@@ -20,8 +26,16 @@ const FORMAT_HINT =
   'Format: the file path on its own line, then a fence (```), then\n<<<<<<< SEARCH\n(exact lines)\n=======\n(new lines)\n>>>>>>> REPLACE\nthen the closing fence.';
 
 const parameters = z.strictObject({
-  content: z.string().min(1).describe('One or more SEARCH/REPLACE blocks, each preceded by its file path line and an opening fence'),
-  root: z.string().optional().describe('Project root for path resolution; may only narrow the session root'),
+  content: z
+    .string()
+    .min(1)
+    .describe(
+      'One or more SEARCH/REPLACE blocks, each preceded by its file path line and an opening fence',
+    ),
+  root: z
+    .string()
+    .optional()
+    .describe('Project root for path resolution; may only narrow the session root'),
   files: z.array(z.string()).optional().describe('Allowlist of files this call may touch'),
 });
 
@@ -60,9 +74,14 @@ export const editBlockTool = defineTool({
       );
     }
     if (parsed.errors.length) {
-      return errorPayload('parse_error', `Malformed SEARCH/REPLACE content; nothing was changed.\n${parsed.errors.join('\n')}\n${FORMAT_HINT}`, { errors: parsed.errors });
+      return errorPayload(
+        'parse_error',
+        `Malformed SEARCH/REPLACE content; nothing was changed.\n${parsed.errors.join('\n')}\n${FORMAT_HINT}`,
+        { errors: parsed.errors },
+      );
     }
-    if (!parsed.blocks.length) return errorPayload('no_blocks', `No SEARCH/REPLACE blocks found. ${FORMAT_HINT}`);
+    if (!parsed.blocks.length)
+      return errorPayload('no_blocks', `No SEARCH/REPLACE blocks found. ${FORMAT_HINT}`);
 
     let root: string;
     const paths = new Map<EditBlock, string>();
@@ -70,7 +89,11 @@ export const editBlockTool = defineTool({
     try {
       root = narrowRoot(ctx.root, args.root);
       if (args.files) allowed = new Set(resolveAll(root, args.files, 'files entry'));
-      for (const block of parsed.blocks) paths.set(block, resolveInsideRoot(root, block.file, { label: `block ${block.index} filename` }));
+      for (const block of parsed.blocks)
+        paths.set(
+          block,
+          resolveInsideRoot(root, block.file, { label: `block ${block.index} filename` }),
+        );
     } catch (err) {
       if (err instanceof PathValidationError) return pathErrorPayload(err);
       throw err;
@@ -79,9 +102,13 @@ export const editBlockTool = defineTool({
       const outside = parsed.blocks.filter((b) => !allowed.has(paths.get(b)!));
       if (outside.length) {
         const list = outside.map((b) => `block ${b.index} (${b.file})`).join(', ');
-        return errorPayload('not_allowed', `Not in the allowed files (${args.files!.join(', ')}): ${list}. Nothing was changed.`, {
-          blocks: outside.map((b) => b.index),
-        });
+        return errorPayload(
+          'not_allowed',
+          `Not in the allowed files (${args.files!.join(', ')}): ${list}. Nothing was changed.`,
+          {
+            blocks: outside.map((b) => b.index),
+          },
+        );
       }
     }
 
@@ -107,35 +134,59 @@ export const editBlockTool = defineTool({
         continue;
       }
       if (!target.file.exists && target.text === '') {
-        failures.push({ block, message: `${target.shown} does not exist; to create it use an empty SEARCH section` });
+        failures.push({
+          block,
+          message: `${target.shown} does not exist; to create it use an empty SEARCH section`,
+        });
         continue;
       }
       const outcome = applySearchReplace(target.text, search, replace);
       if (outcome.ok) {
         target.text = outcome.text;
-        if (outcome.fallback) fallbacks.push({ block: block.index, file: target.shown, kind: outcome.fallback });
+        if (outcome.fallback)
+          fallbacks.push({ block: block.index, file: target.shown, kind: outcome.fallback });
       } else if (outcome.reason === 'ambiguous') {
-        failures.push({ block, message: `SEARCH matches ${outcome.count} places in ${target.shown}; add surrounding lines so it matches exactly one` });
+        failures.push({
+          block,
+          message: `SEARCH matches ${outcome.count} places in ${target.shown}; add surrounding lines so it matches exactly one`,
+        });
       } else if (outcome.reason === 'bad_dots') {
         failures.push({ block, message: outcome.detail! });
       } else {
         const near = describeNearMatch(findNearMatch(target.text, search));
         const detail = outcome.detail ? ` (${outcome.detail})` : '';
-        failures.push({ block, message: `SEARCH does not match ${target.shown} exactly${detail}. ${near}` });
+        failures.push({
+          block,
+          message: `SEARCH does not match ${target.shown} exactly${detail}. ${near}`,
+        });
       }
     }
 
     if (failures.length) {
-      const okBlocks = parsed.blocks.filter((b) => !failures.some((f) => f.block === b)).map((b) => b.index);
-      const lines = failures.map((f) => `Block ${f.block.index} (${f.block.file}, line ${f.block.line}): ${f.message}`);
-      const tail = okBlocks.length ? `Blocks ${okBlocks.join(', ')} matched but were not applied either.` : '';
-      return errorPayload('no_match', `${failures.length} of ${parsed.blocks.length} blocks failed; nothing was changed.\n${lines.join('\n\n')}\n${tail}`.trim(), {
-        failed_blocks: failures.map((f) => f.block.index),
-      });
+      const okBlocks = parsed.blocks
+        .filter((b) => !failures.some((f) => f.block === b))
+        .map((b) => b.index);
+      const lines = failures.map(
+        (f) => `Block ${f.block.index} (${f.block.file}, line ${f.block.line}): ${f.message}`,
+      );
+      const tail = okBlocks.length
+        ? `Blocks ${okBlocks.join(', ')} matched but were not applied either.`
+        : '';
+      return errorPayload(
+        'no_match',
+        `${failures.length} of ${parsed.blocks.length} blocks failed; nothing was changed.\n${lines.join('\n\n')}\n${tail}`.trim(),
+        {
+          failed_blocks: failures.map((f) => f.block.index),
+        },
+      );
     }
 
     const changed = [...targets.values()].filter((t) => !t.file.exists || t.text !== t.file.text);
-    if (!changed.length) return errorPayload('no_change', 'The blocks matched but their REPLACE text equals the SEARCH text; nothing changed.');
+    if (!changed.length)
+      return errorPayload(
+        'no_change',
+        'The blocks matched but their REPLACE text equals the SEARCH text; nothing changed.',
+      );
     const changes: FileChange[] = changed.map((t) => ({
       path: t.abs,
       before: t.file.exists ? t.file.original : null,
@@ -148,12 +199,20 @@ export const editBlockTool = defineTool({
     } catch (err) {
       return fsErrorPayload(err, root, current.abs, current.shown);
     }
-    const edited: EditedFile[] = changed.map((t) => ({ shown: t.shown, before: t.file.text, after: t.text, created: !t.file.exists }));
+    const edited: EditedFile[] = changed.map((t) => ({
+      shown: t.shown,
+      before: t.file.text,
+      after: t.text,
+      created: !t.file.exists,
+    }));
     const extra: Record<string, unknown> = { blocks: parsed.blocks.length };
     if (fallbacks.length) {
       extra.fallbacks = fallbacks;
       extra.note = fallbacks
-        .map((f) => `Block ${f.block} matched ${f.file} only ${f.kind === 'indentation' ? 'after shifting its indentation' : 'after dropping its leading blank line'}.`)
+        .map(
+          (f) =>
+            `Block ${f.block} matched ${f.file} only ${f.kind === 'indentation' ? 'after shifting its indentation' : 'after dropping its leading blank line'}.`,
+        )
         .join(' ');
     }
     return diffPayload(edited, extra);

@@ -14,11 +14,21 @@ import { defineTool } from './tool';
 // (creating the file); several matches are an error naming the count unless replace_all.
 
 const parameters = z.strictObject({
-  file_path: z.string().min(1).describe('Path to the file to edit, relative to root (or absolute inside it)'),
-  old_string: z.string().describe('Exact text to find, whitespace included; empty appends new_string (creating the file)'),
+  file_path: z
+    .string()
+    .min(1)
+    .describe('Path to the file to edit, relative to root (or absolute inside it)'),
+  old_string: z
+    .string()
+    .describe(
+      'Exact text to find, whitespace included; empty appends new_string (creating the file)',
+    ),
   new_string: z.string().describe('Replacement text (may be empty to delete)'),
   replace_all: z.boolean().default(false).describe('Replace every occurrence; default false'),
-  root: z.string().optional().describe('Project root for path resolution; may only narrow the session root'),
+  root: z
+    .string()
+    .optional()
+    .describe('Project root for path resolution; may only narrow the session root'),
 });
 
 function countOf(text: string, needle: string): number {
@@ -47,17 +57,31 @@ export const fileEditTool = defineTool({
     let after: string;
     let replacements = 0;
     if (oldString === '') {
-      if (newString === '') return errorPayload('no_change', 'old_string and new_string are both empty; nothing to do');
+      if (newString === '')
+        return errorPayload('no_change', 'old_string and new_string are both empty; nothing to do');
       after = file.text + newString;
     } else {
       if (!file.exists) {
-        return errorPayload('not_found', `File not found: ${shown}. To create it, call again with an empty old_string.`, { path: shown });
+        return errorPayload(
+          'not_found',
+          `File not found: ${shown}. To create it, call again with an empty old_string.`,
+          { path: shown },
+        );
       }
-      if (oldString === newString) return errorPayload('no_change', 'old_string and new_string are identical; nothing to edit', { path: shown });
+      if (oldString === newString)
+        return errorPayload(
+          'no_change',
+          'old_string and new_string are identical; nothing to edit',
+          { path: shown },
+        );
       const count = countOf(file.text, oldString);
       if (count === 0) {
         const near = findNearMatch(file.text, oldString);
-        return errorPayload('no_match', `old_string was not found in ${shown}. ${describeNearMatch(near)}`, { path: shown, near_match: near });
+        return errorPayload(
+          'no_match',
+          `old_string was not found in ${shown}. ${describeNearMatch(near)}`,
+          { path: shown, near_match: near },
+        );
       }
       if (count > 1 && !args.replace_all) {
         return errorPayload(
@@ -66,7 +90,9 @@ export const fileEditTool = defineTool({
           { path: shown, count },
         );
       }
-      after = args.replace_all ? file.text.split(oldString).join(newString) : file.text.replace(oldString, () => newString);
+      after = args.replace_all
+        ? file.text.split(oldString).join(newString)
+        : file.text.replace(oldString, () => newString);
       replacements = args.replace_all ? count : 1;
     }
     try {
@@ -75,6 +101,9 @@ export const fileEditTool = defineTool({
     } catch (err) {
       return fsErrorPayload(err, root, path, shown);
     }
-    return diffPayload([{ shown, before: file.text, after, created: !file.exists }], oldString === '' ? { appended: true } : { replacements });
+    return diffPayload(
+      [{ shown, before: file.text, after, created: !file.exists }],
+      oldString === '' ? { appended: true } : { replacements },
+    );
   },
 });

@@ -8,15 +8,27 @@ function errno(err: unknown): string | undefined {
 }
 
 /** Maps an fs error on `abs` (shown as `shown`) to an error payload; rethrows what is a bug. */
-export async function fsErrorPayload(err: unknown, root: string, abs: string, shown: string): Promise<ErrorPayload> {
+export async function fsErrorPayload(
+  err: unknown,
+  root: string,
+  abs: string,
+  shown: string,
+): Promise<ErrorPayload> {
   switch (errno(err)) {
     case 'ENOENT': {
       const hints = await similarNames(root, abs);
       const hint = hints.length ? ` Did you mean: ${hints.join(', ')}?` : '';
-      return errorPayload('not_found', `File not found: ${shown}.${hint}`, { path: shown, suggestions: hints });
+      return errorPayload('not_found', `File not found: ${shown}.${hint}`, {
+        path: shown,
+        suggestions: hints,
+      });
     }
     case 'ENOTDIR':
-      return errorPayload('not_found', `Not found: ${shown} (a parent is a file, not a directory)`, { path: shown });
+      return errorPayload(
+        'not_found',
+        `Not found: ${shown} (a parent is a file, not a directory)`,
+        { path: shown },
+      );
     case 'EACCES':
     case 'EPERM':
       return errorPayload('permission_denied', `Permission denied: ${shown}`, { path: shown });
@@ -24,11 +36,16 @@ export async function fsErrorPayload(err: unknown, root: string, abs: string, sh
       return errorPayload('is_directory', `${shown} is a directory`, { path: shown });
     case 'ENOSPC':
     case 'EDQUOT':
-      return errorPayload('io_error', `No space left to write ${shown}; nothing was changed`, { path: shown });
+      return errorPayload('io_error', `No space left to write ${shown}; nothing was changed`, {
+        path: shown,
+      });
     case 'EROFS':
       return errorPayload('io_error', `${shown} is on a read-only filesystem`, { path: shown });
     default:
-      if (errno(err)) return errorPayload('io_error', `${errno(err)} on ${shown}: ${(err as Error).message}`, { path: shown });
+      if (errno(err))
+        return errorPayload('io_error', `${errno(err)} on ${shown}: ${(err as Error).message}`, {
+          path: shown,
+        });
       throw err;
   }
 }

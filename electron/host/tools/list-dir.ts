@@ -4,7 +4,11 @@ import { z } from 'zod';
 import { errorPayload, type ToolPayload } from '../../../shared/tools/payload';
 import { GitignoreRules } from '../fs/gitignore-rules';
 import { relativeToRoot, safeResolve } from '../fs/safe-path';
-import { LIST_DIR_DEFAULT_MAX_ENTRIES, LIST_DIR_MAX_CHARS, LIST_DIR_MAX_ENTRIES } from './constants';
+import {
+  LIST_DIR_DEFAULT_MAX_ENTRIES,
+  LIST_DIR_MAX_CHARS,
+  LIST_DIR_MAX_ENTRIES,
+} from './constants';
 import { fsErrorPayload } from './file-errors';
 import { defineTool } from './tool';
 
@@ -19,7 +23,10 @@ const SKIPPED_DIRS = new Set(['.git']);
 
 const parameters = z.strictObject({
   path: z.string().default('.').describe('Directory to list (default: the root)'),
-  root: z.string().optional().describe('Project root; listed paths are relative to it (may only narrow the session root)'),
+  root: z
+    .string()
+    .optional()
+    .describe('Project root; listed paths are relative to it (may only narrow the session root)'),
   max_entries: z
     .number()
     .int()
@@ -38,7 +45,12 @@ interface Walk {
   cutByChars: boolean;
 }
 
-async function walk(root: string, start: string, maxEntries: number, signal: AbortSignal): Promise<Walk> {
+async function walk(
+  root: string,
+  start: string,
+  maxEntries: number,
+  signal: AbortSignal,
+): Promise<Walk> {
   const state: Walk = { shown: [], chars: 0, total: 0, cutByChars: false };
   let rules = GitignoreRules.empty();
   // Rules of the directories between the root and the listed one apply too.
@@ -49,7 +61,9 @@ async function walk(root: string, start: string, maxEntries: number, signal: Abo
     dir = join(dir, part);
     rules = await rules.enter(dir, toPosix(relative(root, dir)));
   }
-  const stack: Array<{ abs: string; rel: string; rules: GitignoreRules }> = [{ abs: start, rel: toPosix(relative(root, start)), rules }];
+  const stack: Array<{ abs: string; rel: string; rules: GitignoreRules }> = [
+    { abs: start, rel: toPosix(relative(root, start)), rules },
+  ];
   while (stack.length && state.total < COUNT_LIMIT) {
     if (signal.aborted) break;
     const { abs, rel, rules: parent } = stack.pop()!;
@@ -59,7 +73,8 @@ async function walk(root: string, start: string, maxEntries: number, signal: Abo
     } catch {
       continue; // unreadable subdirectory: skip it rather than fail the listing
     }
-    const here = abs === start ? parent : await parent.enter(abs, rel, new Set(entries.map((e) => e.name)));
+    const here =
+      abs === start ? parent : await parent.enter(abs, rel, new Set(entries.map((e) => e.name)));
     entries.sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
     const subdirs: Array<{ abs: string; rel: string; rules: GitignoreRules }> = [];
     for (const e of entries) {
@@ -98,7 +113,11 @@ export const listDirTool = defineTool({
     const shown = relativeToRoot(root, path);
     try {
       if (!(await stat(path)).isDirectory()) {
-        return errorPayload('not_a_directory', `${shown} is a file, not a directory; read it with read_file`, { path: shown });
+        return errorPayload(
+          'not_a_directory',
+          `${shown} is a file, not a directory; read it with read_file`,
+          { path: shown },
+        );
       }
     } catch (err) {
       return fsErrorPayload(err, root, path, shown);
@@ -106,10 +125,19 @@ export const listDirTool = defineTool({
     const result = await walk(root, path, args.max_entries, ctx.signal);
     const truncated = result.shown.length < result.total;
     let text = result.shown.join('\n');
-    const payload: ToolPayload = { kind: 'listing', path: shown, text: '', entries: result.shown.length, total: result.total, truncated };
+    const payload: ToolPayload = {
+      kind: 'listing',
+      path: shown,
+      text: '',
+      entries: result.shown.length,
+      total: result.total,
+      truncated,
+    };
     if (truncated) {
       const total = result.total >= COUNT_LIMIT ? `more than ${COUNT_LIMIT}` : String(result.total);
-      const why = result.cutByChars ? `the ${LIST_DIR_MAX_CHARS}-character limit` : `max_entries ${args.max_entries}`;
+      const why = result.cutByChars
+        ? `the ${LIST_DIR_MAX_CHARS}-character limit`
+        : `max_entries ${args.max_entries}`;
       payload.note = `... (truncated: showing ${result.shown.length} of ${total} files, cut at ${why}; list a subdirectory with path to see more)`;
       text += `${text ? '\n' : ''}${payload.note}`;
     } else if (result.total === 0) {

@@ -55,7 +55,8 @@ function dice(a: string, b: string): number {
 
 function windowSimilarity(fileLines: string[], start: number, searchLines: string[]): number {
   let sum = 0;
-  for (let i = 0; i < searchLines.length; i++) sum += dice(norm(fileLines[start + i] ?? ''), norm(searchLines[i]!));
+  for (let i = 0; i < searchLines.length; i++)
+    sum += dice(norm(fileLines[start + i] ?? ''), norm(searchLines[i]!));
   return sum / searchLines.length;
 }
 
@@ -74,7 +75,10 @@ function candidateStarts(fileLines: string[], searchLines: string[]): number[] {
   }
   if (votes.size === 0) {
     // Nothing matches even loosely: rank lines by resemblance to the most distinctive search line.
-    const probeIndex = searchLines.reduce((best, l, i) => (norm(l).length > norm(searchLines[best]!).length ? i : best), 0);
+    const probeIndex = searchLines.reduce(
+      (best, l, i) => (norm(l).length > norm(searchLines[best]!).length ? i : best),
+      0,
+    );
     const probe = norm(searchLines[probeIndex]!);
     for (let j = 0; j < fileLines.length; j++) {
       const s = dice(norm(fileLines[j]!), probe);
@@ -104,27 +108,43 @@ export function findNearMatch(fileText: string, search: string): NearMatch | nul
   if (best < 0 || bestScore < MIN_SIMILARITY) return null;
   const span = fileLines.slice(best, best + searchLines.length);
   let text = span.join('\n');
-  if (text.length > NEAR_MATCH_MAX_CHARS) text = `${text.slice(0, NEAR_MATCH_MAX_CHARS)}\n... (near-match cut)`;
+  if (text.length > NEAR_MATCH_MAX_CHARS)
+    text = `${text.slice(0, NEAR_MATCH_MAX_CHARS)}\n... (near-match cut)`;
   const match: NearMatch = {
     startLine: best + 1,
     endLine: best + span.length,
     text,
     similarity: Math.round(bestScore * 100) / 100,
-    whitespaceOnly: span.length === searchLines.length && span.every((l, i) => norm(l) === norm(searchLines[i]!)),
+    whitespaceOnly:
+      span.length === searchLines.length && span.every((l, i) => norm(l) === norm(searchLines[i]!)),
   };
   const diff = searchLines.findIndex((l, i) => l !== span[i]);
-  if (diff >= 0) match.firstDifference = { line: diff + 1, file: span[diff] ?? '(end of file)', search: searchLines[diff]! };
+  if (diff >= 0)
+    match.firstDifference = {
+      line: diff + 1,
+      file: span[diff] ?? '(end of file)',
+      search: searchLines[diff]!,
+    };
   return match;
 }
 
 /** The near-match as text for an error message. */
 export function describeNearMatch(m: NearMatch | null): string {
   if (!m) return 'No similar text was found in the file; read it again before retrying.';
-  const kind = m.whitespaceOnly ? 'differs only in whitespace' : `${Math.round(m.similarity * 100)}% similar`;
-  const lines = [`Closest near-match, lines ${m.startLine}-${m.endLine} (${kind}):`, '```', m.text, '```'];
+  const kind = m.whitespaceOnly
+    ? 'differs only in whitespace'
+    : `${Math.round(m.similarity * 100)}% similar`;
+  const lines = [
+    `Closest near-match, lines ${m.startLine}-${m.endLine} (${kind}):`,
+    '```',
+    m.text,
+    '```',
+  ];
   if (m.firstDifference) {
     const d = m.firstDifference;
-    lines.push(`First difference at line ${d.line} of your text: file has ${JSON.stringify(d.file)}, you wrote ${JSON.stringify(d.search)}.`);
+    lines.push(
+      `First difference at line ${d.line} of your text: file has ${JSON.stringify(d.file)}, you wrote ${JSON.stringify(d.search)}.`,
+    );
   }
   return lines.join('\n');
 }

@@ -21,8 +21,12 @@ export function parseToolArgs(tool: AnyTool, raw: unknown): ParsedArgs {
   if (parsed.success) return { ok: true, args: parsed.data };
   return {
     ok: false,
-    error: errorPayload('invalid_args', `Invalid arguments for ${tool.name}: ${describeArgIssues(parsed.error)}`, {
-      issues: parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
-    }),
+    error: errorPayload(
+      'invalid_args',
+      `Invalid arguments for ${tool.name}: ${describeArgIssues(parsed.error)}`,
+      {
+        issues: parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
+      },
+    ),
   };
 }

@@ -23,13 +23,23 @@ const LINE_NUMBER_WIDTH = 6;
 
 const parameters = z.strictObject({
   path: z.string().min(1).describe('File to read, relative to root (or absolute inside it)'),
-  root: z.string().optional().describe('Project root for path resolution; may only narrow the session root'),
+  root: z
+    .string()
+    .optional()
+    .describe('Project root for path resolution; may only narrow the session root'),
   offset: z
     .number()
     .int()
     .default(0)
-    .describe('0-based first line of the window; negative counts from the end (-100: the last 100 lines)'),
-  limit: z.number().int().min(1).default(READ_FILE_DEFAULT_LIMIT).describe('Lines in the window (default 2000)'),
+    .describe(
+      '0-based first line of the window; negative counts from the end (-100: the last 100 lines)',
+    ),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .default(READ_FILE_DEFAULT_LIMIT)
+    .describe('Lines in the window (default 2000)'),
 });
 
 function renderLine(number: number, line: WindowLine): string {
@@ -71,10 +81,18 @@ export const readFileTool = defineTool({
     try {
       st = await stat(path, { bigint: true });
       if (st.isDirectory()) {
-        return errorPayload('is_directory', `${shown} is a directory; list it with aider_list_dir_tool`, { path: shown });
+        return errorPayload(
+          'is_directory',
+          `${shown} is a directory; list it with aider_list_dir_tool`,
+          { path: shown },
+        );
       }
       if (!st.isFile()) {
-        return errorPayload('not_regular_file', `${shown} is not a regular file (a device, FIFO or socket)`, { path: shown });
+        return errorPayload(
+          'not_regular_file',
+          `${shown} is not a regular file (a device, FIFO or socket)`,
+          { path: shown },
+        );
       }
       if (looksBinary(await sniff(path))) {
         return {
@@ -100,7 +118,11 @@ export const readFileTool = defineTool({
     }
     let window;
     try {
-      window = await readLineWindow(path, { offset: args.offset, limit: args.limit, maxLineBytes: MAX_LINE_BYTES }, readState.lineIndexes.get(path, version));
+      window = await readLineWindow(
+        path,
+        { offset: args.offset, limit: args.limit, maxLineBytes: MAX_LINE_BYTES },
+        readState.lineIndexes.get(path, version),
+      );
     } catch (err) {
       return fsErrorPayload(err, root, path, shown);
     }

@@ -34,7 +34,8 @@ export class ReadState {
     const key = this.key(path, offset, limit);
     this.seen.delete(key);
     this.seen.set(key, version);
-    while (this.seen.size > SEEN_SLICES_MAX) this.seen.delete(this.seen.keys().next().value as string);
+    while (this.seen.size > SEEN_SLICES_MAX)
+      this.seen.delete(this.seen.keys().next().value as string);
   }
 
   /** The model's context lost earlier results (compaction, a new conversation): re-read everything. */

@@ -37,7 +37,10 @@ export async function createStandaloneContext(opts: StandaloneOptions): Promise<
   const services: ToolServices = {};
   try {
     for (const factory of opts.factories ?? standaloneServiceFactories) {
-      Object.assign(services, await factory({ root, config, home, store, dedupReads: opts.dedupReads ?? true }));
+      Object.assign(
+        services,
+        await factory({ root, config, home, store, dedupReads: opts.dedupReads ?? true }),
+      );
     }
   } catch (err) {
     await store.dispose();

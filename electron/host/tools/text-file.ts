@@ -41,24 +41,44 @@ export function restoreEol(text: string, eol: Eol): string {
 }
 
 /** Loads `abs` for editing; a missing file is `exists: false`, anything unusable an error payload. */
-export async function loadEditableText(root: string, abs: string, shown: string): Promise<EditableText | ErrorPayload> {
+export async function loadEditableText(
+  root: string,
+  abs: string,
+  shown: string,
+): Promise<EditableText | ErrorPayload> {
   let bytes: Buffer;
   try {
     const st = await stat(abs);
-    if (st.isDirectory()) return errorPayload('is_directory', `${shown} is a directory, not a file`, { path: shown });
-    if (!st.isFile()) return errorPayload('not_regular_file', `${shown} is not a regular file`, { path: shown });
+    if (st.isDirectory())
+      return errorPayload('is_directory', `${shown} is a directory, not a file`, { path: shown });
+    if (!st.isFile())
+      return errorPayload('not_regular_file', `${shown} is not a regular file`, { path: shown });
     if (st.size > EDIT_MAX_FILE_BYTES) {
-      return errorPayload('too_large', `${shown} is ${st.size} bytes; edits are limited to ${EDIT_MAX_FILE_BYTES} bytes`, { path: shown });
+      return errorPayload(
+        'too_large',
+        `${shown} is ${st.size} bytes; edits are limited to ${EDIT_MAX_FILE_BYTES} bytes`,
+        { path: shown },
+      );
     }
     bytes = await readFile(abs);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { exists: false, original: '', text: '', eol: 'lf' };
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT')
+      return { exists: false, original: '', text: '', eol: 'lf' };
     return fsErrorPayload(err, root, abs, shown);
   }
   const original = decodeUtf8(bytes);
   if (original === null || original.includes('\0')) {
-    return errorPayload('binary_file', `${shown} is not UTF-8 text; the edit tools only change text files`, { path: shown });
+    return errorPayload(
+      'binary_file',
+      `${shown} is not UTF-8 text; the edit tools only change text files`,
+      { path: shown },
+    );
   }
   const eol = detectEol(original);
-  return { exists: true, original, text: eol === 'crlf' ? original.replace(/\r\n/g, '\n') : original, eol };
+  return {
+    exists: true,
+    original,
+    text: eol === 'crlf' ? original.replace(/\r\n/g, '\n') : original,
+    eol,
+  };
 }

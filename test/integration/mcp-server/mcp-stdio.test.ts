@@ -19,7 +19,12 @@ async function connect(mode?: string): Promise<Client> {
   fx = makeFixture();
   writeFileSync(join(fx.root, 'a.txt'), 'alpha\nbeta\n');
   const args = [CLI, 'mcp', '--root', fx.root, ...(mode ? ['--permission-mode', mode] : [])];
-  const transport = new StdioClientTransport({ command: process.execPath, args, env: { ...process.env, MEWBO_HOME: fx.home } as Record<string, string>, stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args,
+    env: { ...process.env, MEWBO_HOME: fx.home } as Record<string, string>,
+    stderr: 'pipe',
+  });
   client = new Client({ name: 'mewbo-test', version: '1.0.0' });
   await client.connect(transport);
   return client;
@@ -36,9 +41,14 @@ describe('mewbo mcp', () => {
     const c = await connect();
     const { tools } = await c.listTools();
     const names = tools.map((t) => t.name);
-    for (const n of ['read_file', 'aider_edit_block_tool', 'file_edit_tool', 'aider_list_dir_tool']) expect(names).toContain(n);
+    for (const n of ['read_file', 'aider_edit_block_tool', 'file_edit_tool', 'aider_list_dir_tool'])
+      expect(names).toContain(n);
     const read = tools.find((t) => t.name === 'read_file')!;
-    expect(read.inputSchema).toMatchObject({ type: 'object', required: ['path'], properties: { offset: { type: 'integer', default: 0 }, limit: { default: 2000 } } });
+    expect(read.inputSchema).toMatchObject({
+      type: 'object',
+      required: ['path'],
+      properties: { offset: { type: 'integer', default: 0 }, limit: { default: 2000 } },
+    });
     expect(read.annotations?.readOnlyHint).toBe(true);
   });
 
@@ -46,20 +56,36 @@ describe('mewbo mcp', () => {
     const c = await connect();
     const r = await c.callTool({ name: 'read_file', arguments: { path: 'a.txt' } });
     expect(r.isError).toBe(false);
-    expect(payloadOf(r)).toMatchObject({ kind: 'file', content: '     1\talpha\n     2\tbeta', total_lines: 2 });
+    expect(payloadOf(r)).toMatchObject({
+      kind: 'file',
+      content: '     1\talpha\n     2\tbeta',
+      total_lines: 2,
+    });
     // No dedup over MCP: the client's context is not ours to know.
-    expect(payloadOf(await c.callTool({ name: 'read_file', arguments: { path: 'a.txt' } })).kind).toBe('file');
+    expect(
+      payloadOf(await c.callTool({ name: 'read_file', arguments: { path: 'a.txt' } })).kind,
+    ).toBe('file');
   });
 
   it('an edit applies and returns the diff payload; error payloads come back with isError', async () => {
     const c = await connect();
-    const r = await c.callTool({ name: 'file_edit_tool', arguments: { file_path: 'a.txt', old_string: 'beta', new_string: 'gamma' } });
+    const r = await c.callTool({
+      name: 'file_edit_tool',
+      arguments: { file_path: 'a.txt', old_string: 'beta', new_string: 'gamma' },
+    });
     expect(r.isError).toBe(false);
-    expect(payloadOf(r)).toMatchObject({ kind: 'diff', files: ['a.txt'], additions: 1, deletions: 1 });
+    expect(payloadOf(r)).toMatchObject({
+      kind: 'diff',
+      files: ['a.txt'],
+      additions: 1,
+      deletions: 1,
+    });
     expect(readFileSync(join(fx!.root, 'a.txt'), 'utf8')).toBe('alpha\ngamma\n');
     const block = await c.callTool({
       name: 'aider_edit_block_tool',
-      arguments: { content: 'a.txt\n```\n<<<<<<< SEARCH\nalpha\n=======\nALPHA\n>>>>>>> REPLACE\n```\n' },
+      arguments: {
+        content: 'a.txt\n```\n<<<<<<< SEARCH\nalpha\n=======\nALPHA\n>>>>>>> REPLACE\n```\n',
+      },
     });
     expect(payloadOf(block)).toMatchObject({ kind: 'diff', files: ['a.txt'] });
     const outside = await c.callTool({ name: 'read_file', arguments: { path: '../outside/x' } });
@@ -71,7 +97,10 @@ describe('mewbo mcp', () => {
     const c = await connect();
     const r = await c.callTool({ name: 'read_file', arguments: { path: 'a.txt', limit: 'ten' } });
     expect(r.isError).toBe(true);
-    expect(payloadOf(r)).toMatchObject({ code: 'invalid_args', message: expect.stringMatching(/limit: /) });
+    expect(payloadOf(r)).toMatchObject({
+      code: 'invalid_args',
+      message: expect.stringMatching(/limit: /),
+    });
     const unknown = await c.callTool({ name: 'nope', arguments: {} });
     expect(payloadOf(unknown)).toMatchObject({ code: 'unknown_tool' });
     expect((await c.callTool({ name: 'aider_list_dir_tool', arguments: {} })).isError).toBe(false);
@@ -88,16 +117,27 @@ describe('mewbo mcp', () => {
 
   it('ask mode refuses writes with a clear message, since nobody can approve them', async () => {
     const c = await connect('ask');
-    const r = await c.callTool({ name: 'file_edit_tool', arguments: { file_path: 'a.txt', old_string: 'beta', new_string: 'x' } });
+    const r = await c.callTool({
+      name: 'file_edit_tool',
+      arguments: { file_path: 'a.txt', old_string: 'beta', new_string: 'x' },
+    });
     expect(r.isError).toBe(true);
-    expect(payloadOf(r)).toMatchObject({ code: 'permission_denied', message: expect.stringMatching(/nobody to approve/) });
+    expect(payloadOf(r)).toMatchObject({
+      code: 'permission_denied',
+      message: expect.stringMatching(/nobody to approve/),
+    });
     expect(readFileSync(join(fx!.root, 'a.txt'), 'utf8')).toBe('alpha\nbeta\n');
-    expect((await c.callTool({ name: 'read_file', arguments: { path: 'a.txt' } })).isError).toBe(false);
+    expect((await c.callTool({ name: 'read_file', arguments: { path: 'a.txt' } })).isError).toBe(
+      false,
+    );
   });
 
   it('accept-edits mode allows edits', async () => {
     const c = await connect('accept-edits');
-    const r = await c.callTool({ name: 'file_edit_tool', arguments: { file_path: 'a.txt', old_string: 'beta', new_string: 'x' } });
+    const r = await c.callTool({
+      name: 'file_edit_tool',
+      arguments: { file_path: 'a.txt', old_string: 'beta', new_string: 'x' },
+    });
     expect(r.isError).toBe(false);
   });
 });

@@ -11,7 +11,10 @@ let fx: Fixture;
 afterEach(() => fx?.cleanup());
 
 function tool(args: string[], home: string) {
-  return spawnSync(process.execPath, [CLI, 'tool', ...args], { env: { ...process.env, MEWBO_HOME: home }, encoding: 'utf8' });
+  return spawnSync(process.execPath, [CLI, 'tool', ...args], {
+    env: { ...process.env, MEWBO_HOME: home },
+    encoding: 'utf8',
+  });
 }
 
 describe('mewbo tool usage', () => {
@@ -20,7 +23,13 @@ describe('mewbo tool usage', () => {
     const r = tool(['no_such_tool', '--root', fx.root], fx.home);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/unknown tool 'no_such_tool'/);
-    for (const name of ['read_file', 'aider_edit_block_tool', 'file_edit_tool', 'aider_list_dir_tool']) expect(r.stderr).toContain(name);
+    for (const name of [
+      'read_file',
+      'aider_edit_block_tool',
+      'file_edit_tool',
+      'aider_list_dir_tool',
+    ])
+      expect(r.stderr).toContain(name);
   });
 
   it('arguments that are not JSON are bad usage', () => {
@@ -40,13 +49,18 @@ describe('mewbo tool usage', () => {
     expect(missing.stderr).toMatch(/old_string: /);
     const typo = runCli(fx, 'read_file', { file: 'a.txt' });
     expect(typo.status).toBe(2);
-    expect(typo.stderr).toMatch(/path: .*Unrecognized key: "file"|Unrecognized key: "file".*path: /s);
+    expect(typo.stderr).toMatch(
+      /path: .*Unrecognized key: "file"|Unrecognized key: "file".*path: /s,
+    );
   });
 
   it('a missing NAME, or a root that is not a directory, is bad usage', () => {
     fx = makeFixture();
     expect(tool(['--root', fx.root], fx.home).status).toBe(2);
-    const r = tool(['read_file', '--root', join(fx.root, 'nope'), '--args', '{"path":"a"}'], fx.home);
+    const r = tool(
+      ['read_file', '--root', join(fx.root, 'nope'), '--args', '{"path":"a"}'],
+      fx.home,
+    );
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/not an existing directory/);
   });
@@ -55,7 +69,10 @@ describe('mewbo tool usage', () => {
     fx = makeFixture();
     writeFileSync(join(fx.root, 'a.txt'), 'hello\n');
     writeFileSync(join(fx.home, 'args.json'), JSON.stringify({ path: 'a.txt' }));
-    const r = tool(['read_file', '--root', fx.root, '--args', `@${join(fx.home, 'args.json')}`], fx.home);
+    const r = tool(
+      ['read_file', '--root', fx.root, '--args', `@${join(fx.home, 'args.json')}`],
+      fx.home,
+    );
     expect(r.status).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ kind: 'file', content: '     1\thello' });
   });
@@ -63,7 +80,10 @@ describe('mewbo tool usage', () => {
   it('an invalid agent.edit_tool in configs/app.json fails naming the key', () => {
     fx = makeFixture();
     mkdirSync(join(fx.home, 'configs'));
-    writeFileSync(join(fx.home, 'configs', 'app.json'), JSON.stringify({ agent: { edit_tool: 'sed' } }));
+    writeFileSync(
+      join(fx.home, 'configs', 'app.json'),
+      JSON.stringify({ agent: { edit_tool: 'sed' } }),
+    );
     const r = runCli(fx, 'aider_list_dir_tool', {});
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/agent\.edit_tool/);

@@ -29,8 +29,16 @@ describe('readLineWindow', () => {
       expect(w.lines.map((l) => l.text)).toEqual(lines.slice(offset, offset + 20));
     }
     expect(index.offsets.length).toBe(Math.ceil(30_000 / LINE_INDEX_STRIDE));
-    const cold = await readLineWindow(file, { offset: 20_000, limit: 5, maxLineBytes: 10_000 }, fresh());
-    const warm = await readLineWindow(file, { offset: 20_000, limit: 5, maxLineBytes: 10_000 }, index);
+    const cold = await readLineWindow(
+      file,
+      { offset: 20_000, limit: 5, maxLineBytes: 10_000 },
+      fresh(),
+    );
+    const warm = await readLineWindow(
+      file,
+      { offset: 20_000, limit: 5, maxLineBytes: 10_000 },
+      index,
+    );
     expect(warm).toEqual(cold);
   });
 
@@ -52,7 +60,11 @@ describe('readLineWindow', () => {
     cleanup = t.cleanup;
     const file = join(t.dir, 'f.txt');
     writeFileSync(file, 'a\nb\nc');
-    expect((await readLineWindow(file, { offset: -2, limit: 10, maxLineBytes: 100 }, fresh())).lines.map((l) => l.text)).toEqual(['b', 'c']);
+    expect(
+      (await readLineWindow(file, { offset: -2, limit: 10, maxLineBytes: 100 }, fresh())).lines.map(
+        (l) => l.text,
+      ),
+    ).toEqual(['b', 'c']);
     const all = await readLineWindow(file, { offset: -99, limit: 10, maxLineBytes: 100 }, fresh());
     expect(all.start).toBe(0);
     expect(all.lines).toHaveLength(3);

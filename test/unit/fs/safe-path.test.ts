@@ -39,7 +39,9 @@ describe('resolveInsideRoot', () => {
   });
 
   it('accepts a path that does not exist yet below an existing directory', () => {
-    expect(resolveInsideRoot(root, 'src/new/deep/file.ts')).toBe(join(root, 'src/new/deep/file.ts'));
+    expect(resolveInsideRoot(root, 'src/new/deep/file.ts')).toBe(
+      join(root, 'src/new/deep/file.ts'),
+    );
   });
 
   it('refuses .. escapes, absolute paths outside, NUL bytes and home-relative paths', () => {

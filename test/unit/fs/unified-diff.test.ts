@@ -55,7 +55,15 @@ describe('unifiedDiff', () => {
     writeFileSync(join(t.dir, 'b'), after);
     let gnu = '';
     try {
-      execFileSync('diff', ['-u', '--label', 'a/f', '--label', 'b/f', join(t.dir, 'a'), join(t.dir, 'b')]);
+      execFileSync('diff', [
+        '-u',
+        '--label',
+        'a/f',
+        '--label',
+        'b/f',
+        join(t.dir, 'a'),
+        join(t.dir, 'b'),
+      ]);
     } catch (err) {
       gnu = String((err as { stdout: Buffer }).stdout);
     }
@@ -63,9 +71,17 @@ describe('unifiedDiff', () => {
   });
 
   it('marks a missing final newline and a created file', () => {
-    expect(unifiedDiff('a\nb', 'a\nc', { path: 'f' }).text).toBe('--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+c\n\\ No newline at end of file\n');
-    expect(unifiedDiff('', 'x\n', { path: 'n', created: true }).text).toBe('--- /dev/null\n+++ b/n\n@@ -0,0 +1 @@\n+x\n'.replace('+1 @@', '+1,1 @@'));
-    expect(unifiedDiff('same\n', 'same\n', { path: 'f' })).toEqual({ text: '', additions: 0, deletions: 0 });
+    expect(unifiedDiff('a\nb', 'a\nc', { path: 'f' }).text).toBe(
+      '--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+c\n\\ No newline at end of file\n',
+    );
+    expect(unifiedDiff('', 'x\n', { path: 'n', created: true }).text).toBe(
+      '--- /dev/null\n+++ b/n\n@@ -0,0 +1 @@\n+x\n'.replace('+1 @@', '+1,1 @@'),
+    );
+    expect(unifiedDiff('same\n', 'same\n', { path: 'f' })).toEqual({
+      text: '',
+      additions: 0,
+      deletions: 0,
+    });
   });
 
   it('stays correct on a 50,000-line file with thousands of changes (the bounded fallback)', () => {
@@ -95,6 +111,8 @@ describe('unifiedDiff', () => {
   it('numbers hunks deep in a big file from the real line', () => {
     const before = Array.from({ length: 100_000 }, (_, i) => `n${i}`).join('\n') + '\n';
     const after = before.replace('n77777\n', 'N\n');
-    expect(unifiedDiff(before, after, { path: 'f' }).text.split('\n')[2]).toBe('@@ -77775,7 +77775,7 @@');
+    expect(unifiedDiff(before, after, { path: 'f' }).text.split('\n')[2]).toBe(
+      '@@ -77775,7 +77775,7 @@',
+    );
   });
 });

@@ -3,16 +3,29 @@ import { filenameFrom, parseEditBlocks } from '../../../electron/host/tools/edit
 
 describe('parseEditBlocks', () => {
   it('reads the seed format: filename line, fence, SEARCH, divider, REPLACE', () => {
-    const r = parseEditBlocks('src/utils.py\n```text\n<<<<<<< SEARCH\ndef old_function():\n    return 1\n=======\ndef new_function():\n    return 2\n>>>>>>> REPLACE\n```\n');
+    const r = parseEditBlocks(
+      'src/utils.py\n```text\n<<<<<<< SEARCH\ndef old_function():\n    return 1\n=======\ndef new_function():\n    return 2\n>>>>>>> REPLACE\n```\n',
+    );
     expect(r.errors).toEqual([]);
     expect(r.blocks).toEqual([
-      { index: 1, file: 'src/utils.py', line: 3, search: 'def old_function():\n    return 1\n', replace: 'def new_function():\n    return 2\n' },
+      {
+        index: 1,
+        file: 'src/utils.py',
+        line: 3,
+        search: 'def old_function():\n    return 1\n',
+        replace: 'def new_function():\n    return 2\n',
+      },
     ]);
   });
 
   it('keeps fences and markers-like text inside a block as content (editing Markdown)', () => {
-    const r = parseEditBlocks('README.md\n````\n<<<<<<< SEARCH\n```js\nold()\n```\n=======\n```js\nnew()\n```\n>>>>>>> REPLACE\n````\n');
-    expect(r.blocks[0]).toMatchObject({ search: '```js\nold()\n```\n', replace: '```js\nnew()\n```\n' });
+    const r = parseEditBlocks(
+      'README.md\n````\n<<<<<<< SEARCH\n```js\nold()\n```\n=======\n```js\nnew()\n```\n>>>>>>> REPLACE\n````\n',
+    );
+    expect(r.blocks[0]).toMatchObject({
+      search: '```js\nold()\n```\n',
+      replace: '```js\nnew()\n```\n',
+    });
   });
 
   it('an empty SEARCH or REPLACE section is the empty string', () => {
@@ -24,11 +37,15 @@ describe('parseEditBlocks', () => {
     expect(parseEditBlocks('a.txt\n```\n<<<<<<< SEARCH\nx\n```\n').errors).toEqual([
       'block 1 (line 3): <<<<<<< SEARCH has no ======= divider after it',
     ]);
-    expect(parseEditBlocks('Some prose.\n\n>>>>>>> REPLACE\n').errors).toEqual(['line 3: >>>>>>> REPLACE without a <<<<<<< SEARCH before it']);
+    expect(parseEditBlocks('Some prose.\n\n>>>>>>> REPLACE\n').errors).toEqual([
+      'line 3: >>>>>>> REPLACE without a <<<<<<< SEARCH before it',
+    ]);
   });
 
   it('finds shell code blocks but not fenced edits of shell scripts or other code', () => {
-    const r = parseEditBlocks('```sh\nnpm test\n```\n\n```python\nprint(1)\n```\nrun.sh\n```bash\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n```\n');
+    const r = parseEditBlocks(
+      '```sh\nnpm test\n```\n\n```python\nprint(1)\n```\nrun.sh\n```bash\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n```\n',
+    );
     expect(r.shellBlocks).toEqual([1]);
     expect(r.blocks).toHaveLength(1);
   });

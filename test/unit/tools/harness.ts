@@ -48,7 +48,12 @@ export function apiContext(root: string, readState = new ReadState()): ToolConte
 }
 
 /** The tool API: args validated by the tool's schema, then run (an invalid call is an invalid_args payload). */
-export async function runApi(root: string, name: string, args: unknown, ctx = apiContext(root)): Promise<ToolPayload> {
+export async function runApi(
+  root: string,
+  name: string,
+  args: unknown,
+  ctx = apiContext(root),
+): Promise<ToolPayload> {
   const tool = findBuiltinTool(name);
   if (!tool) throw new Error(`no tool ${name}`);
   const parsed = parseToolArgs(tool, args);
@@ -64,15 +69,24 @@ export interface CliRun {
 }
 
 /** `mewbo tool NAME --root ROOT --args -` with the JSON on stdin (no argv size limit). */
-export function runCli(fx: Pick<Fixture, 'root' | 'home'>, name: string, args: unknown, extra: string[] = []): CliRun {
-  const r = spawnSync(process.execPath, [CLI, 'tool', name, '--root', fx.root, '--args', '-', ...extra], {
-    input: typeof args === 'string' ? args : JSON.stringify(args),
-    env: { ...process.env, MEWBO_HOME: fx.home },
-    encoding: 'utf8',
-    timeout: 60_000,
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  let payload: ToolPayload | null = null;
+export function runCli(
+  fx: Pick<Fixture, 'root' | 'home'>,
+  name: string,
+  args: unknown,
+  extra: string[] = [],
+): CliRun {
+  const r = spawnSync(
+    process.execPath,
+    [CLI, 'tool', name, '--root', fx.root, '--args', '-', ...extra],
+    {
+      input: typeof args === 'string' ? args : JSON.stringify(args),
+      env: { ...process.env, MEWBO_HOME: fx.home },
+      encoding: 'utf8',
+      timeout: 60_000,
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  );
+  let payload: ToolPayload | null;
   try {
     payload = JSON.parse(r.stdout) as ToolPayload;
   } catch {

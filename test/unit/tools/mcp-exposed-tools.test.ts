@@ -4,7 +4,13 @@ import { exposedTools, refusalFor } from '../../../electron/host/mcp-server/expo
 import { defineTool, type AnyTool, type ToolFlags } from '../../../electron/host/tools/tool';
 
 const tool = (name: string, flags: ToolFlags): AnyTool =>
-  defineTool({ name, description: name, parameters: z.object({}), flags, run: async () => ({ kind: 'ok' }) }) as AnyTool;
+  defineTool({
+    name,
+    description: name,
+    parameters: z.object({}),
+    flags,
+    run: async () => ({ kind: 'ok' }),
+  }) as AnyTool;
 
 const reader = tool('reader', { readOnly: true });
 const editor = tool('editor', { readOnly: false, approval: 'edit' });

@@ -29,7 +29,7 @@ describe('read_file deduplication', () => {
     await runApi(fx.root, 'read_file', { path: 'a.txt', limit: 1 }, ctx);
     const other = await runApi(fx.root, 'read_file', { path: 'a.txt', offset: 1, limit: 1 }, ctx);
     expect(other).toMatchObject({ kind: 'file', start_line: 2, end_line: 2 });
-    expect(String(other.content)).toMatch(/^     2\ttwo\n\.\.\. \(truncated/);
+    expect(String(other.content)).toMatch(/^ {5}2\ttwo\n\.\.\. \(truncated/);
   });
 
   it('the slice of a changed file is read anew, even with the same size and mtime', async () => {
@@ -50,8 +50,16 @@ describe('read_file deduplication', () => {
     writeFileSync(join(fx.root, 'a.txt'), 'x = 1\n');
     const ctx = apiContext(fx.root);
     await runApi(fx.root, 'read_file', { path: 'a.txt' }, ctx);
-    await runApi(fx.root, 'file_edit_tool', { file_path: 'a.txt', old_string: 'x = 1', new_string: 'x = 2' }, ctx);
-    expect(await runApi(fx.root, 'read_file', { path: 'a.txt' }, ctx)).toMatchObject({ kind: 'file', content: '     1\tx = 2' });
+    await runApi(
+      fx.root,
+      'file_edit_tool',
+      { file_path: 'a.txt', old_string: 'x = 1', new_string: 'x = 2' },
+      ctx,
+    );
+    expect(await runApi(fx.root, 'read_file', { path: 'a.txt' }, ctx)).toMatchObject({
+      kind: 'file',
+      content: '     1\tx = 2',
+    });
   });
 
   it('dedup state belongs to the session: another session reads in full, and forgetReads resets it', async () => {
@@ -59,9 +67,13 @@ describe('read_file deduplication', () => {
     writeFileSync(join(fx.root, 'a.txt'), 'one\n');
     const state = new ReadState();
     await runApi(fx.root, 'read_file', { path: 'a.txt' }, apiContext(fx.root, state));
-    expect((await runApi(fx.root, 'read_file', { path: 'a.txt' }, apiContext(fx.root))).kind).toBe('file');
+    expect((await runApi(fx.root, 'read_file', { path: 'a.txt' }, apiContext(fx.root))).kind).toBe(
+      'file',
+    );
     state.forgetReads();
-    expect((await runApi(fx.root, 'read_file', { path: 'a.txt' }, apiContext(fx.root, state))).kind).toBe('file');
+    expect(
+      (await runApi(fx.root, 'read_file', { path: 'a.txt' }, apiContext(fx.root, state))).kind,
+    ).toBe('file');
   });
 
   it('with dedup off (the MCP server) every read returns the content', async () => {
@@ -78,13 +90,21 @@ describe('read_file paths', () => {
     fx = makeFixture();
     mkdirSync(join(fx.root, 'pkg'));
     writeFileSync(join(fx.root, 'pkg', 'a.txt'), 'in pkg\n');
-    expect(await runApi(fx.root, 'read_file', { path: join(fx.root, 'pkg', 'a.txt') })).toMatchObject({ kind: 'file', path: 'pkg/a.txt' });
-    expect(await runApi(fx.root, 'read_file', { path: 'a.txt', root: 'pkg' })).toMatchObject({ kind: 'file', path: 'a.txt' });
+    expect(
+      await runApi(fx.root, 'read_file', { path: join(fx.root, 'pkg', 'a.txt') }),
+    ).toMatchObject({ kind: 'file', path: 'pkg/a.txt' });
+    expect(await runApi(fx.root, 'read_file', { path: 'a.txt', root: 'pkg' })).toMatchObject({
+      kind: 'file',
+      path: 'a.txt',
+    });
   });
 
   it('a model-given root outside the session root is refused', async () => {
     fx = makeFixture();
     writeFileSync(join(fx.outside, 'a.txt'), 'x\n');
-    expect(await runApi(fx.root, 'read_file', { path: 'a.txt', root: fx.outside })).toMatchObject({ kind: 'error', code: 'path_validation' });
+    expect(await runApi(fx.root, 'read_file', { path: 'a.txt', root: fx.outside })).toMatchObject({
+      kind: 'error',
+      code: 'path_validation',
+    });
   });
 });

@@ -1,4 +1,12 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { expect } from 'vitest';
@@ -22,7 +30,8 @@ const put = (root: string, rel: string, content: string | Buffer): void => {
   writeFileSync(join(root, rel), content);
 };
 const read = (root: string, rel: string): string => readFileSync(join(root, rel), 'utf8');
-const lines = (n: number, f = (i: number) => `line ${i}`): string => Array.from({ length: n }, (_, i) => f(i + 1)).join('\n') + '\n';
+const lines = (n: number, f = (i: number) => `line ${i}`): string =>
+  Array.from({ length: n }, (_, i) => f(i + 1)).join('\n') + '\n';
 const block = (file: string, search: string, replace: string, lang = ''): string =>
   `${file}\n\`\`\`${lang}\n<<<<<<< SEARCH\n${search}=======\n${replace}>>>>>>> REPLACE\n\`\`\`\n`;
 
@@ -34,7 +43,9 @@ function expectError(p: ToolPayload, code: string, ...fragments: Array<string | 
 
 function expectDiff(p: ToolPayload, files: string[]): void {
   expect(p.kind, JSON.stringify(p)).toBe('diff');
-  expect(Object.keys(p).sort()).toEqual(expect.arrayContaining(['kind', 'title', 'text', 'files', 'additions', 'deletions']));
+  expect(Object.keys(p).sort()).toEqual(
+    expect.arrayContaining(['kind', 'title', 'text', 'files', 'additions', 'deletions']),
+  );
   expect(p.files).toEqual(files);
   expect(typeof p.title).toBe('string');
 }
@@ -47,7 +58,9 @@ const readFileCases: RuleCase[] = [
     args: () => ({ path: 'a.txt' }),
     check: (p, r) => {
       expect(p.kind).toBe('file');
-      expect(p.content).toBe(execFileSync('cat', ['-n', join(r, 'a.txt')], { encoding: 'utf8' }).replace(/\n$/, ''));
+      expect(p.content).toBe(
+        execFileSync('cat', ['-n', join(r, 'a.txt')], { encoding: 'utf8' }).replace(/\n$/, ''),
+      );
       expect(p).toMatchObject({ start_line: 1, end_line: 3, total_lines: 3, truncated: false });
     },
   },
@@ -57,9 +70,17 @@ const readFileCases: RuleCase[] = [
     setup: (r) => put(r, 'a.txt', lines(10)),
     args: () => ({ path: 'a.txt', offset: 2, limit: 3 }),
     check: (p) => {
-      expect(p.content).toBe(`     3\tline 3\n     4\tline 4\n     5\tline 5\n${TRUNCATION_MARKER}`);
+      expect(p.content).toBe(
+        `     3\tline 3\n     4\tline 4\n     5\tline 5\n${TRUNCATION_MARKER}`,
+      );
       expect(TRUNCATION_MARKER).toBe('... (truncated - use offset/limit to read more)');
-      expect(p).toMatchObject({ start_line: 3, end_line: 5, total_lines: 10, truncated: true, next_offset: 5 });
+      expect(p).toMatchObject({
+        start_line: 3,
+        end_line: 5,
+        total_lines: 10,
+        truncated: true,
+        next_offset: 5,
+      });
     },
   },
   {
@@ -78,7 +99,13 @@ const readFileCases: RuleCase[] = [
     setup: (r) => put(r, 'a.txt', lines(2500)),
     args: () => ({ path: 'a.txt' }),
     check: (p) => {
-      expect(p).toMatchObject({ start_line: 1, end_line: 2000, total_lines: 2500, truncated: true, next_offset: 2000 });
+      expect(p).toMatchObject({
+        start_line: 1,
+        end_line: 2000,
+        total_lines: 2500,
+        truncated: true,
+        next_offset: 2000,
+      });
       expect(String(p.content).endsWith(`  2000\tline 2000\n${TRUNCATION_MARKER}`)).toBe(true);
     },
   },
@@ -103,7 +130,12 @@ const readFileCases: RuleCase[] = [
   {
     rule: 'read_file caps a result at 200,000 characters and says so with the marker',
     tool: 'read_file',
-    setup: (r) => put(r, 'wide.txt', lines(2000, (i) => `${i} ${'y'.repeat(1500)}`)),
+    setup: (r) =>
+      put(
+        r,
+        'wide.txt',
+        lines(2000, (i) => `${i} ${'y'.repeat(1500)}`),
+      ),
     args: () => ({ path: 'wide.txt' }),
     check: (p) => {
       expect(String(p.content).length).toBeLessThanOrEqual(200_000);
@@ -156,14 +188,26 @@ const readFileCases: RuleCase[] = [
     tool: 'read_file',
     setup: (r) => put(r, 'empty.txt', ''),
     args: () => ({ path: 'empty.txt' }),
-    check: (p) => expect(p).toMatchObject({ kind: 'file', content: '', total_lines: 0, note: 'The file is empty.' }),
+    check: (p) =>
+      expect(p).toMatchObject({
+        kind: 'file',
+        content: '',
+        total_lines: 0,
+        note: 'The file is empty.',
+      }),
   },
   {
     rule: 'read_file past the end returns no lines and a note',
     tool: 'read_file',
     setup: (r) => put(r, 'a.txt', lines(3)),
     args: () => ({ path: 'a.txt', offset: 50 }),
-    check: (p) => expect(p).toMatchObject({ kind: 'file', content: '', truncated: false, note: expect.stringMatching(/past the end.*3 lines/) }),
+    check: (p) =>
+      expect(p).toMatchObject({
+        kind: 'file',
+        content: '',
+        truncated: false,
+        note: expect.stringMatching(/past the end.*3 lines/),
+      }),
   },
   {
     rule: 'read_file refuses a FIFO instead of blocking on it',
@@ -186,11 +230,20 @@ const editBlockCases: RuleCase[] = [
     rule: 'edit block applies and returns the diff payload',
     tool: 'aider_edit_block_tool',
     setup: (r) => put(r, 'src/utils.py', 'def old_function():\n    return 1\n'),
-    args: () => ({ content: block('src/utils.py', 'def old_function():\n    return 1\n', 'def new_function():\n    return 2\n', 'python') }),
+    args: () => ({
+      content: block(
+        'src/utils.py',
+        'def old_function():\n    return 1\n',
+        'def new_function():\n    return 2\n',
+        'python',
+      ),
+    }),
     check: (p, r) => {
       expectDiff(p, ['src/utils.py']);
       expect(p).toMatchObject({ additions: 2, deletions: 2, title: 'Edited src/utils.py (+2 -2)' });
-      expect(p.text).toBe('--- a/src/utils.py\n+++ b/src/utils.py\n@@ -1,2 +1,2 @@\n-def old_function():\n-    return 1\n+def new_function():\n+    return 2\n');
+      expect(p.text).toBe(
+        '--- a/src/utils.py\n+++ b/src/utils.py\n@@ -1,2 +1,2 @@\n-def old_function():\n-    return 1\n+def new_function():\n+    return 2\n',
+      );
       expect(read(r, 'src/utils.py')).toBe('def new_function():\n    return 2\n');
     },
   },
@@ -200,12 +253,18 @@ const editBlockCases: RuleCase[] = [
     setup: (r) => put(r, 'a.txt', lines(20)),
     args: () => ({
       content:
-        'First the end:\n' + block('a.txt', 'line 18\n', 'LINE 18\n') +
+        'First the end:\n' +
+        block('a.txt', 'line 18\n', 'LINE 18\n') +
         'a.txt\n```\n<<<<<<< SEARCH\nline 2\n=======\nLINE 2\n>>>>>>> REPLACE\n<<<<<<< SEARCH\nline 10\n=======\nLINE 10\n>>>>>>> REPLACE\n```\n',
     }),
     check: (p, r) => {
       expectDiff(p, ['a.txt']);
-      expect(read(r, 'a.txt')).toBe(lines(20).replace('line 18\n', 'LINE 18\n').replace('line 2\n', 'LINE 2\n').replace('line 10\n', 'LINE 10\n'));
+      expect(read(r, 'a.txt')).toBe(
+        lines(20)
+          .replace('line 18\n', 'LINE 18\n')
+          .replace('line 2\n', 'LINE 2\n')
+          .replace('line 10\n', 'LINE 10\n'),
+      );
       expect(p).toMatchObject({ additions: 3, deletions: 3, blocks: 3 });
     },
   },
@@ -216,9 +275,21 @@ const editBlockCases: RuleCase[] = [
       put(r, 'a.txt', 'alpha\nbeta\n');
       put(r, 'b.py', 'def compute(x):\n    return x * 2\n');
     },
-    args: () => ({ content: block('a.txt', 'alpha\n', 'ALPHA\n') + block('b.py', 'def compute(x):\n    return x * 3\n', 'def compute(x):\n    return x * 4\n') }),
+    args: () => ({
+      content:
+        block('a.txt', 'alpha\n', 'ALPHA\n') +
+        block('b.py', 'def compute(x):\n    return x * 3\n', 'def compute(x):\n    return x * 4\n'),
+    }),
     check: (p, r) => {
-      expectError(p, 'no_match', /Block 2 \(b\.py/, /nothing was changed/, /Closest near-match, lines 1-2/, /return x \* 2/, /Blocks 1 matched/);
+      expectError(
+        p,
+        'no_match',
+        /Block 2 \(b\.py/,
+        /nothing was changed/,
+        /Closest near-match, lines 1-2/,
+        /return x \* 2/,
+        /Blocks 1 matched/,
+      );
       expect(p.details).toMatchObject({ failed_blocks: [2] });
       expect(read(r, 'a.txt')).toBe('alpha\nbeta\n');
       expect(read(r, 'b.py')).toBe('def compute(x):\n    return x * 2\n');
@@ -230,8 +301,14 @@ const editBlockCases: RuleCase[] = [
     args: () => ({ content: block('new/dir/hello.txt', '', 'hello\nworld\n') }),
     check: (p, r) => {
       expectDiff(p, ['new/dir/hello.txt']);
-      expect(p).toMatchObject({ title: 'Created new/dir/hello.txt (+2 -0)', additions: 2, deletions: 0 });
-      expect(String(p.text).startsWith('--- /dev/null\n+++ b/new/dir/hello.txt\n@@ -0,0 +1,2 @@\n')).toBe(true);
+      expect(p).toMatchObject({
+        title: 'Created new/dir/hello.txt (+2 -0)',
+        additions: 2,
+        deletions: 0,
+      });
+      expect(
+        String(p.text).startsWith('--- /dev/null\n+++ b/new/dir/hello.txt\n@@ -0,0 +1,2 @@\n'),
+      ).toBe(true);
       expect(read(r, 'new/dir/hello.txt')).toBe('hello\nworld\n');
     },
   },
@@ -252,7 +329,9 @@ const editBlockCases: RuleCase[] = [
     args: () => ({ content: block('a.txt', 'line 3\n...\nline 25\n', 'LINE 3\n...\nLINE 25\n') }),
     check: (p, r) => {
       expectDiff(p, ['a.txt']);
-      expect(read(r, 'a.txt')).toBe(lines(30).replace('line 3\n', 'LINE 3\n').replace('line 25\n', 'LINE 25\n'));
+      expect(read(r, 'a.txt')).toBe(
+        lines(30).replace('line 3\n', 'LINE 3\n').replace('line 25\n', 'LINE 25\n'),
+      );
     },
   },
   {
@@ -269,7 +348,9 @@ const editBlockCases: RuleCase[] = [
     rule: 'edit block rejects shell code blocks',
     tool: 'aider_edit_block_tool',
     setup: (r) => put(r, 'a.txt', 'a\n'),
-    args: () => ({ content: 'Run this:\n```bash\nrm -rf build\n```\n' + block('a.txt', 'a\n', 'b\n') }),
+    args: () => ({
+      content: 'Run this:\n```bash\nrm -rf build\n```\n' + block('a.txt', 'a\n', 'b\n'),
+    }),
     check: (p, r) => {
       expectError(p, 'shell_block_rejected', /aider_shell_tool/, /line 2/);
       expect(read(r, 'a.txt')).toBe('a\n');
@@ -292,7 +373,10 @@ const editBlockCases: RuleCase[] = [
       put(r, 'a.txt', 'a\n');
       put(r, 'b.txt', 'b\n');
     },
-    args: () => ({ content: block('a.txt', 'a\n', 'A\n') + block('b.txt', 'b\n', 'B\n'), files: ['a.txt'] }),
+    args: () => ({
+      content: block('a.txt', 'a\n', 'A\n') + block('b.txt', 'b\n', 'B\n'),
+      files: ['a.txt'],
+    }),
     check: (p, r) => {
       expectError(p, 'not_allowed', /block 2 \(b\.txt\)/);
       expect(read(r, 'a.txt')).toBe('a\n');
@@ -306,7 +390,9 @@ const editBlockCases: RuleCase[] = [
     args: () => ({ content: block('win.txt', 'two\n', 'TWO\nand more\n') }),
     check: (p, r) => {
       expectDiff(p, ['win.txt']);
-      expect(readFileSync(join(r, 'win.txt'), 'latin1')).toBe('one\r\nTWO\r\nand more\r\nthree\r\n');
+      expect(readFileSync(join(r, 'win.txt'), 'latin1')).toBe(
+        'one\r\nTWO\r\nand more\r\nthree\r\n',
+      );
       expect(String(p.text)).not.toContain('\r');
     },
   },
@@ -314,7 +400,9 @@ const editBlockCases: RuleCase[] = [
     rule: 'edit block falls back to shifted indentation only when unique, and says so',
     tool: 'aider_edit_block_tool',
     setup: (r) => put(r, 'a.py', 'class A:\n    def f(self):\n        return 1\n'),
-    args: () => ({ content: block('a.py', 'def f(self):\n    return 1\n', 'def f(self):\n    return 2\n') }),
+    args: () => ({
+      content: block('a.py', 'def f(self):\n    return 1\n', 'def f(self):\n    return 2\n'),
+    }),
     check: (p, r) => {
       expectDiff(p, ['a.py']);
       expect(read(r, 'a.py')).toBe('class A:\n    def f(self):\n        return 2\n');
@@ -325,11 +413,20 @@ const editBlockCases: RuleCase[] = [
   {
     rule: 'edit block does not use the indentation fallback when it matches more than one place',
     tool: 'aider_edit_block_tool',
-    setup: (r) => put(r, 'a.py', 'class A:\n    def f(self):\n        return 1\nclass B:\n    def f(self):\n        return 1\n'),
-    args: () => ({ content: block('a.py', 'def f(self):\n    return 1\n', 'def f(self):\n    return 2\n') }),
+    setup: (r) =>
+      put(
+        r,
+        'a.py',
+        'class A:\n    def f(self):\n        return 1\nclass B:\n    def f(self):\n        return 1\n',
+      ),
+    args: () => ({
+      content: block('a.py', 'def f(self):\n    return 1\n', 'def f(self):\n    return 2\n'),
+    }),
     check: (p, r) => {
       expectError(p, 'no_match', /re-indented match was ambiguous/);
-      expect(read(r, 'a.py')).toBe('class A:\n    def f(self):\n        return 1\nclass B:\n    def f(self):\n        return 1\n');
+      expect(read(r, 'a.py')).toBe(
+        'class A:\n    def f(self):\n        return 1\nclass B:\n    def f(self):\n        return 1\n',
+      );
     },
   },
   {
@@ -357,7 +454,10 @@ const editBlockCases: RuleCase[] = [
     rule: 'edit block: the filename must be the line right before the opening fence',
     tool: 'aider_edit_block_tool',
     setup: (r) => put(r, 'a.txt', 'a\n'),
-    args: () => ({ content: 'Here is the change:\n```\na.txt\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n```\n' }),
+    args: () => ({
+      content:
+        'Here is the change:\n```\na.txt\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n```\n',
+    }),
     check: (p, r) => {
       expectError(p, 'parse_error', /block 1 \(line 4\)/, /right before the opening fence/);
       expect(read(r, 'a.txt')).toBe('a\n');
@@ -383,7 +483,9 @@ const editBlockCases: RuleCase[] = [
     rule: 'edit block: a whitespace-only difference is pointed out by the near-match',
     tool: 'aider_edit_block_tool',
     setup: (r) => put(r, 'a.txt', 'if (x) {\n\treturn y;\n}\n'),
-    args: () => ({ content: block('a.txt', 'if (x) {\n  return  y;\n}\n', 'if (x) {\n  return z;\n}\n') }),
+    args: () => ({
+      content: block('a.txt', 'if (x) {\n  return  y;\n}\n', 'if (x) {\n  return z;\n}\n'),
+    }),
     check: (p, r) => {
       expectError(p, 'no_match', /differs only in whitespace/, /First difference at line 2/);
       expect(read(r, 'a.txt')).toBe('if (x) {\n\treturn y;\n}\n');
@@ -422,7 +524,9 @@ const fileEditCases: RuleCase[] = [
     check: (p, r) => {
       expectDiff(p, ['a.ts']);
       expect(p).toMatchObject({ additions: 1, deletions: 1, replacements: 1 });
-      expect(p.text).toBe('--- a/a.ts\n+++ b/a.ts\n@@ -1,2 +1,2 @@\n const a = 1;\n-const b = 2;\n+const b = 3;\n');
+      expect(p.text).toBe(
+        '--- a/a.ts\n+++ b/a.ts\n@@ -1,2 +1,2 @@\n const a = 1;\n-const b = 2;\n+const b = 3;\n',
+      );
       expect(read(r, 'a.ts')).toBe('const a = 1;\nconst b = 3;\n');
     },
   },
@@ -441,7 +545,12 @@ const fileEditCases: RuleCase[] = [
     rule: 'file_edit replace_all replaces every occurrence',
     tool: 'file_edit_tool',
     setup: (r) => put(r, 'a.txt', 'x = 1\nx = 1\nx = 1\n'),
-    args: () => ({ file_path: 'a.txt', old_string: 'x = 1', new_string: 'x = 2', replace_all: true }),
+    args: () => ({
+      file_path: 'a.txt',
+      old_string: 'x = 1',
+      new_string: 'x = 2',
+      replace_all: true,
+    }),
     check: (p, r) => {
       expectDiff(p, ['a.txt']);
       expect(p).toMatchObject({ replacements: 3, additions: 3, deletions: 3 });
@@ -452,9 +561,19 @@ const fileEditCases: RuleCase[] = [
     rule: 'file_edit with no match returns the closest near-match',
     tool: 'file_edit_tool',
     setup: (r) => put(r, 'a.py', 'def total(items):\n    return sum(items)\n'),
-    args: () => ({ file_path: 'a.py', old_string: 'def total(item):\n    return sum(item)\n', new_string: 'x' }),
+    args: () => ({
+      file_path: 'a.py',
+      old_string: 'def total(item):\n    return sum(item)\n',
+      new_string: 'x',
+    }),
     check: (p, r) => {
-      expectError(p, 'no_match', /not found in a\.py/, /Closest near-match, lines 1-2/, /def total\(items\)/);
+      expectError(
+        p,
+        'no_match',
+        /not found in a\.py/,
+        /Closest near-match, lines 1-2/,
+        /def total\(items\)/,
+      );
       expect(read(r, 'a.py')).toBe('def total(items):\n    return sum(items)\n');
     },
   },
@@ -535,7 +654,14 @@ const listDirCases: RuleCase[] = [
     },
     args: () => ({ path: 'src' }),
     check: (p) => {
-      expect(p).toMatchObject({ kind: 'listing', path: 'src', text: 'src/b.ts\nsrc/deep/c.ts', entries: 2, total: 2, truncated: false });
+      expect(p).toMatchObject({
+        kind: 'listing',
+        path: 'src',
+        text: 'src/b.ts\nsrc/deep/c.ts',
+        entries: 2,
+        total: 2,
+        truncated: false,
+      });
     },
   },
   {
@@ -553,7 +679,14 @@ const listDirCases: RuleCase[] = [
       put(r, '.git/config', '');
     },
     args: () => ({}),
-    check: (p) => expect(String(p.text).split('\n')).toEqual(['.gitignore', 'keep.log', 'other/generated.ts', 'src/.gitignore', 'src/main.ts']),
+    check: (p) =>
+      expect(String(p.text).split('\n')).toEqual([
+        '.gitignore',
+        'keep.log',
+        'other/generated.ts',
+        'src/.gitignore',
+        'src/main.ts',
+      ]),
   },
   {
     rule: 'list dir stops at max_entries with a truncation note giving the total',
@@ -565,8 +698,12 @@ const listDirCases: RuleCase[] = [
     check: (p) => {
       expect(p).toMatchObject({ entries: 10, total: 30, truncated: true });
       const text = String(p.text).split('\n');
-      expect(text.slice(0, 10)).toEqual(Array.from({ length: 10 }, (_, i) => `f${String(i).padStart(2, '0')}.txt`));
-      expect(text[10]).toMatch(/^\.\.\. \(truncated: showing 10 of 30 files, cut at max_entries 10/);
+      expect(text.slice(0, 10)).toEqual(
+        Array.from({ length: 10 }, (_, i) => `f${String(i).padStart(2, '0')}.txt`),
+      );
+      expect(text[10]).toMatch(
+        /^\.\.\. \(truncated: showing 10 of 30 files, cut at max_entries 10/,
+      );
     },
   },
   {
@@ -617,4 +754,9 @@ const listDirCases: RuleCase[] = [
   },
 ];
 
-export const ruleCases: RuleCase[] = [...readFileCases, ...editBlockCases, ...fileEditCases, ...listDirCases];
+export const ruleCases: RuleCase[] = [
+  ...readFileCases,
+  ...editBlockCases,
+  ...fileEditCases,
+  ...listDirCases,
+];
