@@ -22,6 +22,7 @@ import { projectHandlers, projectsTopic } from './handlers/projects';
 import { DevicesService } from './devices/devices-service';
 import { rememberPairingInConfig } from './devices/remember-pairing';
 import { deviceHandlers, devicesTopic } from './handlers/devices';
+import { withDeviceTools } from './devices/device-tool-source';
 import { ShellService } from './shells/shell-service';
 import { shellHandlers, shellTopic } from './handlers/shells';
 import { createLspService } from './lsp/create-lsp-service';
@@ -91,7 +92,7 @@ export class Host extends DisposableObject {
       sessions,
       config,
       models,
-      toolsForRun: () => createRunToolSource({ mcp, builtins: builtinTools, agentConfig: config.agent, projectRoot: (s) => s.meta.root }),
+      toolsForRun: () => withDeviceTools(createRunToolSource({ mcp, builtins: builtinTools, agentConfig: config.agent, projectRoot: (s) => s.meta.root }), devices.hub),
       services: { projects: projectTools, devices: devices.hub, shells, lsp },
       scratchDir: join(paths.stateDir, 'scratch'),
     });
