@@ -5,7 +5,12 @@ import { tempDir } from '../helpers/temp';
 export const SCREENSHOTS = new URL('../../test-results/screenshots/', import.meta.url).pathname;
 
 /** Each test gets its own MEWBO_HOME and its own `mewbo serve`, and a page open on it. */
-export const test = base.extend<{ home: string; hostEnv: NodeJS.ProcessEnv; host: HostProcess; app: Page }>({
+export const test = base.extend<{
+  home: string;
+  hostEnv: NodeJS.ProcessEnv;
+  host: HostProcess;
+  app: Page;
+}>({
   hostEnv: [{}, { option: true }],
   // Playwright reads fixture dependencies from the destructuring: none here.
   // eslint-disable-next-line no-empty-pattern

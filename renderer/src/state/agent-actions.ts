@@ -6,46 +6,47 @@ export type QuestionAnswer = SessionEventOf<'question_answer'>['answer'];
 // The decisions a person puts back into a run: answer a question, decide an approval, decide a
 // plan. One place maps them to protocol commands, so cards stay free of transport details.
 
-export function answerQuestion(
+export async function answerQuestion(
   client: Client,
   sessionId: string,
   questionId: string,
   answer: QuestionAnswer,
-): Promise<unknown> {
-  return client.transport.invoke('agent.answerQuestion', {
-    session_id: sessionId,
+): Promise<void> {
+  await client.invoke('agent.answerQuestion', {
+    id: sessionId,
     question_id: questionId,
-    ...answer,
+    answers: answer.answers,
+    ...(answer.notes ? { notes: answer.notes } : {}),
   });
 }
 
-export function decideApproval(
+export async function decideApproval(
   client: Client,
   sessionId: string,
   approvalId: string,
   decision: 'allow' | 'deny',
   reason?: string,
-): Promise<unknown> {
-  return client.transport.invoke('agent.decideApproval', {
-    session_id: sessionId,
+): Promise<void> {
+  await client.invoke('agent.decideApproval', {
+    id: sessionId,
     approval_id: approvalId,
     decision,
-    reason,
+    ...(reason ? { reason } : {}),
   });
 }
 
-export function decidePlan(
+export async function decidePlan(
   client: Client,
   sessionId: string,
   planId: string,
   decision: 'approve' | 'reject',
   feedback?: string,
-): Promise<unknown> {
-  return client.transport.invoke('agent.decidePlan', {
-    session_id: sessionId,
+): Promise<void> {
+  await client.invoke('agent.decidePlan', {
+    id: sessionId,
     plan_id: planId,
     decision,
-    feedback,
+    ...(feedback ? { feedback } : {}),
   });
 }
 

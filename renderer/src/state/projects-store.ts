@@ -11,6 +11,8 @@ interface ProjectsState {
   recent: string[];
   /** The project the sidebar shows sessions of; null: sessions bound to no project. */
   current: string | null;
+  /** The first listing arrived (the picker waits for it before acting on Enter). */
+  loaded: boolean;
   setListing(projects: ProjectEntry[], recent: string[]): void;
   setCurrent(key: string | null): void;
 }
@@ -28,7 +30,8 @@ export const useProjects = create<ProjectsState>((set) => ({
   projects: [],
   recent: [],
   current: loadCurrent(),
-  setListing: (projects, recent) => set({ projects, recent }),
+  loaded: false,
+  setListing: (projects, recent) => set({ projects, recent, loaded: true }),
   setCurrent: (current) => {
     set({ current });
     try {

@@ -23,6 +23,13 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' && v ? v 
 const num = (v: unknown): number | undefined =>
   typeof v === 'number' && Number.isFinite(v) ? v : undefined;
 
+/** The file names of SEARCH/REPLACE blocks: the line right before each opening fence. */
+function blockFiles(content: unknown): string | undefined {
+  if (typeof content !== 'string') return undefined;
+  const names = [...content.matchAll(/^([^\n`<=>][^\n]*)\n```/gm)].map((m) => m[1]!.trim());
+  return names.length ? [...new Set(names)].join(', ') : undefined;
+}
+
 /** How a tool call reads in its card header, from the tool's name, arguments and payload. */
 export function describeTool(item: ToolItem): ToolDescription {
   const args = (item.args && typeof item.args === 'object' ? item.args : {}) as Args;

@@ -1,7 +1,7 @@
-import { useMemo, useState, type KeyboardEvent } from 'react';
+import { useEffect, useMemo, useState, type KeyboardEvent } from 'react';
 import fuzzysort from 'fuzzysort';
 import { useClient } from '../../client-context';
-import { useProjects, type ProjectEntry } from '../../state/projects-store';
+import { useProjects } from '../../state/projects-store';
 import { errorText } from '../../state/agent-actions';
 import { Dialog } from '../common/Dialog';
 import { pickerOptions, type PickerOption } from './picker-options';
@@ -19,6 +19,9 @@ export function ProjectPicker({ onClose }: { onClose: () => void }) {
   const [query, setQuery] = useState('');
   const [active, setActive] = useState(0);
   const [error, setError] = useState<string | null>(null);
+  const loaded = useProjects((s) => s.loaded);
+  // Enter pressed before the registry arrived acts once it is there, on what was typed.
+  const [enterPending, setEnterPending] = useState(false);
 
   const options = useMemo(() => {
     const all = pickerOptions(projects, recent, current);
@@ -48,9 +51,8 @@ export function ProjectPicker({ onClose }: { onClose: () => void }) {
         return;
       }
       try {
-        const r = (await client.transport.invoke('projects.openFolder', { path })) as {
-          project: ProjectEntry;
-        };
+        const r = await client.invoke('projects.openFolder', { path });
+        await client.invoke('projects.open', { project: r.project.key });
         useProjects.getState().setCurrent(r.project.key);
         onClose();
       } catch (err) {
@@ -63,7 +65,7 @@ export function ProjectPicker({ onClose }: { onClose: () => void }) {
       return;
     }
     try {
-      if (opt.key) await client.transport.invoke('projects.open', { project: opt.key });
+      if (opt.key) await client.invoke('projects.open', { project: opt.key });
       useProjects.getState().setCurrent(opt.key ?? null);
       onClose();
     } catch (err) {
@@ -78,9 +80,16 @@ export function ProjectPicker({ onClose }: { onClose: () => void }) {
       setActive((clamped + (e.key === 'ArrowDown' ? 1 : n - 1)) % n);
     } else if (e.key === 'Enter') {
       e.preventDefault();
-      void choose(options[clamped]);
+      if (loaded) void choose(options[clamped]);
+      else setEnterPending(true);
     }
   };
+  useEffect(() => {
+    if (!loaded || !enterPending) return;
+    setEnterPending(false);
+    void choose(options[clamped]);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [loaded, enterPending]);
 
   let lastSection = '';
   return (
@@ -137,6 +146,7 @@ export function ProjectPicker({ onClose }: { onClose: () => void }) {
           );
         })}
       </ul>
+      {!loaded && <p className="muted small picker-loading">Loading projects…</p>}
       <footer className="picker-foot muted small">↑↓ to move · Enter to open · Esc to close</footer>
     </Dialog>
   );

@@ -16,7 +16,7 @@ export function McpSettings() {
   const restart = async (id: string) => {
     setError(null);
     try {
-      await client.transport.invoke('mcp.restart', { id });
+      await client.invoke('mcp.restart', { id });
       q.reload();
     } catch (err) {
       setError(errorText(err));

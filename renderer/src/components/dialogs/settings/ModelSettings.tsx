@@ -2,75 +2,95 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { useClient } from '../../../client-context';
 import { useHostQuery } from '../../../lib/use-host-query';
 import { errorText } from '../../../state/agent-actions';
+import type { ModelsStatusWire } from '../../../../../shared/protocol/commands/agent';
 
-type Provider = 'anthropic' | 'openai' | 'ollama';
-
-export interface ModelSettingsView {
-  provider: Provider | null;
-  model: string | null;
-  /** Why this model is the active one, or why none is. */
-  reason: string;
-  providers: Record<Provider, { base_url: string | null; has_key: boolean; model: string | null }>;
-}
+type Provider = ModelsStatusWire['providers'][number]['id'];
 
 const PROVIDER_LABEL: Record<Provider, string> = {
   anthropic: 'Anthropic',
   openai: 'OpenAI or compatible (vLLM, LM Studio, llama.cpp)',
   ollama: 'Ollama (local)',
 };
+const SOURCE_LABEL = {
+  settings: 'set here',
+  config: 'from configs/app.json',
+  env: 'from the environment',
+  default: 'default',
+} as const;
 
-/** The model and its provider: base URL, model name and a key (stored encrypted, never shown). */
+/**
+ * The model and its provider: which one runs, where the provider is, its key. A key is write-only:
+ * the host keeps it (safeStorage, or a 0600 file under the web host) and shows only its last digits.
+ */
 export function ModelSettings() {
   const client = useClient();
-  const q = useHostQuery<ModelSettingsView>('agent.modelSettings', {}, 'settings');
+  const q = useHostQuery<ModelsStatusWire>('models.status', {}, 'settings');
   const [provider, setProvider] = useState<Provider>('anthropic');
   const [model, setModel] = useState('');
   const [baseUrl, setBaseUrl] = useState('');
   const [key, setKey] = useState('');
+  const [offered, setOffered] = useState<string[]>([]);
   const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
 
+  const data = q.data;
   useEffect(() => {
-    if (!q.data) return;
-    const p = q.data.provider ?? 'anthropic';
+    if (!data) return;
+    const p = data.model.provider ?? data.selected?.provider ?? 'anthropic';
     setProvider(p);
-    setModel(q.data.providers[p]?.model ?? q.data.model ?? '');
-    setBaseUrl(q.data.providers[p]?.base_url ?? '');
-  }, [q.data]);
+  }, [data]);
+  const view = data?.providers.find((p) => p.id === provider);
+  useEffect(() => {
+    setModel(
+      (data?.model.provider === provider ? data.model.name : undefined) ?? view?.model ?? '',
+    );
+    setBaseUrl(view?.base_url_source === 'default' ? '' : (view?.base_url ?? ''));
+    setOffered([]);
+  }, [data, provider, view]);
 
   if (q.unavailable)
     return <p className="muted">Model settings are not available in this build.</p>;
-  const current = q.data?.providers[provider];
 
-  const save = async (e: FormEvent) => {
-    e.preventDefault();
+  const run = async (what: () => Promise<unknown>, done: string) => {
     setStatus(null);
     try {
-      await client.transport.invoke('agent.setModelSettings', {
-        provider,
-        model: model.trim() || null,
-        base_url: baseUrl.trim() || null,
-        ...(key ? { api_key: key } : {}),
-      });
-      setKey('');
-      setStatus({ ok: true, text: 'Saved.' });
+      await what();
+      setStatus({ ok: true, text: done });
       q.reload();
     } catch (err) {
       setStatus({ ok: false, text: errorText(err) });
     }
   };
+  const save = (e: FormEvent) => {
+    e.preventDefault();
+    void run(async () => {
+      if (key.trim()) await client.invoke('models.setKey', { provider, key: key.trim() });
+      await client.invoke('models.setSettings', {
+        model: { provider, name: model.trim() || null },
+        providers: {
+          [provider]: { base_url: baseUrl.trim() || null, model: model.trim() || null },
+        },
+      });
+      setKey('');
+    }, 'Saved. New runs use this model.');
+  };
+  const listModels = () =>
+    void run(async () => {
+      const r = await client.invoke('models.list', { provider });
+      setOffered(r.models);
+    }, `Asked ${PROVIDER_LABEL[provider]} for its models.`);
 
   return (
     <form className="form" onSubmit={save}>
       {q.error && <p className="error-text">{q.error}</p>}
-      {q.data && (
-        <p className={q.data.provider ? 'muted' : 'warn'} role="status">
-          {q.data.provider ? (
+      {data && (
+        <p className={data.selected ? 'muted' : 'warn'} role="status">
+          {data.selected ? (
             <>
-              Active: <strong>{q.data.model}</strong> via {PROVIDER_LABEL[q.data.provider]}.{' '}
-              {q.data.reason}
+              Active: <strong>{data.selected.model}</strong> via{' '}
+              {PROVIDER_LABEL[data.selected.provider]} — {data.selected.reason}
             </>
           ) : (
-            <>No model is set. {q.data.reason}</>
+            (data.message ?? 'No model is set.')
           )}
         </p>
       )}
@@ -86,36 +106,63 @@ export function ModelSettings() {
       </label>
       <label>
         Model
-        <input
-          value={model}
-          onChange={(e) => setModel(e.target.value)}
-          placeholder={
-            provider === 'anthropic'
-              ? 'claude-sonnet-4-5'
-              : provider === 'openai'
-                ? 'gpt-5'
-                : 'qwen3-coder'
-          }
-        />
+        <span className="row">
+          <input
+            list="offered-models"
+            value={model}
+            onChange={(e) => setModel(e.target.value)}
+            placeholder="the provider's default"
+          />
+          <button type="button" onClick={listModels}>
+            List models
+          </button>
+        </span>
+        <datalist id="offered-models">
+          {offered.map((m) => (
+            <option key={m} value={m} />
+          ))}
+        </datalist>
       </label>
       <label>
         Base URL
         <input
           value={baseUrl}
           onChange={(e) => setBaseUrl(e.target.value)}
-          placeholder={provider === 'ollama' ? 'http://127.0.0.1:11434' : 'default'}
+          placeholder={view?.base_url ?? ''}
         />
+        {view && (
+          <span className="muted small">
+            Now {view.base_url} ({SOURCE_LABEL[view.base_url_source]})
+          </span>
+        )}
       </label>
       {provider !== 'ollama' && (
         <label>
           API key
-          <input
-            type="password"
-            autoComplete="off"
-            value={key}
-            onChange={(e) => setKey(e.target.value)}
-            placeholder={current?.has_key ? 'a key is stored (type to replace it)' : 'paste a key'}
-          />
+          <span className="row">
+            <input
+              type="password"
+              autoComplete="off"
+              value={key}
+              onChange={(e) => setKey(e.target.value)}
+              placeholder={
+                view?.has_key
+                  ? `…${view.key_hint ?? ''} (${SOURCE_LABEL[view.key_source ?? 'settings']}); type to replace`
+                  : 'paste a key'
+              }
+            />
+            {view?.has_key && view.key_source === 'settings' && (
+              <button
+                type="button"
+                className="danger"
+                onClick={() =>
+                  void run(() => client.invoke('models.deleteKey', { provider }), 'Key removed.')
+                }
+              >
+                Remove key
+              </button>
+            )}
+          </span>
         </label>
       )}
       <div className="actions">

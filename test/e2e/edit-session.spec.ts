@@ -1,0 +1,85 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test, expect, openProject, startSession } from './agent-fixtures';
+import { SCREENSHOTS } from './fixtures';
+
+const BLOCK =
+  'src/server.ts\n```\n<<<<<<< SEARCH\nconst PORT = 3000;\n=======\nconst PORT = Number(process.env.PORT ?? 3000);\n>>>>>>> REPLACE\n```\n';
+
+test('an edit waits for approval with its whole change shown, then lands as a diff card', async ({
+  app,
+  script,
+  projects,
+}) => {
+  script.push(
+    {
+      text: 'I will make the port configurable.',
+      toolCalls: [{ name: 'aider_edit_block_tool', args: { content: BLOCK } }],
+    },
+    { text: 'Done: **PORT** now comes from the environment.' },
+  );
+  await openProject(app, 'app');
+  await startSession(app, 'Make the port configurable');
+
+  const approval = app.getByRole('article', { name: 'Approval: aider_edit_block_tool' });
+  await expect(approval).toContainText('const PORT = Number(process.env.PORT ?? 3000);');
+  await expect(approval).toContainText('<<<<<<< SEARCH');
+  expect(readFileSync(join(projects.app, 'src/server.ts'), 'utf8')).toContain('const PORT = 3000;');
+  await app.screenshot({ path: `${SCREENSHOTS}/approval-edit.png` });
+  await approval.getByRole('button', { name: 'Approve' }).click();
+
+  const diff = app.getByRole('article', { name: 'Edit src/server.ts' });
+  await expect(diff).toContainText('+1 −1');
+  await expect(diff.locator('tr.add')).toContainText(
+    'const PORT = Number(process.env.PORT ?? 3000);',
+  );
+  await expect(diff.locator('tr.del')).toContainText('const PORT = 3000;');
+  await expect(app.getByText('now comes from the environment')).toBeVisible();
+  await expect(approval).toContainText('Approved');
+  expect(readFileSync(join(projects.app, 'src/server.ts'), 'utf8')).toContain('process.env.PORT');
+
+  await diff.getByRole('button', { name: 'Side by side' }).click();
+  await expect(diff.locator('table.split td.text.del')).toContainText('const PORT = 3000;');
+  await expect(diff.locator('table.split td.text.add')).toContainText('process.env.PORT');
+  await app.screenshot({ path: `${SCREENSHOTS}/diff-card.png` });
+});
+
+test('a denied command never runs, and the agent hears why', async ({ app, script, projects }) => {
+  script.push(
+    { toolCalls: [{ name: 'aider_shell_tool', args: { command: 'rm -rf src' } }] },
+    (req) => ({
+      text: req.transcript.includes('keep the sources')
+        ? 'Understood, I left src alone.'
+        : 'no reason seen',
+    }),
+  );
+  await openProject(app, 'app');
+  await startSession(app, 'Clean up');
+  const approval = app.getByRole('article', { name: 'Approval: aider_shell_tool' });
+  await expect(approval.getByLabel('Full command')).toContainText('$ rm -rf src');
+  await approval.getByRole('textbox', { name: 'Reason (optional)' }).fill('keep the sources');
+  await approval.getByRole('button', { name: 'Deny' }).click();
+  await expect(app.getByText('Understood, I left src alone.')).toBeVisible();
+  await expect(approval).toContainText('Denied');
+  expect(readFileSync(join(projects.app, 'src/server.ts'), 'utf8')).toContain('PORT');
+});
+
+test('Stop asks first, then stops a run that is waiting', async ({ app, script }) => {
+  script.push({ toolCalls: [{ name: 'aider_shell_tool', args: { command: 'sleep 100' } }] });
+  await openProject(app, 'app');
+  await startSession(app, 'Wait a while');
+  await expect(app.getByRole('article', { name: 'Approval: aider_shell_tool' })).toBeVisible();
+  await app.getByRole('button', { name: 'Stop', exact: true }).click();
+  const confirm = app.getByRole('dialog', { name: 'Stop the run?' });
+  await expect(confirm).toBeVisible();
+  await confirm.getByRole('button', { name: 'Keep running' }).click();
+  await expect(confirm).toHaveCount(0);
+  await expect(app.getByRole('status', { name: /Run (running|waiting)/ })).toBeVisible();
+  await app.getByRole('button', { name: 'Stop', exact: true }).click();
+  await app
+    .getByRole('dialog', { name: 'Stop the run?' })
+    .getByRole('button', { name: 'Stop run' })
+    .click();
+  await expect(app.getByRole('status', { name: 'Run stopped' })).toBeVisible();
+  await expect(app.getByText(/^Stopped/)).toBeVisible();
+});
