@@ -17,6 +17,8 @@ export interface WindowRequest {
   limit: number;
   /** Bytes of one line kept; the rest is counted and reported as cut. */
   maxLineBytes: number;
+  /** Bytes of the whole window kept: once reached, the window ends early (a huge limit stays bounded). */
+  maxWindowBytes: number;
 }
 
 export interface WindowLine {
@@ -51,14 +53,15 @@ async function scan(
   path: string,
   index: LineIndex,
   start: number,
-  limit: number,
-  maxLineBytes: number,
+  req: Omit<WindowRequest, 'offset'>,
 ): Promise<WindowResult> {
+  const { maxLineBytes, maxWindowBytes } = req;
   const checkpoint = Math.min(Math.floor(start / LINE_INDEX_STRIDE), index.offsets.length - 1);
   let line = checkpoint * LINE_INDEX_STRIDE;
   let pos = index.offsets[checkpoint]!;
-  const end = start + limit;
+  let end = start + req.limit;
   const lines: WindowLine[] = [];
+  let collected = 0;
   const handle = await open(path, 'r');
   const buf = Buffer.allocUnsafe(MAX_CHUNK_BYTES);
   let chunk = FIRST_CHUNK_BYTES;
@@ -98,7 +101,11 @@ async function scan(
           lineBytes += stop - from;
         }
         if (stop === bytesRead) break;
-        if (line >= start && line < end) lines.push(finishLine(parts, kept, lineBytes));
+        if (line >= start && line < end) {
+          lines.push(finishLine(parts, kept, lineBytes));
+          collected += kept;
+          if (collected >= maxWindowBytes) end = line + 1;
+        }
         parts = [];
         kept = 0;
         lineBytes = 0;
@@ -131,8 +138,14 @@ export async function readLineWindow(
 ): Promise<WindowResult> {
   let start = req.offset;
   if (start < 0) {
-    if (index.totalLines === null) await scan(path, index, Number.MAX_SAFE_INTEGER, 0, 0);
+    if (index.totalLines === null) {
+      await scan(path, index, Number.MAX_SAFE_INTEGER, {
+        limit: 0,
+        maxLineBytes: 0,
+        maxWindowBytes: 0,
+      });
+    }
     start = Math.max(0, index.totalLines! + start);
   }
-  return scan(path, index, start, req.limit, req.maxLineBytes);
+  return scan(path, index, start, req);
 }

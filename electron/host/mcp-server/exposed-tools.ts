@@ -20,6 +20,7 @@ export function exposedTools(tools: readonly AnyTool[], mode: PermissionMode): A
 /** Why this mode refuses a call of `tool`, or null when it may run. */
 export function refusalFor(tool: AnyTool, mode: PermissionMode): string | null {
   if (tool.flags.readOnly) return null;
+  // A write tool that declares no approval kind is treated as an edit (the cautious default).
   const kind = tool.flags.approval ?? 'edit';
   const retry =
     'start the server with --permission-mode accept-edits (edits) or auto (edits and shell)';
@@ -29,6 +30,7 @@ export function refusalFor(tool: AnyTool, mode: PermissionMode): string | null {
     case 'plan':
       return `${tool.name} changes things and this MCP server runs in plan mode (read-only tools only)`;
     case 'ask':
+      if (kind === 'none') return null;
       return `${tool.name} needs approval in permission mode 'ask', and an MCP server has nobody to approve it; ${retry}`;
     case 'accept-edits':
       return kind === 'shell'

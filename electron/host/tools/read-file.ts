@@ -18,6 +18,8 @@ import { defineTool } from './tool';
 
 /** Bytes of a line kept while scanning: enough for READ_FILE_MAX_LINE_CHARS of any UTF-8. */
 const MAX_LINE_BYTES = READ_FILE_MAX_LINE_CHARS * 4;
+/** Bytes of a window kept while scanning: enough for READ_FILE_MAX_CHARS of any UTF-8. */
+const MAX_WINDOW_BYTES = READ_FILE_MAX_CHARS * 4;
 /** Width of the line-number column, as `cat -n` prints it. */
 const LINE_NUMBER_WIDTH = 6;
 
@@ -120,7 +122,12 @@ export const readFileTool = defineTool({
     try {
       window = await readLineWindow(
         path,
-        { offset: args.offset, limit: args.limit, maxLineBytes: MAX_LINE_BYTES },
+        {
+          offset: args.offset,
+          limit: args.limit,
+          maxLineBytes: MAX_LINE_BYTES,
+          maxWindowBytes: MAX_WINDOW_BYTES,
+        },
         readState.lineIndexes.get(path, version),
       );
     } catch (err) {

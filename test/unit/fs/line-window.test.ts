@@ -24,19 +24,23 @@ describe('readLineWindow', () => {
     writeFileSync(file, lines.join('\n') + '\n');
     const index = fresh();
     for (const offset of [0, 1, 4095, 4096, 4097, 12_345, 29_990]) {
-      const w = await readLineWindow(file, { offset, limit: 20, maxLineBytes: 10_000 }, index);
+      const w = await readLineWindow(
+        file,
+        { offset, limit: 20, maxLineBytes: 10_000, maxWindowBytes: 1e9 },
+        index,
+      );
       expect(w.totalLines).toBe(30_000);
       expect(w.lines.map((l) => l.text)).toEqual(lines.slice(offset, offset + 20));
     }
     expect(index.offsets.length).toBe(Math.ceil(30_000 / LINE_INDEX_STRIDE));
     const cold = await readLineWindow(
       file,
-      { offset: 20_000, limit: 5, maxLineBytes: 10_000 },
+      { offset: 20_000, limit: 5, maxLineBytes: 10_000, maxWindowBytes: 1e9 },
       fresh(),
     );
     const warm = await readLineWindow(
       file,
-      { offset: 20_000, limit: 5, maxLineBytes: 10_000 },
+      { offset: 20_000, limit: 5, maxLineBytes: 10_000, maxWindowBytes: 1e9 },
       index,
     );
     expect(warm).toEqual(cold);
@@ -47,7 +51,11 @@ describe('readLineWindow', () => {
     cleanup = t.cleanup;
     const file = join(t.dir, 'f.txt');
     writeFileSync(file, `a\n${'q'.repeat(3_000_000)}\nb\n`);
-    const w = await readLineWindow(file, { offset: 0, limit: 10, maxLineBytes: 100 }, fresh());
+    const w = await readLineWindow(
+      file,
+      { offset: 0, limit: 10, maxLineBytes: 100, maxWindowBytes: 1e9 },
+      fresh(),
+    );
     expect(w.lines).toEqual([
       { text: 'a', cutBytes: 0 },
       { text: 'q'.repeat(100), cutBytes: 2_999_900 },
@@ -61,13 +69,35 @@ describe('readLineWindow', () => {
     const file = join(t.dir, 'f.txt');
     writeFileSync(file, 'a\nb\nc');
     expect(
-      (await readLineWindow(file, { offset: -2, limit: 10, maxLineBytes: 100 }, fresh())).lines.map(
-        (l) => l.text,
-      ),
+      (
+        await readLineWindow(
+          file,
+          { offset: -2, limit: 10, maxLineBytes: 100, maxWindowBytes: 1e9 },
+          fresh(),
+        )
+      ).lines.map((l) => l.text),
     ).toEqual(['b', 'c']);
-    const all = await readLineWindow(file, { offset: -99, limit: 10, maxLineBytes: 100 }, fresh());
+    const all = await readLineWindow(
+      file,
+      { offset: -99, limit: 10, maxLineBytes: 100, maxWindowBytes: 1e9 },
+      fresh(),
+    );
     expect(all.start).toBe(0);
     expect(all.lines).toHaveLength(3);
+  });
+
+  it('ends a window early once it holds maxWindowBytes, however large the limit', async () => {
+    const t = tempDir();
+    cleanup = t.cleanup;
+    const file = join(t.dir, 'f.txt');
+    writeFileSync(file, `${'w'.repeat(99)}\n`.repeat(10_000));
+    const w = await readLineWindow(
+      file,
+      { offset: 0, limit: 1e9, maxLineBytes: 1000, maxWindowBytes: 1000 },
+      fresh(),
+    );
+    expect(w.lines).toHaveLength(11);
+    expect(w.totalLines).toBe(10_000);
   });
 
   it('the per-session index cache drops a file version once the file changes', () => {

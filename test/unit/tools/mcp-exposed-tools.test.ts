@@ -15,15 +15,21 @@ const tool = (name: string, flags: ToolFlags): AnyTool =>
 const reader = tool('reader', { readOnly: true });
 const editor = tool('editor', { readOnly: false, approval: 'edit' });
 const shell = tool('shell', { readOnly: false, approval: 'shell' });
+const session = tool('session', { readOnly: false, approval: 'none' });
 const asker = tool('asker', { readOnly: true, needsInteractive: true });
 const panel = tool('panel', { readOnly: true, needsCapability: 'generative_ui' });
 const todos = tool('todos', { readOnly: false, rootOnly: true });
 const switcher = tool('switcher', { readOnly: false, autoWorkspaceOnly: true });
-const all = [reader, editor, shell, asker, panel, todos, switcher];
+const all = [reader, editor, shell, session, asker, panel, todos, switcher];
 
 describe('MCP exposure and permission modes', () => {
   it('serves only tools that need no interactive client, capability or app UI', () => {
-    expect(exposedTools(all, 'auto').map((t) => t.name)).toEqual(['reader', 'editor', 'shell']);
+    expect(exposedTools(all, 'auto').map((t) => t.name)).toEqual([
+      'reader',
+      'editor',
+      'shell',
+      'session',
+    ]);
   });
 
   it('plan mode exposes read-only tools only', () => {
@@ -37,5 +43,7 @@ describe('MCP exposure and permission modes', () => {
     expect(refusalFor(editor, 'accept-edits')).toBeNull();
     expect(refusalFor(shell, 'accept-edits')).toMatch(/--permission-mode auto/);
     expect(refusalFor(shell, 'auto')).toBeNull();
+    expect(refusalFor(session, 'ask')).toBeNull();
+    expect(refusalFor(session, 'plan')).toMatch(/plan mode/);
   });
 });

@@ -146,6 +146,21 @@ const readFileCases: RuleCase[] = [
     },
   },
   {
+    rule: 'read_file with a huge limit stays within the character cap',
+    tool: 'read_file',
+    setup: (r) =>
+      put(
+        r,
+        'many.txt',
+        lines(100_000, (i) => `${i} ${'m'.repeat(60)}`),
+      ),
+    args: () => ({ path: 'many.txt', limit: 100_000_000 }),
+    check: (p) => {
+      expect(String(p.content).length).toBeLessThanOrEqual(200_000);
+      expect(p).toMatchObject({ truncated: true, total_lines: 100_000 });
+    },
+  },
+  {
     rule: 'read_file shows CRLF lines without their carriage return',
     tool: 'read_file',
     setup: (r) => put(r, 'win.txt', 'a\r\nb\r\n'),
@@ -631,6 +646,16 @@ const fileEditCases: RuleCase[] = [
     setup: (r) => put(r, 'a.txt', 'a\n'),
     args: () => ({ file_path: 'a.txt', old_string: 'a', new_string: 'a' }),
     check: (p) => expectError(p, 'no_change'),
+  },
+  {
+    rule: 'file_edit refuses a file too large to edit in memory, untouched',
+    tool: 'file_edit_tool',
+    setup: (r) => execFileSync('truncate', ['-s', '300M', join(r, 'huge.bin')]),
+    args: () => ({ file_path: 'huge.bin', old_string: 'a', new_string: 'b' }),
+    check: (p, r) => {
+      expectError(p, 'too_large', /limited to/);
+      expect(statSync(join(r, 'huge.bin')).size).toBe(300 * 1024 * 1024);
+    },
   },
   {
     rule: 'file_edit refuses a binary file',
