@@ -78,21 +78,25 @@ export async function runAgent(run: RunContext, spec: AgentSpec): Promise<Subage
       date: new Date(),
       platform: PLATFORM,
     });
-    const tools = bound.map((t) => ({ name: t.name, description: t.description, parameters: toolInputSchema(t) }));
+    const tools = bound.map((t) => {
+      let parameters = run.memo.schemas.get(t);
+      if (!parameters) run.memo.schemas.set(t, (parameters = toolInputSchema(t)));
+      return { name: t.name, description: t.description, parameters };
+    });
     const mark = run.session.length;
     const turn = await callModel(run, spec, system, tools);
     steps++;
-    await run.append({ type: 'usage', agent_id: spec.id, model: run.provider.model, input_tokens: turn.usage.inputTokens, output_tokens: turn.usage.outputTokens });
+    // The turn's events are issued together: appended in this order, durable with one fsync.
+    const recorded = [run.append({ type: 'usage', agent_id: spec.id, model: run.provider.model, input_tokens: turn.usage.inputTokens, output_tokens: turn.usage.outputTokens })];
     if (turn.text || turn.thinking) {
-      await run.append({ type: 'assistant_message', message_id: turn.messageId, agent_id: spec.id, text: turn.text, ...(turn.thinking ? { thinking: turn.thinking } : {}) });
+      recorded.push(run.append({ type: 'assistant_message', message_id: turn.messageId, agent_id: spec.id, text: turn.text, ...(turn.thinking ? { thinking: turn.thinking } : {}) }));
       if (turn.text) lastText = turn.text;
     }
+    for (const c of turn.toolCalls) recorded.push(run.append({ type: 'tool_call', call_id: c.id, agent_id: spec.id, name: c.name, args: c.args ?? {} }));
+    await Promise.all(recorded);
     if (!turn.toolCalls.length) {
       if (spec.id !== 'root' || run.tryClose(mark)) return { text: lastText, steps, reason: 'finished' };
       continue;
-    }
-    for (const c of turn.toolCalls) {
-      await run.append({ type: 'tool_call', call_id: c.id, agent_id: spec.id, name: c.name, args: c.args ?? {} });
     }
     const agent: StepAgent = { spec, root: where.root, bound };
     await dispatchCalls(run, agent, turn.toolCalls);
@@ -105,9 +109,9 @@ async function callModel(run: RunContext, spec: AgentSpec, system: string, tools
   const { provider } = run;
   const messageId = newMessageId();
   const onText = (text: string) => run.session.emitTransient({ type: 'assistant_delta', message_id: messageId, agent_id: spec.id, text });
-  let messages = buildContext(run.session.events(), spec.id, { task: spec.task });
+  let messages = buildContext(run.session.events(), spec.id, { task: spec.task, rendered: run.memo.results });
   if (estimateTokens(system, messages, tools) > inputBudget(provider.contextWindow) * COMPACT_AT_SHARE) {
-    if (await compactNow(run, spec, false)) messages = buildContext(run.session.events(), spec.id, { task: spec.task });
+    if (await compactNow(run, spec, false)) messages = buildContext(run.session.events(), spec.id, { task: spec.task, rendered: run.memo.results });
   }
   const request = () => ({ system, messages, tools, maxTokens: outputBudget(provider.contextWindow) });
   try {
@@ -115,7 +119,7 @@ async function callModel(run: RunContext, spec: AgentSpec, system: string, tools
   } catch (err) {
     if (!(err instanceof ModelError) || err.code !== 'context_overflow') throw translateAbort(run, err);
     if (!(await compactNow(run, spec, true))) throw err;
-    messages = buildContext(run.session.events(), spec.id, { task: spec.task });
+    messages = buildContext(run.session.events(), spec.id, { task: spec.task, rendered: run.memo.results });
     try {
       return { ...(await provider.complete(request(), run.signal, { onText })), messageId };
     } catch (again) {

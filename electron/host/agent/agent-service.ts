@@ -252,6 +252,7 @@ export class AgentService implements SessionRunner, Disposable {
     };
     return {
       session,
+      memo: { results: new WeakMap(), schemas: new WeakMap() },
       config: this.opts.config,
       provider,
       signal: run.abort.signal,

@@ -21,6 +21,8 @@ export const INTERRUPTED_MESSAGE = 'no result was recorded for this call: the ru
 export interface ContextOptions {
   /** A sub-agent's task: its first user message. */
   task?: string;
+  /** Rendered results by event (events never change, and rendering a big result every step adds up). */
+  rendered?: WeakMap<object, string>;
 }
 
 export function latestCompaction(events: readonly SessionEvent[], agentId: string): SessionEventOf<'compaction'> | undefined {
@@ -102,7 +104,12 @@ export function buildContext(events: readonly SessionEvent[], agentId: string, o
         if (e.agent_id !== agentId || !turn) break;
         const t = turn as Turn;
         if (!t.calls.some((c) => c.id === e.call_id)) break;
-        t.results.set(e.call_id, { role: 'tool', callId: e.call_id, name: e.name, content: renderToolResult(e.payload), isError: e.payload.kind === 'error' });
+        let content = opts.rendered?.get(e);
+        if (content === undefined) {
+          content = renderToolResult(e.payload);
+          opts.rendered?.set(e, content);
+        }
+        t.results.set(e.call_id, { role: 'tool', callId: e.call_id, name: e.name, content, isError: e.payload.kind === 'error' });
         break;
       }
       case 'diagnostics':

@@ -48,8 +48,15 @@ export interface ToolSource {
   defer?(granted: AnyTool[], input: ToolSourceInput & { contextWindow: number }): { bound: AnyTool[]; deferredNames: string[] };
 }
 
+/** Per-run memo of what is rebuilt every step but never changes: a logged result's text, a tool's schema. */
+export interface RunMemo {
+  results: WeakMap<object, string>;
+  schemas: WeakMap<AnyTool, Record<string, unknown>>;
+}
+
 export interface RunContext {
   session: Session;
+  memo: RunMemo;
   config: AppConfig;
   provider: ModelProvider;
   signal: AbortSignal;
