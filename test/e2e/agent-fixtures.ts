@@ -24,6 +24,7 @@ export const test = base.extend<{
 }>({
   config: [{}, { option: true }],
   files: [{ 'src/server.ts': 'const PORT = 3000;\nexport default PORT;\n' }, { option: true }],
+  // eslint-disable-next-line no-empty-pattern
   fake: async ({}, use) => {
     const fake = await FakeAnthropic.start();
     await use(fake);

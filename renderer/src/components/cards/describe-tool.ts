@@ -49,10 +49,13 @@ export function describeTool(item: ToolItem): ToolDescription {
     const files = Array.isArray(r?.files)
       ? (r.files as unknown[]).filter((f): f is string => typeof f === 'string')
       : [];
-    const subject = files.length ? files.join(', ') : (str(args.file_path) ?? str(r?.title));
+    const subject = files.length
+      ? files.join(', ')
+      : (str(args.file_path) ?? blockFiles(args.content) ?? str(r?.title));
     const meta =
       r?.kind === 'diff' ? `+${num(r.additions) ?? 0} −${num(r.deletions) ?? 0}` : undefined;
-    return { kind: 'diff', title: 'Edit', subject, meta, openByDefault: true };
+    // Until it lands there is no diff to show (its approval card shows the change in full).
+    return { kind: 'diff', title: 'Edit', subject, meta, openByDefault: Boolean(r) };
   }
   if (item.name === 'aider_shell_tool') {
     const shellId = str(r?.shell_id);

@@ -86,21 +86,23 @@ export function SessionSidebar() {
           {error}
         </p>
       )}
-      <ul className="session-list" onKeyDown={onListKey}>
-        {shown.map((s: SessionSummary) => (
-          <SessionRow
-            key={s.id}
-            session={s}
-            active={s.id === currentId}
-            onSelect={() => select(s.id)}
-          />
-        ))}
-      </ul>
-      {shown.length === 0 && (
+      {shown.length === 0 ? (
         <p className="muted small empty-list">
           {query ? 'No session matches.' : 'No sessions in this project yet.'}
         </p>
+      ) : (
+        <ul className="session-list" onKeyDown={onListKey}>
+          {shown.map((s: SessionSummary) => (
+            <SessionRow
+              key={s.id}
+              session={s}
+              active={s.id === currentId}
+              onSelect={() => select(s.id)}
+            />
+          ))}
+        </ul>
       )}
+
       <div className="sidebar-foot">
         <button type="button" onClick={() => openDialog('pair')}>
           Pair phone

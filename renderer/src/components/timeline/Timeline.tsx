@@ -97,7 +97,7 @@ export function Timeline({ view }: { view: SessionView }) {
               key={v.key}
               data-index={v.index}
               ref={virtualizer.measureElement}
-              className="row"
+              className="tl-row"
               style={{ transform: `translateY(${v.start}px)` }}
             >
               {row.type === 'item' ? (
