@@ -110,8 +110,8 @@ export class Harness {
   }
 
   /** Waits for the run started after `fromSeq` to end (idle, failed or stopped). */
-  waitRunEnd(id: string, fromSeq = 0): Promise<SessionEvent[]> {
-    return this.waitFor(id, (ev) => ev.some((e) => e.seq >= fromSeq && e.type === 'run_state' && ['idle', 'failed', 'stopped'].includes(e.state)), 'the run to end');
+  waitRunEnd(id: string, fromSeq = 0, timeoutMs?: number): Promise<SessionEvent[]> {
+    return this.waitFor(id, (ev) => ev.some((e) => e.seq >= fromSeq && e.type === 'run_state' && ['idle', 'failed', 'stopped'].includes(e.state)), 'the run to end', timeoutMs);
   }
 
   async send(id: string, text: string, capabilities: ('generative_ui' | 'ask_user' | 'approvals')[] = ['generative_ui', 'ask_user', 'approvals']): Promise<number> {
