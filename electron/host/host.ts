@@ -17,7 +17,8 @@ import { sessionHandlers } from './handlers/sessions';
 import { sessionTopic, sessionsTopic } from './handlers/session-topics';
 import { ProjectRegistry } from './projects/project-registry';
 import { ProjectSwitcher } from './projects/project-switcher';
-import { McpManager } from './mcp/mcp-manager';
+import type { McpManager } from './mcp/mcp-manager';
+import { createMcpManager } from './mcp/create-mcp-manager';
 import { projectHandlers, projectsTopic } from './handlers/projects';
 import { DevicesService } from './devices/devices-service';
 import { rememberPairingInConfig } from './devices/remember-pairing';
@@ -70,7 +71,14 @@ export class Host extends DisposableObject {
       home: paths.home,
       configured: config.projects,
     });
-    const mcp = new McpManager({ appServers: config.mcpServers, env });
+    const mcpStore = new DisposableStore();
+    const mcp = createMcpManager({
+      config,
+      env,
+      configDir: paths.configDir,
+      noProjectRoot: paths.stateDir,
+      store: mcpStore,
+    });
     const projectTools = new ProjectSwitcher(projects, sessions);
     // Language servers register with their own store so they shut down after the runs that use them.
     const lspStore = new DisposableStore();
@@ -122,7 +130,7 @@ export class Host extends DisposableObject {
     host.register(shells);
     host.register(devices);
     host.register(projects);
-    host.register(mcp);
+    host.register(mcpStore);
     host.register(projectTools);
     host.register(sessions);
     // Registered after sessions, so it is disposed first: runs end before their logs close.

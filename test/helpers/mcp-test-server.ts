@@ -5,6 +5,7 @@
 //   --fail-start        write a reason to stderr and exit 3 before speaking MCP (a server that fails to start)
 //   --exit-after MS     exit 1 this long after a client connects (a server that keeps crashing)
 //   --http              serve streamable HTTP on 127.0.0.1 (stateless) and print {"ready":true,"url":...}
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
@@ -100,6 +101,17 @@ function buildServer(): McpServer {
       inputSchema: { chars: z.number().int() },
     },
     async ({ chars }) => text(`HEAD${'x'.repeat(Math.max(0, chars - 8))}TAIL`),
+  );
+  server.registerTool(
+    'read',
+    { description: 'Reads a file, or says why it could not', inputSchema: { path: z.string() } },
+    async ({ path }) => {
+      try {
+        return text(readFileSync(path, 'utf8'));
+      } catch (err) {
+        return text(`READ ${(err as NodeJS.ErrnoException).code}`);
+      }
+    },
   );
   server.registerTool('fail', { description: 'Always reports a tool error' }, async () => ({
     ...text('it failed on purpose'),

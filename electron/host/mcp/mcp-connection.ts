@@ -13,6 +13,7 @@ import { DEFAULT_MCP_LIMITS, type McpLimits } from './constants';
 import { specKey, type McpServerSpec } from './server-spec';
 import { StderrTail } from './stderr-tail';
 import { openTransport, transportKind } from './transport';
+import type { McpServerSandbox } from './server-sandbox';
 
 export type CallOutcome =
   | { ok: true; result: CallToolResult }
@@ -44,9 +45,12 @@ export class McpConnection implements Disposable {
   readonly onDidChange: Event<McpConnection> = this.changed.event;
   readonly id: string;
 
+  private cleanupLaunch: (() => void) | null = null;
+
   constructor(
     readonly spec: McpServerSpec,
     readonly limits: McpLimits = DEFAULT_MCP_LIMITS,
+    private readonly sandbox?: McpServerSandbox,
   ) {
     this.id = specKey(spec);
     if (spec.config.disabled) this.stateValue = 'disabled';
@@ -80,8 +84,10 @@ export class McpConnection implements Disposable {
   private async attempt(): Promise<void> {
     if (this.disposed) return;
     this.setState(this.everConnected ? 'restarting' : 'starting');
+    const argv = await this.sandboxedArgv();
+    if (argv === 'refused' || this.disposed) return;
     const client = new Client(CLIENT_INFO, { capabilities: {} });
-    const opened = openTransport(this.spec, this.stderr);
+    const opened = openTransport(this.spec, this.stderr, argv);
     this.client = client;
     this.pidOf = opened.pid;
     client.onclose = () => this.onClosed(client);
@@ -116,6 +122,26 @@ export class McpConnection implements Disposable {
     } finally {
       clearTimeout(timeout);
     }
+  }
+
+  /** Fresh launcher rules per start (they are one-use); a refusal fails the server, never runs it unconfined. */
+  private async sandboxedArgv(): Promise<string[] | undefined | 'refused'> {
+    this.releaseLaunch();
+    const config = this.spec.config;
+    if (!this.sandbox || 'url' in config) return undefined;
+    const wrapped = await this.sandbox(this.spec.root, [config.command, ...config.args]);
+    if ('refused' in wrapped) {
+      this.errorText = `not started: ${wrapped.refused.message}`;
+      this.setState('failed');
+      return 'refused';
+    }
+    this.cleanupLaunch = wrapped.cleanup ?? null;
+    return wrapped.argv;
+  }
+
+  private releaseLaunch(): void {
+    this.cleanupLaunch?.();
+    this.cleanupLaunch = null;
   }
 
   private async listAll(client: Client): Promise<McpTool[]> {
@@ -269,6 +295,7 @@ export class McpConnection implements Disposable {
     this.disposed = true;
     this.clearTimer();
     await this.closeClient();
+    this.releaseLaunch();
     if (this.stateValue !== 'disabled') this.stateValue = 'stopped';
     this.changed.fire(this);
     this.changed.dispose();

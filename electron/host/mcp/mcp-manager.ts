@@ -11,6 +11,7 @@ import { ServerGroup, configErrorStatus } from './server-group';
 import type { McpServerSpec } from './server-spec';
 import { safeServerName } from './tool-names';
 import type { McpLimits } from './constants';
+import type { McpServerSandbox } from './server-sandbox';
 
 /** What the manager needs of a session: its id and the store its resources die with. */
 export interface McpSessionRef {
@@ -29,6 +30,8 @@ export interface McpManagerOptions {
   /** Environment for `${VAR}` in `.mcp.json`. */
   env: NodeJS.ProcessEnv;
   limits?: McpLimits;
+  /** Set when agent.server_sandbox is on: stdio servers then start only confined. */
+  sandbox?: McpServerSandbox;
 }
 
 /**
@@ -53,7 +56,7 @@ export class McpManager implements Disposable {
       root: null,
       config,
     }));
-    this.app = new ServerGroup(specs, [], () => this.changed.fire(), opts.limits);
+    this.app = new ServerGroup(specs, [], () => this.changed.fire(), opts.limits, opts.sandbox);
   }
 
   /** Starts the app's servers (the host does this in the background at launch). */
@@ -147,7 +150,13 @@ export class McpManager implements Disposable {
         );
       else specs.push({ name, scope: 'project', root, config });
     }
-    const group = new ServerGroup(specs, failed, () => this.changed.fire(), this.opts.limits);
+    const group = new ServerGroup(
+      specs,
+      failed,
+      () => this.changed.fire(),
+      this.opts.limits,
+      this.opts.sandbox,
+    );
     this.changed.fire();
     return group;
   }

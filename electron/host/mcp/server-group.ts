@@ -3,6 +3,7 @@ import type { McpServerStatus } from '../../../shared/protocol/commands/mcp';
 import type { AnyTool } from '../tools/tool';
 import { McpConnection } from './mcp-connection';
 import type { McpLimits } from './constants';
+import type { McpServerSandbox } from './server-sandbox';
 import { adaptTools } from './tool-adapter';
 import type { McpServerSpec } from './server-spec';
 
@@ -16,8 +17,9 @@ export class ServerGroup implements Disposable {
     readonly configErrors: readonly McpServerStatus[],
     onChange: () => void,
     limits?: McpLimits,
+    sandbox?: McpServerSandbox,
   ) {
-    this.connections = specs.map((s) => new McpConnection(s, limits));
+    this.connections = specs.map((s) => new McpConnection(s, limits, sandbox));
     for (const c of this.connections) c.onDidChange(onChange);
   }
 

@@ -18,7 +18,11 @@ export interface OpenedTransport {
  * get the SDK's safe default environment plus their configured `env`, and run in their project's
  * root unless `cwd` says otherwise.
  */
-export function openTransport(spec: McpServerSpec, stderr: StderrTail): OpenedTransport {
+export function openTransport(
+  spec: McpServerSpec,
+  stderr: StderrTail,
+  argv?: readonly string[],
+): OpenedTransport {
   const config = spec.config;
   if ('url' in config) {
     const transport = new StreamableHTTPClientTransport(new URL(config.url), {
@@ -26,9 +30,11 @@ export function openTransport(spec: McpServerSpec, stderr: StderrTail): OpenedTr
     });
     return { transport, pid: () => null };
   }
+  // `argv` (from the sandbox) replaces command and args: the launcher runs the server.
+  const [command, ...args] = argv ?? [config.command, ...config.args];
   const transport = new StdioClientTransport({
-    command: config.command,
-    args: config.args,
+    command: command!,
+    args,
     env: { ...getDefaultEnvironment(), ...config.env },
     cwd: config.cwd ?? spec.root ?? undefined,
     stderr: 'pipe',
