@@ -17,7 +17,9 @@ export const ToolCard = memo(function ToolCard({ item }: { item: ToolItem }) {
   const open = stored ?? d.openByDefault;
   const failed = item.result?.kind === 'error';
   const status = !item.result ? 'running' : failed ? 'failed' : 'done';
-  const duration = d.durationMs ?? (item.endedTs ? item.endedTs - item.ts : undefined);
+  const duration = d.noDuration
+    ? undefined
+    : (d.durationMs ?? (item.endedTs ? item.endedTs - item.ts : undefined));
   const bodyId = `${item.key}-body`;
 
   return (

@@ -11,6 +11,8 @@ export interface ToolDescription {
   /** Short facts after the subject: a range, "+3 −1", "exit 0". */
   meta?: string;
   durationMs?: number;
+  /** No duration in the header: a background start takes no time worth showing. */
+  noDuration?: boolean;
   openByDefault: boolean;
 }
 
@@ -72,6 +74,7 @@ export function describeTool(item: ToolItem): ToolDescription {
       subject: str(args.command) ?? str(r?.command),
       meta,
       durationMs: num(r?.duration_ms),
+      noDuration: Boolean(shellId),
       openByDefault:
         failed ||
         (exit !== undefined && exit !== 0) ||

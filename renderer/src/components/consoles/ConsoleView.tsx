@@ -113,7 +113,12 @@ export function ConsoleView({ sessionId, shell }: { sessionId: string; shell: Mo
         <code className="console-command" title={`${command}\n${info?.cwd ?? shell.cwd}`}>
           {command}
         </code>
-        {info && <span className="muted small">{formatDuration(info.duration_ms)}</span>}
+        {info && (
+          <ShellClock
+            startedAt={info.started_at}
+            endedAt={running ? null : (info.ended_at ?? info.started_at + info.duration_ms)}
+          />
+        )}
         <span className="spacer" />
         <button
           type="button"
@@ -213,4 +218,15 @@ export function ConsoleView({ sessionId, shell }: { sessionId: string; shell: Mo
       )}
     </section>
   );
+}
+
+/** How long the shell has run: ticking while it runs, fixed once it ended. */
+function ShellClock({ startedAt, endedAt }: { startedAt: number; endedAt: number | null }) {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (endedAt !== null) return;
+    const t = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(t);
+  }, [endedAt]);
+  return <span className="muted small">{formatDuration((endedAt ?? now) - startedAt)}</span>;
 }

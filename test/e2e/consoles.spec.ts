@@ -1,0 +1,83 @@
+import { test, expect, openProject, startSession } from './agent-fixtures';
+import { SCREENSHOTS } from './fixtures';
+
+// ticker.sh prints a line every 300 ms, then echoes a line typed into it, then idles.
+const TICKER =
+  'for i in 1 2 3 4 5 6 7 8; do echo "tick $i"; sleep 0.3; done\necho "type something:"\nread line\necho "got:$line"\nsleep 60\n';
+test.use({ files: { 'ticker.sh': TICKER, 'src/server.ts': 'const PORT = 3000;\n' } });
+
+test('a background shell runs after approval and streams into its live console, which takes input and kills it', async ({
+  app,
+  script,
+}) => {
+  script.push(
+    {
+      text: 'Starting the ticker in the background.',
+      toolCalls: [
+        { name: 'aider_shell_tool', args: { command: 'sh ticker.sh', run_in_background: true } },
+      ],
+    },
+    { text: 'The ticker is running.' },
+  );
+  await openProject(app, 'app');
+  await startSession(app, 'Run the ticker');
+  const approval = app.getByRole('article', { name: 'Approval: aider_shell_tool' });
+  await expect(approval.getByLabel('Full command')).toContainText('$ sh ticker.sh');
+  await expect(approval).toContainText('runs in the background');
+  await approval.getByRole('button', { name: 'Approve' }).click();
+
+  const console = app.getByRole('region', { name: 'Console: sh ticker.sh' });
+  // Live: an early line shows while the shell is still running, before its last line exists.
+  await expect(console).toContainText('tick 2');
+  await expect(console.getByRole('status', { name: /Status: running/ })).toBeVisible();
+  await expect(console).toContainText('tick 8');
+  await expect(console).toContainText('type something:');
+  await app.screenshot({ path: `${SCREENSHOTS}/console-live.png` });
+
+  await console.getByRole('textbox', { name: 'Input to sh ticker.sh' }).fill('hello console');
+  await console.getByRole('textbox', { name: 'Input to sh ticker.sh' }).press('Enter');
+  await expect(console).toContainText('got:hello console');
+
+  await console.getByRole('button', { name: 'Search' }).click();
+  await console.getByRole('searchbox', { name: 'Search console output' }).fill('tick 5');
+  await console.getByRole('searchbox', { name: 'Search console output' }).press('Enter');
+  await expect(console.getByRole('status').filter({ hasText: 'No match' })).toHaveCount(0);
+
+  await console.getByRole('button', { name: 'Kill' }).click();
+  await app
+    .getByRole('dialog', { name: 'Kill the process?' })
+    .getByRole('button', { name: 'Kill' })
+    .click();
+  await expect(console.getByRole('status', { name: /Status: killed/ })).toBeVisible();
+  await expect(console.getByRole('button', { name: 'Kill' })).toBeDisabled();
+});
+
+test("reopening a session shows its shells' retained output", async ({ app, script }) => {
+  script.push(
+    {
+      toolCalls: [
+        { name: 'aider_shell_tool', args: { command: 'sh ticker.sh', run_in_background: true } },
+      ],
+    },
+    { text: 'Started.' },
+  );
+  await openProject(app, 'app');
+  await startSession(app, 'Run the ticker');
+  await app
+    .getByRole('article', { name: 'Approval: aider_shell_tool' })
+    .getByRole('button', { name: 'Approve' })
+    .click();
+  const console = app.getByRole('region', { name: 'Console: sh ticker.sh' });
+  await expect(console).toContainText('tick 3');
+
+  await app.reload();
+  await app
+    .getByRole('navigation', { name: 'Sessions' })
+    .getByRole('button', { name: 'New session', exact: false })
+    .first()
+    .waitFor();
+  await app.locator('.session').first().click();
+  const reopened = app.getByRole('region', { name: 'Console: sh ticker.sh' });
+  await expect(reopened).toContainText('tick 1');
+  await expect(reopened).toContainText('tick 8');
+});
