@@ -1,4 +1,14 @@
-import { closeSync, fdatasyncSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  fdatasyncSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AgentService } from '../electron/host/agent/agent-service';
@@ -34,7 +44,12 @@ class ScriptedModel implements ModelProvider {
     const i = this.step++;
     const usage = { inputTokens: 1, outputTokens: 1 };
     if (i >= STEPS) return { text: 'done', toolCalls: [], stopReason: 'end_turn', usage };
-    return { text: '', toolCalls: [{ id: `c${i}`, name: 'read_file', args: { path: `f${i}.txt` } }], stopReason: 'tool_use', usage };
+    return {
+      text: '',
+      toolCalls: [{ id: `c${i}`, name: 'read_file', args: { path: `f${i}.txt` } }],
+      stopReason: 'tool_use',
+      usage,
+    };
   }
 }
 
@@ -42,7 +57,9 @@ try {
   const config = parseConfig({ permission_mode: 'auto', agent: { max_steps: STEPS + 10 } });
   const sessions = new SessionManager(join(dir, 'sessions'));
   const model = new ScriptedModel();
-  const models = { select: async () => ({ ok: true as const, provider: model, reason: 'bench' }) } as unknown as ModelSettings;
+  const models = {
+    select: async () => ({ ok: true as const, provider: model, reason: 'bench' }),
+  } as unknown as ModelSettings;
   const agent = new AgentService({
     sessions,
     config,
@@ -74,7 +91,8 @@ try {
     emit: async () => {},
   };
   const direct = await timed(async () => {
-    for (let i = 0; i < STEPS; i++) await readFileTool.run(ctx, { path: `f${i}.txt`, offset: 0, limit: 2000 });
+    for (let i = 0; i < STEPS; i++)
+      await readFileTool.run(ctx, { path: `f${i}.txt`, offset: 0, limit: 2000 });
   });
   const toolPerCall = direct.ms / STEPS;
   // The durable floor of a step: its turn (usage + tool_call) and its result, each batch fsync'ed,
@@ -91,10 +109,38 @@ try {
     closeSync(fd);
   });
   const floorPerStep = fsyncFloor.ms / Math.floor(lines.length / 3);
-  report(`agent loop, ${steps} steps of one read_file each`, perStep, 'ms/step', toolPerCall, 'ms/call', 'the read_file calls alone');
-  report('loop overhead per step (loop minus the tool call)', perStep - toolPerCall, 'ms/step', toolPerCall, 'ms/call', 'the read_file call alone');
-  report('loop per step vs its durable floor', perStep, 'ms/step', floorPerStep, 'ms/step', 'two raw write+fdatasync of the same bytes per step');
-  report('step time, last 50 steps vs first 50 (context rebuilt from a growing log)', late, 'ms/step', early, 'ms/step', 'first 50 steps');
+  report(
+    `agent loop, ${steps} steps of one read_file each`,
+    perStep,
+    'ms/step',
+    toolPerCall,
+    'ms/call',
+    'the read_file calls alone',
+  );
+  report(
+    'loop overhead per step (loop minus the tool call)',
+    perStep - toolPerCall,
+    'ms/step',
+    toolPerCall,
+    'ms/call',
+    'the read_file call alone',
+  );
+  report(
+    'loop per step vs its durable floor',
+    perStep,
+    'ms/step',
+    floorPerStep,
+    'ms/step',
+    'two raw write+fdatasync of the same bytes per step',
+  );
+  report(
+    'step time, last 50 steps vs first 50 (context rebuilt from a growing log)',
+    late,
+    'ms/step',
+    early,
+    'ms/step',
+    'first 50 steps',
+  );
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

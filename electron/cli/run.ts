@@ -26,7 +26,11 @@ function parse(argv: string[]) {
     parsed = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { project: { type: 'string' }, model: { type: 'string' }, 'permission-mode': { type: 'string' } },
+      options: {
+        project: { type: 'string' },
+        model: { type: 'string' },
+        'permission-mode': { type: 'string' },
+      },
     });
   } catch (err) {
     throw new UsageError((err as Error).message);
@@ -37,7 +41,9 @@ function parse(argv: string[]) {
   if (!prompt) throw new UsageError('a prompt is required');
   const mode = values['permission-mode'];
   if (mode !== undefined && !(PERMISSION_MODES as readonly string[]).includes(mode)) {
-    throw new UsageError(`--permission-mode: '${mode}' is not one of ${PERMISSION_MODES.join(', ')}`);
+    throw new UsageError(
+      `--permission-mode: '${mode}' is not one of ${PERMISSION_MODES.join(', ')}`,
+    );
   }
   let project: string;
   try {
@@ -57,7 +63,11 @@ export const runCommand: CliCommand = {
     const args = parse(argv);
     const host = await Host.create();
     try {
-      const session = await host.sessions.create({ title: args.prompt.split('\n')[0]!.slice(0, 80), project: null, root: args.project });
+      const session = await host.sessions.create({
+        title: args.prompt.split('\n')[0]!.slice(0, 80),
+        project: null,
+        root: args.project,
+      });
       process.stderr.write(`mewbo run: session ${session.id}\n`);
       const sub = session.subscribe(0, (item) => process.stdout.write(`${JSON.stringify(item)}\n`));
       const interrupt = () => void host.agent.stop(session);
@@ -65,7 +75,11 @@ export const runCommand: CliCommand = {
       process.once('SIGTERM', interrupt);
       try {
         if (args.mode) await host.agent.setMode(session, args.mode);
-        await host.agent.send(session, args.prompt, { capabilities: [], headless: true, model: args.model });
+        await host.agent.send(session, args.prompt, {
+          capabilities: [],
+          headless: true,
+          model: args.model,
+        });
         await host.agent.idle(session.id);
       } finally {
         process.off('SIGINT', interrupt);

@@ -30,7 +30,12 @@ export const componentSchemas = {
     text: label,
     level: z.union([z.literal(1), z.literal(2), z.literal(3)]).default(2),
   }),
-  Card: z.strictObject({ type: z.literal('Card'), id: containerId, title: label.optional(), children: children.default([]) }),
+  Card: z.strictObject({
+    type: z.literal('Card'),
+    id: containerId,
+    title: label.optional(),
+    children: children.default([]),
+  }),
   Stack: z.strictObject({
     type: z.literal('Stack'),
     id: containerId,
@@ -38,7 +43,11 @@ export const componentSchemas = {
     gap: z.enum(['none', 'small', 'medium', 'large']).default('medium'),
     children: children.default([]),
   }),
-  Badge: z.strictObject({ type: z.literal('Badge'), label, tone: z.enum(['neutral', 'info', 'success', 'warning', 'danger']).default('neutral') }),
+  Badge: z.strictObject({
+    type: z.literal('Badge'),
+    label,
+    tone: z.enum(['neutral', 'info', 'success', 'warning', 'danger']).default('neutral'),
+  }),
   KeyValue: z.strictObject({
     type: z.literal('KeyValue'),
     items: z.array(z.strictObject({ label, value })).min(1),
@@ -53,7 +62,12 @@ export const componentSchemas = {
     code: z.string().max(PANEL_MAX_CODE_CHARS),
     language: z.string().max(40).optional(),
   }),
-  Alert: z.strictObject({ type: z.literal('Alert'), tone: tone.default('info'), title: label.optional(), text: prose }),
+  Alert: z.strictObject({
+    type: z.literal('Alert'),
+    tone: tone.default('info'),
+    title: label.optional(),
+    text: prose,
+  }),
   Divider: z.strictObject({ type: z.literal('Divider') }),
   Link: z.strictObject({
     type: z.literal('Link'),

@@ -55,11 +55,16 @@ export function applyPanelEdit(
   if (op === 'update') {
     const [only] = nodes;
     if (nodes.length !== 1 || !only || !isContainer(only)) {
-      return { ok: false, error: `op "update" takes exactly one Card or Stack in spec.root to replace container '${target}'` };
+      return {
+        ok: false,
+        error: `op "update" takes exactly one Card or Stack in spec.root to replace container '${target}'`,
+      };
     }
   }
   const result = mapContainer(tree, target, (c) =>
-    op === 'append' ? { ...c, children: [...c.children, ...nodes] } : { ...(nodes[0] as ContainerNode), id: target },
+    op === 'append'
+      ? { ...c, children: [...c.children, ...nodes] }
+      : { ...(nodes[0] as ContainerNode), id: target },
   );
   if (!result.found) {
     const ids = containerIds(tree);

@@ -23,7 +23,12 @@ function renderNode(node: PanelNode, pad: string, out: string[]): void {
       return;
     case 'Stack':
       if (node.direction === 'row' && node.children.every((c) => c.type === 'Badge')) {
-        out.push(pad + node.children.map((c) => (c.type === 'Badge' && 'label' in c ? `[${c.label}]` : '')).join(' '));
+        out.push(
+          pad +
+            node.children
+              .map((c) => (c.type === 'Badge' && 'label' in c ? `[${c.label}]` : ''))
+              .join(' '),
+        );
         return;
       }
       for (const child of node.children) renderNode(child, pad, out);
@@ -33,12 +38,20 @@ function renderNode(node: PanelNode, pad: string, out: string[]): void {
       return;
     case 'KeyValue': {
       const width = Math.max(...node.items.map((i) => i.label.length));
-      for (const item of node.items) out.push(`${pad}${(item.label + ':').padEnd(width + 1)} ${item.value}`);
+      for (const item of node.items)
+        out.push(`${pad}${(item.label + ':').padEnd(width + 1)} ${item.value}`);
       return;
     }
     case 'Table': {
-      const widths = node.headers.map((h, c) => Math.max(h.length, ...node.rows.map((r) => (r[c] ?? '').length)));
-      const row = (cells: string[]) => pad + cells.map((cell, c) => cell.padEnd(widths[c] ?? 0)).join(' | ').trimEnd();
+      const widths = node.headers.map((h, c) =>
+        Math.max(h.length, ...node.rows.map((r) => (r[c] ?? '').length)),
+      );
+      const row = (cells: string[]) =>
+        pad +
+        cells
+          .map((cell, c) => cell.padEnd(widths[c] ?? 0))
+          .join(' | ')
+          .trimEnd();
       out.push(row(node.headers));
       out.push(pad + widths.map((w) => '-'.repeat(Math.max(w, 1))).join('-|-'));
       for (const r of node.rows) out.push(row(r));

@@ -1,10 +1,5 @@
 import type { z } from 'zod';
-import {
-  componentSchemas,
-  isKnownComponent,
-  type PanelNode,
-  type UnknownNode,
-} from './components';
+import { componentSchemas, isKnownComponent, type PanelNode, type UnknownNode } from './components';
 import { PANEL_MAX_DEPTH, PANEL_MAX_NODES, PANEL_MAX_SERIALIZED_CHARS } from './limits';
 
 // Validates a model-authored tree against the vocabulary and the hard limits. Errors name the path
@@ -19,7 +14,10 @@ const MAX_ERRORS_REPORTED = 20;
 
 function formatIssues(path: string, error: z.ZodError): string[] {
   return error.issues.map((issue) => {
-    const at = [path, ...issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`))].join('');
+    const at = [
+      path,
+      ...issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)),
+    ].join('');
     return `${at}: ${issue.message}`;
   });
 }
@@ -40,7 +38,8 @@ function walkNodes(raw: unknown, path: string, depth: number, w: Walk): PanelNod
   raw.forEach((item, i) => {
     const at = `${path}[${i}]`;
     w.count += 1;
-    if (w.count === PANEL_MAX_NODES + 1) w.errors.push(`${at}: a panel holds at most ${PANEL_MAX_NODES} nodes`);
+    if (w.count === PANEL_MAX_NODES + 1)
+      w.errors.push(`${at}: a panel holds at most ${PANEL_MAX_NODES} nodes`);
     if (depth > PANEL_MAX_DEPTH) {
       w.errors.push(`${at}: nested deeper than ${PANEL_MAX_DEPTH} levels`);
       return;
@@ -75,16 +74,23 @@ function walkNode(item: unknown, at: string, depth: number, w: Walk): PanelNode 
     const { headers, rows } = parsed.data as { headers: string[]; rows: string[][] };
     const width = headers.length;
     rows.forEach((row, r) => {
-      if (row.length !== width) w.errors.push(`${at}.rows[${r}]: has ${row.length} cells, the table has ${width} headers`);
+      if (row.length !== width)
+        w.errors.push(`${at}.rows[${r}]: has ${row.length} cells, the table has ${width} headers`);
     });
   }
   if (node.id !== undefined) {
     const first = w.ids.get(node.id);
-    if (first) w.errors.push(`${at}.id: '${node.id}' is already used at ${first}; container ids are unique in a panel`);
+    if (first)
+      w.errors.push(
+        `${at}.id: '${node.id}' is already used at ${first}; container ids are unique in a panel`,
+      );
     else w.ids.set(node.id, at);
   }
   if ('children' in node) {
-    return { ...node, children: walkNodes(node.children, `${at}.children`, depth + 1, w) } as PanelNode;
+    return {
+      ...node,
+      children: walkNodes(node.children, `${at}.children`, depth + 1, w),
+    } as PanelNode;
   }
   return node as PanelNode;
 }
@@ -101,14 +107,17 @@ export function validatePanelTree(root: unknown, path = 'root'): PanelValidation
   if (serialized.length > PANEL_MAX_SERIALIZED_CHARS) {
     return {
       ok: false,
-      errors: [`${path}: serializes to ${serialized.length} characters; a panel is at most ${PANEL_MAX_SERIALIZED_CHARS}`],
+      errors: [
+        `${path}: serializes to ${serialized.length} characters; a panel is at most ${PANEL_MAX_SERIALIZED_CHARS}`,
+      ],
     };
   }
   const w: Walk = { count: 0, errors: [], unsupported: new Set(), ids: new Map() };
   const tree = walkNodes(root, path, 1, w);
   if (w.errors.length) {
     const shown = w.errors.slice(0, MAX_ERRORS_REPORTED);
-    if (w.errors.length > shown.length) shown.push(`... and ${w.errors.length - shown.length} more errors`);
+    if (w.errors.length > shown.length)
+      shown.push(`... and ${w.errors.length - shown.length} more errors`);
     return { ok: false, errors: shown };
   }
   return { ok: true, tree, nodeCount: w.count, unsupported: [...w.unsupported] };

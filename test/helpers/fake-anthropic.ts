@@ -1,6 +1,13 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- a fake server reads whatever JSON a client sends */
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ModelScript, pieces, readBody, type RecordedRequest, type ScriptedReply } from './fake-model-script';
+import {
+  ModelScript,
+  pieces,
+  readBody,
+  type RecordedRequest,
+  type ScriptedReply,
+} from './fake-model-script';
 
 // A local server speaking the Anthropic Messages API (POST /v1/messages, SSE when stream: true)
 // with scripted replies. It checks what a real server checks and the loop could get wrong: the key,
@@ -19,8 +26,12 @@ function transcriptOf(body: any): string {
     const content = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content;
     for (const b of content ?? []) {
       if (b.type === 'text') parts.push(`${m.role}: ${b.text}`);
-      else if (b.type === 'tool_use') parts.push(`${m.role} tool_use ${b.name} ${JSON.stringify(b.input)}`);
-      else if (b.type === 'tool_result') parts.push(`tool_result${b.is_error ? ' (error)' : ''}: ${typeof b.content === 'string' ? b.content : JSON.stringify(b.content)}`);
+      else if (b.type === 'tool_use')
+        parts.push(`${m.role} tool_use ${b.name} ${JSON.stringify(b.input)}`);
+      else if (b.type === 'tool_result')
+        parts.push(
+          `tool_result${b.is_error ? ' (error)' : ''}: ${typeof b.content === 'string' ? b.content : JSON.stringify(b.content)}`,
+        );
     }
   }
   return parts.join('\n');
@@ -36,18 +47,31 @@ function protocolError(body: any): string | null {
     const m = msgs[i];
     if (i > 0 && msgs[i - 1].role === m.role) return `messages.${i}: roles must alternate`;
     const content = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content;
-    if (!Array.isArray(content) || !content.length) return `messages.${i}: content must be non-empty`;
-    for (const b of content) if (b.type === 'text' && !b.text) return `messages.${i}: text content blocks must be non-empty`;
+    if (!Array.isArray(content) || !content.length)
+      return `messages.${i}: content must be non-empty`;
+    for (const b of content)
+      if (b.type === 'text' && !b.text)
+        return `messages.${i}: text content blocks must be non-empty`;
     const uses = content.filter((b: any) => b.type === 'tool_use').map((b: any) => b.id);
     if (uses.length) {
       const next = msgs[i + 1];
-      const results = (Array.isArray(next?.content) ? next.content : []).filter((b: any) => b.type === 'tool_result').map((b: any) => b.tool_use_id);
-      for (const id of uses) if (!results.includes(id)) return `messages.${i + 1}: tool_use ids were found without tool_result blocks immediately after: ${id}`;
+      const results = (Array.isArray(next?.content) ? next.content : [])
+        .filter((b: any) => b.type === 'tool_result')
+        .map((b: any) => b.tool_use_id);
+      for (const id of uses)
+        if (!results.includes(id))
+          return `messages.${i + 1}: tool_use ids were found without tool_result blocks immediately after: ${id}`;
       const lead = (next.content as any[]).findIndex((b: any) => b.type !== 'tool_result');
-      if (lead !== -1 && (next.content as any[]).slice(lead).some((b: any) => b.type === 'tool_result')) return `messages.${i + 1}: tool_result blocks must come first`;
+      if (
+        lead !== -1 &&
+        (next.content as any[]).slice(lead).some((b: any) => b.type === 'tool_result')
+      )
+        return `messages.${i + 1}: tool_result blocks must come first`;
     }
   }
-  for (const t of body.tools ?? []) if (!t.name || !t.input_schema || t.input_schema.type !== 'object') return `tools: ${t.name}: input_schema must be an object schema`;
+  for (const t of body.tools ?? [])
+    if (!t.name || !t.input_schema || t.input_schema.type !== 'object')
+      return `tools: ${t.name}: input_schema must be an object schema`;
   return null;
 }
 
@@ -62,33 +86,45 @@ export class FakeAnthropic {
   ) {}
 
   static async start(opts: FakeAnthropicOptions = {}): Promise<FakeAnthropic> {
-    let self: FakeAnthropic | undefined;
-    const server = createServer((req, res) => void self!.handle(req, res));
+    const holder: { self?: FakeAnthropic } = {};
+    const server = createServer((req, res) => void holder.self!.handle(req, res));
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    self = new FakeAnthropic(server, url, { apiKey: 'test-key', ...opts });
-    return self;
+    holder.self = new FakeAnthropic(server, url, { apiKey: 'test-key', ...opts });
+    return holder.self;
   }
 
   get requests(): RecordedRequest[] {
     return this.script.requests;
   }
 
-  private json(res: ServerResponse, status: number, type: string, message: string, headers: Record<string, string> = {}): void {
+  private json(
+    res: ServerResponse,
+    status: number,
+    type: string,
+    message: string,
+    headers: Record<string, string> = {},
+  ): void {
     res.writeHead(status, { 'content-type': 'application/json', ...headers });
     res.end(JSON.stringify({ type: 'error', error: { type, message } }));
   }
 
-  private async handle(req: import('node:http').IncomingMessage, res: ServerResponse): Promise<void> {
+  private async handle(
+    req: import('node:http').IncomingMessage,
+    res: ServerResponse,
+  ): Promise<void> {
     const raw = await readBody(req);
     if (req.method === 'GET' && req.url === '/v1/models') {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ data: [{ id: 'claude-sonnet-4-5', type: 'model' }] }));
       return;
     }
-    if (req.method !== 'POST' || req.url !== '/v1/messages') return this.json(res, 404, 'not_found_error', `no route ${req.method} ${req.url}`);
-    if (req.headers['x-api-key'] !== this.opts.apiKey) return this.json(res, 401, 'authentication_error', 'invalid x-api-key');
-    if (!req.headers['anthropic-version']) return this.json(res, 400, 'invalid_request_error', 'anthropic-version header is required');
+    if (req.method !== 'POST' || req.url !== '/v1/messages')
+      return this.json(res, 404, 'not_found_error', `no route ${req.method} ${req.url}`);
+    if (req.headers['x-api-key'] !== this.opts.apiKey)
+      return this.json(res, 401, 'authentication_error', 'invalid x-api-key');
+    if (!req.headers['anthropic-version'])
+      return this.json(res, 400, 'invalid_request_error', 'anthropic-version header is required');
     let body: any;
     try {
       body = JSON.parse(raw);
@@ -98,17 +134,43 @@ export class FakeAnthropic {
     const bad = protocolError(body);
     if (bad) return this.json(res, 400, 'invalid_request_error', bad);
     if (this.opts.maxPromptChars !== undefined && raw.length > this.opts.maxPromptChars) {
-      return this.json(res, 400, 'invalid_request_error', `prompt is too long: ${raw.length} tokens > ${this.opts.maxPromptChars} maximum`);
+      return this.json(
+        res,
+        400,
+        'invalid_request_error',
+        `prompt is too long: ${raw.length} tokens > ${this.opts.maxPromptChars} maximum`,
+      );
     }
-    const system = typeof body.system === 'string' ? body.system : (body.system ?? []).map((b: any) => b.text).join('\n');
-    const step = this.script.next({ path: req.url, headers: req.headers, body, transcript: transcriptOf(body), tools: (body.tools ?? []).map((t: any) => t.name), system });
+    const system =
+      typeof body.system === 'string'
+        ? body.system
+        : (body.system ?? []).map((b: any) => b.text).join('\n');
+    const step = this.script.next({
+      path: req.url,
+      headers: req.headers,
+      body,
+      transcript: transcriptOf(body),
+      tools: (body.tools ?? []).map((t: any) => t.name),
+      system,
+    });
     if ('disconnect' in step) {
       req.socket.destroy();
       return;
     }
     if ('error' in step) {
       const e = step.error;
-      return this.json(res, e.status, e.type ?? (e.status === 429 ? 'rate_limit_error' : e.status >= 500 ? 'api_error' : 'invalid_request_error'), e.message, e.headers);
+      return this.json(
+        res,
+        e.status,
+        e.type ??
+          (e.status === 429
+            ? 'rate_limit_error'
+            : e.status >= 500
+              ? 'api_error'
+              : 'invalid_request_error'),
+        e.message,
+        e.headers,
+      );
     }
     if (!body.stream) return this.json(res, 400, 'invalid_request_error', 'this fake only streams');
     this.stream(res, step, body.model);
@@ -116,21 +178,50 @@ export class FakeAnthropic {
 
   private stream(res: ServerResponse, reply: ScriptedReply, model: string): void {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-    const send = (event: string, data: unknown) => res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    const send = (event: string, data: unknown) =>
+      res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
     const usage = reply.usage ?? { input: 100, output: 20 };
-    send('message_start', { type: 'message_start', message: { id: `msg_${++this.idCounter}`, type: 'message', role: 'assistant', model, content: [], stop_reason: null, usage: { input_tokens: usage.input, output_tokens: 1 } } });
+    send('message_start', {
+      type: 'message_start',
+      message: {
+        id: `msg_${++this.idCounter}`,
+        type: 'message',
+        role: 'assistant',
+        model,
+        content: [],
+        stop_reason: null,
+        usage: { input_tokens: usage.input, output_tokens: 1 },
+      },
+    });
     res.write(': keep-alive comment\n\n');
     let index = 0;
     if (reply.thinking) {
-      send('content_block_start', { type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '' } });
-      send('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking: reply.thinking } });
+      send('content_block_start', {
+        type: 'content_block_start',
+        index,
+        content_block: { type: 'thinking', thinking: '' },
+      });
+      send('content_block_delta', {
+        type: 'content_block_delta',
+        index,
+        delta: { type: 'thinking_delta', thinking: reply.thinking },
+      });
       send('content_block_stop', { type: 'content_block_stop', index });
       index++;
     }
     if (reply.text) {
-      send('content_block_start', { type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
+      send('content_block_start', {
+        type: 'content_block_start',
+        index,
+        content_block: { type: 'text', text: '' },
+      });
       send('ping', { type: 'ping' });
-      for (const p of pieces(reply.text)) send('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'text_delta', text: p } });
+      for (const p of pieces(reply.text))
+        send('content_block_delta', {
+          type: 'content_block_delta',
+          index,
+          delta: { type: 'text_delta', text: p },
+        });
       send('content_block_stop', { type: 'content_block_stop', index });
       index++;
     }
@@ -140,13 +231,26 @@ export class FakeAnthropic {
     }
     for (const call of reply.toolCalls ?? []) {
       const id = call.id ?? `toolu_${String(++this.idCounter).padStart(4, '0')}`;
-      send('content_block_start', { type: 'content_block_start', index, content_block: { type: 'tool_use', id, name: call.name, input: {} } });
-      for (const p of pieces(JSON.stringify(call.args))) send('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: p } });
+      send('content_block_start', {
+        type: 'content_block_start',
+        index,
+        content_block: { type: 'tool_use', id, name: call.name, input: {} },
+      });
+      for (const p of pieces(JSON.stringify(call.args)))
+        send('content_block_delta', {
+          type: 'content_block_delta',
+          index,
+          delta: { type: 'input_json_delta', partial_json: p },
+        });
       send('content_block_stop', { type: 'content_block_stop', index });
       index++;
     }
     const stop = reply.toolCalls?.length ? 'tool_use' : 'end_turn';
-    send('message_delta', { type: 'message_delta', delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: usage.output } });
+    send('message_delta', {
+      type: 'message_delta',
+      delta: { stop_reason: stop, stop_sequence: null },
+      usage: { output_tokens: usage.output },
+    });
     send('message_stop', { type: 'message_stop' });
     res.end();
   }

@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- a fake server reads whatever JSON a client sends */
 import type { IncomingMessage } from 'node:http';
 
 // The script both fake provider servers play: each model request takes the next step. A step is a
@@ -40,7 +41,11 @@ export interface RecordedRequest {
   system: string;
 }
 
-export type ScriptStep = ScriptedReply | ScriptedError | ScriptedDisconnect | ((req: RecordedRequest) => ScriptedReply | ScriptedError | ScriptedDisconnect);
+export type ScriptStep =
+  | ScriptedReply
+  | ScriptedError
+  | ScriptedDisconnect
+  | ((req: RecordedRequest) => ScriptedReply | ScriptedError | ScriptedDisconnect);
 
 export class ModelScript {
   private readonly steps: ScriptStep[] = [];
@@ -70,7 +75,8 @@ export class ModelScript {
   async waitForRequests(n: number, timeoutMs = 10_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (this.requests.length < n) {
-      if (Date.now() > deadline) throw new Error(`expected ${n} model requests, got ${this.requests.length}`);
+      if (Date.now() > deadline)
+        throw new Error(`expected ${n} model requests, got ${this.requests.length}`);
       await new Promise((r) => setTimeout(r, 10));
     }
   }

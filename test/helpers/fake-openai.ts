@@ -1,6 +1,13 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- a fake server reads whatever JSON a client sends */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ModelScript, pieces, readBody, type RecordedRequest, type ScriptedReply } from './fake-model-script';
+import {
+  ModelScript,
+  pieces,
+  readBody,
+  type RecordedRequest,
+  type ScriptedReply,
+} from './fake-model-script';
 
 // A local server speaking OpenAI Chat Completions (POST /v1/chat/completions, SSE chunks ending in
 // `data: [DONE]`) with scripted replies; also GET /v1/models and Ollama's GET /api/tags, so it can
@@ -20,7 +27,9 @@ function transcriptOf(body: any): string {
     .filter((m: any) => m.role !== 'system')
     .map((m: any) => {
       if (m.role === 'tool') return `tool_result: ${m.content}`;
-      const calls = (m.tool_calls ?? []).map((c: any) => `\n${m.role} tool_use ${c.function.name} ${c.function.arguments}`).join('');
+      const calls = (m.tool_calls ?? [])
+        .map((c: any) => `\n${m.role} tool_use ${c.function.name} ${c.function.arguments}`)
+        .join('');
       return `${m.role}: ${m.content ?? ''}${calls}`;
     })
     .join('\n');
@@ -32,7 +41,8 @@ function protocolError(body: any): string | null {
   if (!Array.isArray(msgs) || !msgs.length) return 'messages must be a non-empty array';
   for (let i = 0; i < msgs.length; i++) {
     const m = msgs[i];
-    if (!['system', 'user', 'assistant', 'tool'].includes(m.role)) return `messages[${i}].role is invalid`;
+    if (!['system', 'user', 'assistant', 'tool'].includes(m.role))
+      return `messages[${i}].role is invalid`;
     if (m.role === 'assistant' && m.tool_calls?.length) {
       const ids: string[] = m.tool_calls.map((c: any) => c.id);
       for (const c of m.tool_calls) {
@@ -45,11 +55,16 @@ function protocolError(body: any): string | null {
       let j = i + 1;
       const answered = new Set<string>();
       while (j < msgs.length && msgs[j].role === 'tool') answered.add(msgs[j++].tool_call_id);
-      for (const id of ids) if (!answered.has(id)) return `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. Missing: ${id}`;
+      for (const id of ids)
+        if (!answered.has(id))
+          return `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. Missing: ${id}`;
     }
-    if (m.role === 'tool' && (i === 0 || !['assistant', 'tool'].includes(msgs[i - 1].role))) return `messages[${i}]: a 'tool' message must follow an assistant message with tool_calls`;
+    if (m.role === 'tool' && (i === 0 || !['assistant', 'tool'].includes(msgs[i - 1].role)))
+      return `messages[${i}]: a 'tool' message must follow an assistant message with tool_calls`;
   }
-  for (const t of body.tools ?? []) if (t.type !== 'function' || !t.function?.name || t.function.parameters?.type !== 'object') return 'tools: each must be {type:"function", function:{name, parameters: object schema}}';
+  for (const t of body.tools ?? [])
+    if (t.type !== 'function' || !t.function?.name || t.function.parameters?.type !== 'object')
+      return 'tools: each must be {type:"function", function:{name, parameters: object schema}}';
   return null;
 }
 
@@ -64,12 +79,12 @@ export class FakeOpenAi {
   ) {}
 
   static async start(opts: FakeOpenAiOptions = {}): Promise<FakeOpenAi> {
-    let self: FakeOpenAi | undefined;
-    const server = createServer((req, res) => void self!.handle(req, res));
+    const holder: { self?: FakeOpenAi } = {};
+    const server = createServer((req, res) => void holder.self!.handle(req, res));
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    self = new FakeOpenAi(server, url, opts);
-    return self;
+    holder.self = new FakeOpenAi(server, url, opts);
+    return holder.self;
   }
 
   /** The base URL clients configure (OPENAI_BASE_URL style, with /v1). */
@@ -81,22 +96,47 @@ export class FakeOpenAi {
     return this.script.requests;
   }
 
-  private json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  private json(
+    res: ServerResponse,
+    status: number,
+    body: unknown,
+    headers: Record<string, string> = {},
+  ): void {
     res.writeHead(status, { 'content-type': 'application/json', ...headers });
     res.end(JSON.stringify(body));
   }
 
-  private fail(res: ServerResponse, status: number, message: string, code: string | null = null, headers: Record<string, string> = {}): void {
-    this.json(res, status, { error: { message, type: status === 401 ? 'invalid_request_error' : 'error', code } }, headers);
+  private fail(
+    res: ServerResponse,
+    status: number,
+    message: string,
+    code: string | null = null,
+    headers: Record<string, string> = {},
+  ): void {
+    this.json(
+      res,
+      status,
+      { error: { message, type: status === 401 ? 'invalid_request_error' : 'error', code } },
+      headers,
+    );
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const raw = await readBody(req);
     const models = this.opts.models ?? ['gpt-5'];
-    if (req.method === 'GET' && req.url === '/api/tags') return this.json(res, 200, { models: models.map((name) => ({ name, model: name })) });
-    if (req.method === 'GET' && req.url === '/v1/models') return this.json(res, 200, { object: 'list', data: models.map((id) => ({ id, object: 'model' })) });
-    if (req.method !== 'POST' || req.url !== '/v1/chat/completions') return this.fail(res, 404, `no route ${req.method} ${req.url}`);
-    if (this.opts.apiKey !== undefined && req.headers.authorization !== `Bearer ${this.opts.apiKey}`) {
+    if (req.method === 'GET' && req.url === '/api/tags')
+      return this.json(res, 200, { models: models.map((name) => ({ name, model: name })) });
+    if (req.method === 'GET' && req.url === '/v1/models')
+      return this.json(res, 200, {
+        object: 'list',
+        data: models.map((id) => ({ id, object: 'model' })),
+      });
+    if (req.method !== 'POST' || req.url !== '/v1/chat/completions')
+      return this.fail(res, 404, `no route ${req.method} ${req.url}`);
+    if (
+      this.opts.apiKey !== undefined &&
+      req.headers.authorization !== `Bearer ${this.opts.apiKey}`
+    ) {
       return this.fail(res, 401, 'Incorrect API key provided.', 'invalid_api_key');
     }
     let body: any;
@@ -108,35 +148,81 @@ export class FakeOpenAi {
     const bad = protocolError(body);
     if (bad) return this.fail(res, 400, bad);
     if (this.opts.maxPromptChars !== undefined && raw.length > this.opts.maxPromptChars) {
-      return this.fail(res, 400, `This model's maximum context length is ${this.opts.maxPromptChars} tokens. However, your messages resulted in ${raw.length} tokens.`, 'context_length_exceeded');
+      return this.fail(
+        res,
+        400,
+        `This model's maximum context length is ${this.opts.maxPromptChars} tokens. However, your messages resulted in ${raw.length} tokens.`,
+        'context_length_exceeded',
+      );
     }
-    const system = (body.messages ?? []).filter((m: any) => m.role === 'system').map((m: any) => m.content).join('\n');
-    const step = this.script.next({ path: req.url, headers: req.headers, body, transcript: transcriptOf(body), tools: (body.tools ?? []).map((t: any) => t.function.name), system });
+    const system = (body.messages ?? [])
+      .filter((m: any) => m.role === 'system')
+      .map((m: any) => m.content)
+      .join('\n');
+    const step = this.script.next({
+      path: req.url,
+      headers: req.headers,
+      body,
+      transcript: transcriptOf(body),
+      tools: (body.tools ?? []).map((t: any) => t.function.name),
+      system,
+    });
     if ('disconnect' in step) {
       req.socket.destroy();
       return;
     }
-    if ('error' in step) return this.fail(res, step.error.status, step.error.message, step.error.type ?? null, step.error.headers);
+    if ('error' in step)
+      return this.fail(
+        res,
+        step.error.status,
+        step.error.message,
+        step.error.type ?? null,
+        step.error.headers,
+      );
     if (!body.stream) {
       return this.json(res, 200, {
         id: `chatcmpl-${++this.counter}`,
         object: 'chat.completion',
-        choices: [{ index: 0, message: { role: 'assistant', content: step.text ?? null, tool_calls: this.calls(step).map((c) => ({ ...c, index: undefined })) }, finish_reason: step.toolCalls?.length ? 'tool_calls' : 'stop' }],
-        usage: { prompt_tokens: step.usage?.input ?? 100, completion_tokens: step.usage?.output ?? 20 },
+        choices: [
+          {
+            index: 0,
+            message: {
+              role: 'assistant',
+              content: step.text ?? null,
+              tool_calls: this.calls(step).map((c) => ({ ...c, index: undefined })),
+            },
+            finish_reason: step.toolCalls?.length ? 'tool_calls' : 'stop',
+          },
+        ],
+        usage: {
+          prompt_tokens: step.usage?.input ?? 100,
+          completion_tokens: step.usage?.output ?? 20,
+        },
       });
     }
     this.stream(res, step, body);
   }
 
   private calls(reply: ScriptedReply) {
-    return (reply.toolCalls ?? []).map((c, index) => ({ index, id: c.id ?? `call_${++this.counter}`, type: 'function' as const, function: { name: c.name, arguments: JSON.stringify(c.args) } }));
+    return (reply.toolCalls ?? []).map((c, index) => ({
+      index,
+      id: c.id ?? `call_${++this.counter}`,
+      type: 'function' as const,
+      function: { name: c.name, arguments: JSON.stringify(c.args) },
+    }));
   }
 
   private stream(res: ServerResponse, reply: ScriptedReply, body: any): void {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     const id = `chatcmpl-${++this.counter}`;
-    const chunk = (delta: unknown, finish: string | null = null, extra: Record<string, unknown> = {}) =>
-      res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', model: body.model, choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`);
+    const chunk = (
+      delta: unknown,
+      finish: string | null = null,
+      extra: Record<string, unknown> = {},
+    ) =>
+      res.write(
+        `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', model: body.model, choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`,
+      );
     chunk({ role: 'assistant', content: '' });
     if (reply.thinking) chunk({ reasoning_content: reply.thinking });
     for (const p of reply.text ? pieces(reply.text) : []) chunk({ content: p });
@@ -146,12 +232,23 @@ export class FakeOpenAi {
     }
     for (const c of this.calls(reply)) {
       const [first, ...rest] = pieces(c.function.arguments);
-      chunk({ tool_calls: [{ index: c.index, id: c.id, type: 'function', function: { name: c.function.name, arguments: first } }] });
+      chunk({
+        tool_calls: [
+          {
+            index: c.index,
+            id: c.id,
+            type: 'function',
+            function: { name: c.function.name, arguments: first },
+          },
+        ],
+      });
       for (const p of rest) chunk({ tool_calls: [{ index: c.index, function: { arguments: p } }] });
     }
     chunk({}, reply.toolCalls?.length ? 'tool_calls' : 'stop');
     if (body.stream_options?.include_usage) {
-      res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', choices: [], usage: { prompt_tokens: reply.usage?.input ?? 100, completion_tokens: reply.usage?.output ?? 20, total_tokens: 0 } })}\n\n`);
+      res.write(
+        `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', choices: [], usage: { prompt_tokens: reply.usage?.input ?? 100, completion_tokens: reply.usage?.output ?? 20, total_tokens: 0 } })}\n\n`,
+      );
     }
     res.write('data: [DONE]\n\n');
     res.end();

@@ -27,7 +27,12 @@ import { estimateTokens, inputBudget, outputBudget } from './token-estimate';
 
 const PLATFORM = `${platform()} ${release()} ${arch()}, Node ${process.versions.node}`;
 
-async function stepTools(run: RunContext, spec: AgentSpec, root: string, runAgent: (s: AgentSpec) => Promise<SubagentOutcome>) {
+async function stepTools(
+  run: RunContext,
+  spec: AgentSpec,
+  root: string,
+  runAgent: (s: AgentSpec) => Promise<SubagentOutcome>,
+) {
   const input = { session: run.session, agent: spec, root, headless: run.headless };
   const own: AnyTool[] = [];
   const held: string[] = [];
@@ -44,7 +49,10 @@ async function stepTools(run: RunContext, spec: AgentSpec, root: string, runAgen
     workspaceMode: run.config.agent.workspace_mode,
     editBackend: chooseEditBackend(run.config.agent, run.provider.model),
     allowedTools: spec.allowedTools,
-    deferral: run.tools.defer ? (granted) => run.tools.defer!(granted, { ...input, contextWindow: run.provider.contextWindow }) : undefined,
+    deferral: run.tools.defer
+      ? (granted) =>
+          run.tools.defer!(granted, { ...input, contextWindow: run.provider.contextWindow })
+      : undefined,
   });
   held.push(...result.bound.map((t) => t.name));
   return result;
@@ -65,7 +73,9 @@ export async function runAgent(run: RunContext, spec: AgentSpec): Promise<Subage
     const where = spec.fixedRoot ? { root: spec.fixedRoot, hasProject: true } : run.currentRoot();
     const { bound, deferredNames } = await stepTools(run, spec, where.root, sub);
     const mode = currentMode(run.session.events(), run.config.permission_mode);
-    const instructions = where.hasProject ? await projectInstructions(where.root).catch(() => null) : null;
+    const instructions = where.hasProject
+      ? await projectInstructions(where.root).catch(() => null)
+      : null;
     const system = buildSystemPrompt({
       agent: spec.id === 'root' ? 'root' : 'sub',
       root: where.root,
@@ -74,7 +84,9 @@ export async function runAgent(run: RunContext, spec: AgentSpec): Promise<Subage
       headless: run.headless,
       toolNames: bound.map((t) => t.name),
       deferredCount: deferredNames.length,
-      instructions: instructions ? { file: basename(instructions.file), text: instructions.text } : null,
+      instructions: instructions
+        ? { file: basename(instructions.file), text: instructions.text }
+        : null,
       date: new Date(),
       platform: PLATFORM,
     });
@@ -87,15 +99,41 @@ export async function runAgent(run: RunContext, spec: AgentSpec): Promise<Subage
     const turn = await callModel(run, spec, system, tools);
     steps++;
     // The turn's events are issued together: appended in this order, durable with one fsync.
-    const recorded = [run.append({ type: 'usage', agent_id: spec.id, model: run.provider.model, input_tokens: turn.usage.inputTokens, output_tokens: turn.usage.outputTokens })];
+    const recorded = [
+      run.append({
+        type: 'usage',
+        agent_id: spec.id,
+        model: run.provider.model,
+        input_tokens: turn.usage.inputTokens,
+        output_tokens: turn.usage.outputTokens,
+      }),
+    ];
     if (turn.text || turn.thinking) {
-      recorded.push(run.append({ type: 'assistant_message', message_id: turn.messageId, agent_id: spec.id, text: turn.text, ...(turn.thinking ? { thinking: turn.thinking } : {}) }));
+      recorded.push(
+        run.append({
+          type: 'assistant_message',
+          message_id: turn.messageId,
+          agent_id: spec.id,
+          text: turn.text,
+          ...(turn.thinking ? { thinking: turn.thinking } : {}),
+        }),
+      );
       if (turn.text) lastText = turn.text;
     }
-    for (const c of turn.toolCalls) recorded.push(run.append({ type: 'tool_call', call_id: c.id, agent_id: spec.id, name: c.name, args: c.args ?? {} }));
+    for (const c of turn.toolCalls)
+      recorded.push(
+        run.append({
+          type: 'tool_call',
+          call_id: c.id,
+          agent_id: spec.id,
+          name: c.name,
+          args: c.args ?? {},
+        }),
+      );
     await Promise.all(recorded);
     if (!turn.toolCalls.length) {
-      if (spec.id !== 'root' || run.tryClose(mark)) return { text: lastText, steps, reason: 'finished' };
+      if (spec.id !== 'root' || run.tryClose(mark))
+        return { text: lastText, steps, reason: 'finished' };
       continue;
     }
     const agent: StepAgent = { spec, root: where.root, bound };
@@ -105,21 +143,51 @@ export async function runAgent(run: RunContext, spec: AgentSpec): Promise<Subage
 }
 
 /** Calls the model, compacting first when the context outgrows the window, and once more on overflow. */
-async function callModel(run: RunContext, spec: AgentSpec, system: string, tools: { name: string; description: string; parameters: Record<string, unknown> }[]): Promise<ModelTurn & { messageId: string }> {
+async function callModel(
+  run: RunContext,
+  spec: AgentSpec,
+  system: string,
+  tools: { name: string; description: string; parameters: Record<string, unknown> }[],
+): Promise<ModelTurn & { messageId: string }> {
   const { provider } = run;
   const messageId = newMessageId();
-  const onText = (text: string) => run.session.emitTransient({ type: 'assistant_delta', message_id: messageId, agent_id: spec.id, text });
-  let messages = buildContext(run.session.events(), spec.id, { task: spec.task, rendered: run.memo.results });
-  if (estimateTokens(system, messages, tools) > inputBudget(provider.contextWindow) * COMPACT_AT_SHARE) {
-    if (await compactNow(run, spec, false)) messages = buildContext(run.session.events(), spec.id, { task: spec.task, rendered: run.memo.results });
+  const onText = (text: string) =>
+    run.session.emitTransient({
+      type: 'assistant_delta',
+      message_id: messageId,
+      agent_id: spec.id,
+      text,
+    });
+  let messages = buildContext(run.session.events(), spec.id, {
+    task: spec.task,
+    rendered: run.memo.results,
+  });
+  if (
+    estimateTokens(system, messages, tools) >
+    inputBudget(provider.contextWindow) * COMPACT_AT_SHARE
+  ) {
+    if (await compactNow(run, spec, false))
+      messages = buildContext(run.session.events(), spec.id, {
+        task: spec.task,
+        rendered: run.memo.results,
+      });
   }
-  const request = () => ({ system, messages, tools, maxTokens: outputBudget(provider.contextWindow) });
+  const request = () => ({
+    system,
+    messages,
+    tools,
+    maxTokens: outputBudget(provider.contextWindow),
+  });
   try {
     return { ...(await provider.complete(request(), run.signal, { onText })), messageId };
   } catch (err) {
-    if (!(err instanceof ModelError) || err.code !== 'context_overflow') throw translateAbort(run, err);
+    if (!(err instanceof ModelError) || err.code !== 'context_overflow')
+      throw translateAbort(run, err);
     if (!(await compactNow(run, spec, true))) throw err;
-    messages = buildContext(run.session.events(), spec.id, { task: spec.task, rendered: run.memo.results });
+    messages = buildContext(run.session.events(), spec.id, {
+      task: spec.task,
+      rendered: run.memo.results,
+    });
     try {
       return { ...(await provider.complete(request(), run.signal, { onText })), messageId };
     } catch (again) {
@@ -129,19 +197,43 @@ async function callModel(run: RunContext, spec: AgentSpec, system: string, tools
 }
 
 function translateAbort(run: RunContext, err: unknown): unknown {
-  return err instanceof ModelError && err.code === 'aborted' ? (abortReason(run.signal) ?? err) : err;
+  return err instanceof ModelError && err.code === 'aborted'
+    ? (abortReason(run.signal) ?? err)
+    : err;
 }
 
 async function compactNow(run: RunContext, spec: AgentSpec, force: boolean): Promise<boolean> {
-  const done = await compact({ events: run.session.events(), agentId: spec.id, provider: run.provider, signal: run.signal, force }).catch((err) => {
+  const done = await compact({
+    events: run.session.events(),
+    agentId: spec.id,
+    provider: run.provider,
+    signal: run.signal,
+    force,
+  }).catch((err) => {
     throw translateAbort(run, err);
   });
   if (!done.ok) {
-    if (done.why === 'failed' || force) await run.append({ type: 'error', code: 'compaction_failed', message: `Could not compact the context: ${done.reason}` });
+    if (done.why === 'failed' || force)
+      await run.append({
+        type: 'error',
+        code: 'compaction_failed',
+        message: `Could not compact the context: ${done.reason}`,
+      });
     return false;
   }
-  await run.append({ type: 'usage', agent_id: `${spec.id}/compaction`, model: run.provider.model, input_tokens: done.usage.input, output_tokens: done.usage.output });
-  await run.append({ type: 'compaction', summary: done.summary, upto_seq: done.uptoSeq, agent_id: spec.id });
+  await run.append({
+    type: 'usage',
+    agent_id: `${spec.id}/compaction`,
+    model: run.provider.model,
+    input_tokens: done.usage.input,
+    output_tokens: done.usage.output,
+  });
+  await run.append({
+    type: 'compaction',
+    summary: done.summary,
+    upto_seq: done.uptoSeq,
+    agent_id: spec.id,
+  });
   run.servicesFor(spec.id).readState?.forgetReads();
   return true;
 }

@@ -17,7 +17,13 @@ import { runAgent } from './agent-loop';
 import { AgentDecisions } from './decisions';
 import { createQuestionBroker } from './question-broker';
 import type { RunContext, SessionWaits, ToolSource } from './run-context';
-import { lastRunState, latestPanel, pendingApprovals, pendingPlans, unresolvedCalls } from './session-state';
+import {
+  lastRunState,
+  latestPanel,
+  pendingApprovals,
+  pendingPlans,
+  unresolvedCalls,
+} from './session-state';
 import { repairOnOpen } from './settle-dangling';
 import { RunAborted } from './stop-reason';
 import { Waiters } from './waiters';
@@ -68,7 +74,11 @@ interface ActiveRun {
 }
 
 function newInputSince(session: Session, seq: number): boolean {
-  return session.events(seq).some((e) => e.type === 'user_message' || (e.type === 'question_answer' && e.delivery === 'late'));
+  return session
+    .events(seq)
+    .some(
+      (e) => e.type === 'user_message' || (e.type === 'question_answer' && e.delivery === 'late'),
+    );
 }
 
 export class AgentService implements SessionRunner, Disposable {
@@ -105,7 +115,9 @@ export class AgentService implements SessionRunner, Disposable {
         ready: Promise.resolve(),
       };
       this.states.set(session.id, st);
-      st.ready = this.repair(session).catch((err) => console.error(`[agent] repair of ${session.id} failed`, err));
+      st.ready = this.repair(session).catch((err) =>
+        console.error(`[agent] repair of ${session.id} failed`, err),
+      );
     }
     return st;
   }
@@ -128,13 +140,25 @@ export class AgentService implements SessionRunner, Disposable {
       const pending = pendingApprovals(events).length + pendingPlans(events).length;
       await session.append(
         pending
-          ? { type: 'run_state', state: 'waiting', reason: 'restored after a restart: waiting for a decision' }
-          : { type: 'run_state', state: 'idle', reason: 'the run was interrupted (the app restarted)' },
+          ? {
+              type: 'run_state',
+              state: 'waiting',
+              reason: 'restored after a restart: waiting for a decision',
+            }
+          : {
+              type: 'run_state',
+              state: 'idle',
+              reason: 'the run was interrupted (the app restarted)',
+            },
       );
     }
   }
 
-  async send(session: Session, text: string, opts: AgentSendOptions): Promise<{ message_id: string }> {
+  async send(
+    session: Session,
+    text: string,
+    opts: AgentSendOptions,
+  ): Promise<{ message_id: string }> {
     const st = this.state(session);
     await st.ready;
     st.capabilities = [...opts.capabilities];
@@ -163,7 +187,17 @@ export class AgentService implements SessionRunner, Disposable {
     await this.state(session).ready;
     await this.decisions.stopLeftovers(session);
     for (const call of unresolvedCalls(session.events())) {
-      await session.append({ type: 'tool_result', call_id: call.call_id, agent_id: call.agent_id, name: call.name, payload: { kind: 'error', code: 'stopped', message: 'The user stopped the run before this call finished.' } });
+      await session.append({
+        type: 'tool_result',
+        call_id: call.call_id,
+        agent_id: call.agent_id,
+        name: call.name,
+        payload: {
+          kind: 'error',
+          code: 'stopped',
+          message: 'The user stopped the run before this call finished.',
+        },
+      });
     }
     await session.append({ type: 'run_state', state: 'stopped', reason: 'stopped by the user' });
   }
@@ -186,7 +220,11 @@ export class AgentService implements SessionRunner, Disposable {
   }
 
   private async execute(session: Session, st: SessionAgentState, run: ActiveRun): Promise<void> {
-    const append = (e: SessionEventBody) => session.append(e).then(() => undefined, () => undefined);
+    const append = (e: SessionEventBody) =>
+      session.append(e).then(
+        () => undefined,
+        () => undefined,
+      );
     const release = () => {
       if (this.runs.get(session.id) === run) this.runs.delete(session.id);
     };
@@ -200,7 +238,10 @@ export class AgentService implements SessionRunner, Disposable {
         return;
       }
       const ctx = await this.runContext(session, st, run, selection.provider);
-      const outcome = await runAgent(ctx, { id: 'root', maxSteps: this.opts.config.agent.max_steps });
+      const outcome = await runAgent(ctx, {
+        id: 'root',
+        maxSteps: this.opts.config.agent.max_steps,
+      });
       await run.closing;
       if (outcome.reason === 'step_limit') {
         release();
@@ -211,12 +252,20 @@ export class AgentService implements SessionRunner, Disposable {
     } catch (err) {
       release();
       if (err instanceof RunAborted) {
-        if (err.why === 'stop') await append({ type: 'run_state', state: 'stopped', reason: 'stopped by the user' });
+        if (err.why === 'stop')
+          await append({ type: 'run_state', state: 'stopped', reason: 'stopped by the user' });
         return;
       }
-      const message = err instanceof ModelError ? err.message : `internal error: ${(err as Error)?.message ?? String(err)}`;
+      const message =
+        err instanceof ModelError
+          ? err.message
+          : `internal error: ${(err as Error)?.message ?? String(err)}`;
       if (!(err instanceof ModelError)) console.error('[agent] run failed', err);
-      await append({ type: 'error', code: err instanceof ModelError ? err.code : 'internal', message });
+      await append({
+        type: 'error',
+        code: err instanceof ModelError ? err.code : 'internal',
+        message,
+      });
       await append({ type: 'run_state', state: 'failed', reason: message });
     }
   }
@@ -227,20 +276,27 @@ export class AgentService implements SessionRunner, Disposable {
     return rs;
   }
 
-  private async runContext(session: Session, st: SessionAgentState, run: ActiveRun, provider: ModelProvider): Promise<RunContext> {
+  private async runContext(
+    session: Session,
+    st: SessionAgentState,
+    run: ActiveRun,
+    provider: ModelProvider,
+  ): Promise<RunContext> {
     const scratch = join(this.opts.scratchDir, session.id);
     if (!session.meta.root) await mkdir(scratch, { recursive: true });
     const services = new Map<string, ToolServices>();
     const append = (e: SessionEventBody) => session.append(e).then(() => undefined);
     const beginWait = (reason: string) => {
       run.waiting++;
-      if (run.waiting === 1) void append({ type: 'run_state', state: 'waiting', reason }).catch(() => {});
+      if (run.waiting === 1)
+        void append({ type: 'run_state', state: 'waiting', reason }).catch(() => {});
       let ended = false;
       return () => {
         if (ended) return;
         ended = true;
         run.waiting--;
-        if (run.waiting === 0 && !run.abort.signal.aborted) void append({ type: 'run_state', state: 'running' }).catch(() => {});
+        if (run.waiting === 0 && !run.abort.signal.aborted)
+          void append({ type: 'run_state', state: 'running' }).catch(() => {});
       };
     };
     const broker = createQuestionBroker(session, st.waits.questions, beginWait);
@@ -263,18 +319,28 @@ export class AgentService implements SessionRunner, Disposable {
       servicesFor: (agentId) => {
         let s = services.get(agentId);
         if (!s) {
-          s = { ...this.opts.services, readState: this.readState(st, agentId), panels, ...(agentId === 'root' && !st.headless ? { questions: broker } : {}) };
+          s = {
+            ...this.opts.services,
+            readState: this.readState(st, agentId),
+            panels,
+            ...(agentId === 'root' && !st.headless ? { questions: broker } : {}),
+          };
           services.set(agentId, s);
         }
         return s;
       },
-      currentRoot: () => (session.meta.root ? { root: session.meta.root, hasProject: true } : { root: scratch, hasProject: false }),
+      currentRoot: () =>
+        session.meta.root
+          ? { root: session.meta.root, hasProject: true }
+          : { root: scratch, hasProject: false },
       append,
       beginWait,
       tryClose: (mark) => {
         if (newInputSince(session, mark)) return false;
         if (this.runs.get(session.id) === run) this.runs.delete(session.id);
-        run.closing = append({ type: 'run_state', state: 'idle', reason: 'finished' }).catch(() => {});
+        run.closing = append({ type: 'run_state', state: 'idle', reason: 'finished' }).catch(
+          () => {},
+        );
         return true;
       },
     };

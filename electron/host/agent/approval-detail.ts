@@ -37,15 +37,23 @@ async function filePreview(root: string, args: Args): Promise<string | undefined
   else {
     const count = before.split(oldN).length - 1;
     if (count === 0 || (count > 1 && args.replace_all !== true)) return undefined;
-    after = args.replace_all === true ? before.split(oldN).join(newN) : before.replace(oldN, () => newN);
+    after =
+      args.replace_all === true ? before.split(oldN).join(newN) : before.replace(oldN, () => newN);
   }
   return unifiedDiff(before, after, { path: shown, created: !exists }).text;
 }
 
-export async function describeForApproval(tool: AnyTool, args: unknown, root: string): Promise<ApprovalText> {
+export async function describeForApproval(
+  tool: AnyTool,
+  args: unknown,
+  root: string,
+): Promise<ApprovalText> {
   const a = (args && typeof args === 'object' ? args : {}) as Args;
   if (tool.flags.approval === 'shell' && str(a.command) !== undefined) {
-    const flags = [a.run_in_background === true ? 'in the background' : '', a.tty === true ? 'with a terminal' : ''].filter(Boolean);
+    const flags = [
+      a.run_in_background === true ? 'in the background' : '',
+      a.tty === true ? 'with a terminal' : '',
+    ].filter(Boolean);
     return {
       summary: `Run: ${str(a.command)!.split('\n')[0]!.slice(0, 200)}`,
       detail: `$ ${str(a.command)}\n\ncwd: ${str(a.cwd) ?? root}${flags.length ? `\nruns ${flags.join(', ')}` : ''}`,
@@ -57,7 +65,10 @@ export async function describeForApproval(tool: AnyTool, args: unknown, root: st
     if (preview) return { summary: `Edit ${file}`, detail: preview };
     if (str(a.content) !== undefined) {
       const names = [...str(a.content)!.matchAll(/^(\S[^\n]*)\n```/gm)].map((m) => m[1]!.trim());
-      return { summary: `Edit ${names.length ? [...new Set(names)].join(', ') : 'files'}`, detail: str(a.content)! };
+      return {
+        summary: `Edit ${names.length ? [...new Set(names)].join(', ') : 'files'}`,
+        detail: str(a.content)!,
+      };
     }
     if (file) return { summary: `Edit ${file}`, detail: JSON.stringify(a, null, 2) };
   }

@@ -1,7 +1,12 @@
 import type { SessionEvent } from '../../../shared/protocol/events';
 import { ModelError } from '../models/model-error';
 import type { ModelProvider } from '../models/types';
-import { CHARS_PER_TOKEN, COMPACT_KEEP_SHARE, SUMMARY_EVENT_MAX_CHARS, SUMMARY_MAX_TOKENS } from './constants';
+import {
+  CHARS_PER_TOKEN,
+  COMPACT_KEEP_SHARE,
+  SUMMARY_EVENT_MAX_CHARS,
+  SUMMARY_MAX_TOKENS,
+} from './constants';
 import { latestCompaction } from './context-builder';
 import { renderToolResult } from './render-result';
 import { inputBudget } from './token-estimate';
@@ -13,19 +18,27 @@ import { inputBudget } from './token-estimate';
 
 const SUMMARIZER_SYSTEM =
   'You summarize the earlier part of a conversation between a user and a coding agent, so the agent can continue ' +
-  'the work without it. Keep: the user\'s requests and preferences; decisions made; files read or changed (paths) and ' +
+  "the work without it. Keep: the user's requests and preferences; decisions made; files read or changed (paths) and " +
   'what changed; commands run and their outcomes; errors met and how they were solved; open questions and the next ' +
   'steps. Be specific (names, paths, numbers). Write plain prose and lists, no preamble.';
 
 /** Seqs where a new exchange starts and nothing of this agent is outstanding: safe cut points. */
-export function cutPoints(events: readonly SessionEvent[], agentId: string, from: number): number[] {
+export function cutPoints(
+  events: readonly SessionEvent[],
+  agentId: string,
+  from: number,
+): number[] {
   const points: number[] = [];
   const open = new Set<string>();
   for (let i = from; i < events.length; i++) {
     const e = events[i]!;
     if (e.type === 'tool_call' && e.agent_id === agentId) open.add(e.call_id);
     else if (e.type === 'tool_result' && e.agent_id === agentId) open.delete(e.call_id);
-    else if (open.size === 0 && ((e.type === 'usage' && e.agent_id === agentId) || (agentId === 'root' && e.type === 'user_message'))) {
+    else if (
+      open.size === 0 &&
+      ((e.type === 'usage' && e.agent_id === agentId) ||
+        (agentId === 'root' && e.type === 'user_message'))
+    ) {
       if (points[points.length - 1] !== e.seq) points.push(e.seq);
     }
   }
@@ -52,7 +65,9 @@ function eventLine(e: SessionEvent, agentId: string, max = SUMMARY_EVENT_MAX_CHA
     case 'tool_call':
       return e.agent_id === agentId ? `TOOL CALL ${e.name}: ${cap(JSON.stringify(e.args))}` : null;
     case 'tool_result':
-      return e.agent_id === agentId ? `TOOL RESULT ${e.name}: ${cap(renderToolResult(e.payload))}` : null;
+      return e.agent_id === agentId
+        ? `TOOL RESULT ${e.name}: ${cap(renderToolResult(e.payload))}`
+        : null;
     case 'question_answer':
       return agentId === 'root' ? `USER ANSWERED: ${cap(JSON.stringify(e.answer))}` : null;
     case 'diagnostics':
@@ -96,12 +111,22 @@ export async function compact(input: CompactInput): Promise<CompactionOutcome> {
   // it. Forced (the provider refused the size), the window estimate proved too generous: cut as
   // late as possible.
   const latest = points[points.length - 1];
-  const cut = input.force ? latest : (points.find((p) => sizeFrom(p) <= budgetChars * COMPACT_KEEP_SHARE) ?? latest);
+  const cut = input.force
+    ? latest
+    : (points.find((p) => sizeFrom(p) <= budgetChars * COMPACT_KEEP_SHARE) ?? latest);
   const total = sizeFrom(start);
   if (cut === undefined || total === 0 || (total - sizeFrom(cut)) / total < MIN_COMPACTED_SHARE) {
-    return { ok: false, why: 'nothing', reason: 'nothing old enough to summarize: the latest turn alone is larger than the context window' };
+    return {
+      ok: false,
+      why: 'nothing',
+      reason:
+        'nothing old enough to summarize: the latest turn alone is larger than the context window',
+    };
   }
-  const lines = events.slice(start, cut).map((e) => eventLine(e, agentId)).filter((l): l is string => l !== null);
+  const lines = events
+    .slice(start, cut)
+    .map((e) => eventLine(e, agentId))
+    .filter((l): l is string => l !== null);
   let transcript = lines.join('\n');
   const room = Math.floor(budgetChars * 0.7);
   if (transcript.length > room) {
@@ -113,15 +138,26 @@ export async function compact(input: CompactInput): Promise<CompactionOutcome> {
     const turn = await provider.complete(
       {
         system: SUMMARIZER_SYSTEM,
-        messages: [{ role: 'user', text: `${prior}Conversation to summarize:\n${transcript}\n\nWrite the summary now.` }],
+        messages: [
+          {
+            role: 'user',
+            text: `${prior}Conversation to summarize:\n${transcript}\n\nWrite the summary now.`,
+          },
+        ],
         tools: [],
         maxTokens: SUMMARY_MAX_TOKENS,
       },
       input.signal,
     );
     const summary = turn.text.trim();
-    if (!summary) return { ok: false, why: 'failed', reason: 'the model returned an empty summary' };
-    return { ok: true, summary, uptoSeq: cut - 1, usage: { input: turn.usage.inputTokens, output: turn.usage.outputTokens } };
+    if (!summary)
+      return { ok: false, why: 'failed', reason: 'the model returned an empty summary' };
+    return {
+      ok: true,
+      summary,
+      uptoSeq: cut - 1,
+      usage: { input: turn.usage.inputTokens, output: turn.usage.outputTokens },
+    };
   } catch (err) {
     if (err instanceof ModelError && err.code === 'aborted') throw err;
     return { ok: false, why: 'failed', reason: `summarizing failed: ${(err as Error).message}` };

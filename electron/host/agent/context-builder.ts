@@ -16,7 +16,8 @@ interface Turn {
   results: Map<string, Extract<ModelMessage, { role: 'tool' }>>;
 }
 
-export const INTERRUPTED_MESSAGE = 'no result was recorded for this call: the run was interrupted before it finished';
+export const INTERRUPTED_MESSAGE =
+  'no result was recorded for this call: the run was interrupted before it finished';
 
 export interface ContextOptions {
   /** A sub-agent's task: its first user message. */
@@ -25,7 +26,10 @@ export interface ContextOptions {
   rendered?: WeakMap<object, string>;
 }
 
-export function latestCompaction(events: readonly SessionEvent[], agentId: string): SessionEventOf<'compaction'> | undefined {
+export function latestCompaction(
+  events: readonly SessionEvent[],
+  agentId: string,
+): SessionEventOf<'compaction'> | undefined {
   for (let i = events.length - 1; i >= 0; i--) {
     const e = events[i]!;
     if (e.type === 'compaction' && e.agent_id === agentId) return e;
@@ -33,7 +37,11 @@ export function latestCompaction(events: readonly SessionEvent[], agentId: strin
   return undefined;
 }
 
-export function buildContext(events: readonly SessionEvent[], agentId: string, opts: ContextOptions = {}): ModelMessage[] {
+export function buildContext(
+  events: readonly SessionEvent[],
+  agentId: string,
+  opts: ContextOptions = {},
+): ModelMessage[] {
   const isRoot = agentId === 'root';
   const compaction = latestCompaction(events, agentId);
   const start = compaction ? compaction.upto_seq + 1 : 0;
@@ -78,7 +86,10 @@ export function buildContext(events: readonly SessionEvent[], agentId: string, o
   };
 
   if (opts.task) user.push(opts.task);
-  if (compaction) user.push(`[Earlier turns of this conversation were compacted. Summary:]\n${compaction.summary}`);
+  if (compaction)
+    user.push(
+      `[Earlier turns of this conversation were compacted. Summary:]\n${compaction.summary}`,
+    );
 
   for (let i = start; i < events.length; i++) {
     const e = events[i]!;
@@ -91,7 +102,8 @@ export function buildContext(events: readonly SessionEvent[], agentId: string, o
         break;
       case 'assistant_message':
         if (e.agent_id !== agentId) break;
-        if (turn && (turn as Turn).text === '' && (turn as Turn).calls.length === 0) (turn as Turn).text = e.text;
+        if (turn && (turn as Turn).text === '' && (turn as Turn).calls.length === 0)
+          (turn as Turn).text = e.text;
         else startTurn(e.text);
         break;
       case 'tool_call': {
@@ -109,16 +121,25 @@ export function buildContext(events: readonly SessionEvent[], agentId: string, o
           content = renderToolResult(e.payload);
           opts.rendered?.set(e, content);
         }
-        t.results.set(e.call_id, { role: 'tool', callId: e.call_id, name: e.name, content, isError: e.payload.kind === 'error' });
+        t.results.set(e.call_id, {
+          role: 'tool',
+          callId: e.call_id,
+          name: e.name,
+          content,
+          isError: e.payload.kind === 'error',
+        });
         break;
       }
       case 'diagnostics':
-        if (e.agent_id === agentId) user.push(`[Diagnostics after your edit of ${e.file}:]\n${e.text}`);
+        if (e.agent_id === agentId)
+          user.push(`[Diagnostics after your edit of ${e.file}:]\n${e.text}`);
         break;
       case 'question_answer': {
         if (!isRoot || e.delivery !== 'late') break;
         const q = questions.get(e.question_id);
-        userText(`[Late answer to your earlier question${q ? ` (${q.questions.map((x) => x.header).join(', ')})` : ''}:]\n${q ? formatAnswerText(q.questions, e.answer) : JSON.stringify(e.answer)}`);
+        userText(
+          `[Late answer to your earlier question${q ? ` (${q.questions.map((x) => x.header).join(', ')})` : ''}:]\n${q ? formatAnswerText(q.questions, e.answer) : JSON.stringify(e.answer)}`,
+        );
         break;
       }
       case 'mode_change':

@@ -6,7 +6,15 @@ import type { SessionManager } from '../sessions/session-manager';
 import type { QuestionAnswer } from './interaction';
 import { checkAnswer } from './question-format';
 import type { SessionWaits } from './run-context';
-import { findApproval, findPlan, findQuestion, modeBeforePlan, openQuestions, pendingApprovals, pendingPlans } from './session-state';
+import {
+  findApproval,
+  findPlan,
+  findQuestion,
+  modeBeforePlan,
+  openQuestions,
+  pendingApprovals,
+  pendingPlans,
+} from './session-state';
 
 // The user's side of the waits: answering a question, deciding an approval or a plan. Each
 // decision is an event first; then the waiting call gets it in place, or (nothing waits: the run
@@ -41,43 +49,95 @@ export class AgentDecisions {
   async pending(sessionId: string): Promise<PendingView> {
     const { session } = await this.open(sessionId);
     const events = session.events();
-    return { approvals: pendingApprovals(events), questions: openQuestions(events), plans: pendingPlans(events) };
+    return {
+      approvals: pendingApprovals(events),
+      questions: openQuestions(events),
+      plans: pendingPlans(events),
+    };
   }
 
-  async answerQuestion(sessionId: string, questionId: string, answer: QuestionAnswer): Promise<{ delivery: 'in_place' | 'late' }> {
+  async answerQuestion(
+    sessionId: string,
+    questionId: string,
+    answer: QuestionAnswer,
+  ): Promise<{ delivery: 'in_place' | 'late' }> {
     const { session, waits } = await this.open(sessionId);
     const { question, answer: prior } = findQuestion(session.events(), questionId);
-    if (!question) throw new HostError('not_found', `no question '${questionId}' in session ${sessionId}`);
-    if (prior) throw new HostError('already_answered', `question '${questionId}' was already answered`);
+    if (!question)
+      throw new HostError('not_found', `no question '${questionId}' in session ${sessionId}`);
+    if (prior)
+      throw new HostError('already_answered', `question '${questionId}' was already answered`);
     const bad = checkAnswer(question.questions, answer);
     if (bad) throw new HostError('invalid_answer', bad);
     const live = waits.questions.has(questionId);
-    await session.append({ type: 'question_answer', question_id: questionId, answer, delivery: live ? 'in_place' : 'late' });
-    if (live && waits.questions.resolve(questionId, { status: 'answered', answer })) return { delivery: 'in_place' };
+    await session.append({
+      type: 'question_answer',
+      question_id: questionId,
+      answer,
+      delivery: live ? 'in_place' : 'late',
+    });
+    if (live && waits.questions.resolve(questionId, { status: 'answered', answer }))
+      return { delivery: 'in_place' };
     this.deps.resume(session);
     return { delivery: 'late' };
   }
 
-  async decideApproval(sessionId: string, approvalId: string, decision: 'allow' | 'deny', reason?: string): Promise<void> {
+  async decideApproval(
+    sessionId: string,
+    approvalId: string,
+    decision: 'allow' | 'deny',
+    reason?: string,
+  ): Promise<void> {
     const { session, waits } = await this.open(sessionId);
     const { request, decision: prior } = findApproval(session.events(), approvalId);
-    if (!request) throw new HostError('not_found', `no approval '${approvalId}' in session ${sessionId}`);
-    if (prior) throw new HostError('already_decided', `approval '${approvalId}' was already decided (${prior.decision})`);
+    if (!request)
+      throw new HostError('not_found', `no approval '${approvalId}' in session ${sessionId}`);
+    if (prior)
+      throw new HostError(
+        'already_decided',
+        `approval '${approvalId}' was already decided (${prior.decision})`,
+      );
     const why = reason?.trim() || undefined;
-    await session.append({ type: 'approval_decision', approval_id: approvalId, decision, ...(why ? { reason: why } : {}), by: 'user' });
-    const verdict = decision === 'allow' ? ({ allow: true } as const) : ({ allow: false, reason: why ?? '', by: 'user' } as const);
+    await session.append({
+      type: 'approval_decision',
+      approval_id: approvalId,
+      decision,
+      ...(why ? { reason: why } : {}),
+      by: 'user',
+    });
+    const verdict =
+      decision === 'allow'
+        ? ({ allow: true } as const)
+        : ({ allow: false, reason: why ?? '', by: 'user' } as const);
     if (!waits.approvals.resolve(approvalId, verdict)) this.deps.resume(session);
   }
 
-  async decidePlan(sessionId: string, planId: string, decision: 'approve' | 'reject', feedback?: string): Promise<void> {
+  async decidePlan(
+    sessionId: string,
+    planId: string,
+    decision: 'approve' | 'reject',
+    feedback?: string,
+  ): Promise<void> {
     const { session, waits } = await this.open(sessionId);
     const { plan, decision: prior } = findPlan(session.events(), planId);
     if (!plan) throw new HostError('not_found', `no plan '${planId}' in session ${sessionId}`);
-    if (prior) throw new HostError('already_decided', `plan '${planId}' was already decided (${prior.decision})`);
+    if (prior)
+      throw new HostError(
+        'already_decided',
+        `plan '${planId}' was already decided (${prior.decision})`,
+      );
     const note = feedback?.trim() || undefined;
-    await session.append({ type: 'plan_decision', plan_id: planId, decision, ...(note ? { feedback: note } : {}) });
+    await session.append({
+      type: 'plan_decision',
+      plan_id: planId,
+      decision,
+      ...(note ? { feedback: note } : {}),
+    });
     if (decision === 'approve') {
-      await session.append({ type: 'mode_change', mode: modeBeforePlan(session.events(), this.deps.config.permission_mode) });
+      await session.append({
+        type: 'mode_change',
+        mode: modeBeforePlan(session.events(), this.deps.config.permission_mode),
+      });
     }
     if (!waits.plans.resolve(planId, { decision, feedback: note })) this.deps.resume(session);
   }
@@ -89,11 +149,22 @@ export class AgentDecisions {
       st.waits.questions.resolve(id, { status: 'superseded' });
     }
     for (const id of st.waits.approvals.ids()) {
-      await session.append({ type: 'approval_decision', approval_id: id, decision: 'deny', reason: NEW_MESSAGE, by: 'user' });
+      await session.append({
+        type: 'approval_decision',
+        approval_id: id,
+        decision: 'deny',
+        reason: NEW_MESSAGE,
+        by: 'user',
+      });
       st.waits.approvals.resolve(id, { allow: false, reason: NEW_MESSAGE, by: 'user' });
     }
     for (const id of st.waits.plans.ids()) {
-      await session.append({ type: 'plan_decision', plan_id: id, decision: 'reject', feedback: NEW_MESSAGE });
+      await session.append({
+        type: 'plan_decision',
+        plan_id: id,
+        decision: 'reject',
+        feedback: NEW_MESSAGE,
+      });
       st.waits.plans.resolve(id, { decision: 'superseded' });
     }
   }
@@ -107,13 +178,28 @@ export class AgentDecisions {
     await this.closeLeftovers(session, STOPPED, 'policy');
   }
 
-  private async closeLeftovers(session: Session, reason: string, by: 'user' | 'policy'): Promise<void> {
+  private async closeLeftovers(
+    session: Session,
+    reason: string,
+    by: 'user' | 'policy',
+  ): Promise<void> {
     const events = session.events();
     for (const a of pendingApprovals(events)) {
-      await session.append({ type: 'approval_decision', approval_id: a.approval_id, decision: 'deny', reason, by });
+      await session.append({
+        type: 'approval_decision',
+        approval_id: a.approval_id,
+        decision: 'deny',
+        reason,
+        by,
+      });
     }
     for (const p of pendingPlans(events)) {
-      await session.append({ type: 'plan_decision', plan_id: p.plan_id, decision: 'reject', feedback: reason });
+      await session.append({
+        type: 'plan_decision',
+        plan_id: p.plan_id,
+        decision: 'reject',
+        feedback: reason,
+      });
     }
   }
 }

@@ -20,22 +20,45 @@ export interface StepAgent {
   bound: readonly AnyTool[];
 }
 
-const STOPPED = () => errorPayload('stopped', 'The user stopped the run before this call finished.');
+const STOPPED = () =>
+  errorPayload('stopped', 'The user stopped the run before this call finished.');
 
 export function deniedPayload(v: Extract<ApprovalVerdict, { allow: false }>): ToolPayload {
   if (v.by === 'policy') return errorPayload('approval_required', v.reason);
-  return errorPayload('denied', `The user denied this call${v.reason ? `: ${v.reason}` : '.'} Do not retry it unchanged; take another approach or ask.`);
+  return errorPayload(
+    'denied',
+    `The user denied this call${v.reason ? `: ${v.reason}` : '.'} Do not retry it unchanged; take another approach or ask.`,
+  );
 }
 
-async function requestApproval(run: RunContext, agent: StepAgent, tool: AnyTool, callId: string, args: unknown): Promise<ApprovalVerdict> {
+async function requestApproval(
+  run: RunContext,
+  agent: StepAgent,
+  tool: AnyTool,
+  callId: string,
+  args: unknown,
+): Promise<ApprovalVerdict> {
   const mode = currentMode(run.session.events(), run.config.permission_mode);
   if (!needsApproval(tool, mode)) return { allow: true };
   const { summary, detail } = await describeForApproval(tool, args, agent.root);
   const approval_id = newApprovalId();
-  await run.append({ type: 'approval_request', approval_id, call_id: callId, tool: tool.name, summary, detail });
+  await run.append({
+    type: 'approval_request',
+    approval_id,
+    call_id: callId,
+    tool: tool.name,
+    summary,
+    detail,
+  });
   if (run.headless) {
     const reason = headlessDenialReason(tool, mode);
-    await run.append({ type: 'approval_decision', approval_id, decision: 'deny', reason, by: 'policy' });
+    await run.append({
+      type: 'approval_decision',
+      approval_id,
+      decision: 'deny',
+      reason,
+      by: 'policy',
+    });
     return { allow: false, reason, by: 'policy' };
   }
   const done = run.beginWait('approval');
@@ -43,7 +66,13 @@ async function requestApproval(run: RunContext, agent: StepAgent, tool: AnyTool,
     return await run.waits.approvals.wait(approval_id, run.signal);
   } catch (err) {
     if (err instanceof RunAborted && err.why === 'stop') {
-      await run.append({ type: 'approval_decision', approval_id, decision: 'deny', reason: 'the run was stopped', by: 'policy' });
+      await run.append({
+        type: 'approval_decision',
+        approval_id,
+        decision: 'deny',
+        reason: 'the run was stopped',
+        by: 'policy',
+      });
     }
     throw err;
   } finally {
@@ -52,7 +81,13 @@ async function requestApproval(run: RunContext, agent: StepAgent, tool: AnyTool,
 }
 
 /** Runs an approved (or approval-free) call and returns its payload; never throws but for a shutdown. */
-export async function executeTool(run: RunContext, agent: StepAgent, tool: AnyTool, callId: string, args: unknown): Promise<ToolPayload> {
+export async function executeTool(
+  run: RunContext,
+  agent: StepAgent,
+  tool: AnyTool,
+  callId: string,
+  args: unknown,
+): Promise<ToolPayload> {
   const ctx: ToolContext = {
     root: agent.root,
     sessionId: run.session.id,
@@ -68,21 +103,54 @@ export async function executeTool(run: RunContext, agent: StepAgent, tool: AnyTo
   } catch (err) {
     const aborted = abortReason(run.signal);
     if (aborted) throw aborted;
-    return errorPayload('tool_failed', `${tool.name} failed: ${(err as Error)?.message ?? String(err)}`);
+    return errorPayload(
+      'tool_failed',
+      `${tool.name} failed: ${(err as Error)?.message ?? String(err)}`,
+    );
   }
 }
 
-async function passiveDiagnostics(run: RunContext, agent: StepAgent, callId: string, payload: ToolPayload): Promise<void> {
+async function passiveDiagnostics(
+  run: RunContext,
+  agent: StepAgent,
+  callId: string,
+  payload: ToolPayload,
+): Promise<void> {
   const lsp = run.servicesFor(agent.spec.id).lsp;
   const files = payload.files;
-  if (!lsp || payload.kind !== 'diff' || !Array.isArray(files) || !files.length || !run.config.agent.lsp.enabled) return;
+  if (
+    !lsp ||
+    payload.kind !== 'diff' ||
+    !Array.isArray(files) ||
+    !files.length ||
+    !run.config.agent.lsp.enabled
+  )
+    return;
   const note = await lsp.diagnosticsAfterEdit(agent.root, files as string[]).catch(() => null);
-  if (note) await run.append({ type: 'diagnostics', file: (files as string[]).join(', '), text: note, call_id: callId, agent_id: agent.spec.id });
+  if (note)
+    await run.append({
+      type: 'diagnostics',
+      file: (files as string[]).join(', '),
+      text: note,
+      call_id: callId,
+      agent_id: agent.spec.id,
+    });
 }
 
 /** Appends a call's result, then (after an edit) the passive diagnostics of the edited files. */
-export async function recordResult(run: RunContext, agent: StepAgent, call: { id: string; name: string }, payload: ToolPayload): Promise<void> {
-  await run.append({ type: 'tool_result', call_id: call.id, agent_id: agent.spec.id, name: call.name, payload });
+export async function recordResult(
+  run: RunContext,
+  agent: StepAgent,
+  call: { id: string; name: string },
+  payload: ToolPayload,
+): Promise<void> {
+  await run.append({
+    type: 'tool_result',
+    call_id: call.id,
+    agent_id: agent.spec.id,
+    name: call.name,
+    payload,
+  });
   await passiveDiagnostics(run, agent, call.id, payload);
 }
 
@@ -93,15 +161,23 @@ async function runCall(run: RunContext, agent: StepAgent, call: ModelToolCall): 
     const stop = abortReason(run.signal);
     if (stop) throw stop;
     if (!tool) {
-      payload = errorPayload('unknown_tool', `There is no tool named "${call.name}" this step. Tools available: ${agent.bound.map((t) => t.name).join(', ')}`);
+      payload = errorPayload(
+        'unknown_tool',
+        `There is no tool named "${call.name}" this step. Tools available: ${agent.bound.map((t) => t.name).join(', ')}`,
+      );
     } else if (call.argsError) {
-      payload = errorPayload('invalid_args', `Invalid arguments for ${call.name}: ${call.argsError}`);
+      payload = errorPayload(
+        'invalid_args',
+        `Invalid arguments for ${call.name}: ${call.argsError}`,
+      );
     } else {
       const parsed = parseToolArgs(tool, call.args);
       if (!parsed.ok) payload = parsed.error;
       else {
         const verdict = await requestApproval(run, agent, tool, call.id, parsed.args);
-        payload = verdict.allow ? await executeTool(run, agent, tool, call.id, parsed.args) : deniedPayload(verdict);
+        payload = verdict.allow
+          ? await executeTool(run, agent, tool, call.id, parsed.args)
+          : deniedPayload(verdict);
       }
     }
   } catch (err) {
@@ -113,8 +189,12 @@ async function runCall(run: RunContext, agent: StepAgent, call: ModelToolCall): 
 }
 
 /** Groups: a run of consecutive read-only calls, or one call that may write. */
-export function groupCalls(calls: readonly ModelToolCall[], bound: readonly AnyTool[]): ModelToolCall[][] {
-  const readOnly = (c: ModelToolCall) => bound.find((t) => t.name === c.name)?.flags.readOnly === true;
+export function groupCalls(
+  calls: readonly ModelToolCall[],
+  bound: readonly AnyTool[],
+): ModelToolCall[][] {
+  const readOnly = (c: ModelToolCall) =>
+    bound.find((t) => t.name === c.name)?.flags.readOnly === true;
   const groups: ModelToolCall[][] = [];
   for (const c of calls) {
     const last = groups[groups.length - 1];
@@ -124,7 +204,11 @@ export function groupCalls(calls: readonly ModelToolCall[], bound: readonly AnyT
   return groups;
 }
 
-export async function dispatchCalls(run: RunContext, agent: StepAgent, calls: readonly ModelToolCall[]): Promise<void> {
+export async function dispatchCalls(
+  run: RunContext,
+  agent: StepAgent,
+  calls: readonly ModelToolCall[],
+): Promise<void> {
   for (const group of groupCalls(calls, agent.bound)) {
     if (group.length === 1) await runCall(run, agent, group[0]!);
     else {

@@ -9,9 +9,7 @@ export type QuestionInput = z.output<typeof questionSchema>;
 export type QuestionAnswer = z.output<typeof questionAnswerSchema>;
 
 export type QuestionOutcome =
-  | { status: 'answered'; answer: QuestionAnswer }
-  | { status: 'expired' }
-  | { status: 'superseded' };
+  { status: 'answered'; answer: QuestionAnswer } | { status: 'expired' } | { status: 'superseded' };
 
 export interface QuestionBroker {
   /**
@@ -19,7 +17,12 @@ export interface QuestionBroker {
    * message; rejects when the run stops.
    */
   ask(
-    input: { callId: string; questions: QuestionInput[]; timeoutSeconds?: number; notesPlaceholder?: string },
+    input: {
+      callId: string;
+      questions: QuestionInput[];
+      timeoutSeconds?: number;
+      notesPlaceholder?: string;
+    },
     signal: AbortSignal,
   ): Promise<{ questionId: string; outcome: QuestionOutcome }>;
 }

@@ -25,7 +25,12 @@ export function needsApproval(tool: AnyTool, mode: PermissionMode): boolean {
 /** What the model reads when a headless run had nobody to approve a call. */
 export function headlessDenialReason(tool: AnyTool, mode: PermissionMode): string {
   const what = tool.flags.approval === 'shell' ? 'Shell commands' : 'Edits';
-  const rerun = tool.flags.approval === 'shell' ? '--permission-mode auto' : '--permission-mode accept-edits (or auto)';
-  return `${what} need approval in "${mode}" mode, and this headless run has nobody to approve them. ` +
-    `The call was not run. Continue without it, or tell the user to rerun with ${rerun}.`;
+  const rerun =
+    tool.flags.approval === 'shell'
+      ? '--permission-mode auto'
+      : '--permission-mode accept-edits (or auto)';
+  return (
+    `${what} need approval in "${mode}" mode, and this headless run has nobody to approve them. ` +
+    `The call was not run. Continue without it, or tell the user to rerun with ${rerun}.`
+  );
 }

@@ -13,7 +13,14 @@ import { currentMode } from './session-state';
 const PLAN_MAX_CHARS = 50_000;
 
 const parameters = z.strictObject({
-  plan: z.string().trim().min(1, 'the plan is empty').max(PLAN_MAX_CHARS).describe('The plan, step by step (markdown): files to change, commands to run, how to check the result'),
+  plan: z
+    .string()
+    .trim()
+    .min(1, 'the plan is empty')
+    .max(PLAN_MAX_CHARS)
+    .describe(
+      'The plan, step by step (markdown): files to change, commands to run, how to check the result',
+    ),
 });
 
 /** The result the model reads for a decided plan (also used when a restarted host resumes). */
@@ -40,7 +47,8 @@ export function planResult(planId: string, verdict: PlanVerdict, modeAfter: stri
         kind: 'plan_decision',
         plan_id: planId,
         decision: 'superseded',
-        message: 'The user sent a new message instead of deciding on the plan: address that message. You are still in plan mode.',
+        message:
+          'The user sent a new message instead of deciding on the plan: address that message. You are still in plan mode.',
       };
   }
 }
@@ -61,7 +69,8 @@ export function createPlanTool(run: RunContext): AnyTool {
           kind: 'plan_decision',
           plan_id: planId,
           decision: 'recorded',
-          message: 'This headless run has nobody to approve the plan: it is recorded. End your turn with the plan as your answer.',
+          message:
+            'This headless run has nobody to approve the plan: it is recorded. End your turn with the plan as your answer.',
         };
       }
       const done = run.beginWait('plan');
@@ -71,7 +80,11 @@ export function createPlanTool(run: RunContext): AnyTool {
       } finally {
         done();
       }
-      return planResult(planId, verdict, currentMode(run.session.events(), run.config.permission_mode));
+      return planResult(
+        planId,
+        verdict,
+        currentMode(run.session.events(), run.config.permission_mode),
+      );
     },
   }) as AnyTool;
 }

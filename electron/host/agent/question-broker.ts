@@ -10,7 +10,11 @@ import type { Waiters } from './waiters';
 
 class Expired extends Error {}
 
-export function createQuestionBroker(session: Session, waiters: Waiters<QuestionVerdict>, beginWait: (reason: string) => () => void): QuestionBroker {
+export function createQuestionBroker(
+  session: Session,
+  waiters: Waiters<QuestionVerdict>,
+  beginWait: (reason: string) => () => void,
+): QuestionBroker {
   return {
     async ask(input, signal) {
       const questionId = newQuestionId();
@@ -20,10 +24,15 @@ export function createQuestionBroker(session: Session, waiters: Waiters<Question
         call_id: input.callId,
         questions: input.questions,
         ...(input.timeoutSeconds !== undefined ? { timeout_seconds: input.timeoutSeconds } : {}),
-        ...(input.notesPlaceholder !== undefined ? { notes_placeholder: input.notesPlaceholder } : {}),
+        ...(input.notesPlaceholder !== undefined
+          ? { notes_placeholder: input.notesPlaceholder }
+          : {}),
       });
       const expiry = new AbortController();
-      const timer = input.timeoutSeconds !== undefined ? setTimeout(() => expiry.abort(new Expired()), input.timeoutSeconds * 1000) : undefined;
+      const timer =
+        input.timeoutSeconds !== undefined
+          ? setTimeout(() => expiry.abort(new Expired()), input.timeoutSeconds * 1000)
+          : undefined;
       const done = beginWait('question');
       let outcome: QuestionOutcome;
       try {

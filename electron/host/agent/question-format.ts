@@ -18,10 +18,13 @@ export function checkAnswer(questions: readonly Question[], answer: Answer): str
     if ('selected' in a) {
       if (!q.options.length) return `${name}: this question has no options; answer with text`;
       if (!a.selected.length) return `${name}: select at least one option, or answer with text`;
-      if (!q.multi_select && a.selected.length > 1) return `${name}: only one option may be selected`;
-      if (new Set(a.selected).size !== a.selected.length) return `${name}: an option is selected twice`;
+      if (!q.multi_select && a.selected.length > 1)
+        return `${name}: only one option may be selected`;
+      if (new Set(a.selected).size !== a.selected.length)
+        return `${name}: an option is selected twice`;
       const bad = a.selected.find((n) => n >= q.options.length);
-      if (bad !== undefined) return `${name}: option index ${bad} is out of range (0-${q.options.length - 1})`;
+      if (bad !== undefined)
+        return `${name}: option index ${bad} is out of range (0-${q.options.length - 1})`;
     } else if (!a.text.trim()) return `${name}: the text is empty`;
   }
   return null;
@@ -36,14 +39,20 @@ export function answersForModel(questions: readonly Question[], answer: Answer):
   return answer.answers.map((a, i): AnswerForModel => {
     const q = questions[i]!;
     return 'selected' in a
-      ? { header: q.header, question: q.question, selected: a.selected.map((n) => q.options[n]?.label ?? `#${n}`) }
+      ? {
+          header: q.header,
+          question: q.question,
+          selected: a.selected.map((n) => q.options[n]?.label ?? `#${n}`),
+        }
       : { header: q.header, question: q.question, text: a.text };
   });
 }
 
 export function formatAnswerText(questions: readonly Question[], answer: Answer): string {
   const lines = answersForModel(questions, answer).map((a) =>
-    'selected' in a ? `${a.header}: ${a.question}\n-> ${a.selected.join(', ')}` : `${a.header}: ${a.question}\n-> "${a.text}"`,
+    'selected' in a
+      ? `${a.header}: ${a.question}\n-> ${a.selected.join(', ')}`
+      : `${a.header}: ${a.question}\n-> "${a.text}"`,
   );
   if (answer.notes?.trim()) lines.push(`Notes: ${answer.notes.trim()}`);
   return lines.join('\n');

@@ -13,7 +13,10 @@ function verbatim(v: unknown): v is string {
   return typeof v === 'string' && (v.length >= VERBATIM_MIN_CHARS || v.includes('\n'));
 }
 
-export function renderToolResult(payload: ToolPayload, maxChars = TOOL_RESULT_CONTEXT_MAX_CHARS): string {
+export function renderToolResult(
+  payload: ToolPayload,
+  maxChars = TOOL_RESULT_CONTEXT_MAX_CHARS,
+): string {
   let out: string;
   const field = VERBATIM_FIELDS.find((f) => verbatim(payload[f]));
   if (field) {

@@ -11,9 +11,11 @@ import type { Waiters } from './waiters';
 // Everything one run shares between its root agent and its sub-agents: the session, the model,
 // the signal, how the client can interact, the host's services, and the waits on the user.
 
-export type ApprovalVerdict = { allow: true } | { allow: false; reason: string; by: 'user' | 'policy' };
+export type ApprovalVerdict =
+  { allow: true } | { allow: false; reason: string; by: 'user' | 'policy' };
 export type PlanVerdict = { decision: 'approve' | 'reject' | 'superseded'; feedback?: string };
-export type QuestionVerdict = { status: 'answered'; answer: QuestionAnswer } | { status: 'superseded' };
+export type QuestionVerdict =
+  { status: 'answered'; answer: QuestionAnswer } | { status: 'superseded' };
 
 /** The user's pending decisions of one session; decision commands resolve them. */
 export interface SessionWaits {
@@ -45,7 +47,10 @@ export interface ToolSourceInput {
 export interface ToolSource {
   candidates(input: ToolSourceInput): Promise<AnyTool[]>;
   /** tool_search deferral over what survived binding; absent: every granted tool is bound. */
-  defer?(granted: AnyTool[], input: ToolSourceInput & { contextWindow: number }): { bound: AnyTool[]; deferredNames: string[] };
+  defer?(
+    granted: AnyTool[],
+    input: ToolSourceInput & { contextWindow: number },
+  ): { bound: AnyTool[]; deferredNames: string[] };
 }
 
 /** Per-run memo of what is rebuilt every step but never changes: a logged result's text, a tool's schema. */

@@ -27,7 +27,8 @@ function interrupted(call: SessionEventOf<'tool_call'>): ToolPayload {
 function waitsOnUser(session: Session, call: SessionEventOf<'tool_call'>): boolean {
   const events = session.events();
   const approval = events.find((e) => e.type === 'approval_request' && e.call_id === call.call_id);
-  if (approval?.type === 'approval_request') return !findApproval(events, approval.approval_id).decision;
+  if (approval?.type === 'approval_request')
+    return !findApproval(events, approval.approval_id).decision;
   const plan = events.find((e) => e.type === 'plan' && e.call_id === call.call_id);
   if (plan?.type === 'plan') return !findPlan(events, plan.plan_id).decision;
   return false;
@@ -37,19 +38,34 @@ function waitsOnUser(session: Session, call: SessionEventOf<'tool_call'>): boole
 export async function repairOnOpen(session: Session): Promise<void> {
   for (const call of unresolvedCalls(session.events())) {
     if (call.agent_id === 'root' && waitsOnUser(session, call)) continue;
-    await session.append({ type: 'tool_result', call_id: call.call_id, agent_id: call.agent_id, name: call.name, payload: interrupted(call) });
+    await session.append({
+      type: 'tool_result',
+      call_id: call.call_id,
+      agent_id: call.agent_id,
+      name: call.name,
+      payload: interrupted(call),
+    });
   }
 }
 
 async function approvalVerdict(run: RunContext, approvalId: string): Promise<ApprovalVerdict> {
   const decided = findApproval(run.session.events(), approvalId).decision;
-  if (decided) return decided.decision === 'allow' ? { allow: true } : { allow: false, reason: decided.reason ?? '', by: decided.by };
+  if (decided)
+    return decided.decision === 'allow'
+      ? { allow: true }
+      : { allow: false, reason: decided.reason ?? '', by: decided.by };
   const done = run.beginWait('approval');
   try {
     return await run.waits.approvals.wait(approvalId, run.signal);
   } catch (err) {
     if (err instanceof RunAborted && err.why === 'stop') {
-      await run.append({ type: 'approval_decision', approval_id: approvalId, decision: 'deny', reason: 'the run was stopped', by: 'policy' });
+      await run.append({
+        type: 'approval_decision',
+        approval_id: approvalId,
+        decision: 'deny',
+        reason: 'the run was stopped',
+        by: 'policy',
+      });
       return { allow: false, reason: 'the run was stopped', by: 'policy' };
     }
     throw err;
@@ -69,21 +85,41 @@ async function planVerdict(run: RunContext, planId: string): Promise<PlanVerdict
   }
 }
 
-async function settleOne(run: RunContext, agent: StepAgent, call: SessionEventOf<'tool_call'>): Promise<ToolPayload> {
+async function settleOne(
+  run: RunContext,
+  agent: StepAgent,
+  call: SessionEventOf<'tool_call'>,
+): Promise<ToolPayload> {
   const events = run.session.events();
-  const approval = events.find((e): e is SessionEventOf<'approval_request'> => e.type === 'approval_request' && e.call_id === call.call_id);
+  const approval = events.find(
+    (e): e is SessionEventOf<'approval_request'> =>
+      e.type === 'approval_request' && e.call_id === call.call_id,
+  );
   if (approval) {
     const verdict = await approvalVerdict(run, approval.approval_id);
     if (!verdict.allow) return deniedPayload(verdict);
     const tool = agent.bound.find((t) => t.name === call.name);
-    if (!tool) return errorPayload('unknown_tool', `${call.name} is not available any more (the mode or the tool set changed)`);
+    if (!tool)
+      return errorPayload(
+        'unknown_tool',
+        `${call.name} is not available any more (the mode or the tool set changed)`,
+      );
     const parsed = parseToolArgs(tool, call.args);
     return parsed.ok ? executeTool(run, agent, tool, call.call_id, parsed.args) : parsed.error;
   }
-  const plan = call.name === PLAN_TOOL_NAME ? events.find((e): e is SessionEventOf<'plan'> => e.type === 'plan' && e.call_id === call.call_id) : undefined;
+  const plan =
+    call.name === PLAN_TOOL_NAME
+      ? events.find(
+          (e): e is SessionEventOf<'plan'> => e.type === 'plan' && e.call_id === call.call_id,
+        )
+      : undefined;
   if (plan) {
     const verdict = await planVerdict(run, plan.plan_id);
-    return planResult(plan.plan_id, verdict, currentMode(run.session.events(), run.config.permission_mode));
+    return planResult(
+      plan.plan_id,
+      verdict,
+      currentMode(run.session.events(), run.config.permission_mode),
+    );
   }
   return interrupted(call);
 }
@@ -98,6 +134,11 @@ export async function settleDangling(run: RunContext, agent: StepAgent): Promise
       if (!(err instanceof RunAborted) || err.why === 'shutdown') throw err;
       payload = errorPayload('stopped', 'The user stopped the run before this call finished.');
     }
-    await recordResult(run, { ...agent, spec: { ...agent.spec, id: call.agent_id } }, { id: call.call_id, name: call.name }, payload);
+    await recordResult(
+      run,
+      { ...agent, spec: { ...agent.spec, id: call.agent_id } },
+      { id: call.call_id, name: call.name },
+      payload,
+    );
   }
 }

@@ -9,5 +9,9 @@ export class RunAborted extends Error {
 }
 
 export function abortReason(signal: AbortSignal): RunAborted | null {
-  return signal.aborted ? (signal.reason instanceof RunAborted ? signal.reason : new RunAborted('stop')) : null;
+  return signal.aborted
+    ? signal.reason instanceof RunAborted
+      ? signal.reason
+      : new RunAborted('stop')
+    : null;
 }

@@ -17,9 +17,26 @@ export interface SubagentOutcome {
 }
 
 const parameters = z.strictObject({
-  task: z.string().trim().min(1, 'the task is empty').max(20_000).describe('The complete, self-contained task: the sub-agent sees nothing else of this conversation'),
-  description: z.string().trim().max(80).optional().describe('A few words shown to the user, e.g. "Find the config loader"'),
-  tools: z.array(z.string()).optional().describe('Names of the tools it may use (a subset of yours); omit for all of yours that sub-agents may hold'),
+  task: z
+    .string()
+    .trim()
+    .min(1, 'the task is empty')
+    .max(20_000)
+    .describe(
+      'The complete, self-contained task: the sub-agent sees nothing else of this conversation',
+    ),
+  description: z
+    .string()
+    .trim()
+    .max(80)
+    .optional()
+    .describe('A few words shown to the user, e.g. "Find the config loader"'),
+  tools: z
+    .array(z.string())
+    .optional()
+    .describe(
+      'Names of the tools it may use (a subset of yours); omit for all of yours that sub-agents may hold',
+    ),
 });
 
 export function createSubagentTool(
@@ -39,7 +56,11 @@ export function createSubagentTool(
       const held = parent.held().filter((n) => n !== SUBAGENT_TOOL_NAME);
       if (args.tools) {
         const unknown = args.tools.filter((n) => !held.includes(n));
-        if (unknown.length) return errorPayload('invalid_args', `tools: not among your tools: ${unknown.join(', ')}. Yours: ${held.join(', ')}`);
+        if (unknown.length)
+          return errorPayload(
+            'invalid_args',
+            `tools: not among your tools: ${unknown.join(', ')}. Yours: ${held.join(', ')}`,
+          );
       }
       const spec: AgentSpec = {
         id: newSubagentId(),
@@ -52,7 +73,13 @@ export function createSubagentTool(
       await ctx.emit({ type: 'subagent', agent_id: spec.id, task: args.task, state: 'started' });
       try {
         const outcome = await runAgent(spec);
-        await ctx.emit({ type: 'subagent', agent_id: spec.id, task: label, state: 'finished', result: outcome.text });
+        await ctx.emit({
+          type: 'subagent',
+          agent_id: spec.id,
+          task: label,
+          state: 'finished',
+          result: outcome.text,
+        });
         return {
           kind: 'subagent_result',
           agent_id: spec.id,
@@ -62,8 +89,16 @@ export function createSubagentTool(
         };
       } catch (err) {
         if (!(err instanceof ModelError) || err.code === 'aborted') throw err;
-        await ctx.emit({ type: 'subagent', agent_id: spec.id, task: label, state: 'failed', result: err.message });
-        return errorPayload('subagent_failed', `The sub-agent failed: ${err.message}`, { agent_id: spec.id });
+        await ctx.emit({
+          type: 'subagent',
+          agent_id: spec.id,
+          task: label,
+          state: 'failed',
+          result: err.message,
+        });
+        return errorPayload('subagent_failed', `The sub-agent failed: ${err.message}`, {
+          agent_id: spec.id,
+        });
       }
     },
   }) as AnyTool;

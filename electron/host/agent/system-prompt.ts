@@ -20,7 +20,8 @@ export interface PromptInput {
 
 const MODE_TEXT: Record<PermissionMode, string> = {
   ask: 'ask: file edits and shell commands wait for the user to approve them.',
-  'accept-edits': 'accept-edits: file edits run at once; shell commands wait for the user to approve them.',
+  'accept-edits':
+    'accept-edits: file edits run at once; shell commands wait for the user to approve them.',
   auto: 'auto: every tool runs without approval.',
   plan: 'plan: only read-only tools are available.',
 };
@@ -30,7 +31,7 @@ export function buildSystemPrompt(p: PromptInput): string {
   const parts: string[] = [];
   parts.push(
     p.agent === 'root'
-      ? 'You are Mewbo, an AI agent working on the user\'s project on their own machine. Do what the user asks, working ' +
+      ? "You are Mewbo, an AI agent working on the user's project on their own machine. Do what the user asks, working " +
           'through the tools; keep replies short and concrete, and say plainly what you changed and what you could not do.'
       : 'You are a sub-agent of Mewbo, started by the main agent for one task. Work on that task only, through your ' +
           'tools. You cannot ask the user anything: note open questions in your result. Your final message is your ' +
@@ -52,11 +53,26 @@ export function buildSystemPrompt(p: PromptInput): string {
     '- Paths are relative to the working directory; nothing outside it can be reached. Read a file before you edit it.',
     '- A call the user denies returns an error result with their reason: do not retry it unchanged.',
   ];
-  if (has('update_todos')) rules.push('- For work of several steps, keep a todo list with update_todos (the whole list each call, one item in_progress); it does not end your turn.');
-  if (has('ask_user_question')) rules.push('- When a decision is the user\'s (a preference, an ambiguity you cannot resolve from the code), ask with ask_user_question instead of guessing.');
-  if (has('present_ui')) rules.push('- present_ui shows a structured panel to the user; they see it and its text, so do not repeat its content in prose.');
-  if (has(SUBAGENT_TOOL_NAME)) rules.push(`- ${SUBAGENT_TOOL_NAME} hands a self-contained task (a search across many files, an investigation) to a sub-agent with a narrowed tool set; it reports back a result.`);
-  if (p.deferredCount > 0) rules.push(`- ${p.deferredCount} more tools are deferred to save context: their names are listed in tool_search; fetch a schema with tool_search before calling one.`);
+  if (has('update_todos'))
+    rules.push(
+      '- For work of several steps, keep a todo list with update_todos (the whole list each call, one item in_progress); it does not end your turn.',
+    );
+  if (has('ask_user_question'))
+    rules.push(
+      "- When a decision is the user's (a preference, an ambiguity you cannot resolve from the code), ask with ask_user_question instead of guessing.",
+    );
+  if (has('present_ui'))
+    rules.push(
+      '- present_ui shows a structured panel to the user; they see it and its text, so do not repeat its content in prose.',
+    );
+  if (has(SUBAGENT_TOOL_NAME))
+    rules.push(
+      `- ${SUBAGENT_TOOL_NAME} hands a self-contained task (a search across many files, an investigation) to a sub-agent with a narrowed tool set; it reports back a result.`,
+    );
+  if (p.deferredCount > 0)
+    rules.push(
+      `- ${p.deferredCount} more tools are deferred to save context: their names are listed in tool_search; fetch a schema with tool_search before calling one.`,
+    );
   parts.push(rules.join('\n'));
   if (p.mode === 'plan' && has(PLAN_TOOL_NAME)) {
     parts.push(
@@ -65,6 +81,7 @@ export function buildSystemPrompt(p: PromptInput): string {
         'session switches to act mode and you carry it out. If the user rejects it, revise the plan with their feedback.',
     );
   }
-  if (p.instructions) parts.push(`# Project instructions (${p.instructions.file})\n${p.instructions.text}`);
+  if (p.instructions)
+    parts.push(`# Project instructions (${p.instructions.file})\n${p.instructions.text}`);
   return parts.join('\n\n');
 }

@@ -5,9 +5,19 @@ import { DEFAULT_MAX_OUTPUT_TOKENS } from '../models/constants';
 // A cheap token estimate (characters / 4) for budgeting the context window. It only has to be in
 // the right range: the provider's own context-overflow error is the backstop.
 
-export function estimateTokens(system: string, messages: readonly ModelMessage[], tools: readonly ToolSpec[]): number {
+export function estimateTokens(
+  system: string,
+  messages: readonly ModelMessage[],
+  tools: readonly ToolSpec[],
+): number {
   let chars = system.length + JSON.stringify(tools).length;
-  for (const m of messages) chars += m.role === 'assistant' ? m.text.length + JSON.stringify(m.toolCalls).length : m.role === 'user' ? m.text.length : m.content.length;
+  for (const m of messages)
+    chars +=
+      m.role === 'assistant'
+        ? m.text.length + JSON.stringify(m.toolCalls).length
+        : m.role === 'user'
+          ? m.text.length
+          : m.content.length;
   return Math.ceil(chars / CHARS_PER_TOKEN);
 }
 

@@ -19,7 +19,10 @@ type AgentHandlers = Pick<
 export function agentHandlers(decisions: AgentDecisions, models: ModelSettings): AgentHandlers {
   return {
     'agent.answerQuestion': async (req) =>
-      decisions.answerQuestion(req.id, req.question_id, { answers: req.answers, ...(req.notes !== undefined ? { notes: req.notes } : {}) }),
+      decisions.answerQuestion(req.id, req.question_id, {
+        answers: req.answers,
+        ...(req.notes !== undefined ? { notes: req.notes } : {}),
+      }),
     'agent.decideApproval': async (req) => {
       await decisions.decideApproval(req.id, req.approval_id, req.decision, req.reason);
       return { ok: true as const };
@@ -50,7 +53,10 @@ export function agentHandlers(decisions: AgentDecisions, models: ModelSettings):
       try {
         return { models: await models.listModels(req.provider) };
       } catch (err) {
-        throw new HostError('provider_unreachable', `could not list ${req.provider} models: ${(err as Error).message}`);
+        throw new HostError(
+          'provider_unreachable',
+          `could not list ${req.provider} models: ${(err as Error).message}`,
+        );
       }
     },
   };

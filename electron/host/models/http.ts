@@ -1,4 +1,9 @@
-import { ERROR_DETAIL_MAX_CHARS, MODEL_BACKOFF_BASE_MS, MODEL_MAX_ATTEMPTS, MODEL_MAX_RETRY_AFTER_MS } from './constants';
+import {
+  ERROR_DETAIL_MAX_CHARS,
+  MODEL_BACKOFF_BASE_MS,
+  MODEL_MAX_ATTEMPTS,
+  MODEL_MAX_RETRY_AFTER_MS,
+} from './constants';
 import { httpModelError, ModelError, networkModelError } from './model-error';
 
 // POST with bounded retries on 429/5xx and network failures, before any byte of a reply is used:
@@ -9,7 +14,10 @@ export interface RetryPolicy {
   baseDelayMs: number;
 }
 
-export const DEFAULT_RETRY: RetryPolicy = { attempts: MODEL_MAX_ATTEMPTS, baseDelayMs: MODEL_BACKOFF_BASE_MS };
+export const DEFAULT_RETRY: RetryPolicy = {
+  attempts: MODEL_MAX_ATTEMPTS,
+  baseDelayMs: MODEL_BACKOFF_BASE_MS,
+};
 
 function retryAfterMs(res: Response): number | undefined {
   const ms = res.headers.get('retry-after-ms');

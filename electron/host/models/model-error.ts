@@ -26,7 +26,12 @@ export class ModelError extends Error {
   }
 
   get retryable(): boolean {
-    return this.code === 'rate_limited' || this.code === 'overloaded' || this.code === 'server' || this.code === 'network';
+    return (
+      this.code === 'rate_limited' ||
+      this.code === 'overloaded' ||
+      this.code === 'server' ||
+      this.code === 'network'
+    );
   }
 }
 
@@ -34,19 +39,59 @@ const CONTEXT_OVERFLOW =
   /prompt is too long|context[_ ]length|context window|maximum context|too many tokens|exceeds the (model's )?(context|maximum)|input is too long|request_too_large/i;
 
 /** Maps an HTTP failure to a ModelError; `detail` is the server's own message. */
-export function httpModelError(provider: string, status: number, detail: string, retryAfterMs?: number): ModelError {
+export function httpModelError(
+  provider: string,
+  status: number,
+  detail: string,
+  retryAfterMs?: number,
+): ModelError {
   const said = detail ? `: ${detail}` : '';
   if (status === 401 || status === 403) {
-    return new ModelError('auth', `${provider} rejected the API key (HTTP ${status})${said}. Set a valid key in Settings or the environment.`, status);
+    return new ModelError(
+      'auth',
+      `${provider} rejected the API key (HTTP ${status})${said}. Set a valid key in Settings or the environment.`,
+      status,
+    );
   }
-  if (status === 429) return new ModelError('rate_limited', `${provider} rate limit (HTTP 429)${said}`, status, retryAfterMs);
-  if (status === 529) return new ModelError('overloaded', `${provider} is overloaded (HTTP 529)${said}`, status, retryAfterMs);
+  if (status === 429)
+    return new ModelError(
+      'rate_limited',
+      `${provider} rate limit (HTTP 429)${said}`,
+      status,
+      retryAfterMs,
+    );
+  if (status === 529)
+    return new ModelError(
+      'overloaded',
+      `${provider} is overloaded (HTTP 529)${said}`,
+      status,
+      retryAfterMs,
+    );
   if (status === 413 || CONTEXT_OVERFLOW.test(detail)) {
-    return new ModelError('context_overflow', `the conversation is larger than the model's context window (HTTP ${status})${said}`, status);
+    return new ModelError(
+      'context_overflow',
+      `the conversation is larger than the model's context window (HTTP ${status})${said}`,
+      status,
+    );
   }
-  if (status === 404) return new ModelError('not_found', `${provider} answered 404${said}: check the base URL and the model name`, status);
-  if (status >= 500) return new ModelError('server', `${provider} server error (HTTP ${status})${said}`, status, retryAfterMs);
-  return new ModelError('bad_request', `${provider} refused the request (HTTP ${status})${said}`, status);
+  if (status === 404)
+    return new ModelError(
+      'not_found',
+      `${provider} answered 404${said}: check the base URL and the model name`,
+      status,
+    );
+  if (status >= 500)
+    return new ModelError(
+      'server',
+      `${provider} server error (HTTP ${status})${said}`,
+      status,
+      retryAfterMs,
+    );
+  return new ModelError(
+    'bad_request',
+    `${provider} refused the request (HTTP ${status})${said}`,
+    status,
+  );
 }
 
 /** fetch() rejects with a TypeError whose `cause` carries the errno: say which. */

@@ -4,7 +4,12 @@ import { writeJsonAtomic } from '../store/atomic-json';
 import { apiKeySecret, type SecretStore } from '../secrets/secret-store';
 import { ANTHROPIC_API_VERSION } from './constants';
 import type { RetryPolicy } from './http';
-import { providerSettings, PROVIDER_IDS, type ModelSection, type ValueSource } from './provider-config';
+import {
+  providerSettings,
+  PROVIDER_IDS,
+  type ModelSection,
+  type ValueSource,
+} from './provider-config';
 import { selectModel, type ModelSelection } from './select-model';
 import type { ProviderId } from './types';
 
@@ -44,7 +49,10 @@ export interface ModelSettingsOptions {
   retry?: RetryPolicy;
 }
 
-const stripNulls = <T extends object>(o: T) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined && v !== ''));
+const stripNulls = <T extends object>(o: T) =>
+  Object.fromEntries(
+    Object.entries(o).filter(([, v]) => v !== null && v !== undefined && v !== ''),
+  );
 
 export class ModelSettings {
   private current: ModelSection;
@@ -59,7 +67,13 @@ export class ModelSettings {
   }
 
   select(override?: string): Promise<ModelSelection> {
-    return selectModel({ cfg: this.current, env: this.opts.env, secrets: this.opts.secrets, override, retry: this.opts.retry });
+    return selectModel({
+      cfg: this.current,
+      env: this.opts.env,
+      secrets: this.opts.secrets,
+      override,
+      retry: this.opts.retry,
+    });
   }
 
   /** Applies a patch (null clears a value), validates the whole file, writes it atomically. */
@@ -119,7 +133,12 @@ export class ModelSettings {
     const [selection, providers] = await Promise.all([this.select(), this.providers()]);
     return {
       selected: selection.ok
-        ? { provider: selection.provider.provider, model: selection.provider.model, context_window: selection.provider.contextWindow, reason: selection.reason }
+        ? {
+            provider: selection.provider.provider,
+            model: selection.provider.model,
+            context_window: selection.provider.contextWindow,
+            reason: selection.reason,
+          }
         : null,
       message: selection.ok ? null : selection.message,
       model: this.current.model,
@@ -131,12 +150,23 @@ export class ModelSettings {
   async listModels(provider: ProviderId): Promise<string[]> {
     const p = await providerSettings(provider, this.current, this.opts.env, this.opts.secrets);
     const base = p.baseUrl.replace(/\/+$/, '');
-    const url = provider === 'anthropic' ? `${base}/v1/models` : provider === 'ollama' ? `${base.replace(/\/v1$/, '')}/api/tags` : `${base}/models`;
+    const url =
+      provider === 'anthropic'
+        ? `${base}/v1/models`
+        : provider === 'ollama'
+          ? `${base.replace(/\/v1$/, '')}/api/tags`
+          : `${base}/models`;
     const headers: Record<string, string> =
-      provider === 'anthropic' ? { 'x-api-key': p.apiKey ?? '', 'anthropic-version': ANTHROPIC_API_VERSION } : p.apiKey ? { authorization: `Bearer ${p.apiKey}` } : {};
+      provider === 'anthropic'
+        ? { 'x-api-key': p.apiKey ?? '', 'anthropic-version': ANTHROPIC_API_VERSION }
+        : p.apiKey
+          ? { authorization: `Bearer ${p.apiKey}` }
+          : {};
     const res = await fetch(url, { headers, signal: AbortSignal.timeout(10_000) });
     if (!res.ok) throw new Error(`${url} answered HTTP ${res.status}`);
     const json = (await res.json()) as { data?: { id: string }[]; models?: { name: string }[] };
-    return provider === 'ollama' ? (json.models ?? []).map((m) => m.name) : (json.data ?? []).map((m) => m.id);
+    return provider === 'ollama'
+      ? (json.models ?? []).map((m) => m.name)
+      : (json.data ?? []).map((m) => m.id);
   }
 }

@@ -3,7 +3,15 @@ import { errorDetail, postJson, type RetryPolicy } from './http';
 import { ModelError } from './model-error';
 import { readSse } from './sse';
 import { parseToolArgs } from './tool-args';
-import type { ModelMessage, ModelProvider, ModelRequest, ModelTurn, ProviderId, StopReason, StreamCallbacks } from './types';
+import type {
+  ModelMessage,
+  ModelProvider,
+  ModelRequest,
+  ModelTurn,
+  ProviderId,
+  StopReason,
+  StreamCallbacks,
+} from './types';
 
 // OpenAI Chat Completions (POST {base}/chat/completions, stream: true): also what Ollama, LM Studio,
 // vLLM and llama.cpp servers speak. Tool calls stream as fragments keyed by `index`; a server that
@@ -20,11 +28,35 @@ export interface OpenAiOptions {
 
 type WireMessage = Record<string, unknown>;
 
+interface WireToolCall {
+  index?: number;
+  id?: string;
+  function?: { name?: string; arguments?: string | object };
+}
+/** A streamed `delta` or a whole `message`: the fields this client reads. */
+interface WireDelta {
+  content?: string | null;
+  reasoning_content?: string;
+  reasoning?: string;
+  tool_calls?: WireToolCall[];
+}
+interface WireChoice {
+  delta?: WireDelta;
+  message?: WireDelta;
+  finish_reason?: string | null;
+}
+interface WireChunk {
+  choices?: WireChoice[];
+  usage?: { prompt_tokens?: number; completion_tokens?: number };
+  error?: unknown;
+}
+
 export function toOpenAiMessages(system: string, messages: ModelMessage[]): WireMessage[] {
   const out: WireMessage[] = system ? [{ role: 'system', content: system }] : [];
   for (const m of messages) {
     if (m.role === 'user') out.push({ role: 'user', content: m.text });
-    else if (m.role === 'tool') out.push({ role: 'tool', tool_call_id: m.callId, content: m.content || '(empty)' });
+    else if (m.role === 'tool')
+      out.push({ role: 'tool', tool_call_id: m.callId, content: m.content || '(empty)' });
     else {
       if (!m.text && !m.toolCalls.length) continue;
       out.push({
@@ -71,7 +103,11 @@ export class OpenAiProvider implements ModelProvider {
     this.label = opts.provider === 'ollama' ? 'Ollama' : 'OpenAI-compatible server';
   }
 
-  async complete(req: ModelRequest, signal: AbortSignal, cb: StreamCallbacks = {}): Promise<ModelTurn> {
+  async complete(
+    req: ModelRequest,
+    signal: AbortSignal,
+    cb: StreamCallbacks = {},
+  ): Promise<ModelTurn> {
     const url = `${this.opts.baseUrl.replace(/\/+$/, '')}/chat/completions`;
     const res = await postJson({
       provider: this.label,
@@ -85,14 +121,24 @@ export class OpenAiProvider implements ModelProvider {
         stream_options: { include_usage: true },
         messages: toOpenAiMessages(req.system, req.messages),
         ...(req.tools.length
-          ? { tools: req.tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } })) }
+          ? {
+              tools: req.tools.map((t) => ({
+                type: 'function',
+                function: { name: t.name, description: t.description, parameters: t.parameters },
+              })),
+            }
           : {}),
       },
     });
-    const turn: ModelTurn = { text: '', toolCalls: [], stopReason: 'other', usage: { inputTokens: 0, outputTokens: 0 } };
+    const turn: ModelTurn = {
+      text: '',
+      toolCalls: [],
+      stopReason: 'other',
+      usage: { inputTokens: 0, outputTokens: 0 },
+    };
     const calls = new Map<number, CallParts>();
     let thinking = '';
-    const apply = (choice: Record<string, any> | undefined, streamed: boolean) => {
+    const apply = (choice: WireChoice | undefined, streamed: boolean) => {
       if (!choice) return;
       const d = (streamed ? choice.delta : choice.message) ?? {};
       if (typeof d.content === 'string' && d.content) {
@@ -107,24 +153,30 @@ export class OpenAiProvider implements ModelProvider {
         if (tc.id) parts.id = tc.id;
         if (tc.function?.name) parts.name += tc.function.name;
         if (tc.function?.arguments) {
-          parts.json += typeof tc.function.arguments === 'string' ? tc.function.arguments : JSON.stringify(tc.function.arguments);
+          parts.json +=
+            typeof tc.function.arguments === 'string'
+              ? tc.function.arguments
+              : JSON.stringify(tc.function.arguments);
         }
         calls.set(index, parts);
       }
       if (choice.finish_reason) turn.stopReason = stopReason(choice.finish_reason);
     };
-    const usage = (u: Record<string, any> | undefined) => {
+    const usage = (u: WireChunk['usage']) => {
       if (!u) return;
       turn.usage = { inputTokens: u.prompt_tokens ?? 0, outputTokens: u.completion_tokens ?? 0 };
     };
 
     if (!(res.headers.get('content-type') ?? '').includes('text/event-stream')) {
       const text = await res.text();
-      let json: Record<string, any>;
+      let json: WireChunk;
       try {
-        json = JSON.parse(text);
+        json = JSON.parse(text) as WireChunk;
       } catch {
-        throw new ModelError('protocol', `${this.label} answered neither an event stream nor JSON: ${text.slice(0, 200)}`);
+        throw new ModelError(
+          'protocol',
+          `${this.label} answered neither an event stream nor JSON: ${text.slice(0, 200)}`,
+        );
       }
       apply(json.choices?.[0], false);
       usage(json.usage);
@@ -138,13 +190,20 @@ export class OpenAiProvider implements ModelProvider {
             done = true;
             break;
           }
-          let chunk: Record<string, any>;
+          let chunk: WireChunk;
           try {
-            chunk = JSON.parse(ev.data);
+            chunk = JSON.parse(ev.data) as WireChunk;
           } catch {
-            throw new ModelError('protocol', `${this.label} sent a chunk that is not JSON: ${ev.data.slice(0, 200)}`);
+            throw new ModelError(
+              'protocol',
+              `${this.label} sent a chunk that is not JSON: ${ev.data.slice(0, 200)}`,
+            );
           }
-          if (chunk.error) throw new ModelError('server', `${this.label} stream error: ${errorDetail(JSON.stringify(chunk))}`);
+          if (chunk.error)
+            throw new ModelError(
+              'server',
+              `${this.label} stream error: ${errorDetail(JSON.stringify(chunk))}`,
+            );
           apply(chunk.choices?.[0], true);
           usage(chunk.usage);
         }
@@ -154,11 +213,16 @@ export class OpenAiProvider implements ModelProvider {
         throw new ModelError('network', `${this.label} stream broke: ${(err as Error).message}`);
       }
       // Some servers close without [DONE]; a finish_reason is as good an end marker.
-      if (!done && turn.stopReason === 'other') throw new ModelError('network', `${this.label} stream ended before [DONE]`);
+      if (!done && turn.stopReason === 'other')
+        throw new ModelError('network', `${this.label} stream ended before [DONE]`);
     }
     turn.toolCalls = [...calls.entries()]
       .sort((a, b) => a[0] - b[0])
-      .map(([i, c]) => ({ id: c.id || `call_${i}_${Date.now().toString(36)}`, name: c.name, ...parseToolArgs(c.json) }));
+      .map(([i, c]) => ({
+        id: c.id || `call_${i}_${Date.now().toString(36)}`,
+        name: c.name,
+        ...parseToolArgs(c.json),
+      }));
     if (turn.toolCalls.length && turn.stopReason !== 'max_tokens') turn.stopReason = 'tool_use';
     if (thinking) turn.thinking = thinking;
     return turn;

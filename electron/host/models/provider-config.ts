@@ -1,6 +1,10 @@
 import type { AppConfig } from '../config/schema';
 import { apiKeySecret, type SecretStore } from '../secrets/secret-store';
-import { ANTHROPIC_DEFAULT_BASE_URL, OLLAMA_DEFAULT_BASE_URL, OPENAI_DEFAULT_BASE_URL } from './constants';
+import {
+  ANTHROPIC_DEFAULT_BASE_URL,
+  OLLAMA_DEFAULT_BASE_URL,
+  OPENAI_DEFAULT_BASE_URL,
+} from './constants';
 import type { ProviderId } from './types';
 
 // One provider's effective settings, merged from the key store, configs/app.json and the
@@ -49,7 +53,8 @@ export async function providerSettings(
   let baseUrl = DEFAULT_BASE[id];
   let baseUrlSource: ValueSource = 'default';
   if (conf?.base_url) [baseUrl, baseUrlSource] = [conf.base_url, 'config'];
-  else if (envNames.base && env[envNames.base]) [baseUrl, baseUrlSource] = [env[envNames.base]!, 'env'];
+  else if (envNames.base && env[envNames.base])
+    [baseUrl, baseUrlSource] = [env[envNames.base]!, 'env'];
   if (id === 'ollama') baseUrl = ollamaChatBase(baseUrl);
   return { id, apiKey, keySource, baseUrl, baseUrlSource, model: conf?.model };
 }

@@ -4,7 +4,13 @@ import { contextWindowFor, parseModelRef, providerForModelName } from './catalog
 import { DEFAULT_MODELS, OLLAMA_PROBE_TIMEOUT_MS } from './constants';
 import type { RetryPolicy } from './http';
 import { OpenAiProvider } from './openai';
-import { isConfigured, providerSettings, PROVIDER_IDS, type ModelSection, type ProviderSettings } from './provider-config';
+import {
+  isConfigured,
+  providerSettings,
+  PROVIDER_IDS,
+  type ModelSection,
+  type ProviderSettings,
+} from './provider-config';
 import type { ModelProvider, ProviderId } from './types';
 
 // The default selection (DESIGN.md): an explicit choice wins; else a key picks its provider
@@ -31,7 +37,10 @@ export interface SelectOptions {
 }
 
 /** Model names an Ollama server holds, or null when nothing answers there. */
-export async function probeOllama(chatBase: string, timeoutMs = OLLAMA_PROBE_TIMEOUT_MS): Promise<string[] | null> {
+export async function probeOllama(
+  chatBase: string,
+  timeoutMs = OLLAMA_PROBE_TIMEOUT_MS,
+): Promise<string[] | null> {
   const root = chatBase.replace(/\/v1$/, '');
   try {
     const res = await fetch(`${root}/api/tags`, { signal: AbortSignal.timeout(timeoutMs) });
@@ -46,44 +55,111 @@ export async function probeOllama(chatBase: string, timeoutMs = OLLAMA_PROBE_TIM
 function build(p: ProviderSettings, model: string, opts: SelectOptions): ModelProvider {
   const contextWindow = opts.cfg.model.context_window ?? contextWindowFor(model);
   if (p.id === 'anthropic') {
-    return new AnthropicProvider({ baseUrl: p.baseUrl, apiKey: p.apiKey ?? '', model, contextWindow, retry: opts.retry });
+    return new AnthropicProvider({
+      baseUrl: p.baseUrl,
+      apiKey: p.apiKey ?? '',
+      model,
+      contextWindow,
+      retry: opts.retry,
+    });
   }
-  return new OpenAiProvider({ provider: p.id, baseUrl: p.baseUrl, apiKey: p.apiKey, model, contextWindow, retry: opts.retry });
+  return new OpenAiProvider({
+    provider: p.id,
+    baseUrl: p.baseUrl,
+    apiKey: p.apiKey,
+    model,
+    contextWindow,
+    retry: opts.retry,
+  });
 }
 
 const KEY_HINT: Record<ProviderId, string> = {
   anthropic: 'set ANTHROPIC_API_KEY, a key in Settings, or providers.anthropic in configs/app.json',
-  openai: 'set OPENAI_API_KEY (or OPENAI_BASE_URL for a local server), a key in Settings, or providers.openai in configs/app.json',
+  openai:
+    'set OPENAI_API_KEY (or OPENAI_BASE_URL for a local server), a key in Settings, or providers.openai in configs/app.json',
   ollama: 'start Ollama on 127.0.0.1:11434 or set providers.ollama.base_url in configs/app.json',
 };
 
-async function withProvider(id: ProviderId, model: string | undefined, all: Record<ProviderId, ProviderSettings>, opts: SelectOptions, reason: string): Promise<ModelSelection> {
+async function withProvider(
+  id: ProviderId,
+  model: string | undefined,
+  all: Record<ProviderId, ProviderSettings>,
+  opts: SelectOptions,
+  reason: string,
+): Promise<ModelSelection> {
   const p = all[id];
   if (id === 'ollama') {
     const names = await probeOllama(p.baseUrl);
-    if (names === null && !isConfigured(p)) return { ok: false, code: 'no_model', message: `Ollama does not answer at ${p.baseUrl}: ${KEY_HINT.ollama}` };
+    if (names === null && !isConfigured(p))
+      return {
+        ok: false,
+        code: 'no_model',
+        message: `Ollama does not answer at ${p.baseUrl}: ${KEY_HINT.ollama}`,
+      };
     const chosen = model ?? p.model ?? names?.[0];
-    if (!chosen) return { ok: false, code: 'no_local_model', message: `Ollama at ${p.baseUrl} has no model: pull one (ollama pull qwen3) or set model.name` };
+    if (!chosen)
+      return {
+        ok: false,
+        code: 'no_local_model',
+        message: `Ollama at ${p.baseUrl} has no model: pull one (ollama pull qwen3) or set model.name`,
+      };
     return { ok: true, provider: build(p, chosen, opts), reason };
   }
-  if (!isConfigured(p)) return { ok: false, code: 'no_key', message: `${reason}, but ${id} has no API key: ${KEY_HINT[id]}` };
+  if (!isConfigured(p))
+    return {
+      ok: false,
+      code: 'no_key',
+      message: `${reason}, but ${id} has no API key: ${KEY_HINT[id]}`,
+    };
   return { ok: true, provider: build(p, model ?? p.model ?? DEFAULT_MODELS[id], opts), reason };
 }
 
 export async function selectModel(opts: SelectOptions): Promise<ModelSelection> {
-  const entries = await Promise.all(PROVIDER_IDS.map((id) => providerSettings(id, opts.cfg, opts.env, opts.secrets)));
-  const all = Object.fromEntries(entries.map((p) => [p.id, p])) as Record<ProviderId, ProviderSettings>;
+  const entries = await Promise.all(
+    PROVIDER_IDS.map((id) => providerSettings(id, opts.cfg, opts.env, opts.secrets)),
+  );
+  const all = Object.fromEntries(entries.map((p) => [p.id, p])) as Record<
+    ProviderId,
+    ProviderSettings
+  >;
   if (opts.override?.trim()) {
     const ref = parseModelRef(opts.override);
-    const id = ref.provider ?? providerForModelName(ref.model) ?? opts.cfg.model.provider ?? entries.find(isConfigured)?.id ?? 'ollama';
+    const id =
+      ref.provider ??
+      providerForModelName(ref.model) ??
+      opts.cfg.model.provider ??
+      entries.find(isConfigured)?.id ??
+      'ollama';
     return withProvider(id, ref.model, all, opts, `model '${opts.override}' was asked for`);
   }
   const { provider, name } = opts.cfg.model;
-  if (provider) return withProvider(provider, name, all, opts, `configs/app.json sets model.provider '${provider}'`);
-  if (name && providerForModelName(name)) return withProvider(providerForModelName(name)!, name, all, opts, `configs/app.json sets model.name '${name}'`);
+  if (provider)
+    return withProvider(
+      provider,
+      name,
+      all,
+      opts,
+      `configs/app.json sets model.provider '${provider}'`,
+    );
+  if (name && providerForModelName(name))
+    return withProvider(
+      providerForModelName(name)!,
+      name,
+      all,
+      opts,
+      `configs/app.json sets model.name '${name}'`,
+    );
   for (const id of ['anthropic', 'openai'] as const) {
-    if (isConfigured(all[id])) return withProvider(id, name, all, opts, `${id} is configured (${all[id].keySource ?? all[id].baseUrlSource})`);
+    if (isConfigured(all[id]))
+      return withProvider(
+        id,
+        name,
+        all,
+        opts,
+        `${id} is configured (${all[id].keySource ?? all[id].baseUrlSource})`,
+      );
   }
-  if ((await probeOllama(all.ollama.baseUrl)) !== null) return withProvider('ollama', name, all, opts, `Ollama answers at ${all.ollama.baseUrl}`);
+  if ((await probeOllama(all.ollama.baseUrl)) !== null)
+    return withProvider('ollama', name, all, opts, `Ollama answers at ${all.ollama.baseUrl}`);
   return { ok: false, code: 'no_model', message: NO_MODEL_MESSAGE };
 }

@@ -9,7 +9,11 @@ export interface SseEvent {
   data: string;
 }
 
-export async function* readSse(body: ReadableStream<Uint8Array>, idleMs: number, provider: string): AsyncGenerator<SseEvent> {
+export async function* readSse(
+  body: ReadableStream<Uint8Array>,
+  idleMs: number,
+  provider: string,
+): AsyncGenerator<SseEvent> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   let buf = '';
@@ -17,7 +21,11 @@ export async function* readSse(body: ReadableStream<Uint8Array>, idleMs: number,
     for (;;) {
       let timer: NodeJS.Timeout | undefined;
       const idle = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new ModelError('network', `${provider} sent nothing for ${idleMs / 1000} s`)), idleMs);
+        timer = setTimeout(
+          () =>
+            reject(new ModelError('network', `${provider} sent nothing for ${idleMs / 1000} s`)),
+          idleMs,
+        );
       });
       let chunk: Awaited<ReturnType<typeof reader.read>>;
       try {

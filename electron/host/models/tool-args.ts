@@ -4,6 +4,9 @@ export function parseToolArgs(json: string): { args: unknown; argsError?: string
   try {
     return { args: JSON.parse(json) };
   } catch (err) {
-    return { args: undefined, argsError: `the arguments are not valid JSON (${(err as Error).message}): ${json.slice(0, 300)}` };
+    return {
+      args: undefined,
+      argsError: `the arguments are not valid JSON (${(err as Error).message}): ${json.slice(0, 300)}`,
+    };
   }
 }

@@ -29,8 +29,15 @@ export class FileSecretStore implements SecretStore {
       throw err;
     }
     const json = JSON.parse(text) as Partial<SecretsFile>;
-    if (!json || typeof json !== 'object' || typeof json.secrets !== 'object' || json.secrets === null) {
-      throw new Error(`${this.file}: not a secrets file (expected {"version": 1, "secrets": {...}})`);
+    if (
+      !json ||
+      typeof json !== 'object' ||
+      typeof json.secrets !== 'object' ||
+      json.secrets === null
+    ) {
+      throw new Error(
+        `${this.file}: not a secrets file (expected {"version": 1, "secrets": {...}})`,
+      );
     }
     return { version: 1, secrets: { ...json.secrets } };
   }

@@ -16,29 +16,53 @@ const option = z.strictObject({
   description: z.string().max(1_000).default(''),
 });
 
-const question = z
-  .strictObject({
-    header: z.string().trim().min(1).max(HEADER_MAX_CHARS).describe(`Short label shown as a chip (at most ${HEADER_MAX_CHARS} characters), e.g. "Database"`),
-    question: z.string().trim().min(1).max(2_000).describe('The full question, ending with a question mark'),
-    options: z
-      .array(option)
-      .default([])
-      .refine((o) => o.length === 0 || (o.length >= 2 && o.length <= 4), 'give no options (free text) or 2 to 4')
-      .refine((o) => new Set(o.map((x) => x.label)).size === o.length, 'option labels must differ')
-      .describe('[] for a free-text question, or 2-4 choices {label, description}'),
-    multi_select: z.boolean().default(false).describe('Allow selecting several options'),
-  });
+const question = z.strictObject({
+  header: z
+    .string()
+    .trim()
+    .min(1)
+    .max(HEADER_MAX_CHARS)
+    .describe(
+      `Short label shown as a chip (at most ${HEADER_MAX_CHARS} characters), e.g. "Database"`,
+    ),
+  question: z
+    .string()
+    .trim()
+    .min(1)
+    .max(2_000)
+    .describe('The full question, ending with a question mark'),
+  options: z
+    .array(option)
+    .default([])
+    .refine(
+      (o) => o.length === 0 || (o.length >= 2 && o.length <= 4),
+      'give no options (free text) or 2 to 4',
+    )
+    .refine((o) => new Set(o.map((x) => x.label)).size === o.length, 'option labels must differ')
+    .describe('[] for a free-text question, or 2-4 choices {label, description}'),
+  multi_select: z.boolean().default(false).describe('Allow selecting several options'),
+});
 
 const parameters = z.strictObject({
-  questions: z.array(question).min(1).max(QUESTIONS_MAX).describe(`1 to ${QUESTIONS_MAX} questions asked together`),
+  questions: z
+    .array(question)
+    .min(1)
+    .max(QUESTIONS_MAX)
+    .describe(`1 to ${QUESTIONS_MAX} questions asked together`),
   timeout_seconds: z
     .number()
     .int()
     .min(1)
     .max(QUESTION_MAX_TIMEOUT_S)
     .optional()
-    .describe(`Stop waiting after this many seconds (at most ${QUESTION_MAX_TIMEOUT_S}); omit to wait until answered`),
-  notes_placeholder: z.string().max(200).optional().describe('Placeholder of the optional notes field for the group'),
+    .describe(
+      `Stop waiting after this many seconds (at most ${QUESTION_MAX_TIMEOUT_S}); omit to wait until answered`,
+    ),
+  notes_placeholder: z
+    .string()
+    .max(200)
+    .optional()
+    .describe('Placeholder of the optional notes field for the group'),
 });
 
 export const askUserQuestionTool = defineTool({
@@ -49,12 +73,27 @@ export const askUserQuestionTool = defineTool({
     'the user answers; with timeout_seconds, expiry returns a readable result and the question stays open (a later ' +
     'answer arrives as a new message). If the user sends a new message instead, the question is superseded: address the message.',
   parameters,
-  flags: { readOnly: true, rootOnly: true, needsCapability: 'ask_user', needsInteractive: true, approval: 'none' },
+  flags: {
+    readOnly: true,
+    rootOnly: true,
+    needsCapability: 'ask_user',
+    needsInteractive: true,
+    approval: 'none',
+  },
   async run(ctx, args): Promise<ToolPayload> {
     const broker = ctx.services.questions;
-    if (!broker) return errorPayload('not_interactive', 'ask_user_question needs a client that can ask the user, and none is attached to this run');
+    if (!broker)
+      return errorPayload(
+        'not_interactive',
+        'ask_user_question needs a client that can ask the user, and none is attached to this run',
+      );
     const { questionId, outcome } = await broker.ask(
-      { callId: ctx.callId ?? '', questions: args.questions, timeoutSeconds: args.timeout_seconds, notesPlaceholder: args.notes_placeholder },
+      {
+        callId: ctx.callId ?? '',
+        questions: args.questions,
+        timeoutSeconds: args.timeout_seconds,
+        notesPlaceholder: args.notes_placeholder,
+      },
       ctx.signal,
     );
     switch (outcome.status) {
@@ -78,7 +117,8 @@ export const askUserQuestionTool = defineTool({
           kind: 'question_answer',
           question_id: questionId,
           status: 'superseded',
-          message: 'The user sent a new message instead of answering: address that message. The question stays open; a later answer arrives as a new message.',
+          message:
+            'The user sent a new message instead of answering: address that message. The question stays open; a later answer arrives as a new message.',
         };
     }
   },

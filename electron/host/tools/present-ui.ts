@@ -23,13 +23,36 @@ import { defineTool } from './tool';
 const parameters = z.strictObject({
   spec: z
     .strictObject({
-      root: z.array(z.unknown()).min(1, 'spec.root needs at least one node').describe('The nodes: the whole tree, or with target the nodes to add'),
-      target: z.string().optional().describe('With ui_id: the id of a Card or Stack in that panel to change instead of the whole panel'),
-      op: z.enum(['append', 'update']).optional().describe('With target: "append" adds spec.root to its children (default); "update" replaces it by the one Card/Stack in spec.root'),
+      root: z
+        .array(z.unknown())
+        .min(1, 'spec.root needs at least one node')
+        .describe('The nodes: the whole tree, or with target the nodes to add'),
+      target: z
+        .string()
+        .optional()
+        .describe(
+          'With ui_id: the id of a Card or Stack in that panel to change instead of the whole panel',
+        ),
+      op: z
+        .enum(['append', 'update'])
+        .optional()
+        .describe(
+          'With target: "append" adds spec.root to its children (default); "update" replaces it by the one Card/Stack in spec.root',
+        ),
     })
     .describe('{root: [nodes]}'),
-  summary: z.string().max(PANEL_MAX_SUMMARY_CHARS).optional().describe(`One line, at most ${PANEL_MAX_SUMMARY_CHARS} characters, saying what the panel shows`),
-  ui_id: z.string().regex(PANEL_ID_PATTERN, 'a panel id looks like gui-1a2b3c4d').optional().describe('Id of an earlier panel to replace in place (or to change with spec.target)'),
+  summary: z
+    .string()
+    .max(PANEL_MAX_SUMMARY_CHARS)
+    .optional()
+    .describe(
+      `One line, at most ${PANEL_MAX_SUMMARY_CHARS} characters, saying what the panel shows`,
+    ),
+  ui_id: z
+    .string()
+    .regex(PANEL_ID_PATTERN, 'a panel id looks like gui-1a2b3c4d')
+    .optional()
+    .describe('Id of an earlier panel to replace in place (or to change with spec.target)'),
 });
 
 function defaultSummary(tree: PanelNode[]): string {
@@ -53,33 +76,56 @@ export const presentUiTool = defineTool({
   parameters,
   flags: { readOnly: true, needsCapability: 'generative_ui', approval: 'none' },
   async run(ctx, args): Promise<ToolPayload> {
-    if (args.summary !== undefined && /[\r\n]/.test(args.summary)) return errorPayload('invalid_panel', 'summary must be one line');
+    if (args.summary !== undefined && /[\r\n]/.test(args.summary))
+      return errorPayload('invalid_panel', 'summary must be one line');
     const { target, op } = args.spec;
     if ((target !== undefined || op !== undefined) && !args.ui_id) {
-      return errorPayload('invalid_panel', 'spec.target and spec.op change an earlier panel: give its ui_id too');
+      return errorPayload(
+        'invalid_panel',
+        'spec.target and spec.op change an earlier panel: give its ui_id too',
+      );
     }
-    if (op !== undefined && target === undefined) return errorPayload('invalid_panel', 'spec.op needs spec.target (the id of a Card or Stack)');
+    if (op !== undefined && target === undefined)
+      return errorPayload('invalid_panel', 'spec.op needs spec.target (the id of a Card or Stack)');
     const checked = validatePanelTree(args.spec.root, 'spec.root');
     if (!checked.ok) {
-      return errorPayload('invalid_panel', `The panel was refused: ${checked.errors.join('; ')}`, { errors: checked.errors });
+      return errorPayload('invalid_panel', `The panel was refused: ${checked.errors.join('; ')}`, {
+        errors: checked.errors,
+      });
     }
     let tree = checked.tree;
     let previous: { root: unknown[]; summary: string } | undefined;
     if (args.ui_id) {
       previous = ctx.services.panels?.latest(args.ui_id);
-      if (!previous) return errorPayload('not_found', `No panel ${args.ui_id} was presented in this session; omit ui_id to present a new one`);
+      if (!previous)
+        return errorPayload(
+          'not_found',
+          `No panel ${args.ui_id} was presented in this session; omit ui_id to present a new one`,
+        );
       if (target !== undefined) {
         const edited = applyPanelEdit(previous.root as PanelNode[], target, op ?? 'append', tree);
         if (!edited.ok) return errorPayload('invalid_panel', edited.error);
         const whole = validatePanelTree(edited.tree, 'panel');
-        if (!whole.ok) return errorPayload('invalid_panel', `The change was refused: ${whole.errors.join('; ')}`, { errors: whole.errors });
+        if (!whole.ok)
+          return errorPayload(
+            'invalid_panel',
+            `The change was refused: ${whole.errors.join('; ')}`,
+            { errors: whole.errors },
+          );
         tree = whole.tree;
       }
     }
     const uiId = args.ui_id ?? newPanelId();
     const summary = args.summary?.trim() || previous?.summary || defaultSummary(tree);
     const text = renderPanelText(tree);
-    await ctx.emit({ type: 'panel', ui_id: uiId, call_id: ctx.callId ?? '', spec: { root: tree }, summary, text });
+    await ctx.emit({
+      type: 'panel',
+      ui_id: uiId,
+      call_id: ctx.callId ?? '',
+      spec: { root: tree },
+      summary,
+      text,
+    });
     const recheck = validatePanelTree(tree);
     const unsupported = recheck.ok ? recheck.unsupported : [];
     return {

@@ -18,7 +18,9 @@ const parameters = z.strictObject({
       }),
     )
     .max(TODOS_MAX_ITEMS)
-    .describe('The full ordered list, every call (never a change to it); exactly one item in_progress while work remains'),
+    .describe(
+      'The full ordered list, every call (never a change to it); exactly one item in_progress while work remains',
+    ),
 });
 
 export const updateTodosTool = defineTool({
@@ -35,10 +37,16 @@ export const updateTodosTool = defineTool({
     const active = items.filter((t) => t.status === 'in_progress');
     const open = items.filter((t) => t.status !== 'completed');
     if (active.length > 1) {
-      return errorPayload('invalid_todos', `Exactly one item is in progress at a time; ${active.length} are: ${active.map((t) => `"${t.label}"`).join(', ')}. Send the list again with one in_progress.`);
+      return errorPayload(
+        'invalid_todos',
+        `Exactly one item is in progress at a time; ${active.length} are: ${active.map((t) => `"${t.label}"`).join(', ')}. Send the list again with one in_progress.`,
+      );
     }
     if (active.length === 0 && open.length > 0) {
-      return errorPayload('invalid_todos', `Exactly one item is in progress while work remains; none is. Mark the item you are working on in_progress (or all completed when done).`);
+      return errorPayload(
+        'invalid_todos',
+        `Exactly one item is in progress while work remains; none is. Mark the item you are working on in_progress (or all completed when done).`,
+      );
     }
     await ctx.emit({ type: 'todos', items, source: 'update_todos', agent_id: ctx.agentId });
     const done = items.filter((t) => t.status === 'completed').length;

@@ -28,7 +28,14 @@ export const providerViewSchema = z.object({
 
 export const modelsStatusSchema = z.object({
   /** The model a new run would use, and why; null when none is set. */
-  selected: z.object({ provider: providerId, model: z.string(), context_window: z.number().int(), reason: z.string() }).nullable(),
+  selected: z
+    .object({
+      provider: providerId,
+      model: z.string(),
+      context_window: z.number().int(),
+      reason: z.string(),
+    })
+    .nullable(),
   /** When nothing is selected: that no model is set, and how to set one. */
   message: z.string().nullable(),
   model: modelSection,
@@ -39,39 +46,85 @@ export type ModelsStatusWire = z.infer<typeof modelsStatusSchema>;
 export const agentCommands = {
   /** Option indexes or free text per question (never both), plus notes. Late answers start a run. */
   'agent.answerQuestion': command(
-    z.object({ id, question_id: z.string().min(1), answers: questionAnswerSchema.shape.answers, notes: z.string().max(10_000).optional() }),
+    z.object({
+      id,
+      question_id: z.string().min(1),
+      answers: questionAnswerSchema.shape.answers,
+      notes: z.string().max(10_000).optional(),
+    }),
     z.object({ delivery: z.enum(['in_place', 'late']) }),
   ),
   'agent.decideApproval': command(
-    z.object({ id, approval_id: z.string().min(1), decision: z.enum(['allow', 'deny']), reason: z.string().max(2_000).optional() }),
+    z.object({
+      id,
+      approval_id: z.string().min(1),
+      decision: z.enum(['allow', 'deny']),
+      reason: z.string().max(2_000).optional(),
+    }),
     ok,
   ),
   'agent.decidePlan': command(
-    z.object({ id, plan_id: z.string().min(1), decision: z.enum(['approve', 'reject']), feedback: z.string().max(10_000).optional() }),
+    z.object({
+      id,
+      plan_id: z.string().min(1),
+      decision: z.enum(['approve', 'reject']),
+      feedback: z.string().max(10_000).optional(),
+    }),
     ok,
   ),
   /** What waits on the user in a session (a projection of its log). */
   'agent.pending': command(
     z.object({ id }),
-    z.object({ approvals: z.array(sessionEventSchema), questions: z.array(sessionEventSchema), plans: z.array(sessionEventSchema) }),
+    z.object({
+      approvals: z.array(sessionEventSchema),
+      questions: z.array(sessionEventSchema),
+      plans: z.array(sessionEventSchema),
+    }),
   ),
   'models.status': command(z.object({}), modelsStatusSchema),
   /** null clears a value (back to the default). Keys are not set here: models.setKey. */
   'models.setSettings': command(
     z.object({
-      model: z.object({ provider: providerId.nullable().optional(), name: z.string().nullable().optional(), context_window: z.number().int().min(1024).nullable().optional() }).optional(),
+      model: z
+        .object({
+          provider: providerId.nullable().optional(),
+          name: z.string().nullable().optional(),
+          context_window: z.number().int().min(1024).nullable().optional(),
+        })
+        .optional(),
       providers: z
         .object({
-          anthropic: z.object({ base_url: z.url().nullable().optional(), model: z.string().nullable().optional() }).optional(),
-          openai: z.object({ base_url: z.url().nullable().optional(), model: z.string().nullable().optional() }).optional(),
-          ollama: z.object({ base_url: z.url().nullable().optional(), model: z.string().nullable().optional() }).optional(),
+          anthropic: z
+            .object({
+              base_url: z.url().nullable().optional(),
+              model: z.string().nullable().optional(),
+            })
+            .optional(),
+          openai: z
+            .object({
+              base_url: z.url().nullable().optional(),
+              model: z.string().nullable().optional(),
+            })
+            .optional(),
+          ollama: z
+            .object({
+              base_url: z.url().nullable().optional(),
+              model: z.string().nullable().optional(),
+            })
+            .optional(),
         })
         .optional(),
     }),
     modelsStatusSchema,
   ),
-  'models.setKey': command(z.object({ provider: providerId, key: z.string().trim().min(1).max(1_000) }), ok),
+  'models.setKey': command(
+    z.object({ provider: providerId, key: z.string().trim().min(1).max(1_000) }),
+    ok,
+  ),
   'models.deleteKey': command(z.object({ provider: providerId }), ok),
   /** The models a provider offers, asked of the provider itself. */
-  'models.list': command(z.object({ provider: providerId }), z.object({ models: z.array(z.string()) })),
+  'models.list': command(
+    z.object({ provider: providerId }),
+    z.object({ models: z.array(z.string()) }),
+  ),
 };

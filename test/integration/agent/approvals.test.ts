@@ -10,7 +10,10 @@ afterEach(async () => {
 });
 
 const FILE = { 'notes.txt': 'alpha\n' };
-const edit = (to: string) => ({ name: 'file_edit_tool', args: { file_path: 'notes.txt', old_string: 'alpha', new_string: to } });
+const edit = (to: string) => ({
+  name: 'file_edit_tool',
+  args: { file_path: 'notes.txt', old_string: 'alpha', new_string: to },
+});
 const read = () => readFileSync(join(h!.project, 'notes.txt'), 'utf8');
 
 describe('approvals in ask mode (the default)', () => {
@@ -19,17 +22,31 @@ describe('approvals in ask mode (the default)', () => {
     h.script.push({ toolCalls: [edit('beta')] }, { text: 'Understood, I left it.' });
     const id = await h.newSession();
     const from = await h.send(id, 'change alpha to beta');
-    const waiting = await h.waitFor(id, (ev) => ev.some((e) => e.type === 'run_state' && e.state === 'waiting'), 'the run to wait');
+    const waiting = await h.waitFor(
+      id,
+      (ev) => ev.some((e) => e.type === 'run_state' && e.state === 'waiting'),
+      'the run to wait',
+    );
     const request = ofType(waiting, 'approval_request')[0]!;
     expect(request.tool).toBe('file_edit_tool');
     expect(request.detail).toContain('-alpha');
     expect(request.detail).toContain('+beta');
-    expect(ofType(waiting, 'run_state').at(-1)).toMatchObject({ state: 'waiting', reason: 'approval' });
+    expect(ofType(waiting, 'run_state').at(-1)).toMatchObject({
+      state: 'waiting',
+      reason: 'approval',
+    });
     expect(read()).toBe('alpha\n');
 
     const pending = await h.invoke('agent.pending', { id });
-    expect(pending.approvals.map((a) => (a as { approval_id: string }).approval_id)).toEqual([request.approval_id]);
-    await h.invoke('agent.decideApproval', { id, approval_id: request.approval_id, decision: 'deny', reason: 'keep alpha' });
+    expect(pending.approvals.map((a) => (a as { approval_id: string }).approval_id)).toEqual([
+      request.approval_id,
+    ]);
+    await h.invoke('agent.decideApproval', {
+      id,
+      approval_id: request.approval_id,
+      decision: 'deny',
+      reason: 'keep alpha',
+    });
     const events = await h.waitRunEnd(id, from);
     expect(read()).toBe('alpha\n');
     const result = ofType(events, 'tool_result')[0]!;
@@ -44,8 +61,16 @@ describe('approvals in ask mode (the default)', () => {
     h.script.push({ toolCalls: [edit('beta')] }, { text: 'Changed.' });
     const id = await h.newSession();
     const from = await h.send(id, 'change alpha to beta');
-    const waiting = await h.waitFor(id, (ev) => ev.some((e) => e.type === 'approval_request'), 'the approval request');
-    await h.invoke('agent.decideApproval', { id, approval_id: ofType(waiting, 'approval_request')[0]!.approval_id, decision: 'allow' });
+    const waiting = await h.waitFor(
+      id,
+      (ev) => ev.some((e) => e.type === 'approval_request'),
+      'the approval request',
+    );
+    await h.invoke('agent.decideApproval', {
+      id,
+      approval_id: ofType(waiting, 'approval_request')[0]!.approval_id,
+      decision: 'allow',
+    });
     const events = await h.waitRunEnd(id, from);
     expect(read()).toBe('beta\n');
     expect(ofType(events, 'tool_result')[0]!.payload.kind).toBe('diff');
@@ -57,16 +82,29 @@ describe('approvals in ask mode (the default)', () => {
     h.script.push({ toolCalls: [edit('beta')] }, { text: 'ok' });
     const id = await h.newSession();
     const from = await h.send(id, 'go');
-    const waiting = await h.waitFor(id, (ev) => ev.some((e) => e.type === 'approval_request'), 'the approval request');
+    const waiting = await h.waitFor(
+      id,
+      (ev) => ev.some((e) => e.type === 'approval_request'),
+      'the approval request',
+    );
     const approval_id = ofType(waiting, 'approval_request')[0]!.approval_id;
     await h.invoke('agent.decideApproval', { id, approval_id, decision: 'allow' });
-    expect((await h.invokeError('agent.decideApproval', { id, approval_id, decision: 'deny' })).code).toBe('already_decided');
-    expect((await h.invokeError('agent.decideApproval', { id, approval_id: 'a_nope', decision: 'deny' })).code).toBe('not_found');
+    expect(
+      (await h.invokeError('agent.decideApproval', { id, approval_id, decision: 'deny' })).code,
+    ).toBe('already_decided');
+    expect(
+      (await h.invokeError('agent.decideApproval', { id, approval_id: 'a_nope', decision: 'deny' }))
+        .code,
+    ).toBe('not_found');
     await h.waitRunEnd(id, from);
   });
 
   it('accept-edits runs edits without asking', async () => {
-    h = await Harness.start({ wire: 'openai', files: FILE, config: { permission_mode: 'accept-edits' } });
+    h = await Harness.start({
+      wire: 'openai',
+      files: FILE,
+      config: { permission_mode: 'accept-edits' },
+    });
     h.script.push({ toolCalls: [edit('gamma')] }, { text: 'ok' });
     const id = await h.newSession();
     const events = await h.waitRunEnd(id, await h.send(id, 'go'));
@@ -79,7 +117,11 @@ describe('approvals in ask mode (the default)', () => {
     h.script.push({ toolCalls: [edit('beta')] }, { text: 'Doing the other thing.' });
     const id = await h.newSession();
     const from = await h.send(id, 'change it');
-    await h.waitFor(id, (ev) => ev.some((e) => e.type === 'approval_request'), 'the approval request');
+    await h.waitFor(
+      id,
+      (ev) => ev.some((e) => e.type === 'approval_request'),
+      'the approval request',
+    );
     await h.send(id, 'no wait, leave the file alone');
     const events = await h.waitRunEnd(id, from);
     expect(read()).toBe('alpha\n');
@@ -93,7 +135,11 @@ describe('approvals in ask mode (the default)', () => {
     h.script.push({ toolCalls: [edit('delta')] });
     const id = await h.newSession();
     await h.send(id, 'change it');
-    const waiting = await h.waitFor(id, (ev) => ev.some((e) => e.type === 'approval_request'), 'the approval request');
+    const waiting = await h.waitFor(
+      id,
+      (ev) => ev.some((e) => e.type === 'approval_request'),
+      'the approval request',
+    );
     const approval_id = ofType(waiting, 'approval_request')[0]!.approval_id;
     await h.restart();
     const pending = await h.invoke('agent.pending', { id });

@@ -8,18 +8,29 @@ afterEach(async () => {
   h = undefined;
 });
 
-const BIG = Array.from({ length: 600 }, (_, i) => `line ${i} of the big file: BIGMARK ${'x'.repeat(30)}`).join('\n') + '\n';
+const BIG =
+  Array.from(
+    { length: 600 },
+    (_, i) => `line ${i} of the big file: BIGMARK ${'x'.repeat(30)}`,
+  ).join('\n') + '\n';
 const isSummary = (r: RecordedRequest) => r.system.startsWith('You summarize');
 
 describe('compaction', () => {
   it('summarizes older turns into a compaction event once the context outgrows the window, and rebuilds the context from it', async () => {
-    h = await Harness.start({ files: { 'big.txt': BIG, 'small.txt': 'tiny\n' }, config: { permission_mode: 'auto', model: { context_window: 12_000 } } });
+    h = await Harness.start({
+      files: { 'big.txt': BIG, 'small.txt': 'tiny\n' },
+      config: { permission_mode: 'auto', model: { context_window: 12_000 } },
+    });
     h.script.push(
       { toolCalls: [{ name: 'read_file', args: { path: 'big.txt' } }] },
       { toolCalls: [{ name: 'read_file', args: { path: 'small.txt' } }] },
-      (req) => (isSummary(req) ? { text: 'SUMMARY: the user asked to inspect files; big.txt holds 600 numbered lines.' } : { text: 'unexpected: not a summary request' }),
+      (req) =>
+        isSummary(req)
+          ? { text: 'SUMMARY: the user asked to inspect files; big.txt holds 600 numbered lines.' }
+          : { text: 'unexpected: not a summary request' },
       { toolCalls: [{ name: 'read_file', args: { path: 'big.txt' } }] },
-      (req) => (isSummary(req) ? { text: 'SUMMARY 2: big.txt was read again.' } : { text: 'All read.' }),
+      (req) =>
+        isSummary(req) ? { text: 'SUMMARY 2: big.txt was read again.' } : { text: 'All read.' },
       { text: 'All read.' },
     );
     const id = await h.newSession();
@@ -41,10 +52,17 @@ describe('compaction', () => {
   });
 
   it('a context-overflow error from the provider compacts and retries once', async () => {
-    h = await Harness.start({ files: { 'big.txt': BIG }, config: { permission_mode: 'auto' }, maxPromptChars: 20_000 });
+    h = await Harness.start({
+      files: { 'big.txt': BIG },
+      config: { permission_mode: 'auto' },
+      maxPromptChars: 20_000,
+    });
     h.script.push(
       { toolCalls: [{ name: 'read_file', args: { path: 'big.txt' } }] },
-      (req) => (isSummary(req) ? { text: 'SUMMARY: big.txt was read; it has 600 lines.' } : { text: 'not a summary' }),
+      (req) =>
+        isSummary(req)
+          ? { text: 'SUMMARY: big.txt was read; it has 600 lines.' }
+          : { text: 'not a summary' },
       { text: 'Read it: 600 lines.' },
     );
     const id = await h.newSession();

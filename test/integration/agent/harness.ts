@@ -42,12 +42,17 @@ export class Harness {
       mkdirSync(join(project.dir, name, '..'), { recursive: true });
       writeFileSync(join(project.dir, name), text);
     }
-    const fake = wire === 'anthropic' ? await FakeAnthropic.start({ maxPromptChars: opts.maxPromptChars }) : await FakeOpenAi.start({ apiKey: 'sk-test', maxPromptChars: opts.maxPromptChars });
+    const fake =
+      wire === 'anthropic'
+        ? await FakeAnthropic.start({ maxPromptChars: opts.maxPromptChars })
+        : await FakeOpenAi.start({ apiKey: 'sk-test', maxPromptChars: opts.maxPromptChars });
     const env: NodeJS.ProcessEnv = {
       PATH: process.env.PATH,
       HOME: home.dir,
       MEWBO_HOME: home.dir,
-      ...(wire === 'anthropic' ? { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.url } : { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: (fake as FakeOpenAi).baseUrl }),
+      ...(wire === 'anthropic'
+        ? { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.url }
+        : { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: (fake as FakeOpenAi).baseUrl }),
     };
     mkdirSync(join(home.dir, 'configs'), { recursive: true });
     const config = { projects: { proj: { path: project.dir } }, ...opts.config };
@@ -64,7 +69,10 @@ export class Harness {
 
   async invoke<K extends CommandName>(method: K, params: RequestOf<K>): Promise<ResponseOf<K>> {
     const r = await this.host.router.invoke(method, params, CLIENT);
-    if (!r.ok) throw Object.assign(new Error(`${method}: ${r.error.code}: ${r.error.message}`), { rpc: r.error });
+    if (!r.ok)
+      throw Object.assign(new Error(`${method}: ${r.error.code}: ${r.error.message}`), {
+        rpc: r.error,
+      });
     return r.value as ResponseOf<K>;
   }
 
@@ -84,22 +92,43 @@ export class Harness {
   }
 
   /** Waits (through the session topic) until `pred` holds for the log, bounded. */
-  async waitFor(id: string, pred: (events: SessionEvent[]) => boolean, what = 'condition', timeoutMs = 15_000): Promise<SessionEvent[]> {
+  async waitFor(
+    id: string,
+    pred: (events: SessionEvent[]) => boolean,
+    what = 'condition',
+    timeoutMs = 15_000,
+  ): Promise<SessionEvent[]> {
     const seen: SessionEvent[] = [];
     let resolveFn!: () => void;
     const done = new Promise<void>((r) => (resolveFn = r));
-    const sub = await this.host.router.subscribe(`session:${id}`, 0, (item) => {
-      const e = item as SessionEvent;
-      if (typeof e.seq !== 'number') return;
-      seen.push(e);
-      if (pred(seen)) resolveFn();
-    }, CLIENT);
+    const sub = await this.host.router.subscribe(
+      `session:${id}`,
+      0,
+      (item) => {
+        const e = item as SessionEvent;
+        if (typeof e.seq !== 'number') return;
+        seen.push(e);
+        if (pred(seen)) resolveFn();
+      },
+      CLIENT,
+    );
     let timer: NodeJS.Timeout | undefined;
     try {
       if (!pred(seen)) {
         await Promise.race([
           done,
-          new Promise((_, rej) => (timer = setTimeout(() => rej(new Error(`timed out waiting for ${what}; events: ${seen.map((e) => e.type).join(',')}`)), timeoutMs))),
+          new Promise(
+            (_, rej) =>
+              (timer = setTimeout(
+                () =>
+                  rej(
+                    new Error(
+                      `timed out waiting for ${what}; events: ${seen.map((e) => e.type).join(',')}`,
+                    ),
+                  ),
+                timeoutMs,
+              )),
+          ),
         ]);
       }
     } finally {
@@ -111,10 +140,29 @@ export class Harness {
 
   /** Waits for the run started after `fromSeq` to end (idle, failed or stopped). */
   waitRunEnd(id: string, fromSeq = 0, timeoutMs?: number): Promise<SessionEvent[]> {
-    return this.waitFor(id, (ev) => ev.some((e) => e.seq >= fromSeq && e.type === 'run_state' && ['idle', 'failed', 'stopped'].includes(e.state)), 'the run to end', timeoutMs);
+    return this.waitFor(
+      id,
+      (ev) =>
+        ev.some(
+          (e) =>
+            e.seq >= fromSeq &&
+            e.type === 'run_state' &&
+            ['idle', 'failed', 'stopped'].includes(e.state),
+        ),
+      'the run to end',
+      timeoutMs,
+    );
   }
 
-  async send(id: string, text: string, capabilities: ('generative_ui' | 'ask_user' | 'approvals')[] = ['generative_ui', 'ask_user', 'approvals']): Promise<number> {
+  async send(
+    id: string,
+    text: string,
+    capabilities: ('generative_ui' | 'ask_user' | 'approvals')[] = [
+      'generative_ui',
+      'ask_user',
+      'approvals',
+    ],
+  ): Promise<number> {
     const before = (await this.events(id)).length;
     await this.invoke('sessions.send', { id, text, capabilities });
     return before;
@@ -132,6 +180,9 @@ export class Harness {
   }
 }
 
-export function ofType<T extends SessionEvent['type']>(events: SessionEvent[], type: T): Extract<SessionEvent, { type: T }>[] {
+export function ofType<T extends SessionEvent['type']>(
+  events: SessionEvent[],
+  type: T,
+): Extract<SessionEvent, { type: T }>[] {
   return events.filter((e): e is Extract<SessionEvent, { type: T }> => e.type === type);
 }

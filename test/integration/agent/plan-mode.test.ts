@@ -10,7 +10,13 @@ afterEach(async () => {
 });
 
 const FILES = { 'app.py': 'print("v1")\n' };
-const EDIT = { name: 'aider_edit_block_tool', args: { content: 'app.py\n```\n<<<<<<< SEARCH\nprint("v1")\n=======\nprint("v2")\n>>>>>>> REPLACE\n```\n' } };
+const EDIT = {
+  name: 'aider_edit_block_tool',
+  args: {
+    content:
+      'app.py\n```\n<<<<<<< SEARCH\nprint("v1")\n=======\nprint("v2")\n>>>>>>> REPLACE\n```\n',
+  },
+};
 
 async function planSession(h: Harness) {
   const id = await h.newSession();
@@ -31,8 +37,11 @@ describe('plan mode', () => {
     );
     const { id, from, plan } = await planSession(h);
     const planTools = h.script.requests[0]!.tools;
-    expect(planTools).toEqual(expect.arrayContaining(['read_file', 'exit_plan_mode', 'aider_list_dir_tool']));
-    for (const writer of ['aider_edit_block_tool', 'file_edit_tool', 'update_todos', 'spawn_agent']) expect(planTools).not.toContain(writer);
+    expect(planTools).toEqual(
+      expect.arrayContaining(['read_file', 'exit_plan_mode', 'aider_list_dir_tool']),
+    );
+    for (const writer of ['aider_edit_block_tool', 'file_edit_tool', 'update_todos', 'spawn_agent'])
+      expect(planTools).not.toContain(writer);
     expect(h.script.requests[0]!.system).toContain('plan mode');
     expect(plan.text).toContain('Change v1 to v2');
     expect(readFileSync(join(h.project, 'app.py'), 'utf8')).toBe('print("v1")\n');
@@ -40,7 +49,9 @@ describe('plan mode', () => {
     await h.invoke('agent.decidePlan', { id, plan_id: plan.plan_id, decision: 'approve' });
     const events = await h.waitRunEnd(id, from);
     expect(ofType(events, 'mode_change').at(-1)!.mode).toBe('auto');
-    expect(ofType(events, 'tool_result').find((r) => r.name === 'exit_plan_mode')!.payload).toMatchObject({ decision: 'approve', mode: 'auto' });
+    expect(
+      ofType(events, 'tool_result').find((r) => r.name === 'exit_plan_mode')!.payload,
+    ).toMatchObject({ decision: 'approve', mode: 'auto' });
     expect(h.script.requests[2]!.tools).toContain('aider_edit_block_tool');
     expect(h.script.requests[2]!.tools).not.toContain('exit_plan_mode');
     expect(readFileSync(join(h.project, 'app.py'), 'utf8')).toBe('print("v2")\n');
@@ -48,12 +59,23 @@ describe('plan mode', () => {
 
   it('a rejected plan returns the feedback and the session stays in plan mode', async () => {
     h = await Harness.start({ files: FILES, config: { permission_mode: 'auto' } });
-    h.script.push({ toolCalls: [{ name: 'exit_plan_mode', args: { plan: 'Rewrite everything' } }] }, { text: 'I will revise the plan.' });
+    h.script.push(
+      { toolCalls: [{ name: 'exit_plan_mode', args: { plan: 'Rewrite everything' } }] },
+      { text: 'I will revise the plan.' },
+    );
     const { id, from, plan } = await planSession(h);
-    await h.invoke('agent.decidePlan', { id, plan_id: plan.plan_id, decision: 'reject', feedback: 'smaller steps please' });
+    await h.invoke('agent.decidePlan', {
+      id,
+      plan_id: plan.plan_id,
+      decision: 'reject',
+      feedback: 'smaller steps please',
+    });
     const events = await h.waitRunEnd(id, from);
     expect(ofType(events, 'mode_change').at(-1)!.mode).toBe('plan');
-    expect(ofType(events, 'tool_result')[0]!.payload).toMatchObject({ decision: 'reject', feedback: 'smaller steps please' });
+    expect(ofType(events, 'tool_result')[0]!.payload).toMatchObject({
+      decision: 'reject',
+      feedback: 'smaller steps please',
+    });
     expect(h.script.requests[1]!.transcript).toContain('smaller steps please');
     expect(h.script.requests[1]!.tools).toContain('exit_plan_mode');
   });

@@ -11,7 +11,14 @@ const ASK = {
   name: 'ask_user_question',
   args: {
     questions: [
-      { header: 'Database', question: 'Which database should I use?', options: [{ label: 'Postgres', description: 'server' }, { label: 'SQLite', description: 'file' }] },
+      {
+        header: 'Database',
+        question: 'Which database should I use?',
+        options: [
+          { label: 'Postgres', description: 'server' },
+          { label: 'SQLite', description: 'file' },
+        ],
+      },
       { header: 'Name', question: 'What should the table be called?', options: [] },
     ],
   },
@@ -30,14 +37,22 @@ describe('ask_user_question', () => {
     h.script.push({ toolCalls: [ASK] }, { text: 'Using SQLite with table "items".' });
     const { id, from, question } = await askAndWait(h);
     expect(question.questions[0]!.options.map((o) => o.label)).toEqual(['Postgres', 'SQLite']);
-    const r = await h.invoke('agent.answerQuestion', { id, question_id: question.question_id, answers: [{ selected: [1] }, { text: 'items' }], notes: 'keep it small' });
+    const r = await h.invoke('agent.answerQuestion', {
+      id,
+      question_id: question.question_id,
+      answers: [{ selected: [1] }, { text: 'items' }],
+      notes: 'keep it small',
+    });
     expect(r.delivery).toBe('in_place');
     const events = await h.waitRunEnd(id, from);
     const result = ofType(events, 'tool_result')[0]!;
     expect(result.payload).toMatchObject({
       kind: 'question_answer',
       status: 'answered',
-      answers: [{ header: 'Database', selected: ['SQLite'] }, { header: 'Name', text: 'items' }],
+      answers: [
+        { header: 'Database', selected: ['SQLite'] },
+        { header: 'Name', text: 'items' },
+      ],
       notes: 'keep it small',
     });
     expect(h.script.requests[1]!.transcript).toContain('SQLite');
@@ -48,27 +63,85 @@ describe('ask_user_question', () => {
     h.script.push({ toolCalls: [ASK] }, { text: 'ok' });
     const { id, from, question } = await askAndWait(h);
     const q = question.question_id;
-    expect((await h.invokeError('agent.answerQuestion', { id, question_id: q, answers: [{ selected: [0] }] })).message).toMatch(/expected 2 answers/);
-    expect((await h.invokeError('agent.answerQuestion', { id, question_id: q, answers: [{ selected: [5] }, { text: 'x' }] })).message).toMatch(/out of range/);
-    expect((await h.invokeError('agent.answerQuestion', { id, question_id: q, answers: [{ selected: [0, 1] }, { text: 'x' }] })).message).toMatch(/only one option/);
-    expect((await h.invokeError('agent.answerQuestion', { id, question_id: q, answers: [{ selected: [0] }, { selected: [0] }] })).message).toMatch(/no options/);
-    expect((await h.invokeError('agent.answerQuestion', { id, question_id: 'q_missing', answers: [] })).code).toBe('not_found');
+    expect(
+      (
+        await h.invokeError('agent.answerQuestion', {
+          id,
+          question_id: q,
+          answers: [{ selected: [0] }],
+        })
+      ).message,
+    ).toMatch(/expected 2 answers/);
+    expect(
+      (
+        await h.invokeError('agent.answerQuestion', {
+          id,
+          question_id: q,
+          answers: [{ selected: [5] }, { text: 'x' }],
+        })
+      ).message,
+    ).toMatch(/out of range/);
+    expect(
+      (
+        await h.invokeError('agent.answerQuestion', {
+          id,
+          question_id: q,
+          answers: [{ selected: [0, 1] }, { text: 'x' }],
+        })
+      ).message,
+    ).toMatch(/only one option/);
+    expect(
+      (
+        await h.invokeError('agent.answerQuestion', {
+          id,
+          question_id: q,
+          answers: [{ selected: [0] }, { selected: [0] }],
+        })
+      ).message,
+    ).toMatch(/no options/);
+    expect(
+      (await h.invokeError('agent.answerQuestion', { id, question_id: 'q_missing', answers: [] }))
+        .code,
+    ).toBe('not_found');
     // Free text is accepted even where options are offered.
-    await h.invoke('agent.answerQuestion', { id, question_id: q, answers: [{ text: 'something else' }, { text: 'x' }] });
-    expect((await h.invokeError('agent.answerQuestion', { id, question_id: q, answers: [{ text: 'again' }, { text: 'x' }] })).code).toBe('already_answered');
+    await h.invoke('agent.answerQuestion', {
+      id,
+      question_id: q,
+      answers: [{ text: 'something else' }, { text: 'x' }],
+    });
+    expect(
+      (
+        await h.invokeError('agent.answerQuestion', {
+          id,
+          question_id: q,
+          answers: [{ text: 'again' }, { text: 'x' }],
+        })
+      ).code,
+    ).toBe('already_answered');
     await h.waitRunEnd(id, from);
   });
 
   it('with timeout_seconds, expiry is a readable result; the question stays answerable and a late answer arrives as a new message', async () => {
     h = await Harness.start();
-    h.script.push({ toolCalls: [{ name: 'ask_user_question', args: { ...ASK.args, timeout_seconds: 1 } }] }, { text: 'I will wait for your answer.' }, { text: 'Thanks, SQLite it is.' });
+    h.script.push(
+      { toolCalls: [{ name: 'ask_user_question', args: { ...ASK.args, timeout_seconds: 1 } }] },
+      { text: 'I will wait for your answer.' },
+      { text: 'Thanks, SQLite it is.' },
+    );
     const { id, from, question } = await askAndWait(h);
     const first = await h.waitRunEnd(id, from);
     expect(ofType(first, 'question_expired')).toHaveLength(1);
-    expect(ofType(first, 'tool_result')[0]!.payload).toMatchObject({ kind: 'question_answer', status: 'expired' });
+    expect(ofType(first, 'tool_result')[0]!.payload).toMatchObject({
+      kind: 'question_answer',
+      status: 'expired',
+    });
     expect(String(ofType(first, 'tool_result')[0]!.payload.message)).toMatch(/stays open/);
     const before = (await h.events(id)).length;
-    const r = await h.invoke('agent.answerQuestion', { id, question_id: question.question_id, answers: [{ selected: [1] }, { text: 'items' }] });
+    const r = await h.invoke('agent.answerQuestion', {
+      id,
+      question_id: question.question_id,
+      answers: [{ selected: [1] }, { text: 'items' }],
+    });
     expect(r.delivery).toBe('late');
     const events = await h.waitRunEnd(id, before);
     expect(ofType(events, 'question_answer').at(-1)!.delivery).toBe('late');
@@ -83,15 +156,28 @@ describe('ask_user_question', () => {
     const { id, question } = await askAndWait(h);
     await h.restart();
     // Opening the session repairs what the dead run left: the call gets a result, the question stays open.
-    const afterRestart = await h.waitFor(id, (ev) => ev.at(-1)?.type === 'run_state' && ev.some((e) => e.type === 'tool_result'), 'the repair');
+    const afterRestart = await h.waitFor(
+      id,
+      (ev) => ev.at(-1)?.type === 'run_state' && ev.some((e) => e.type === 'tool_result'),
+      'the repair',
+    );
     expect(afterRestart.at(-1)).toMatchObject({ type: 'run_state', state: 'idle' });
-    expect(ofType(afterRestart, 'tool_result')[0]!.payload).toMatchObject({ kind: 'question_answer', status: 'interrupted' });
+    expect(ofType(afterRestart, 'tool_result')[0]!.payload).toMatchObject({
+      kind: 'question_answer',
+      status: 'interrupted',
+    });
     expect((await h.invoke('agent.pending', { id })).questions).toHaveLength(1);
     h.script.push({ text: 'Got it after the restart: Postgres.' });
-    const r = await h.invoke('agent.answerQuestion', { id, question_id: question.question_id, answers: [{ selected: [0] }, { text: 'things' }] });
+    const r = await h.invoke('agent.answerQuestion', {
+      id,
+      question_id: question.question_id,
+      answers: [{ selected: [0] }, { text: 'things' }],
+    });
     expect(r.delivery).toBe('late');
     const events = await h.waitRunEnd(id, afterRestart.length);
-    expect(ofType(events, 'assistant_message').at(-1)!.text).toBe('Got it after the restart: Postgres.');
+    expect(ofType(events, 'assistant_message').at(-1)!.text).toBe(
+      'Got it after the restart: Postgres.',
+    );
     expect(h.script.requests.at(-1)!.transcript).toMatch(/Late answer[\s\S]*Postgres[\s\S]*things/);
   });
 
@@ -101,7 +187,9 @@ describe('ask_user_question', () => {
     const { id, from, question } = await askAndWait(h);
     await h.send(id, 'forget storage, write docs');
     const events = await h.waitRunEnd(id, from);
-    expect(ofType(events, 'question_superseded').map((e) => e.question_id)).toEqual([question.question_id]);
+    expect(ofType(events, 'question_superseded').map((e) => e.question_id)).toEqual([
+      question.question_id,
+    ]);
     expect(ofType(events, 'tool_result')[0]!.payload).toMatchObject({ status: 'superseded' });
     const t = h.script.requests[1]!.transcript;
     expect(t.indexOf('superseded')).toBeLessThan(t.indexOf('forget storage'));

@@ -13,9 +13,12 @@ const CLI = fileURLToPath(new URL('../../../dist/cli.js', import.meta.url));
 /** A run that never ends must fail the test, not hang the suite. */
 const RUN_TIMEOUT_MS = 30_000;
 
+/** One JSON line of `mewbo run`: an event (durable with seq/ts, or a transient delta). */
+type Line = { type: string; seq?: number; [field: string]: unknown };
+
 interface RunResult {
   code: number | null;
-  events: any[];
+  events: Line[];
   stderr: string;
 }
 
@@ -37,7 +40,14 @@ afterEach(async () => {
 function mewboRun(args: string[], env: NodeJS.ProcessEnv = {}): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, 'run', ...args], {
-      env: { PATH: process.env.PATH, MEWBO_HOME: home.dir, ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.url, OLLAMA_BASE_URL: 'http://127.0.0.1:9', ...env },
+      env: {
+        PATH: process.env.PATH,
+        MEWBO_HOME: home.dir,
+        ANTHROPIC_API_KEY: 'test-key',
+        ANTHROPIC_BASE_URL: fake.url,
+        OLLAMA_BASE_URL: 'http://127.0.0.1:9',
+        ...env,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -50,22 +60,51 @@ function mewboRun(args: string[], env: NodeJS.ProcessEnv = {}): Promise<RunResul
     }, RUN_TIMEOUT_MS);
     child.on('close', (code) => {
       clearTimeout(timer);
-      resolve({ code, events: out.split('\n').filter(Boolean).map((l) => JSON.parse(l)), stderr: err });
+      resolve({
+        code,
+        events: out
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as Line),
+        stderr: err,
+      });
     });
   });
 }
 
-const EDIT = { name: 'aider_edit_block_tool', args: { content: 'a.txt\n```\n<<<<<<< SEARCH\none\n=======\ntwo\n>>>>>>> REPLACE\n```\n' } };
+const EDIT = {
+  name: 'aider_edit_block_tool',
+  args: { content: 'a.txt\n```\n<<<<<<< SEARCH\none\n=======\ntwo\n>>>>>>> REPLACE\n```\n' },
+};
 
 describe('mewbo run', () => {
   it('streams every event as a JSON line and exits 0 when the run finished; in auto mode the edit is made', async () => {
     fake.script.push({ toolCalls: [EDIT] }, { text: 'Changed one to two.' });
-    const r = await mewboRun(['--project', project.dir, '--permission-mode', 'auto', 'change one to two']);
+    const r = await mewboRun([
+      '--project',
+      project.dir,
+      '--permission-mode',
+      'auto',
+      'change one to two',
+    ]);
     expect(r.code).toBe(0);
     expect(readFileSync(join(project.dir, 'a.txt'), 'utf8')).toBe('two\n');
     const types = r.events.map((e) => e.type);
-    expect(types).toEqual(expect.arrayContaining(['session_created', 'mode_change', 'user_message', 'tool_call', 'tool_result', 'assistant_delta', 'assistant_message', 'usage']));
-    expect(r.events.filter((e) => e.seq !== undefined).map((e) => e.seq)).toEqual([...Array(r.events.filter((e) => e.seq !== undefined).length).keys()]);
+    expect(types).toEqual(
+      expect.arrayContaining([
+        'session_created',
+        'mode_change',
+        'user_message',
+        'tool_call',
+        'tool_result',
+        'assistant_delta',
+        'assistant_message',
+        'usage',
+      ]),
+    );
+    expect(r.events.filter((e) => e.seq !== undefined).map((e) => e.seq)).toEqual([
+      ...Array(r.events.filter((e) => e.seq !== undefined).length).keys(),
+    ]);
     expect(r.events.at(-1)).toMatchObject({ type: 'run_state', state: 'idle', reason: 'finished' });
   });
 
@@ -77,7 +116,7 @@ describe('mewbo run', () => {
     const decision = r.events.find((e) => e.type === 'approval_decision');
     expect(decision).toMatchObject({ decision: 'deny', by: 'policy' });
     const result = r.events.find((e) => e.type === 'tool_result');
-    expect(result.payload).toMatchObject({ kind: 'error', code: 'approval_required' });
+    expect(result!.payload).toMatchObject({ kind: 'error', code: 'approval_required' });
     expect(fake.requests[1]!.transcript).toMatch(/headless run has nobody to approve/);
   });
 
@@ -96,7 +135,10 @@ describe('mewbo run', () => {
     const openai = await FakeOpenAi.start({ apiKey: 'sk-test' });
     try {
       openai.script.push({ text: 'from openai' });
-      const r = await mewboRun(['--project', project.dir, '--model', 'gpt-5-mini', 'hello'], { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: openai.baseUrl });
+      const r = await mewboRun(['--project', project.dir, '--model', 'gpt-5-mini', 'hello'], {
+        OPENAI_API_KEY: 'sk-test',
+        OPENAI_BASE_URL: openai.baseUrl,
+      });
       expect(r.code).toBe(0);
       expect(openai.requests[0]!.body.model).toBe('gpt-5-mini');
       expect(openai.requests[0]!.tools).toContain('file_edit_tool');
@@ -107,7 +149,10 @@ describe('mewbo run', () => {
   });
 
   it('exits 1 with an error event when the run fails (no model set)', async () => {
-    const r = await mewboRun(['--project', project.dir, 'hello'], { ANTHROPIC_API_KEY: '', ANTHROPIC_BASE_URL: '' });
+    const r = await mewboRun(['--project', project.dir, 'hello'], {
+      ANTHROPIC_API_KEY: '',
+      ANTHROPIC_BASE_URL: '',
+    });
     expect(r.code).toBe(1);
     expect(r.events.find((e) => e.type === 'error')).toMatchObject({ code: 'no_model' });
   });

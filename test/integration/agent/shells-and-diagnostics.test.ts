@@ -11,21 +11,48 @@ describe('the agent with the host services', () => {
   it('runs a background shell after approval (showing the full command) and reads its output back', async () => {
     h = await Harness.start({ wire: 'openai', config: { agent: { shell_sandbox: false } } });
     h.script.push(
-      { toolCalls: [{ name: 'aider_shell_tool', args: { command: 'echo started-$((40+2)); sleep 30', run_in_background: true } }] },
+      {
+        toolCalls: [
+          {
+            name: 'aider_shell_tool',
+            args: { command: 'echo started-$((40+2)); sleep 30', run_in_background: true },
+          },
+        ],
+      },
       (req) => {
         const started = /"shell_id":"(shell_\d+)"/.exec(req.transcript);
-        return { toolCalls: [{ name: 'shell_session_tool', args: { operation: 'read', shell_id: started?.[1] ?? 'missing', wait_ms: 3000, filter: 'started' } }] };
+        return {
+          toolCalls: [
+            {
+              name: 'shell_session_tool',
+              args: {
+                operation: 'read',
+                shell_id: started?.[1] ?? 'missing',
+                wait_ms: 3000,
+                filter: 'started',
+              },
+            },
+          ],
+        };
       },
       { text: 'The server printed started-42.' },
     );
     const id = await h.newSession();
     const from = await h.send(id, 'start it in the background');
-    const waiting = await h.waitFor(id, (ev) => ev.some((e) => e.type === 'approval_request'), 'the shell approval');
+    const waiting = await h.waitFor(
+      id,
+      (ev) => ev.some((e) => e.type === 'approval_request'),
+      'the shell approval',
+    );
     const request = ofType(waiting, 'approval_request')[0]!;
     expect(request.tool).toBe('aider_shell_tool');
     expect(request.detail).toContain('$ echo started-$((40+2)); sleep 30');
     expect(request.detail).toContain('in the background');
-    await h.invoke('agent.decideApproval', { id, approval_id: request.approval_id, decision: 'allow' });
+    await h.invoke('agent.decideApproval', {
+      id,
+      approval_id: request.approval_id,
+      decision: 'allow',
+    });
     const events = await h.waitRunEnd(id, from);
     const [start, read] = ofType(events, 'tool_result');
     expect(start!.payload).toMatchObject({ kind: 'shell' });
@@ -40,12 +67,26 @@ describe('the agent with the host services', () => {
     h = await Harness.start({
       wire: 'openai',
       config: { permission_mode: 'auto' },
-      files: { 'tsconfig.json': '{"compilerOptions":{"strict":true}}\n', 'src/a.ts': 'export const n: number = 1;\n' },
+      files: {
+        'tsconfig.json': '{"compilerOptions":{"strict":true}}\n',
+        'src/a.ts': 'export const n: number = 1;\n',
+      },
     });
     h.script.push(
       // A first lsp_tool call starts the language server, so the passive wait after the edit is warm.
-      { toolCalls: [{ name: 'lsp_tool', args: { operation: 'diagnostics', file_path: 'src/a.ts' } }] },
-      { toolCalls: [{ name: 'file_edit_tool', args: { file_path: 'src/a.ts', old_string: '= 1', new_string: '= "one"' } }] },
+      {
+        toolCalls: [
+          { name: 'lsp_tool', args: { operation: 'diagnostics', file_path: 'src/a.ts' } },
+        ],
+      },
+      {
+        toolCalls: [
+          {
+            name: 'file_edit_tool',
+            args: { file_path: 'src/a.ts', old_string: '= 1', new_string: '= "one"' },
+          },
+        ],
+      },
       { text: 'Oops, a type error.' },
     );
     const id = await h.newSession();

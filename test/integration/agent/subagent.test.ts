@@ -7,13 +7,35 @@ afterEach(async () => {
   h = undefined;
 });
 
-const ROOT_ONLY = ['update_todos', 'ask_user_question', 'spawn_agent', 'exit_plan_mode', 'list_projects', 'switch_project'];
+const ROOT_ONLY = [
+  'update_todos',
+  'ask_user_question',
+  'spawn_agent',
+  'exit_plan_mode',
+  'list_projects',
+  'switch_project',
+];
 
 describe('sub-agents', () => {
   it('run a task with a narrowed tool set and their own context, and report back a result', async () => {
-    h = await Harness.start({ files: { 'config.toml': 'port = 8123\n' }, config: { permission_mode: 'auto' } });
+    h = await Harness.start({
+      files: { 'config.toml': 'port = 8123\n' },
+      config: { permission_mode: 'auto' },
+    });
     h.script.push(
-      { text: 'Delegating.', toolCalls: [{ name: 'spawn_agent', args: { task: 'Find the port in config.toml and report it.', description: 'Find the port', tools: ['read_file'] } }] },
+      {
+        text: 'Delegating.',
+        toolCalls: [
+          {
+            name: 'spawn_agent',
+            args: {
+              task: 'Find the port in config.toml and report it.',
+              description: 'Find the port',
+              tools: ['read_file'],
+            },
+          },
+        ],
+      },
       { toolCalls: [{ name: 'read_file', args: { path: 'config.toml' } }] },
       { text: 'The port is 8123 (config.toml, line 1).' },
       { text: 'The sub-agent found port 8123.' },
@@ -32,9 +54,18 @@ describe('sub-agents', () => {
     expect(started.map((s) => s.state)).toEqual(['started', 'finished']);
     const subId = started[0]!.agent_id;
     expect(subId).toMatch(/^sub_/);
-    expect(ofType(events, 'tool_call').filter((c) => c.agent_id === subId).map((c) => c.name)).toEqual(['read_file']);
+    expect(
+      ofType(events, 'tool_call')
+        .filter((c) => c.agent_id === subId)
+        .map((c) => c.name),
+    ).toEqual(['read_file']);
     const report = ofType(events, 'tool_result').find((r) => r.name === 'spawn_agent')!;
-    expect(report.payload).toMatchObject({ kind: 'subagent_result', agent_id: subId, status: 'finished', result: 'The port is 8123 (config.toml, line 1).' });
+    expect(report.payload).toMatchObject({
+      kind: 'subagent_result',
+      agent_id: subId,
+      status: 'finished',
+      result: 'The port is 8123 (config.toml, line 1).',
+    });
     expect(rootAgain!.transcript).toContain('The port is 8123');
     expect(rootAgain!.transcript).not.toContain('read_file {"path":"config.toml"}');
   });

@@ -1,13 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { bindTools, type BindInput, type ExclusionReason } from '../../../electron/host/agent/bind-tools';
+import {
+  bindTools,
+  type BindInput,
+  type ExclusionReason,
+} from '../../../electron/host/agent/bind-tools';
 import { defineTool, type AnyTool, type ToolFlags } from '../../../electron/host/tools/tool';
 
 // The binding function as a table: each row is a tool with its flags, a situation, and whether the
 // model is offered it (or why not).
 
 const tool = (name: string, flags: Partial<ToolFlags> = {}): AnyTool =>
-  defineTool({ name, description: name, parameters: z.object({}), flags: { readOnly: true, ...flags }, run: async () => ({ kind: 'ok' }) }) as AnyTool;
+  defineTool({
+    name,
+    description: name,
+    parameters: z.object({}),
+    flags: { readOnly: true, ...flags },
+    run: async () => ({ kind: 'ok' }),
+  }) as AnyTool;
 
 const T = {
   read: tool('read_file'),
@@ -15,7 +25,11 @@ const T = {
   srb: tool('aider_edit_block_tool', { readOnly: false, approval: 'edit' }),
   patch: tool('file_edit_tool', { readOnly: false, approval: 'edit' }),
   todos: tool('update_todos', { rootOnly: true, actModeOnly: true }),
-  ask: tool('ask_user_question', { rootOnly: true, needsCapability: 'ask_user', needsInteractive: true }),
+  ask: tool('ask_user_question', {
+    rootOnly: true,
+    needsCapability: 'ask_user',
+    needsInteractive: true,
+  }),
   ui: tool('present_ui', { needsCapability: 'generative_ui' }),
   projects: tool('list_projects', { rootOnly: true, autoWorkspaceOnly: true }),
   plan: tool('exit_plan_mode', { rootOnly: true }),
@@ -50,7 +64,12 @@ const rows: Row[] = [
   ['update_todos in plan mode', T.todos, { mode: 'plan' }, 'plan_mode'],
   ['update_todos for a sub-agent', T.todos, { agent: 'sub' }, 'root_only'],
   ['ask_user_question with ask_user', T.ask, {}, true],
-  ['ask_user_question without the capability', T.ask, { capabilities: ['generative_ui'] }, 'capability'],
+  [
+    'ask_user_question without the capability',
+    T.ask,
+    { capabilities: ['generative_ui'] },
+    'capability',
+  ],
   ['ask_user_question headless', T.ask, { headless: true }, 'headless'],
   ['ask_user_question for a sub-agent', T.ask, { agent: 'sub' }, 'root_only'],
   ['ask_user_question in plan mode', T.ask, { mode: 'plan' }, true],
@@ -58,7 +77,12 @@ const rows: Row[] = [
   ['present_ui without generative_ui', T.ui, { capabilities: ['ask_user'] }, 'capability'],
   ['present_ui for a sub-agent when the client draws panels', T.ui, { agent: 'sub' }, true],
   ['list_projects in auto workspace mode', T.projects, {}, true],
-  ['list_projects in fixed workspace mode', T.projects, { workspaceMode: 'fixed' }, 'workspace_mode'],
+  [
+    'list_projects in fixed workspace mode',
+    T.projects,
+    { workspaceMode: 'fixed' },
+    'workspace_mode',
+  ],
   ['list_projects for a sub-agent', T.projects, { agent: 'sub' }, 'root_only'],
   ['exit_plan_mode in plan mode', T.plan, { mode: 'plan' }, true],
   ['exit_plan_mode in act mode', T.plan, { mode: 'auto' }, 'act_mode'],
@@ -66,8 +90,18 @@ const rows: Row[] = [
   ['spawn_agent for the root', T.spawn, {}, true],
   ['spawn_agent for a sub-agent', T.spawn, { agent: 'sub' }, 'root_only'],
   ['spawn_agent in plan mode', T.spawn, { mode: 'plan' }, 'plan_mode'],
-  ['a tool outside a sub-agent\'s allowed list', T.shell, { agent: 'sub', allowedTools: ['read_file'] }, 'not_allowed'],
-  ['a tool inside a sub-agent\'s allowed list', T.read, { agent: 'sub', allowedTools: ['read_file'] }, true],
+  [
+    "a tool outside a sub-agent's allowed list",
+    T.shell,
+    { agent: 'sub', allowedTools: ['read_file'] },
+    'not_allowed',
+  ],
+  [
+    "a tool inside a sub-agent's allowed list",
+    T.read,
+    { agent: 'sub', allowedTools: ['read_file'] },
+    true,
+  ],
 ];
 
 describe('bindTools', () => {
@@ -88,7 +122,10 @@ describe('bindTools', () => {
       tools: ALL,
       deferral: (granted) => {
         seen.push(granted.map((g) => g.name));
-        return { bound: granted.filter((g) => !g.flags.deferrable), deferredNames: granted.filter((g) => g.flags.deferrable).map((g) => g.name) };
+        return {
+          bound: granted.filter((g) => !g.flags.deferrable),
+          deferredNames: granted.filter((g) => g.flags.deferrable).map((g) => g.name),
+        };
       },
     });
     expect(seen[0]).toContain('mcp__srv__thing');

@@ -5,17 +5,77 @@ import type { SessionEvent, SessionEventBody } from '../../../shared/protocol/ev
 function log(...bodies: SessionEventBody[]): SessionEvent[] {
   return bodies.map((b, seq) => ({ ...b, seq, ts: seq }) as SessionEvent);
 }
-const user = (text: string): SessionEventBody => ({ type: 'user_message', text, message_id: `m${text}` });
-const usage = (agent_id = 'root'): SessionEventBody => ({ type: 'usage', agent_id, model: 'm', input_tokens: 1, output_tokens: 1 });
-const say = (text: string, agent_id = 'root'): SessionEventBody => ({ type: 'assistant_message', message_id: 'a', agent_id, text });
-const call = (call_id: string, agent_id = 'root'): SessionEventBody => ({ type: 'tool_call', call_id, agent_id, name: 'read_file', args: { path: call_id } });
-const result = (call_id: string, agent_id = 'root', text = `content of ${call_id}`): SessionEventBody => ({ type: 'tool_result', call_id, agent_id, name: 'read_file', payload: { kind: 'file', content: text } });
+const user = (text: string): SessionEventBody => ({
+  type: 'user_message',
+  text,
+  message_id: `m${text}`,
+});
+const usage = (agent_id = 'root'): SessionEventBody => ({
+  type: 'usage',
+  agent_id,
+  model: 'm',
+  input_tokens: 1,
+  output_tokens: 1,
+});
+const say = (text: string, agent_id = 'root'): SessionEventBody => ({
+  type: 'assistant_message',
+  message_id: 'a',
+  agent_id,
+  text,
+});
+const call = (call_id: string, agent_id = 'root'): SessionEventBody => ({
+  type: 'tool_call',
+  call_id,
+  agent_id,
+  name: 'read_file',
+  args: { path: call_id },
+});
+const result = (
+  call_id: string,
+  agent_id = 'root',
+  text = `content of ${call_id}`,
+): SessionEventBody => ({
+  type: 'tool_result',
+  call_id,
+  agent_id,
+  name: 'read_file',
+  payload: { kind: 'file', content: text },
+});
 
 describe('buildContext', () => {
   it('rebuilds a conversation: text turns, a turn with calls, its results right after it', () => {
-    const m = buildContext(log(user('hi'), usage(), say('hello'), user('read a and b'), usage(), say('reading'), call('a'), call('b'), result('b'), result('a'), usage(), say('done')), 'root');
-    expect(m.map((x) => x.role)).toEqual(['user', 'assistant', 'user', 'assistant', 'tool', 'tool', 'assistant', 'user']);
-    expect(m[3]).toMatchObject({ role: 'assistant', text: 'reading', toolCalls: [{ id: 'a' }, { id: 'b' }] });
+    const m = buildContext(
+      log(
+        user('hi'),
+        usage(),
+        say('hello'),
+        user('read a and b'),
+        usage(),
+        say('reading'),
+        call('a'),
+        call('b'),
+        result('b'),
+        result('a'),
+        usage(),
+        say('done'),
+      ),
+      'root',
+    );
+    expect(m.map((x) => x.role)).toEqual([
+      'user',
+      'assistant',
+      'user',
+      'assistant',
+      'tool',
+      'tool',
+      'assistant',
+      'user',
+    ]);
+    expect(m[3]).toMatchObject({
+      role: 'assistant',
+      text: 'reading',
+      toolCalls: [{ id: 'a' }, { id: 'b' }],
+    });
     // Results follow the calls' order, whatever order they finished in.
     expect(m.slice(4, 6).map((x) => (x.role === 'tool' ? x.callId : ''))).toEqual(['a', 'b']);
     // The log ends with the model's turn: a user turn is added so the request is well formed.
@@ -23,7 +83,10 @@ describe('buildContext', () => {
   });
 
   it('a message sent while calls were outstanding comes after their results', () => {
-    const m = buildContext(log(user('go'), usage(), call('a'), user('also do X'), result('a')), 'root');
+    const m = buildContext(
+      log(user('go'), usage(), call('a'), user('also do X'), result('a')),
+      'root',
+    );
     expect(m.map((x) => x.role)).toEqual(['user', 'assistant', 'tool', 'user']);
     expect(m[3]).toMatchObject({ role: 'user', text: 'also do X' });
   });
@@ -35,7 +98,14 @@ describe('buildContext', () => {
   });
 
   it('the latest compaction replaces everything up to its upto_seq with its summary', () => {
-    const events = log(user('old request'), usage(), call('a'), result('a', 'root', 'OLD CONTENT'), { type: 'compaction', summary: 'SUMMARY OF OLD', upto_seq: 3, agent_id: 'root' }, user('new request'));
+    const events = log(
+      user('old request'),
+      usage(),
+      call('a'),
+      result('a', 'root', 'OLD CONTENT'),
+      { type: 'compaction', summary: 'SUMMARY OF OLD', upto_seq: 3, agent_id: 'root' },
+      user('new request'),
+    );
     const m = buildContext(events, 'root');
     const text = JSON.stringify(m);
     expect(text).toContain('SUMMARY OF OLD');
@@ -45,7 +115,23 @@ describe('buildContext', () => {
   });
 
   it('each agent sees only its own turns; a sub-agent starts from its task', () => {
-    const events = log(user('root asks'), usage(), { type: 'tool_call', call_id: 's', agent_id: 'root', name: 'spawn_agent', args: {} }, usage('sub_1'), call('x', 'sub_1'), result('x', 'sub_1', 'SUB SAW THIS'), usage('sub_1'), say('report', 'sub_1'), { type: 'tool_result', call_id: 's', agent_id: 'root', name: 'spawn_agent', payload: { kind: 'subagent_result', result: 'report' } });
+    const events = log(
+      user('root asks'),
+      usage(),
+      { type: 'tool_call', call_id: 's', agent_id: 'root', name: 'spawn_agent', args: {} },
+      usage('sub_1'),
+      call('x', 'sub_1'),
+      result('x', 'sub_1', 'SUB SAW THIS'),
+      usage('sub_1'),
+      say('report', 'sub_1'),
+      {
+        type: 'tool_result',
+        call_id: 's',
+        agent_id: 'root',
+        name: 'spawn_agent',
+        payload: { kind: 'subagent_result', result: 'report' },
+      },
+    );
     const root = JSON.stringify(buildContext(events, 'root'));
     expect(root).not.toContain('SUB SAW THIS');
     expect(root).toContain('subagent_result');
@@ -60,19 +146,54 @@ describe('buildContext', () => {
       user('q?'),
       usage(),
       { type: 'tool_call', call_id: 'q', agent_id: 'root', name: 'ask_user_question', args: {} },
-      { type: 'question', question_id: 'q_1', call_id: 'q', questions: [{ header: 'Color', question: 'Which color?', options: [{ label: 'red', description: '' }, { label: 'blue', description: '' }], multi_select: false }] },
-      { type: 'tool_result', call_id: 'q', agent_id: 'root', name: 'ask_user_question', payload: { kind: 'question_answer', status: 'expired' } },
+      {
+        type: 'question',
+        question_id: 'q_1',
+        call_id: 'q',
+        questions: [
+          {
+            header: 'Color',
+            question: 'Which color?',
+            options: [
+              { label: 'red', description: '' },
+              { label: 'blue', description: '' },
+            ],
+            multi_select: false,
+          },
+        ],
+      },
+      {
+        type: 'tool_result',
+        call_id: 'q',
+        agent_id: 'root',
+        name: 'ask_user_question',
+        payload: { kind: 'question_answer', status: 'expired' },
+      },
       usage(),
       say('waiting'),
-      { type: 'question_answer', question_id: 'q_1', answer: { answers: [{ selected: [1] }] }, delivery: 'late' },
+      {
+        type: 'question_answer',
+        question_id: 'q_1',
+        answer: { answers: [{ selected: [1] }] },
+        delivery: 'late',
+      },
     );
     const last = buildContext(events, 'root').at(-1)!;
     expect(last.role).toBe('user');
     expect(last.role === 'user' && last.text).toMatch(/Late answer[\s\S]*Color[\s\S]*blue/);
   });
 
-  it('passive diagnostics after an edit follow the edit\'s result', () => {
-    const m = buildContext(log(user('edit'), usage(), call('e'), result('e'), { type: 'diagnostics', file: 'e', text: 'error TS2322 at line 3', call_id: 'e', agent_id: 'root' }), 'root');
+  it("passive diagnostics after an edit follow the edit's result", () => {
+    const m = buildContext(
+      log(user('edit'), usage(), call('e'), result('e'), {
+        type: 'diagnostics',
+        file: 'e',
+        text: 'error TS2322 at line 3',
+        call_id: 'e',
+        agent_id: 'root',
+      }),
+      'root',
+    );
     expect(m.map((x) => x.role)).toEqual(['user', 'assistant', 'tool', 'user']);
     expect(m[3]).toMatchObject({ role: 'user' });
     expect((m[3] as { text: string }).text).toContain('TS2322');

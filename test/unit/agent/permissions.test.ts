@@ -6,7 +6,13 @@ import type { PermissionMode } from '../../../electron/host/config/schema';
 import { defineTool, type AnyTool, type ToolFlags } from '../../../electron/host/tools/tool';
 
 const tool = (name: string, flags: Partial<ToolFlags>): AnyTool =>
-  defineTool({ name, description: name, parameters: z.object({}), flags: { readOnly: true, ...flags }, run: async () => ({ kind: 'ok' }) }) as AnyTool;
+  defineTool({
+    name,
+    description: name,
+    parameters: z.object({}),
+    flags: { readOnly: true, ...flags },
+    run: async () => ({ kind: 'ok' }),
+  }) as AnyTool;
 
 const shell = tool('aider_shell_tool', { readOnly: false, approval: 'shell' });
 const edit = tool('file_edit_tool', { readOnly: false, approval: 'edit' });
@@ -30,13 +36,31 @@ describe('the permission policy', () => {
 describe('dispatch grouping', () => {
   const call = (name: string, i: number) => ({ id: `c${i}`, name, args: {} });
   it('consecutive reads share a parallel group; a shell or edit always runs alone, in order', () => {
-    const calls = ['read_file', 'read_file', 'aider_shell_tool', 'read_file', 'file_edit_tool', 'file_edit_tool', 'read_file'].map(call);
+    const calls = [
+      'read_file',
+      'read_file',
+      'aider_shell_tool',
+      'read_file',
+      'file_edit_tool',
+      'file_edit_tool',
+      'read_file',
+    ].map(call);
     const groups = groupCalls(calls, [shell, edit, read]);
-    expect(groups.map((g) => g.map((c) => c.id))).toEqual([['c0', 'c1'], ['c2'], ['c3'], ['c4'], ['c5'], ['c6']]);
+    expect(groups.map((g) => g.map((c) => c.id))).toEqual([
+      ['c0', 'c1'],
+      ['c2'],
+      ['c3'],
+      ['c4'],
+      ['c5'],
+      ['c6'],
+    ]);
   });
 
   it('an unknown tool is not treated as read-only', () => {
-    const groups = groupCalls([call('read_file', 0), call('nope', 1), call('read_file', 2)], [read]);
+    const groups = groupCalls(
+      [call('read_file', 0), call('nope', 1), call('read_file', 2)],
+      [read],
+    );
     expect(groups).toHaveLength(3);
   });
 });

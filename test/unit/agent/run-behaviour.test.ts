@@ -4,7 +4,12 @@ import { AgentService } from '../../../electron/host/agent/agent-service';
 import { parseConfig } from '../../../electron/host/config/load-config';
 import type { ModelSettings } from '../../../electron/host/models/model-settings';
 import { ModelError } from '../../../electron/host/models/model-error';
-import type { ModelProvider, ModelRequest, ModelToolCall, ModelTurn } from '../../../electron/host/models/types';
+import type {
+  ModelProvider,
+  ModelRequest,
+  ModelToolCall,
+  ModelTurn,
+} from '../../../electron/host/models/types';
 import { SessionManager } from '../../../electron/host/sessions/session-manager';
 import type { Session } from '../../../electron/host/sessions/session';
 import { defineTool, type AnyTool } from '../../../electron/host/tools/tool';
@@ -14,7 +19,9 @@ import { tempDir } from '../../helpers/temp';
 // The loop with an in-process scripted model and purpose-built tools: what dispatch runs together,
 // what happens when a tool throws, when the model calls what does not exist, and the step limit.
 
-type Step = { text?: string; calls?: Omit<ModelToolCall, 'id'>[] } | ((req: ModelRequest) => Promise<ModelTurn>);
+type Step =
+  | { text?: string; calls?: Omit<ModelToolCall, 'id'>[] }
+  | ((req: ModelRequest) => Promise<ModelTurn>);
 
 class Scripted implements ModelProvider {
   readonly provider = 'anthropic' as const;
@@ -29,7 +36,12 @@ class Scripted implements ModelProvider {
     if (typeof step === 'function') return step(req);
     if (signal.aborted) throw new ModelError('aborted', 'stopped');
     const toolCalls = (step.calls ?? []).map((c) => ({ ...c, id: `c${this.n++}` }));
-    return { text: step.text ?? '', toolCalls, stopReason: toolCalls.length ? 'tool_use' : 'end_turn', usage: { inputTokens: 1, outputTokens: 1 } };
+    return {
+      text: step.text ?? '',
+      toolCalls,
+      stopReason: toolCalls.length ? 'tool_use' : 'end_turn',
+      usage: { inputTokens: 1, outputTokens: 1 },
+    };
   }
 }
 
@@ -48,19 +60,33 @@ afterEach(async () => {
 
 function start(model: Scripted, tools: AnyTool[], raw: object = {}): AgentService {
   const config = parseConfig({ permission_mode: 'auto', ...raw });
-  const models = { select: async () => ({ ok: true as const, provider: model, reason: 'test' }) } as unknown as ModelSettings;
-  agent = new AgentService({ sessions, config, models, toolsForRun: () => ({ candidates: async () => tools }), scratchDir: `${dir.dir}/scratch` });
+  const models = {
+    select: async () => ({ ok: true as const, provider: model, reason: 'test' }),
+  } as unknown as ModelSettings;
+  agent = new AgentService({
+    sessions,
+    config,
+    models,
+    toolsForRun: () => ({ candidates: async () => tools }),
+    scratchDir: `${dir.dir}/scratch`,
+  });
   return agent;
 }
 
-async function runTo(a: AgentService, text = 'go'): Promise<{ session: Session; events: readonly SessionEvent[] }> {
+async function runTo(
+  a: AgentService,
+  text = 'go',
+): Promise<{ session: Session; events: readonly SessionEvent[] }> {
   const session = await sessions.create({ root: dir.dir });
   await a.send(session, text, { capabilities: [] });
   await a.idle(session.id);
   return { session, events: session.events() };
 }
 
-const results = (events: readonly SessionEvent[]) => events.filter((e): e is Extract<SessionEvent, { type: 'tool_result' }> => e.type === 'tool_result');
+const results = (events: readonly SessionEvent[]) =>
+  events.filter(
+    (e): e is Extract<SessionEvent, { type: 'tool_result' }> => e.type === 'tool_result',
+  );
 
 describe('dispatch', () => {
   it('runs the read-only calls of a step together, and a write call only when nothing else runs', async () => {
@@ -95,7 +121,16 @@ describe('dispatch', () => {
         return { kind: 'ok' };
       },
     }) as AnyTool;
-    const model = new Scripted([{ calls: [{ name: 'peek', args: { n: 1 } }, { name: 'peek', args: { n: 2 } }, { name: 'poke', args: { n: 3 } }, { name: 'poke', args: { n: 4 } }] }]);
+    const model = new Scripted([
+      {
+        calls: [
+          { name: 'peek', args: { n: 1 } },
+          { name: 'peek', args: { n: 2 } },
+          { name: 'poke', args: { n: 3 } },
+          { name: 'poke', args: { n: 4 } },
+        ],
+      },
+    ]);
     const { events } = await runTo(start(model, [reader, writer]));
     expect(results(events)).toHaveLength(4);
     expect(log.slice(0, 2).sort()).toEqual(['peek1 start', 'peek2 start']);
@@ -103,17 +138,41 @@ describe('dispatch', () => {
   });
 
   it('a tool that throws becomes an error result and the run goes on', async () => {
-    const boom = defineTool({ name: 'boom', description: 'throws', parameters: z.object({}), flags: { readOnly: true }, run: async () => { throw new Error('kaput'); } }) as AnyTool;
+    const boom = defineTool({
+      name: 'boom',
+      description: 'throws',
+      parameters: z.object({}),
+      flags: { readOnly: true },
+      run: async () => {
+        throw new Error('kaput');
+      },
+    }) as AnyTool;
     const model = new Scripted([{ calls: [{ name: 'boom', args: {} }] }, { text: 'recovered' }]);
     const { events } = await runTo(start(model, [boom]));
-    expect(results(events)[0]!.payload).toMatchObject({ kind: 'error', code: 'tool_failed', message: 'boom failed: kaput' });
+    expect(results(events)[0]!.payload).toMatchObject({
+      kind: 'error',
+      code: 'tool_failed',
+      message: 'boom failed: kaput',
+    });
     expect(events.at(-1)).toMatchObject({ type: 'run_state', state: 'idle', reason: 'finished' });
   });
 
   it('an unknown tool, arguments that are not JSON, and arguments that fail the schema are error results naming the problem', async () => {
-    const echo = defineTool({ name: 'echo', description: 'echo', parameters: z.strictObject({ text: z.string() }), flags: { readOnly: true }, run: async (_c, a) => ({ kind: 'echo', text: a.text }) }) as AnyTool;
+    const echo = defineTool({
+      name: 'echo',
+      description: 'echo',
+      parameters: z.strictObject({ text: z.string() }),
+      flags: { readOnly: true },
+      run: async (_c, a) => ({ kind: 'echo', text: a.text }),
+    }) as AnyTool;
     const model = new Scripted([
-      { calls: [{ name: 'nope', args: {} }, { name: 'echo', args: undefined, argsError: 'the arguments are not valid JSON' }, { name: 'echo', args: { text: 5 } }] },
+      {
+        calls: [
+          { name: 'nope', args: {} },
+          { name: 'echo', args: undefined, argsError: 'the arguments are not valid JSON' },
+          { name: 'echo', args: { text: 5 } },
+        ],
+      },
       { text: 'ok' },
     ]);
     const { events } = await runTo(start(model, [echo]));
@@ -127,10 +186,18 @@ describe('dispatch', () => {
 });
 
 describe('run limits and stopping', () => {
-  const tick = defineTool({ name: 'tick', description: 'tick', parameters: z.object({}), flags: { readOnly: true }, run: async () => ({ kind: 'ok' }) }) as AnyTool;
+  const tick = defineTool({
+    name: 'tick',
+    description: 'tick',
+    parameters: z.object({}),
+    flags: { readOnly: true },
+    run: async () => ({ kind: 'ok' }),
+  }) as AnyTool;
 
   it('stops at agent.max_steps with an error that says so', async () => {
-    const model = new Scripted(Array.from({ length: 10 }, () => ({ calls: [{ name: 'tick', args: {} }] })));
+    const model = new Scripted(
+      Array.from({ length: 10 }, () => ({ calls: [{ name: 'tick', args: {} }] })),
+    );
     const { events } = await runTo(start(model, [tick], { agent: { max_steps: 3 } }));
     expect(model.requests).toHaveLength(3);
     expect(events.filter((e) => e.type === 'error').at(-1)).toMatchObject({ code: 'step_limit' });
@@ -147,7 +214,9 @@ describe('run limits and stopping', () => {
       flags: { readOnly: true },
       run: (ctx) => {
         entered();
-        return new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true }));
+        return new Promise((_, reject) =>
+          ctx.signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true }),
+        );
       },
     }) as AnyTool;
     const model = new Scripted([{ calls: [{ name: 'slow', args: {} }] }]);
@@ -163,20 +232,27 @@ describe('run limits and stopping', () => {
   });
 
   it('a message sent while the model works is picked up by the same run', async () => {
-    let session!: Session;
+    const holder: { session?: Session } = {};
     const model = new Scripted([
       async () => {
-        await agent!.send(session, 'and one more thing', { capabilities: [] });
-        return { text: 'first answer', toolCalls: [], stopReason: 'end_turn', usage: { inputTokens: 1, outputTokens: 1 } };
+        await agent!.send(holder.session!, 'and one more thing', { capabilities: [] });
+        return {
+          text: 'first answer',
+          toolCalls: [],
+          stopReason: 'end_turn',
+          usage: { inputTokens: 1, outputTokens: 1 },
+        };
       },
       { text: 'second answer' },
     ]);
     const a = start(model, []);
-    session = await sessions.create({ root: dir.dir });
+    const session = (holder.session = await sessions.create({ root: dir.dir }));
     await a.send(session, 'first', { capabilities: [] });
     await a.idle(session.id);
     expect(model.requests).toHaveLength(2);
     expect(JSON.stringify(model.requests[1]!.messages)).toContain('and one more thing');
-    expect(session.events().filter((e) => e.type === 'run_state' && e.state === 'running')).toHaveLength(1);
+    expect(
+      session.events().filter((e) => e.type === 'run_state' && e.state === 'running'),
+    ).toHaveLength(1);
   });
 });

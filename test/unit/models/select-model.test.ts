@@ -25,8 +25,12 @@ class MemorySecrets implements SecretStore {
 // Nothing answers here, so the default Ollama probe is deterministic on any machine.
 const DEAD = 'http://127.0.0.1:9';
 const cfg = (raw: object = {}) => parseConfig(raw);
-const select = (raw: object, env: NodeJS.ProcessEnv, secrets: SecretStore = new MemorySecrets(), override?: string) =>
-  selectModel({ cfg: cfg(raw), env: { OLLAMA_BASE_URL: DEAD, ...env }, secrets, override });
+const select = (
+  raw: object,
+  env: NodeJS.ProcessEnv,
+  secrets: SecretStore = new MemorySecrets(),
+  override?: string,
+) => selectModel({ cfg: cfg(raw), env: { OLLAMA_BASE_URL: DEAD, ...env }, secrets, override });
 
 let ollama: FakeOpenAi;
 beforeAll(async () => {
@@ -36,8 +40,14 @@ afterAll(() => ollama.close());
 
 describe('default model selection', () => {
   it('an Anthropic key picks Anthropic with its default model; base URL from the environment', async () => {
-    const s = await select({}, { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: 'http://127.0.0.1:1' });
-    expect(s.ok && [s.provider.provider, s.provider.model]).toEqual(['anthropic', 'claude-sonnet-4-5']);
+    const s = await select(
+      {},
+      { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: 'http://127.0.0.1:1' },
+    );
+    expect(s.ok && [s.provider.provider, s.provider.model]).toEqual([
+      'anthropic',
+      'claude-sonnet-4-5',
+    ]);
   });
 
   it('an OpenAI key picks OpenAI; so does OPENAI_BASE_URL alone (a local OpenAI-compatible server)', async () => {
@@ -48,12 +58,20 @@ describe('default model selection', () => {
   });
 
   it('a key in the secret store counts like one in the environment', async () => {
-    const s = await select({}, {}, new MemorySecrets(new Map([['providers.openai.api_key', 'stored']])));
+    const s = await select(
+      {},
+      {},
+      new MemorySecrets(new Map([['providers.openai.api_key', 'stored']])),
+    );
     expect(s.ok && s.provider.provider).toBe('openai');
   });
 
   it('with no key, a local Ollama that answers is used with its first model', async () => {
-    const s = await selectModel({ cfg: cfg(), env: { OLLAMA_BASE_URL: ollama.url }, secrets: new MemorySecrets() });
+    const s = await selectModel({
+      cfg: cfg(),
+      env: { OLLAMA_BASE_URL: ollama.url },
+      secrets: new MemorySecrets(),
+    });
     expect(s.ok && [s.provider.provider, s.provider.model]).toEqual(['ollama', 'qwen3:8b']);
   });
 
@@ -63,16 +81,33 @@ describe('default model selection', () => {
     if (!s.ok) {
       expect(s.code).toBe('no_model');
       expect(s.message).toMatch(/No model is set/);
-      for (const how of ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY', 'Settings', 'configs/app.json', 'Ollama']) expect(s.message).toContain(how);
+      for (const how of [
+        'ANTHROPIC_API_KEY',
+        'OPENAI_API_KEY',
+        'Settings',
+        'configs/app.json',
+        'Ollama',
+      ])
+        expect(s.message).toContain(how);
     }
   });
 
   it('configs/app.json model.provider wins over keys, and names the missing key when it has none', async () => {
-    const s = await select({ model: { provider: 'openai', name: 'gpt-4.1' } }, { ANTHROPIC_API_KEY: 'k' });
+    const s = await select(
+      { model: { provider: 'openai', name: 'gpt-4.1' } },
+      { ANTHROPIC_API_KEY: 'k' },
+    );
     expect(s.ok).toBe(false);
     if (!s.ok) expect(s.message).toMatch(/OPENAI_API_KEY/);
-    const t = await select({ model: { provider: 'openai', name: 'gpt-4.1' } }, { ANTHROPIC_API_KEY: 'k', OPENAI_API_KEY: 'o' });
-    expect(t.ok && [t.provider.provider, t.provider.model, t.provider.contextWindow]).toEqual(['openai', 'gpt-4.1', 1_000_000]);
+    const t = await select(
+      { model: { provider: 'openai', name: 'gpt-4.1' } },
+      { ANTHROPIC_API_KEY: 'k', OPENAI_API_KEY: 'o' },
+    );
+    expect(t.ok && [t.provider.provider, t.provider.model, t.provider.contextWindow]).toEqual([
+      'openai',
+      'gpt-4.1',
+      1_000_000,
+    ]);
   });
 
   it('an override picks the provider by name prefix or an explicit provider: prefix', async () => {
@@ -80,7 +115,10 @@ describe('default model selection', () => {
     const a = await select({}, env, undefined, 'gpt-5-mini');
     expect(a.ok && [a.provider.provider, a.provider.model]).toEqual(['openai', 'gpt-5-mini']);
     const b = await select({}, env, undefined, 'anthropic:my-proxy-model');
-    expect(b.ok && [b.provider.provider, b.provider.model]).toEqual(['anthropic', 'my-proxy-model']);
+    expect(b.ok && [b.provider.provider, b.provider.model]).toEqual([
+      'anthropic',
+      'my-proxy-model',
+    ]);
   });
 
   it('model.context_window overrides the window guessed from the name', async () => {
@@ -103,13 +141,28 @@ describe('model settings', () => {
       const file = join(home.dir, 'configs', 'app.json');
       mkdirSync(join(home.dir, 'configs'));
       writeFileSync(file, JSON.stringify({ permission_mode: 'auto', projects: {} }));
-      const settings = new ModelSettings({ configFile: file, initial: cfg({ permission_mode: 'auto' }), env: { OLLAMA_BASE_URL: DEAD }, secrets: new MemorySecrets() });
-      await settings.update({ model: { provider: 'openai', name: 'gpt-5' }, providers: { openai: { base_url: 'http://127.0.0.1:1/v1' } } });
+      const settings = new ModelSettings({
+        configFile: file,
+        initial: cfg({ permission_mode: 'auto' }),
+        env: { OLLAMA_BASE_URL: DEAD },
+        secrets: new MemorySecrets(),
+      });
+      await settings.update({
+        model: { provider: 'openai', name: 'gpt-5' },
+        providers: { openai: { base_url: 'http://127.0.0.1:1/v1' } },
+      });
       const written = JSON.parse(readFileSync(file, 'utf8'));
-      expect(written).toEqual({ permission_mode: 'auto', projects: {}, model: { provider: 'openai', name: 'gpt-5' }, providers: { openai: { base_url: 'http://127.0.0.1:1/v1' } } });
+      expect(written).toEqual({
+        permission_mode: 'auto',
+        projects: {},
+        model: { provider: 'openai', name: 'gpt-5' },
+        providers: { openai: { base_url: 'http://127.0.0.1:1/v1' } },
+      });
       await settings.update({ model: { provider: null, name: null } });
       expect(JSON.parse(readFileSync(file, 'utf8')).model).toEqual({});
-      await expect(settings.update({ model: { context_window: 12 } })).rejects.toThrow(/model\.context_window/);
+      await expect(settings.update({ model: { context_window: 12 } })).rejects.toThrow(
+        /model\.context_window/,
+      );
       expect(JSON.parse(readFileSync(file, 'utf8')).model).toEqual({});
     } finally {
       home.cleanup();
@@ -117,10 +170,19 @@ describe('model settings', () => {
   });
 
   it('status never carries a key, only whether there is one, where from, and its last four characters', async () => {
-    const settings = new ModelSettings({ configFile: '/nonexistent/app.json', initial: cfg(), env: { ANTHROPIC_API_KEY: 'sk-ant-0123456789abcd', OLLAMA_BASE_URL: DEAD }, secrets: new MemorySecrets() });
+    const settings = new ModelSettings({
+      configFile: '/nonexistent/app.json',
+      initial: cfg(),
+      env: { ANTHROPIC_API_KEY: 'sk-ant-0123456789abcd', OLLAMA_BASE_URL: DEAD },
+      secrets: new MemorySecrets(),
+    });
     const status = await settings.status();
     expect(JSON.stringify(status)).not.toContain('sk-ant-0123456789abcd');
-    expect(status.providers.find((p) => p.id === 'anthropic')).toMatchObject({ has_key: true, key_source: 'env', key_hint: 'abcd' });
+    expect(status.providers.find((p) => p.id === 'anthropic')).toMatchObject({
+      has_key: true,
+      key_source: 'env',
+      key_hint: 'abcd',
+    });
     expect(status.selected).toMatchObject({ provider: 'anthropic' });
   });
 });
@@ -131,7 +193,10 @@ describe('the file secret store', () => {
     try {
       const file = join(home.dir, 'configs', 'secrets.json');
       const a = new FileSecretStore(file);
-      await Promise.all([a.set('providers.anthropic.api_key', 'one'), a.set('providers.openai.api_key', 'two')]);
+      await Promise.all([
+        a.set('providers.anthropic.api_key', 'one'),
+        a.set('providers.openai.api_key', 'two'),
+      ]);
       expect(statSync(file).mode & 0o777).toBe(0o600);
       const b = new FileSecretStore(file);
       expect(await b.get('providers.anthropic.api_key')).toBe('one');

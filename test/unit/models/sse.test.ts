@@ -19,7 +19,15 @@ async function all(s: ReadableStream<Uint8Array>, idleMs = 1000) {
 
 describe('readSse', () => {
   it('parses events split across chunks anywhere, with CRLF, comments and multi-line data', async () => {
-    const events = await all(stream(['event: a\r\nda', 'ta: {"x"', ':1}\r\n\r\n: comment\n\nda', 'ta: line1\ndata: line2\n\n', 'data: tail']));
+    const events = await all(
+      stream([
+        'event: a\r\nda',
+        'ta: {"x"',
+        ':1}\r\n\r\n: comment\n\nda',
+        'ta: line1\ndata: line2\n\n',
+        'data: tail',
+      ]),
+    );
     expect(events).toEqual([
       { event: 'a', data: '{"x":1}' },
       { event: 'message', data: 'line1\nline2' },
@@ -28,6 +36,8 @@ describe('readSse', () => {
   });
 
   it('a stream that goes silent fails as a network error instead of hanging', async () => {
-    await expect(all(stream(['data: one\n\n'], true), 50)).rejects.toMatchObject({ code: 'network' });
+    await expect(all(stream(['data: one\n\n'], true), 50)).rejects.toMatchObject({
+      code: 'network',
+    });
   });
 });
