@@ -26,6 +26,7 @@ import { deviceHandlers, devicesTopic } from './handlers/devices';
 import { withDeviceTools } from './devices/device-tool-source';
 import { ShellService } from './shells/shell-service';
 import { shellHandlers, shellTopic } from './handlers/shells';
+import { AppSettingsService } from './handlers/settings';
 import { createLspService } from './lsp/create-lsp-service';
 import { DisposableStore } from './lifecycle/disposable';
 
@@ -111,12 +112,14 @@ export class Host extends DisposableObject {
       return { key, root: (await projects.resolve(key)).path };
     };
 
+    const appSettings = new AppSettingsService({ configFile: paths.configFile, config, models });
     const handlers: HandlerMap = {
       ...sessionHandlers({ sessions, runner, resolveProject }),
       ...projectHandlers(projects, mcp),
       ...agentHandlers(agent.decisions, models),
       ...deviceHandlers(devices),
       ...shellHandlers(shells, sessions),
+      ...appSettings.handlers(),
     };
     const topics: Record<string, TopicProvider> = {
       session: sessionTopic(sessions),
@@ -124,8 +127,10 @@ export class Host extends DisposableObject {
       projects: projectsTopic(projects),
       devices: devicesTopic(devices),
       shell: shellTopic(shells, sessions),
+      settings: appSettings.topic(),
     };
     const host = new Host(paths, config, sessions, new Router(handlers, topics), projects, mcp, projectTools, agent, models, devices, shells);
+    host.register(appSettings);
     host.register(lspStore);
     host.register(shells);
     host.register(devices);

@@ -5,6 +5,7 @@ import { mcpCommands } from './mcp';
 import { agentCommands } from './agent';
 import { deviceCommands } from './devices';
 import { shellCommands } from './shells';
+import { settingsCommands } from './settings';
 
 // The one map of every command. Each area adds its own file and one spread line here.
 export const commands = {
@@ -14,6 +15,7 @@ export const commands = {
   ...agentCommands,
   ...deviceCommands,
   ...shellCommands,
+  ...settingsCommands,
 };
 
 export type Commands = typeof commands;

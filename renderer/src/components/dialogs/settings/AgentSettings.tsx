@@ -2,21 +2,43 @@ import { useState } from 'react';
 import { useClient } from '../../../client-context';
 import { useHostQuery } from '../../../lib/use-host-query';
 import { errorText } from '../../../state/agent-actions';
-import type { PermissionModeWire } from '../../../../../shared/protocol/common';
+import type { AppSettings } from '../../../../../shared/protocol/commands/settings';
+import type { SandboxStatus } from '../../../../../shared/tools/shell-payload';
 
-export interface AgentSettingsView {
-  permission_mode: PermissionModeWire;
-  edit_tool: '' | 'search_replace_block' | 'structured_patch';
-  /** The backend in effect for the active model (what "follow the model" resolves to). */
-  effective_edit_tool: string | null;
-  shell_sandbox: boolean;
-  sandbox: { available: boolean; abi: number | null; reason: string | null };
+type Patch = Partial<
+  Pick<AppSettings, 'permission_mode' | 'edit_tool' | 'shell_sandbox' | 'tool_search'>
+>;
+
+const BACKEND_LABEL = {
+  search_replace_block: 'SEARCH/REPLACE blocks',
+  structured_patch: 'structured patch',
+} as const;
+
+/** What the sandbox really does on this machine, in one line: the ABI, or why shells are not confined. */
+function sandboxLine(s: SandboxStatus): { tone: 'ok' | 'warn'; text: string } {
+  switch (s.mode) {
+    case 'landlock':
+      return {
+        tone: 'ok',
+        text: `Landlock is on (kernel ABI ${s.abi}); writes ${s.write_scope === 'project' ? 'stay inside the project' : 'are not narrowed'}.`,
+      };
+    case 'off':
+      return {
+        tone: 'warn',
+        text: `Off: ${s.reason}. Shell commands can read other projects and the app’s keys.`,
+      };
+    case 'unconfined':
+      return { tone: 'warn', text: `Unconfined: ${s.reason}.` };
+    case 'unavailable':
+      return { tone: 'warn', text: `Shells are refused: ${s.reason}.` };
+  }
 }
 
-/** Permission mode, edit backend and the shell sandbox with its real state on this kernel. */
+/** Default permission mode, edit backend, tool search, and the shell sandbox with its real state. */
 export function AgentSettings() {
   const client = useClient();
-  const q = useHostQuery<AgentSettingsView>('settings.get', {}, 'settings');
+  const q = useHostQuery<AppSettings>('settings.get', {}, 'settings');
+  const sandbox = useHostQuery<SandboxStatus>('shells.sandbox', {}, 'settings');
   const [error, setError] = useState<string | null>(null);
 
   if (q.unavailable)
@@ -24,17 +46,17 @@ export function AgentSettings() {
   if (q.error) return <p className="error-text">{q.error}</p>;
   if (!q.data) return <p className="muted">Loading…</p>;
   const s = q.data;
-  const update = async (
-    patch: Partial<Pick<AgentSettingsView, 'permission_mode' | 'edit_tool' | 'shell_sandbox'>>,
-  ) => {
+  const update = async (patch: Patch) => {
     setError(null);
     try {
-      await client.transport.invoke('settings.update', patch);
+      await client.invoke('settings.update', patch);
       q.reload();
+      sandbox.reload();
     } catch (err) {
       setError(errorText(err));
     }
   };
+  const line = sandbox.data ? sandboxLine(sandbox.data) : null;
   return (
     <div className="form">
       {error && (
@@ -43,30 +65,45 @@ export function AgentSettings() {
         </p>
       )}
       <label>
-        Default permission mode
+        Permission mode for new sessions
         <select
           value={s.permission_mode}
-          onChange={(e) => void update({ permission_mode: e.target.value as PermissionModeWire })}
+          onChange={(e) =>
+            void update({ permission_mode: e.target.value as AppSettings['permission_mode'] })
+          }
         >
-          <option value="ask">Ask before edits and shells</option>
-          <option value="accept-edits">Accept edits, ask for shells</option>
+          <option value="ask">Ask first: approve every edit and shell command</option>
+          <option value="accept-edits">Accept edits: approve shell commands only</option>
           <option value="auto">Auto: no approvals</option>
-          <option value="plan">Plan first</option>
+          <option value="plan">Plan: the agent drafts a plan for approval first</option>
         </select>
       </label>
       <label>
         Edit backend
         <select
           value={s.edit_tool}
+          onChange={(e) => void update({ edit_tool: e.target.value as AppSettings['edit_tool'] })}
+        >
+          <option value="">Follow the model (now {BACKEND_LABEL[s.effective_edit_tool]})</option>
+          <option value="search_replace_block">
+            SEARCH/REPLACE blocks (aider_edit_block_tool)
+          </option>
+          <option value="structured_patch">
+            Structured patch: one exact string (file_edit_tool)
+          </option>
+        </select>
+      </label>
+      <label>
+        Tool search (deferred MCP tools)
+        <select
+          value={s.tool_search}
           onChange={(e) =>
-            void update({ edit_tool: e.target.value as AgentSettingsView['edit_tool'] })
+            void update({ tool_search: e.target.value as AppSettings['tool_search'] })
           }
         >
-          <option value="">
-            Follow the model{s.effective_edit_tool ? ` (now: ${s.effective_edit_tool})` : ''}
-          </option>
-          <option value="search_replace_block">SEARCH/REPLACE blocks</option>
-          <option value="structured_patch">Structured patch (exact string)</option>
+          <option value="auto">Auto: defer once many tools are deferrable</option>
+          <option value="on">On: always defer</option>
+          <option value="off">Off: bind every schema from the first turn</option>
         </select>
       </label>
       <fieldset>
@@ -77,12 +114,15 @@ export function AgentSettings() {
             checked={s.shell_sandbox}
             onChange={(e) => void update({ shell_sandbox: e.target.checked })}
           />
-          Keep shell commands out of other projects and the app’s own keys (Landlock)
+          Keep shell commands out of other projects and the app’s own config and keys
         </label>
-        <p className={`sandbox-state ${s.sandbox.available ? 'ok' : 'warn'}`} role="status">
-          {s.sandbox.available
-            ? `Landlock is active (ABI ${s.sandbox.abi}).`
-            : `Shells run unconfined: ${s.sandbox.reason ?? 'Landlock is not available on this kernel'}.`}
+        {line && (
+          <p className={`sandbox-state ${line.tone}`} role="status" aria-label="Sandbox status">
+            {line.text}
+          </p>
+        )}
+        <p className="muted small">
+          Not covered: network access, unix sockets, a second mount of a denied path.
         </p>
       </fieldset>
     </div>

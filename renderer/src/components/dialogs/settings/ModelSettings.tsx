@@ -43,7 +43,12 @@ export function ModelSettings() {
     setModel(
       (data?.model.provider === provider ? data.model.name : undefined) ?? view?.model ?? '',
     );
-    setBaseUrl(view?.base_url_source === 'default' ? '' : (view?.base_url ?? ''));
+    // Only a URL set in settings or the config file is this form's to edit; an env or default one shows as a hint.
+    setBaseUrl(
+      view && (view.base_url_source === 'settings' || view.base_url_source === 'config')
+        ? view.base_url
+        : '',
+    );
     setOffered([]);
   }, [data, provider, view]);
 

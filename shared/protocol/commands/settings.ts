@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { command } from '../command';
+import { permissionModeWire } from '../common';
+
+// The app settings the Settings screen edits besides the model (models.*) and MCP (mcp.*): the
+// default permission mode, the edit backend, the shell sandbox switch and tool search. Each is a
+// key of configs/app.json; a change is written there and applies to runs started after it.
+
+const editTool = z.enum(['', 'search_replace_block', 'structured_patch']);
+
+export const appSettingsSchema = z.object({
+  permission_mode: permissionModeWire,
+  /** "" follows the active model. */
+  edit_tool: editTool,
+  /** The backend in effect for the active model (what "" resolves to right now). */
+  effective_edit_tool: z.enum(['search_replace_block', 'structured_patch']),
+  shell_sandbox: z.boolean(),
+  tool_search: z.enum(['auto', 'on', 'off']),
+});
+export type AppSettings = z.infer<typeof appSettingsSchema>;
+
+export const settingsCommands = {
+  'settings.get': command(z.object({}), appSettingsSchema),
+  'settings.update': command(
+    z.strictObject({
+      permission_mode: permissionModeWire.optional(),
+      edit_tool: editTool.optional(),
+      shell_sandbox: z.boolean().optional(),
+      tool_search: z.enum(['auto', 'on', 'off']).optional(),
+    }),
+    appSettingsSchema,
+  ),
+};
