@@ -69,15 +69,16 @@ export class AgentDecisions {
       throw new HostError('already_answered', `question '${questionId}' was already answered`);
     const bad = checkAnswer(question.questions, answer);
     if (bad) throw new HostError('invalid_answer', bad);
-    const live = waits.questions.has(questionId);
+    // Resolved first: the waiting call continues a microtask later, after this append was issued
+    // (so the answer is logged before the result), and an expiry cannot slip in between.
+    const live = waits.questions.resolve(questionId, { status: 'answered', answer });
     await session.append({
       type: 'question_answer',
       question_id: questionId,
       answer,
       delivery: live ? 'in_place' : 'late',
     });
-    if (live && waits.questions.resolve(questionId, { status: 'answered', answer }))
-      return { delivery: 'in_place' };
+    if (live) return { delivery: 'in_place' };
     this.deps.resume(session);
     return { delivery: 'late' };
   }
@@ -98,6 +99,12 @@ export class AgentDecisions {
         `approval '${approvalId}' was already decided (${prior.decision})`,
       );
     const why = reason?.trim() || undefined;
+    const verdict =
+      decision === 'allow'
+        ? ({ allow: true } as const)
+        : ({ allow: false, reason: why ?? '', by: 'user' } as const);
+    // As for answers: resolved first, logged before the call runs (it continues a microtask later).
+    const live = waits.approvals.resolve(approvalId, verdict);
     await session.append({
       type: 'approval_decision',
       approval_id: approvalId,
@@ -105,11 +112,7 @@ export class AgentDecisions {
       ...(why ? { reason: why } : {}),
       by: 'user',
     });
-    const verdict =
-      decision === 'allow'
-        ? ({ allow: true } as const)
-        : ({ allow: false, reason: why ?? '', by: 'user' } as const);
-    if (!waits.approvals.resolve(approvalId, verdict)) this.deps.resume(session);
+    if (!live) this.deps.resume(session);
   }
 
   async decidePlan(

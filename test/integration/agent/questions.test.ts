@@ -46,6 +46,7 @@ describe('ask_user_question', () => {
     expect(r.delivery).toBe('in_place');
     const events = await h.waitRunEnd(id, from);
     const result = ofType(events, 'tool_result')[0]!;
+    expect(ofType(events, 'question_answer')[0]!.seq).toBeLessThan(result.seq);
     expect(result.payload).toMatchObject({
       kind: 'question_answer',
       status: 'answered',

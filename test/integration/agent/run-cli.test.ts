@@ -148,6 +148,22 @@ describe('mewbo run', () => {
     }
   });
 
+  it('in plan mode the plan is recorded for nobody to approve, and no tool that writes is offered', async () => {
+    fake.script.push(
+      { toolCalls: [{ name: 'exit_plan_mode', args: { plan: '1. edit a.txt' } }] },
+      { text: 'Plan: 1. edit a.txt' },
+    );
+    const r = await mewboRun(['--project', project.dir, '--permission-mode', 'plan', 'plan it']);
+    expect(r.code).toBe(0);
+    expect(r.events.find((e) => e.type === 'plan')).toMatchObject({ text: '1. edit a.txt' });
+    expect(r.events.find((e) => e.type === 'tool_result')!.payload).toMatchObject({
+      kind: 'plan_decision',
+      decision: 'recorded',
+    });
+    for (const writer of ['aider_edit_block_tool', 'aider_shell_tool', 'update_todos'])
+      expect(fake.requests[0]!.tools).not.toContain(writer);
+  });
+
   it('exits 1 with an error event when the run fails (no model set)', async () => {
     const r = await mewboRun(['--project', project.dir, 'hello'], {
       ANTHROPIC_API_KEY: '',

@@ -185,6 +185,26 @@ describe('dispatch', () => {
   });
 });
 
+describe('sessions bound to no project', () => {
+  it('work in a scratch directory of their own, and the model is told so', async () => {
+    const seen: string[] = [];
+    const where = defineTool({
+      name: 'where',
+      description: 'root',
+      parameters: z.object({}),
+      flags: { readOnly: true },
+      run: async (ctx) => (seen.push(ctx.root), { kind: 'ok' }),
+    }) as AnyTool;
+    const model = new Scripted([{ calls: [{ name: 'where', args: {} }] }, { text: 'ok' }]);
+    const a = start(model, [where]);
+    const session = await sessions.create({});
+    await a.send(session, 'where am I', { capabilities: [] });
+    await a.idle(session.id);
+    expect(seen[0]).toBe(`${dir.dir}/scratch/${session.id}`);
+    expect(model.requests[0]!.system).toContain('scratch directory');
+  });
+});
+
 describe('run limits and stopping', () => {
   const tick = defineTool({
     name: 'tick',
