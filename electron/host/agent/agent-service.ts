@@ -1,29 +1,20 @@
-import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
-import type { ClientCapability } from '../../../shared/protocol/capabilities';
 import type { SessionEventBody } from '../../../shared/protocol/events';
 import type { PermissionModeWire } from '../../../shared/protocol/common';
 import type { AppConfig } from '../config/schema';
 import { DisposableStore, type Disposable } from '../lifecycle/disposable';
 import { ModelError } from '../models/model-error';
 import type { ModelSettings } from '../models/model-settings';
-import type { ModelProvider } from '../models/types';
 import type { Session } from '../sessions/session';
 import type { SessionManager } from '../sessions/session-manager';
 import { newMessageId, type SendOptions, type SessionRunner } from '../sessions/session-runner';
-import { ReadState } from '../tools/read-state';
 import type { ToolServices } from '../tools/services';
 import { runAgent } from './agent-loop';
 import { AgentDecisions } from './decisions';
-import { createQuestionBroker } from './question-broker';
-import type { RunContext, SessionWaits, ToolSource } from './run-context';
-import {
-  lastRunState,
-  latestPanel,
-  pendingApprovals,
-  pendingPlans,
-  unresolvedCalls,
-} from './session-state';
+import { createRunContext, type RunHandle, type SessionAgentState } from './create-run-context';
+
+export type { SessionAgentState } from './create-run-context';
+import type { ToolSource } from './run-context';
+import { lastRunState, pendingApprovals, pendingPlans, unresolvedCalls } from './session-state';
 import { repairOnOpen } from './settle-dangling';
 import { RunAborted } from './stop-reason';
 import { Waiters } from './waiters';
@@ -55,30 +46,8 @@ export interface AgentSendOptions extends SendOptions {
   model?: string;
 }
 
-export interface SessionAgentState {
-  waits: SessionWaits;
-  readStates: Map<string, ReadState>;
-  capabilities: ClientCapability[];
-  headless: boolean;
-  model?: string;
-  /** Repair of what a previous process left (dangling calls, a stale run state). */
-  ready: Promise<void>;
-}
-
-interface ActiveRun {
-  abort: AbortController;
+interface ActiveRun extends RunHandle {
   done: Promise<void>;
-  waiting: number;
-  /** The final run_state append, issued synchronously at close so no later run can precede it. */
-  closing?: Promise<void>;
-}
-
-function newInputSince(session: Session, seq: number): boolean {
-  return session
-    .events(seq)
-    .some(
-      (e) => e.type === 'user_message' || (e.type === 'question_answer' && e.delivery === 'late'),
-    );
 }
 
 export class AgentService implements SessionRunner, Disposable {
@@ -237,7 +206,17 @@ export class AgentService implements SessionRunner, Disposable {
         await append({ type: 'run_state', state: 'failed', reason: selection.message });
         return;
       }
-      const ctx = await this.runContext(session, st, run, selection.provider);
+      const ctx = await createRunContext({
+        session,
+        st,
+        run,
+        provider: selection.provider,
+        config: this.opts.config,
+        services: this.opts.services,
+        tools: this.opts.toolsForRun(session),
+        scratchDir: this.opts.scratchDir,
+        release,
+      });
       const outcome = await runAgent(ctx, {
         id: 'root',
         maxSteps: this.opts.config.agent.max_steps,
@@ -268,82 +247,6 @@ export class AgentService implements SessionRunner, Disposable {
       });
       await append({ type: 'run_state', state: 'failed', reason: message });
     }
-  }
-
-  private readState(st: SessionAgentState, agentId: string): ReadState {
-    let rs = st.readStates.get(agentId);
-    if (!rs) st.readStates.set(agentId, (rs = new ReadState({ dedup: true })));
-    return rs;
-  }
-
-  private async runContext(
-    session: Session,
-    st: SessionAgentState,
-    run: ActiveRun,
-    provider: ModelProvider,
-  ): Promise<RunContext> {
-    const scratch = join(this.opts.scratchDir, session.id);
-    if (!session.meta.root) await mkdir(scratch, { recursive: true });
-    const services = new Map<string, ToolServices>();
-    const append = (e: SessionEventBody) => session.append(e).then(() => undefined);
-    const beginWait = (reason: string) => {
-      run.waiting++;
-      if (run.waiting === 1)
-        void append({ type: 'run_state', state: 'waiting', reason }).catch(() => {});
-      let ended = false;
-      return () => {
-        if (ended) return;
-        ended = true;
-        run.waiting--;
-        if (run.waiting === 0 && !run.abort.signal.aborted)
-          void append({ type: 'run_state', state: 'running' }).catch(() => {});
-      };
-    };
-    const broker = createQuestionBroker(session, st.waits.questions, beginWait);
-    const panels = {
-      latest(uiId: string) {
-        const e = latestPanel(session.events(), uiId);
-        return e ? { root: (e.spec as { root: unknown[] }).root, summary: e.summary } : undefined;
-      },
-    };
-    return {
-      session,
-      memo: { results: new WeakMap(), schemas: new WeakMap() },
-      config: this.opts.config,
-      provider,
-      signal: run.abort.signal,
-      headless: st.headless,
-      capabilities: st.capabilities,
-      waits: st.waits,
-      tools: this.opts.toolsForRun(session),
-      servicesFor: (agentId) => {
-        let s = services.get(agentId);
-        if (!s) {
-          s = {
-            ...this.opts.services,
-            readState: this.readState(st, agentId),
-            panels,
-            ...(agentId === 'root' && !st.headless ? { questions: broker } : {}),
-          };
-          services.set(agentId, s);
-        }
-        return s;
-      },
-      currentRoot: () =>
-        session.meta.root
-          ? { root: session.meta.root, hasProject: true }
-          : { root: scratch, hasProject: false },
-      append,
-      beginWait,
-      tryClose: (mark) => {
-        if (newInputSince(session, mark)) return false;
-        if (this.runs.get(session.id) === run) this.runs.delete(session.id);
-        run.closing = append({ type: 'run_state', state: 'idle', reason: 'finished' }).catch(
-          () => {},
-        );
-        return true;
-      },
-    };
   }
 
   async dispose(): Promise<void> {

@@ -1,0 +1,129 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ClientCapability } from '../../../shared/protocol/capabilities';
+import type { SessionEventBody } from '../../../shared/protocol/events';
+import type { AppConfig } from '../config/schema';
+import type { ModelProvider } from '../models/types';
+import type { Session } from '../sessions/session';
+import { ReadState } from '../tools/read-state';
+import type { ToolServices } from '../tools/services';
+import { createQuestionBroker } from './question-broker';
+import type { RunContext, SessionWaits, ToolSource } from './run-context';
+import { latestPanel } from './session-state';
+
+// Builds what one run shares (RunContext) from the session's runtime state: the services per
+// agent, the wait bookkeeping behind run_state `waiting`, and the synchronous close that keeps a
+// finishing run and a new message from missing each other.
+
+export interface SessionAgentState {
+  waits: SessionWaits;
+  /** read_file's memory per agent: a sub-agent's context does not hold what the root read. */
+  readStates: Map<string, ReadState>;
+  capabilities: ClientCapability[];
+  headless: boolean;
+  model?: string;
+  /** Repair of what a previous process left (dangling calls, a stale run state). */
+  ready: Promise<void>;
+}
+
+export interface RunHandle {
+  abort: AbortController;
+  /** Open waits on the user. */
+  waiting: number;
+  /** The final run_state append, issued synchronously at close so no later run can precede it. */
+  closing?: Promise<void>;
+}
+
+export interface CreateRunContextInput {
+  session: Session;
+  st: SessionAgentState;
+  run: RunHandle;
+  provider: ModelProvider;
+  config: AppConfig;
+  services?: ToolServices;
+  tools: ToolSource;
+  scratchDir: string;
+  /** Forgets the run as the session's live one (synchronously). */
+  release(): void;
+}
+
+export function newInputSince(session: Session, seq: number): boolean {
+  return session
+    .events(seq)
+    .some(
+      (e) => e.type === 'user_message' || (e.type === 'question_answer' && e.delivery === 'late'),
+    );
+}
+
+function readStateFor(st: SessionAgentState, agentId: string): ReadState {
+  let rs = st.readStates.get(agentId);
+  if (!rs) st.readStates.set(agentId, (rs = new ReadState({ dedup: true })));
+  return rs;
+}
+
+export async function createRunContext(i: CreateRunContextInput): Promise<RunContext> {
+  const { session, st, run } = i;
+  const scratch = join(i.scratchDir, session.id);
+  if (!session.meta.root) await mkdir(scratch, { recursive: true });
+  const services = new Map<string, ToolServices>();
+  const append = (e: SessionEventBody) => session.append(e).then(() => undefined);
+  const beginWait = (reason: string) => {
+    run.waiting++;
+    if (run.waiting === 1)
+      void append({ type: 'run_state', state: 'waiting', reason }).catch(() => {});
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      run.waiting--;
+      if (run.waiting === 0 && !run.abort.signal.aborted) {
+        void append({ type: 'run_state', state: 'running' }).catch(() => {});
+      }
+    };
+  };
+  const broker = createQuestionBroker(session, st.waits.questions, beginWait);
+  const panels = {
+    latest(uiId: string) {
+      const e = latestPanel(session.events(), uiId);
+      return e ? { root: (e.spec as { root: unknown[] }).root, summary: e.summary } : undefined;
+    },
+  };
+  return {
+    session,
+    memo: { results: new WeakMap(), schemas: new WeakMap() },
+    config: i.config,
+    provider: i.provider,
+    signal: run.abort.signal,
+    headless: st.headless,
+    capabilities: st.capabilities,
+    waits: st.waits,
+    tools: i.tools,
+    servicesFor: (agentId) => {
+      let s = services.get(agentId);
+      if (!s) {
+        s = {
+          ...i.services,
+          readState: readStateFor(st, agentId),
+          panels,
+          ...(agentId === 'root' && !st.headless ? { questions: broker } : {}),
+        };
+        services.set(agentId, s);
+      }
+      return s;
+    },
+    currentRoot: () =>
+      session.meta.root
+        ? { root: session.meta.root, hasProject: true }
+        : { root: scratch, hasProject: false },
+    append,
+    beginWait,
+    tryClose: (mark) => {
+      if (newInputSince(session, mark)) return false;
+      i.release();
+      run.closing = append({ type: 'run_state', state: 'idle', reason: 'finished' }).catch(
+        () => {},
+      );
+      return true;
+    },
+  };
+}
