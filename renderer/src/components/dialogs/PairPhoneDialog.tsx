@@ -20,16 +20,26 @@ export function PairPhoneDialog({ onClose }: { onClose: () => void }) {
   const newOffer = useCallback(async () => {
     setError(null);
     try {
-      setOffer((await client.transport.invoke('devices.createOffer', {})) as PairingOffer);
+      setOffer(await client.invoke('devices.createOffer', {}));
     } catch (err) {
       setError(errorText(err));
     }
   }, [client]);
   useEffect(() => void newOffer(), [newOffer]);
 
+  // The LAN listener stays up after the dialog closes (a phone reconnects through it); this closes it.
+  const stopPairing = async () => {
+    try {
+      await client.invoke('devices.disablePairing', {});
+      onClose();
+    } catch (err) {
+      setError(errorText(err));
+    }
+  };
+
   const revoke = async (id: string) => {
     try {
-      await client.transport.invoke('devices.revoke', { device_id: id });
+      await client.invoke('devices.revoke', { device_id: id });
       devices.reload();
     } catch (err) {
       setError(errorText(err));
@@ -91,9 +101,18 @@ export function PairPhoneDialog({ onClose }: { onClose: () => void }) {
             Scan the code with the phone’s camera on the same network. Check that the phone shows
             the same fingerprint before you trust it.
           </p>
-          <button type="button" onClick={() => void newOffer()}>
-            New code
-          </button>
+          <div className="actions start">
+            <button type="button" onClick={() => void newOffer()}>
+              New code
+            </button>
+            <button
+              type="button"
+              onClick={() => void stopPairing()}
+              title="Closes the LAN listener: paired phones cannot connect until you pair again"
+            >
+              Turn off the phone listener
+            </button>
+          </div>
         </div>
       )}
       <section aria-label="Paired phones" className="paired">

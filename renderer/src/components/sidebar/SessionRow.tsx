@@ -1,5 +1,6 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { useClient } from '../../client-context';
+import { useSessions } from '../../state/sessions-store';
 import { errorText } from '../../state/agent-actions';
 import type { SessionSummary } from '../../../../shared/protocol/session-summary';
 import { formatAgo } from '../../lib/format';
@@ -36,7 +37,9 @@ export function SessionRow({
     setRenaming(false);
     if (!t || t === session.title) return;
     try {
-      await client.invoke('sessions.rename', { id: session.id, title: t });
+      // The answer carries the renamed summary; the sessions topic may announce the old title first.
+      const r = await client.invoke('sessions.rename', { id: session.id, title: t });
+      useSessions.getState().upsertSession(r.session);
     } catch (err) {
       setError(errorText(err));
     }

@@ -1,0 +1,43 @@
+import { test, expect } from './fixtures';
+
+test('sessions are created, searched, renamed in place and deleted after a confirm', async ({
+  app,
+}) => {
+  const sidebar = app.getByRole('navigation', { name: 'Sessions' });
+  const newButton = sidebar.getByRole('button', { name: 'New session', exact: true });
+  for (let i = 0; i < 3; i++) await newButton.click();
+  await expect(sidebar.locator('.session')).toHaveCount(3);
+
+  // Rename the open one with F2.
+  await sidebar.locator('.session.active').focus();
+  await app.keyboard.press('F2');
+  const title = sidebar.getByRole('textbox', { name: 'Session title' });
+  await title.fill('Fix the login bug');
+  await title.press('Enter');
+  await expect(sidebar.getByRole('button', { name: /Fix the login bug/ }).first()).toBeVisible();
+  await expect(app.locator('.session-title h1')).toHaveText('Fix the login bug');
+
+  // Search narrows the list by title.
+  await sidebar.getByRole('searchbox', { name: 'Search sessions' }).fill('login');
+  await expect(sidebar.locator('.session')).toHaveCount(1);
+  await sidebar.getByRole('searchbox', { name: 'Search sessions' }).fill('zzzz');
+  await expect(sidebar).toContainText('No session matches.');
+  await sidebar.getByRole('searchbox', { name: 'Search sessions' }).fill('');
+
+  // Delete asks first; Cancel keeps it.
+  await sidebar.getByRole('button', { name: 'Delete Fix the login bug' }).click();
+  const confirm = app.getByRole('dialog', { name: 'Delete session?' });
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await expect(sidebar.locator('.session')).toHaveCount(3);
+  await sidebar.getByRole('button', { name: 'Delete Fix the login bug' }).click();
+  await app
+    .getByRole('dialog', { name: 'Delete session?' })
+    .getByRole('button', { name: 'Delete' })
+    .click();
+  await expect(sidebar.locator('.session')).toHaveCount(2);
+  await expect(sidebar).not.toContainText('Fix the login bug');
+
+  // The list survives a reload (sessions live on the host).
+  await app.reload();
+  await expect(sidebar.locator('.session')).toHaveCount(2);
+});
