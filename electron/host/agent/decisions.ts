@@ -1,3 +1,4 @@
+import type { ClientCapability } from '../../../shared/protocol/capabilities';
 import type { SessionEventOf } from '../../../shared/protocol/events';
 import type { AppConfig } from '../config/schema';
 import { HostError } from '../rpc/host-error';
@@ -26,7 +27,11 @@ const STOPPED = 'the run was stopped';
 export interface DecisionDeps {
   sessions: SessionManager;
   config: AppConfig;
-  state(session: Session): { waits: SessionWaits; ready: Promise<void> };
+  state(session: Session): {
+    waits: SessionWaits;
+    ready: Promise<void>;
+    capabilities: ClientCapability[];
+  };
   resume(session: Session): void;
 }
 
@@ -39,10 +44,12 @@ export interface PendingView {
 export class AgentDecisions {
   constructor(private readonly deps: DecisionDeps) {}
 
-  private async open(sessionId: string) {
+  /** `capabilities`: the deciding client's, for a run the decision may start (kept otherwise). */
+  private async open(sessionId: string, capabilities?: ClientCapability[]) {
     const session = await this.deps.sessions.get(sessionId);
     const st = this.deps.state(session);
     await st.ready;
+    if (capabilities) st.capabilities = [...capabilities];
     return { session, waits: st.waits };
   }
 
@@ -60,8 +67,9 @@ export class AgentDecisions {
     sessionId: string,
     questionId: string,
     answer: QuestionAnswer,
+    capabilities?: ClientCapability[],
   ): Promise<{ delivery: 'in_place' | 'late' }> {
-    const { session, waits } = await this.open(sessionId);
+    const { session, waits } = await this.open(sessionId, capabilities);
     const { question, answer: prior } = findQuestion(session.events(), questionId);
     if (!question)
       throw new HostError('not_found', `no question '${questionId}' in session ${sessionId}`);
@@ -88,8 +96,9 @@ export class AgentDecisions {
     approvalId: string,
     decision: 'allow' | 'deny',
     reason?: string,
+    capabilities?: ClientCapability[],
   ): Promise<void> {
-    const { session, waits } = await this.open(sessionId);
+    const { session, waits } = await this.open(sessionId, capabilities);
     const { request, decision: prior } = findApproval(session.events(), approvalId);
     if (!request)
       throw new HostError('not_found', `no approval '${approvalId}' in session ${sessionId}`);
@@ -120,8 +129,9 @@ export class AgentDecisions {
     planId: string,
     decision: 'approve' | 'reject',
     feedback?: string,
+    capabilities?: ClientCapability[],
   ): Promise<void> {
-    const { session, waits } = await this.open(sessionId);
+    const { session, waits } = await this.open(sessionId, capabilities);
     const { plan, decision: prior } = findPlan(session.events(), planId);
     if (!plan) throw new HostError('not_found', `no plan '${planId}' in session ${sessionId}`);
     if (prior)

@@ -19,16 +19,24 @@ type AgentHandlers = Pick<
 export function agentHandlers(decisions: AgentDecisions, models: ModelSettings): AgentHandlers {
   return {
     'agent.answerQuestion': async (req) =>
-      decisions.answerQuestion(req.id, req.question_id, {
-        answers: req.answers,
-        ...(req.notes !== undefined ? { notes: req.notes } : {}),
-      }),
+      decisions.answerQuestion(
+        req.id,
+        req.question_id,
+        { answers: req.answers, ...(req.notes !== undefined ? { notes: req.notes } : {}) },
+        req.capabilities,
+      ),
     'agent.decideApproval': async (req) => {
-      await decisions.decideApproval(req.id, req.approval_id, req.decision, req.reason);
+      await decisions.decideApproval(
+        req.id,
+        req.approval_id,
+        req.decision,
+        req.reason,
+        req.capabilities,
+      );
       return { ok: true as const };
     },
     'agent.decidePlan': async (req) => {
-      await decisions.decidePlan(req.id, req.plan_id, req.decision, req.feedback);
+      await decisions.decidePlan(req.id, req.plan_id, req.decision, req.feedback, req.capabilities);
       return { ok: true as const };
     },
     'agent.pending': async (req) => decisions.pending(req.id),

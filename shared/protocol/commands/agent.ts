@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { command } from '../command';
 import { questionAnswerSchema, sessionEventSchema } from '../events';
+import { clientCapabilitySchema } from '../capabilities';
 
 // The user's side of a run (answers, approvals, plans) and the model settings: which model runs,
 // where each provider is, its key (write-only: a key is never sent back, only a hint).
@@ -9,6 +10,8 @@ const id = z.string().min(1);
 const ok = z.object({ ok: z.literal(true) });
 const providerId = z.enum(['anthropic', 'openai', 'ollama']);
 const valueSource = z.enum(['settings', 'config', 'env', 'default']);
+/** What the deciding client can do: used when its decision starts a run (nothing was live, e.g. after a restart). */
+const capabilities = z.array(clientCapabilitySchema).optional();
 
 const modelSection = z.object({
   provider: providerId.optional(),
@@ -51,6 +54,7 @@ export const agentCommands = {
       question_id: z.string().min(1),
       answers: questionAnswerSchema.shape.answers,
       notes: z.string().max(10_000).optional(),
+      capabilities,
     }),
     z.object({ delivery: z.enum(['in_place', 'late']) }),
   ),
@@ -60,6 +64,7 @@ export const agentCommands = {
       approval_id: z.string().min(1),
       decision: z.enum(['allow', 'deny']),
       reason: z.string().max(2_000).optional(),
+      capabilities,
     }),
     ok,
   ),
@@ -69,6 +74,7 @@ export const agentCommands = {
       plan_id: z.string().min(1),
       decision: z.enum(['approve', 'reject']),
       feedback: z.string().max(10_000).optional(),
+      capabilities,
     }),
     ok,
   ),

@@ -173,6 +173,7 @@ describe('ask_user_question', () => {
       id,
       question_id: question.question_id,
       answers: [{ selected: [0] }, { text: 'things' }],
+      capabilities: ['generative_ui', 'ask_user'],
     });
     expect(r.delivery).toBe('late');
     const events = await h.waitRunEnd(id, afterRestart.length);
@@ -180,6 +181,10 @@ describe('ask_user_question', () => {
       'Got it after the restart: Postgres.',
     );
     expect(h.script.requests.at(-1)!.transcript).toMatch(/Late answer[\s\S]*Postgres[\s\S]*things/);
+    // The run the answer started after the restart has the answering client's capabilities.
+    expect(h.script.requests.at(-1)!.tools).toEqual(
+      expect.arrayContaining(['present_ui', 'ask_user_question']),
+    );
   });
 
   it('a new user message supersedes a pending question and is addressed instead', async () => {
