@@ -81,3 +81,34 @@ test("reopening a session shows its shells' retained output", async ({ app, scri
   await expect(reopened).toContainText('tick 1');
   await expect(reopened).toContainText('tick 8');
 });
+
+test('output far larger than the host keeps reaches the console whole: the console acks what it drew and the shell waits', async ({
+  app,
+  script,
+}) => {
+  // 3,000,000 characters, three times the host's 1,000,000-character buffer, printed only once the
+  // console is attached (it waits for a typed line), so an unacked console would lose the middle.
+  const produce =
+    "read go; i=0; while [ $i -lt 30000 ]; do printf '%099d\\n' $i; i=$((i+1)); done; echo ALL-DONE; sleep 60";
+  script.push(
+    {
+      toolCalls: [
+        { name: 'aider_shell_tool', args: { command: produce, run_in_background: true } },
+      ],
+    },
+    { text: 'Waiting for go.' },
+  );
+  await openProject(app, 'app');
+  await startSession(app, 'Print a lot');
+  await app
+    .getByRole('article', { name: 'Approval: aider_shell_tool' })
+    .getByRole('button', { name: 'Approve' })
+    .click();
+  const console = app.getByRole('region', { name: /^Console: read go/ });
+  await expect(console.getByRole('status', { name: /Status: running/ })).toBeVisible();
+  await console.getByRole('textbox', { name: /^Input to/ }).fill('go');
+  await console.getByRole('textbox', { name: /^Input to/ }).press('Enter');
+  await expect(console).toContainText('ALL-DONE', { timeout: 30_000 });
+  await expect(console).toContainText('0000029999');
+  await expect(console).not.toContainText('evicted');
+});

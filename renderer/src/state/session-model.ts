@@ -6,7 +6,12 @@ import type { RunState, ShellInfo, TimelineItem, TodoItem } from './timeline-ite
  * Tools whose own events draw them (the question card, the panel, the todo dock): their tool card
  * would repeat the same thing, so it shows only when the call failed.
  */
-const DRAWN_BY_OWN_EVENT = new Set(['ask_user_question', 'present_ui', 'update_todos']);
+const DRAWN_BY_OWN_EVENT = new Set([
+  'ask_user_question',
+  'present_ui',
+  'update_todos',
+  'exit_plan_mode',
+]);
 
 /**
  * One session's projection, built incrementally: `apply` costs O(1) per event (index maps instead

@@ -4,10 +4,14 @@ import type { ToolPayload } from '../../../../shared/tools/payload';
 export function ErrorBody({ payload }: { payload: ToolPayload }) {
   const message = typeof payload.message === 'string' ? payload.message : 'The tool failed.';
   const code = typeof payload.code === 'string' ? payload.code : null;
-  const details =
+  // Empty details (no suggestions, no near match) say nothing: leave them out.
+  const details = (
     payload.details && typeof payload.details === 'object'
       ? Object.entries(payload.details as Record<string, unknown>)
-      : [];
+      : []
+  ).filter(
+    ([, v]) => v !== null && v !== undefined && v !== '' && !(Array.isArray(v) && v.length === 0),
+  );
   return (
     <div className="error-body" role="group" aria-label="Error">
       <p className="error-message">{message}</p>
