@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { safeResolve, relativeToRoot } from '../fs/safe-path';
 import { unifiedDiff } from '../fs/unified-diff';
 import type { AnyTool } from '../tools/tool';
+import { parseEditBlocks } from '../tools/edit-block-parser';
 
 // What an approval shows, in full, before the user decides (users ask to see the whole command or
 // the whole diff): a shell call's command and directory; an edit's diff, computed without writing
@@ -64,7 +65,8 @@ export async function describeForApproval(
     const file = str(a.file_path);
     if (preview) return { summary: `Edit ${file}`, detail: preview };
     if (str(a.content) !== undefined) {
-      const names = [...str(a.content)!.matchAll(/^(\S[^\n]*)\n```/gm)].map((m) => m[1]!.trim());
+      // The tool's own parser names the files: a regex over the text took closing fences for names.
+      const names = parseEditBlocks(str(a.content)!).blocks.map((b) => b.file);
       return {
         summary: `Edit ${names.length ? [...new Set(names)].join(', ') : 'files'}`,
         detail: str(a.content)!,
