@@ -42,7 +42,24 @@ export interface PendingView {
 }
 
 export class AgentDecisions {
+  /**
+   * Decisions being logged right now. The log check alone lets two decisions sent at the same
+   * instant both pass (neither append has landed yet); the first to claim wins, the other is
+   * refused as already decided. A claim ends once its event is in the log, which then answers.
+   */
+  private readonly inFlight = new Set<string>();
+
   constructor(private readonly deps: DecisionDeps) {}
+
+  private async once<T>(key: string, refusal: () => HostError, fn: () => Promise<T>): Promise<T> {
+    if (this.inFlight.has(key)) throw refusal();
+    this.inFlight.add(key);
+    try {
+      return await fn();
+    } finally {
+      this.inFlight.delete(key);
+    }
+  }
 
   /** `capabilities`: the deciding client's, for a run the decision may start (kept otherwise). */
   private async open(sessionId: string, capabilities?: ClientCapability[]) {
@@ -77,18 +94,24 @@ export class AgentDecisions {
       throw new HostError('already_answered', `question '${questionId}' was already answered`);
     const bad = checkAnswer(question.questions, answer);
     if (bad) throw new HostError('invalid_answer', bad);
-    // Resolved first: the waiting call continues a microtask later, after this append was issued
-    // (so the answer is logged before the result), and an expiry cannot slip in between.
-    const live = waits.questions.resolve(questionId, { status: 'answered', answer });
-    await session.append({
-      type: 'question_answer',
-      question_id: questionId,
-      answer,
-      delivery: live ? 'in_place' : 'late',
-    });
-    if (live) return { delivery: 'in_place' };
-    this.deps.resume(session);
-    return { delivery: 'late' };
+    return this.once(
+      `${sessionId}:q:${questionId}`,
+      () => new HostError('already_answered', `question '${questionId}' was already answered`),
+      async () => {
+        // Resolved first: the waiting call continues a microtask later, after this append was issued
+        // (so the answer is logged before the result), and an expiry cannot slip in between.
+        const live = waits.questions.resolve(questionId, { status: 'answered', answer });
+        await session.append({
+          type: 'question_answer',
+          question_id: questionId,
+          answer,
+          delivery: live ? 'in_place' : 'late',
+        });
+        if (live) return { delivery: 'in_place' as const };
+        this.deps.resume(session);
+        return { delivery: 'late' as const };
+      },
+    );
   }
 
   async decideApproval(
@@ -112,16 +135,22 @@ export class AgentDecisions {
       decision === 'allow'
         ? ({ allow: true } as const)
         : ({ allow: false, reason: why ?? '', by: 'user' } as const);
-    // As for answers: resolved first, logged before the call runs (it continues a microtask later).
-    const live = waits.approvals.resolve(approvalId, verdict);
-    await session.append({
-      type: 'approval_decision',
-      approval_id: approvalId,
-      decision,
-      ...(why ? { reason: why } : {}),
-      by: 'user',
-    });
-    if (!live) this.deps.resume(session);
+    await this.once(
+      `${sessionId}:a:${approvalId}`,
+      () => new HostError('already_decided', `approval '${approvalId}' was already decided`),
+      async () => {
+        // As for answers: resolved first, logged before the call runs (it continues a microtask later).
+        const live = waits.approvals.resolve(approvalId, verdict);
+        await session.append({
+          type: 'approval_decision',
+          approval_id: approvalId,
+          decision,
+          ...(why ? { reason: why } : {}),
+          by: 'user',
+        });
+        if (!live) this.deps.resume(session);
+      },
+    );
   }
 
   async decidePlan(
@@ -140,19 +169,25 @@ export class AgentDecisions {
         `plan '${planId}' was already decided (${prior.decision})`,
       );
     const note = feedback?.trim() || undefined;
-    await session.append({
-      type: 'plan_decision',
-      plan_id: planId,
-      decision,
-      ...(note ? { feedback: note } : {}),
-    });
-    if (decision === 'approve') {
-      await session.append({
-        type: 'mode_change',
-        mode: modeBeforePlan(session.events(), this.deps.config.permission_mode),
-      });
-    }
-    if (!waits.plans.resolve(planId, { decision, feedback: note })) this.deps.resume(session);
+    await this.once(
+      `${sessionId}:p:${planId}`,
+      () => new HostError('already_decided', `plan '${planId}' was already decided`),
+      async () => {
+        await session.append({
+          type: 'plan_decision',
+          plan_id: planId,
+          decision,
+          ...(note ? { feedback: note } : {}),
+        });
+        if (decision === 'approve') {
+          await session.append({
+            type: 'mode_change',
+            mode: modeBeforePlan(session.events(), this.deps.config.permission_mode),
+          });
+        }
+        if (!waits.plans.resolve(planId, { decision, feedback: note })) this.deps.resume(session);
+      },
+    );
   }
 
   /** A new message while the live run waits on the user: every wait is superseded. */

@@ -59,6 +59,20 @@ describe('ask_user_question', () => {
     expect(h.script.requests[1]!.transcript).toContain('SQLite');
   });
 
+  it('two answers sent at the same instant: exactly one is recorded, the other is refused', async () => {
+    h = await Harness.start();
+    h.script.push({ toolCalls: [ASK] }, { text: 'ok' });
+    const { id, from, question } = await askAndWait(h);
+    const answer = (text: string) =>
+      h!.host.router.invoke('agent.answerQuestion', { id, question_id: question.question_id, answers: [{ selected: [0] }, { text }] }, { clientId: 't', transport: 'local' });
+    const [a, b] = await Promise.all([answer('first'), answer('second')]);
+    expect([a.ok, b.ok].sort()).toEqual([false, true]);
+    const refused = (a.ok ? b : a) as { ok: false; error: { code: string } };
+    expect(refused.error.code).toBe('already_answered');
+    const events = await h.waitRunEnd(id, from);
+    expect(ofType(events, 'question_answer')).toHaveLength(1);
+  });
+
   it('refuses answers that do not fit the questions, naming what is wrong', async () => {
     h = await Harness.start();
     h.script.push({ toolCalls: [ASK] }, { text: 'ok' });
