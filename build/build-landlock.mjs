@@ -22,9 +22,15 @@ export function buildLandlock() {
   if (mtime(output) >= mtime(source)) return;
   mkdirSync(`${root}/build/landlock`, { recursive: true });
   try {
-    execFileSync('gcc', ['-O2', '-Wall', '-Wextra', '-Werror', '-std=gnu11', '-o', output, source], { stdio: 'inherit' });
+    execFileSync(
+      'gcc',
+      ['-O2', '-Wall', '-Wextra', '-Werror', '-std=gnu11', '-o', output, source],
+      { stdio: 'inherit' },
+    );
   } catch (err) {
-    console.warn(`[build] could not compile the shell launcher (${err.message}); shells stay refused while agent.shell_sandbox is on`);
+    console.warn(
+      `[build] could not compile the shell launcher (${err.message}); shells stay refused while agent.shell_sandbox is on`,
+    );
   }
 }
 

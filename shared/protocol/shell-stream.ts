@@ -23,7 +23,10 @@ export const shellStateFrameSchema = z.object({
   shell: shellInfoSchema,
 });
 
-export const shellStreamFrameSchema = z.discriminatedUnion('type', [shellOutputFrameSchema, shellStateFrameSchema]);
+export const shellStreamFrameSchema = z.discriminatedUnion('type', [
+  shellOutputFrameSchema,
+  shellStateFrameSchema,
+]);
 export type ShellOutputFrame = z.infer<typeof shellOutputFrameSchema>;
 export type ShellStateFrame = z.infer<typeof shellStateFrameSchema>;
 export type ShellStreamFrame = z.infer<typeof shellStreamFrameSchema>;

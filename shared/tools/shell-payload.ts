@@ -5,7 +5,11 @@ import { z } from 'zod';
 
 export const sandboxStatusSchema = z.discriminatedUnion('mode', [
   /** Confined by Landlock at this ABI version. */
-  z.object({ mode: z.literal('landlock'), abi: z.number().int(), write_scope: z.enum(['unrestricted', 'project']) }),
+  z.object({
+    mode: z.literal('landlock'),
+    abi: z.number().int(),
+    write_scope: z.enum(['unrestricted', 'project']),
+  }),
   /** agent.shell_sandbox is false. */
   z.object({ mode: z.literal('off'), reason: z.string() }),
   /** The kernel has no Landlock (or the OS is not Linux): shells run unconfined. */

@@ -1,4 +1,15 @@
-import { closeSync, copyFileSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -43,7 +54,10 @@ export function makeBattery(agent: Record<string, unknown> = {}): Battery {
   writeFileSync(join(other, 'secret.txt'), `${secret}\n`);
   mkdirSync(join(other, 'nested', 'deeper'), { recursive: true });
   writeFileSync(join(other, 'nested', 'deeper', 'also.txt'), `${secret}\n`);
-  writeFileSync(join(configDir, 'app.json'), JSON.stringify({ providers: { anthropic: { api_key: key } } }));
+  writeFileSync(
+    join(configDir, 'app.json'),
+    JSON.stringify({ providers: { anthropic: { api_key: key } } }),
+  );
   writeFileSync(join(outside, 'existing.txt'), 'original\n');
   writeFileSync(join(root, 'mine.txt'), 'mine\n');
   const launcher = findLauncher(findInstallRoot(process.cwd()));
@@ -57,8 +71,15 @@ export function makeBattery(agent: Record<string, unknown> = {}): Battery {
     return file;
   };
   const hostFd = openSync(join(other, 'secret.txt'), 'r');
-  const config: AppConfig = parseConfig({ projects: { project: { path: root }, other: { path: other } }, agent });
-  const service = new ShellService({ paths: homePaths({ MEWBO_HOME: home }), config: () => config, log: () => {} });
+  const config: AppConfig = parseConfig({
+    projects: { project: { path: root }, other: { path: other } },
+    agent,
+  });
+  const service = new ShellService({
+    paths: homePaths({ MEWBO_HOME: home }),
+    config: () => config,
+    log: () => {},
+  });
   const manager = service.forSession('s_escape01');
   return {
     root,
@@ -71,7 +92,14 @@ export function makeBattery(agent: Record<string, unknown> = {}): Battery {
     wideRules,
     hostFd,
     async run(command) {
-      const r = await manager.run({ command, cwd: root, root, config, tty: false, timeoutMs: 30_000 });
+      const r = await manager.run({
+        command,
+        cwd: root,
+        root,
+        config,
+        tty: false,
+        timeoutMs: 30_000,
+      });
       if ('kind' in r) throw new Error(`spawn refused: ${r.message}`);
       return r.result.text;
     },
@@ -88,7 +116,9 @@ export function makeBattery(agent: Record<string, unknown> = {}): Battery {
 export function snapshot(dir: string): string {
   const out: string[] = [];
   const walk = (d: string) => {
-    for (const e of readdirSync(d, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+    for (const e of readdirSync(d, { withFileTypes: true }).sort((a, b) =>
+      a.name.localeCompare(b.name),
+    )) {
       const p = join(d, e.name);
       if (e.isDirectory()) {
         out.push(`${p}/`);
@@ -125,29 +155,59 @@ export function readAttempts(b: Battery): [string, string][] {
     ['find -exec cat', `find ${b.other} -type f -exec cat {} +`],
     ['tar the directory', `tar cf - -C ${b.other} . | tar xOf -`],
     ['symlink to the file', `ln -s ${s} link1 && cat link1`],
-    ['symlink to the directory', `ln -s ${b.other} link2 && cat link2/secret.txt link2/nested/deeper/also.txt`],
+    [
+      'symlink to the directory',
+      `ln -s ${b.other} link2 && cat link2/secret.txt link2/nested/deeper/also.txt`,
+    ],
     ['/proc/self/root', `cat /proc/self/root${s}`],
     ['/proc/<launcher>/root', `cat /proc/$PPID/root${s}`],
     ['/proc/<host>/root', `cat /proc/${process.pid}/root${s}`],
     ["/proc/<host>/fd of the host's open file", `cat /proc/${process.pid}/fd/${b.hostFd}`],
-    ['inherited file descriptors', 'for fd in $(seq 3 64); do cat /proc/self/fd/$fd 2>/dev/null; done'],
+    [
+      'inherited file descriptors',
+      'for fd in $(seq 3 64); do cat /proc/self/fd/$fd 2>/dev/null; done',
+    ],
     ['hard link into the project', `ln ${s} hard && cat hard`],
     ['rename the file into the project', `mv ${s} moved.txt; cat moved.txt`],
     ['rename the directory into the project', `mv ${b.other} otherdir; cat otherdir/secret.txt`],
-    ['relative walk', `cat ${rel} ./../${rel.slice(3)} ../../${b.other.split('/').slice(-2).join('/')}/secret.txt`],
+    [
+      'relative walk',
+      `cat ${rel} ./../${rel.slice(3)} ../../${b.other.split('/').slice(-2).join('/')}/secret.txt`,
+    ],
     ['config dir: the key', `cat ${app}`],
     ['config dir: copy it out', `cp -r ${b.configDir} cfgcopy && cat cfgcopy/app.json`],
     ['new user namespace', `unshare -Ur cat ${s}`],
-    ['new user + mount namespace bind mount', `mkdir -p mnt && unshare -Urm sh -c 'mount --bind ${b.other} mnt && cat mnt/secret.txt'`],
-    ['new namespaces, propagation unchanged, bind mount', `mkdir -p mnt3 && unshare -Urm --propagation unchanged sh -c 'mount --bind ${b.other} mnt3 && cat mnt3/secret.txt'`],
-    ['new mount namespace (root) bind mount', `mkdir -p mnt2 && unshare -m sh -c 'mount --bind ${b.other} mnt2 && cat mnt2/secret.txt'`],
-    ['mount a tmpfs over the project then bind', `unshare -Urm sh -c 'mount -t tmpfs none ${b.root} && cat ${s}'`],
-    ['enter init\'s mount namespace', `nsenter -t 1 -m cat ${s}`],
+    [
+      'new user + mount namespace bind mount',
+      `mkdir -p mnt && unshare -Urm sh -c 'mount --bind ${b.other} mnt && cat mnt/secret.txt'`,
+    ],
+    [
+      'new namespaces, propagation unchanged, bind mount',
+      `mkdir -p mnt3 && unshare -Urm --propagation unchanged sh -c 'mount --bind ${b.other} mnt3 && cat mnt3/secret.txt'`,
+    ],
+    [
+      'new mount namespace (root) bind mount',
+      `mkdir -p mnt2 && unshare -m sh -c 'mount --bind ${b.other} mnt2 && cat mnt2/secret.txt'`,
+    ],
+    [
+      'mount a tmpfs over the project then bind',
+      `unshare -Urm sh -c 'mount -t tmpfs none ${b.root} && cat ${s}'`,
+    ],
+    ["enter init's mount namespace", `nsenter -t 1 -m cat ${s}`],
     ['chroot to /', `chroot / cat ${s}`],
-    ['a child applying a wider ruleset', `${b.launcherCopy} --rules ${b.wideRules()} -- cat ${s} ${app}`],
+    [
+      'a child applying a wider ruleset',
+      `${b.launcherCopy} --rules ${b.wideRules()} -- cat ${s} ${app}`,
+    ],
     ['kill the supervisor, then read', `kill -9 $PPID; sleep 0.2; cat ${s}`],
-    ['mknod a raw disk and read it', `mknod blk b 254 0 && head -c 65536 blk | grep -a -c . && echo RAW-DEVICE-OPENED`],
-    ['read a raw disk device', `for d in ${blockDevices().join(' ')}; do head -c 512 "$d" >/dev/null && echo "RAW-DEVICE-OPENED $d"; done; true`],
+    [
+      'mknod a raw disk and read it',
+      `mknod blk b 254 0 && head -c 65536 blk | grep -a -c . && echo RAW-DEVICE-OPENED`,
+    ],
+    [
+      'read a raw disk device',
+      `for d in ${blockDevices().join(' ')}; do head -c 512 "$d" >/dev/null && echo "RAW-DEVICE-OPENED $d"; done; true`,
+    ],
   ];
 }
 
@@ -169,8 +229,14 @@ export function writeAttempts(b: Battery): [string, string][] {
     ['through a project symlink', `ln -s ${b.other} wl && echo x > wl/via-link.txt`],
     ['through /proc/self/root', `echo x > /proc/self/root${b.other}/proc.txt`],
     ['sed -i', `sed -i s/SECRET/CHANGED/ ${s}`],
-    ['a child applying a wider ruleset', `${b.launcherCopy} --rules ${b.wideRules()} -- sh -c 'echo x > ${b.other}/wide.txt; echo {} > ${app}'`],
-    ['bind mount in a new namespace', `mkdir -p wm && unshare -Urm sh -c 'mount --bind ${b.other} wm && echo x > wm/ns.txt'`],
+    [
+      'a child applying a wider ruleset',
+      `${b.launcherCopy} --rules ${b.wideRules()} -- sh -c 'echo x > ${b.other}/wide.txt; echo {} > ${app}'`,
+    ],
+    [
+      'bind mount in a new namespace',
+      `mkdir -p wm && unshare -Urm sh -c 'mount --bind ${b.other} wm && echo x > wm/ns.txt'`,
+    ],
   ];
 }
 
@@ -196,8 +262,14 @@ export function outsideWriteAttempts(b: Battery, etcProbe: string): [string, str
     ['through a project symlink', `ln -s ${o} out-link && echo x > out-link/via.txt`],
     ['through /proc/self/root', `echo x > /proc/self/root${o}/proc.txt`],
     ['a system directory', `touch ${etcProbe}`],
-    ['a child applying a wider ruleset', `${b.launcherCopy} --rules ${b.wideRules()} -- sh -c 'echo x > ${o}/wide.txt; touch ${etcProbe}'`],
-    ['bind mount in a new namespace', `mkdir -p om && unshare -Urm sh -c 'mount --bind ${o} om && echo x > om/ns.txt'`],
+    [
+      'a child applying a wider ruleset',
+      `${b.launcherCopy} --rules ${b.wideRules()} -- sh -c 'echo x > ${o}/wide.txt; touch ${etcProbe}'`,
+    ],
+    [
+      'bind mount in a new namespace',
+      `mkdir -p om && unshare -Urm sh -c 'mount --bind ${o} om && echo x > om/ns.txt'`,
+    ],
     ['new user namespace', `unshare -Ur sh -c 'echo x > ${o}/userns.txt'`],
     ['kill the supervisor, then write', `kill -9 $PPID; sleep 0.2; echo x > ${o}/after-kill.txt`],
     ['rename the project dir out', `mv ${b.root}/sub ${o}/sub 2>&1; mkdir -p sub; mv sub ${o}/sub`],

@@ -2,13 +2,24 @@ import { existsSync, rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { makeBattery, outsideWriteAttempts, readAttempts, snapshot, writeAttempts, type Battery } from './sandbox-battery';
+import {
+  makeBattery,
+  outsideWriteAttempts,
+  readAttempts,
+  snapshot,
+  writeAttempts,
+  type Battery,
+} from './sandbox-battery';
 
 // Attempts to read or write another configured project and the app's config directory from a
 // sandboxed shell, by every route we know of; zero may succeed. The same battery runs again
 // with agent.shell_write_scope "project", plus writes outside the project and temp dirs.
 
-async function failures(b: Battery, attempts: [string, string][], leaked: (out: string) => boolean): Promise<string[]> {
+async function failures(
+  b: Battery,
+  attempts: [string, string][],
+  leaked: (out: string) => boolean,
+): Promise<string[]> {
   const wins: string[] = [];
   for (const [name, command] of attempts) {
     const out = await b.run(command);
@@ -18,7 +29,8 @@ async function failures(b: Battery, attempts: [string, string][], leaked: (out: 
 }
 
 function leaks(b: Battery) {
-  return (out: string) => out.includes(b.secret) || out.includes(b.key) || out.includes('RAW-DEVICE-OPENED');
+  return (out: string) =>
+    out.includes(b.secret) || out.includes(b.key) || out.includes('RAW-DEVICE-OPENED');
 }
 
 for (const scope of ['unrestricted', 'project'] as const) {
@@ -32,7 +44,9 @@ for (const scope of ['unrestricted', 'project'] as const) {
     });
 
     test('canaries: the same techniques reach the project itself', async () => {
-      const out = await b.run('cat mine.txt; python3 -c "print(open(\'mine.txt\').read())"; ln -s mine.txt l && cat l; echo w > w.txt && cat w.txt; echo t > "$TMPDIR/t" && cat "$TMPDIR/t"');
+      const out = await b.run(
+        'cat mine.txt; python3 -c "print(open(\'mine.txt\').read())"; ln -s mine.txt l && cat l; echo w > w.txt && cat w.txt; echo t > "$TMPDIR/t" && cat "$TMPDIR/t"',
+      );
       expect(out).toBe('mine\nmine\n\nmine\nw\nt\n');
     });
 
@@ -64,7 +78,9 @@ for (const scope of ['unrestricted', 'project'] as const) {
 
       // /var/tmp rather than /tmp: this test's denied project lives in /tmp, which splits /tmp itself.
       test('under the write scope the project and temp dirs stay writable and everything readable', async () => {
-        const out = await b.run('echo p > p.txt && cat p.txt; f=$(mktemp) && echo m > "$f" && cat "$f"; echo v > /var/tmp/mewbo-ws-$$ && cat /var/tmp/mewbo-ws-$$ && rm /var/tmp/mewbo-ws-$$; head -c 4 /etc/hostname >/dev/null && echo read-etc');
+        const out = await b.run(
+          'echo p > p.txt && cat p.txt; f=$(mktemp) && echo m > "$f" && cat "$f"; echo v > /var/tmp/mewbo-ws-$$ && cat /var/tmp/mewbo-ws-$$ && rm /var/tmp/mewbo-ws-$$; head -c 4 /etc/hostname >/dev/null && echo read-etc',
+        );
         expect(out).toBe('p\nm\nv\nread-etc\n');
       });
     }

@@ -27,7 +27,13 @@ test(`${CYCLES} background start/kill cycles leave zero processes behind`, async
     while (next < CYCLES) {
       const i = next++;
       const tty = i % 2 === 0;
-      const s = await m.start({ command: `sleep 900 & echo ${i}; wait`, cwd: f.root, root: f.root, config: f.config, tty });
+      const s = await m.start({
+        command: `sleep 900 & echo ${i}; wait`,
+        cwd: f.root,
+        root: f.root,
+        config: f.config,
+        tty,
+      });
       if ('kind' in s) throw new Error(`cycle ${i}: ${s.message}`);
       await m.read(s.id, { waitMs: 10_000, filter: new RegExp(`^${i}\\r?$`) });
       const killed = await m.kill(s.id);

@@ -25,10 +25,22 @@ test('SIGKILLing the host leaves no child of its shells alive', async () => {
   const host = await mcpDriver(ws);
   const tree = (n: number) =>
     `sleep 95${n}1 & setsid sleep 95${n}2 & (nohup sleep 95${n}3 >/dev/null 2>&1 &); (trap "" TERM HUP; exec sleep 95${n}4) & echo up; wait`;
-  for (const [n, tty] of [[1, false], [2, true]] as const) {
-    const started = await host.call('aider_shell_tool', { command: tree(n), run_in_background: true, tty });
+  for (const [n, tty] of [
+    [1, false],
+    [2, true],
+  ] as const) {
+    const started = await host.call('aider_shell_tool', {
+      command: tree(n),
+      run_in_background: true,
+      tty,
+    });
     expect(started).toMatchObject({ kind: 'shell', status: 'running' });
-    await host.call('shell_session_tool', { operation: 'read', shell_id: `shell_${n}`, wait_ms: 10_000, filter: 'up' });
+    await host.call('shell_session_tool', {
+      operation: 'read',
+      shell_id: `shell_${n}`,
+      wait_ms: 10_000,
+      filter: 'up',
+    });
   }
   const sleeps = () => survivors('^sleep 95[12][1-4]$');
   expect(await until(() => sleeps().split('\n').filter(Boolean).length === 8, 5000)).toBe(true);

@@ -38,7 +38,8 @@ function activeProjectOf(config: AppConfig, realRoot: string): string | null {
   let best: { key: string; depth: number } | null = null;
   for (const [key, project] of Object.entries(config.projects)) {
     const path = realPathLoose(project.path);
-    if (isInside(path, realRoot) && (!best || path.length > best.depth)) best = { key, depth: path.length };
+    if (isInside(path, realRoot) && (!best || path.length > best.depth))
+      best = { key, depth: path.length };
   }
   return best?.key ?? null;
 }
@@ -70,8 +71,12 @@ export function buildDenyList(input: DenyInputs): DenyList {
     if (key !== activeProject) requested.push({ path: project.path, source: `project '${key}'` });
   }
   if (config.agent.harness_self_deny) {
-    requested.push({ path: input.configDir, source: 'the app config directory (harness_self_deny)' });
-    if (input.installRoot) requested.push({ path: input.installRoot, source: "the app's install (harness_self_deny)" });
+    requested.push({
+      path: input.configDir,
+      source: 'the app config directory (harness_self_deny)',
+    });
+    if (input.installRoot)
+      requested.push({ path: input.installRoot, source: "the app's install (harness_self_deny)" });
   }
   for (const path of config.agent.shell_denied_paths) {
     requested.push({ path, source: 'agent.shell_denied_paths' });
@@ -81,12 +86,16 @@ export function buildDenyList(input: DenyInputs): DenyList {
   for (const { path, source } of requested) {
     const real = realPathLoose(path);
     if (real === '/') {
-      warnings.push(`sandbox: not denying / (from ${source}): it would leave the shell nothing to run`);
+      warnings.push(
+        `sandbox: not denying / (from ${source}): it would leave the shell nothing to run`,
+      );
       continue;
     }
     const guarded = protectedDirs.find((dir) => isInside(real, dir));
     if (guarded) {
-      warnings.push(`sandbox: not denying ${real} (from ${source}): it holds ${guarded}, which the shell needs to run`);
+      warnings.push(
+        `sandbox: not denying ${real} (from ${source}): it holds ${guarded}, which the shell needs to run`,
+      );
       continue;
     }
     denied.add(real);

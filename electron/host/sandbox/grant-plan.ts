@@ -1,7 +1,12 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { isInside } from '../fs/safe-path';
-import { ALL_RIGHTS, DEVICE_WRITE_RIGHTS, READ_RIGHTS, TERMINAL_WRITE_ONLY_RIGHTS } from './access-rights';
+import {
+  ALL_RIGHTS,
+  DEVICE_WRITE_RIGHTS,
+  READ_RIGHTS,
+  TERMINAL_WRITE_ONLY_RIGHTS,
+} from './access-rights';
 import type { DenyList } from './deny-list';
 import { realPathLoose } from './real-path';
 
@@ -37,7 +42,16 @@ export interface PlanInput {
 const TERMINALS = '/dev/pts';
 
 /** Devices a confined shell still writes to: `> /dev/null`, its terminal, entropy. */
-const WRITABLE_DEVICES = ['/dev/null', '/dev/zero', '/dev/full', '/dev/random', '/dev/urandom', '/dev/tty', '/dev/ptmx', '/dev/pts'];
+const WRITABLE_DEVICES = [
+  '/dev/null',
+  '/dev/zero',
+  '/dev/full',
+  '/dev/random',
+  '/dev/urandom',
+  '/dev/tty',
+  '/dev/ptmx',
+  '/dev/pts',
+];
 
 class PlanBuilder {
   readonly rights = new Map<string, number>();
@@ -54,7 +68,10 @@ class PlanBuilder {
   private add(path: string, rights: number): void {
     const before = this.rights.get(path);
     if (before === undefined && this.rights.size >= MAX_GRANTS) {
-      if (!this.full) this.warnings.push(`sandbox: more than ${MAX_GRANTS} grants; dropped the rest (starting at ${path})`);
+      if (!this.full)
+        this.warnings.push(
+          `sandbox: more than ${MAX_GRANTS} grants; dropped the rest (starting at ${path})`,
+        );
       this.full = true;
       return;
     }
@@ -72,7 +89,9 @@ class PlanBuilder {
     try {
       entries = readdirSync(base, { withFileTypes: true });
     } catch (err) {
-      this.warnings.push(`sandbox: dropped grants under ${base}: cannot list it (${(err as NodeJS.ErrnoException).code})`);
+      this.warnings.push(
+        `sandbox: dropped grants under ${base}: cannot list it (${(err as NodeJS.ErrnoException).code})`,
+      );
       return;
     }
     for (const entry of entries) {
@@ -89,7 +108,9 @@ class PlanBuilder {
 export function compileGrants(input: PlanInput): GrantPlan {
   const { deny } = input;
   // A write-only terminal is carved out of every tree like a denial, then granted on its own.
-  const builder = new PlanBuilder(input.terminalWriteOnly ? [...deny.denied, TERMINALS] : deny.denied);
+  const builder = new PlanBuilder(
+    input.terminalWriteOnly ? [...deny.denied, TERMINALS] : deny.denied,
+  );
   const insideDenied = (p: string) => deny.denied.some((d) => isInside(d, p));
   const project = input.writeScope === 'project';
 
@@ -111,7 +132,8 @@ export function compileGrants(input: PlanInput): GrantPlan {
       if (existsSync(dev) && !insideDenied(dev)) builder.grantTree(dev, DEVICE_WRITE_RIGHTS);
     }
   }
-  if (input.terminalWriteOnly && existsSync(TERMINALS)) builder.grantWhole(TERMINALS, TERMINAL_WRITE_ONLY_RIGHTS);
+  if (input.terminalWriteOnly && existsSync(TERMINALS))
+    builder.grantWhole(TERMINALS, TERMINAL_WRITE_ONLY_RIGHTS);
   for (const path of deny.readmitted) {
     if (existsSync(path)) builder.grantWhole(path, ALL_RIGHTS);
     else builder.warnings.push(`sandbox: dropped grant ${path} (allowed_paths): it does not exist`);

@@ -13,7 +13,8 @@
  * double-forked or setsid'd background job is still found), and it kills every descendant when
  * asked (SIGTERM, then SIGKILL after the grace period), when the command exits and leaves
  * processes behind, and when the host dies (PR_SET_PDEATHSIG, a hangup of the PTY, or its parent
- * changing). Only then does it exit, with the command's status.
+ * changing). Only then does it exit, with the command's status. On a terminal it keeps the
+ * terminal open while the host has paused reading it (SIGUSR1 .. SIGUSR2, see MAX_LINGER_MS).
  *
  * Rules file: records "HEXMASK PATH\0", written by the host (grant-plan.ts) and unlinked here
  * once read. Every right of the probed ABI is handled; each record grants MASK beneath PATH.
@@ -79,6 +80,11 @@ struct ll_path_beneath_attr {
 /* How often the supervisor looks at its parent and deadlines while nothing else happens. */
 #define IDLE_TICK_MS 500
 #define BUSY_TICK_MS 20
+/* Output still in the kernel when a PTY closes can be lost to a reader that is behind. So on a
+ * terminal the launcher keeps it open a moment after the tree is done, and while the host says
+ * it has paused reading (SIGUSR1, until SIGUSR2 once it has drained), up to the maximum. */
+#define MIN_LINGER_MS 50
+#define MAX_LINGER_MS 5000
 
 static const char *prog = "mewbo-landlock";
 
@@ -318,6 +324,7 @@ struct options {
   pid_t host_pid;
   long grace_ms;
   int merge_stderr, stdin_null, detach_tty;
+  int tty_out; /* stdout is a terminal: the host reads it through a PTY it may pause */
   char **argv;
 };
 
@@ -363,8 +370,9 @@ static void run_child(const struct options *o, int ruleset, const sigset_t *bloc
 static _Noreturn void supervise(const struct options *o, pid_t child, const sigset_t *blocked) {
   static const int ignored[] = {SIGINT, SIGQUIT, SIGTSTP, SIGTTIN, SIGTTOU, SIGPIPE, SIGWINCH};
   for (size_t i = 0; i < sizeof(ignored) / sizeof(ignored[0]); i++) signal(ignored[i], SIG_IGN);
-  int status = 0, child_done = 0, hard = 0;
+  int status = 0, child_done = 0, hard = 0, host_paused = 0;
   long deadline = -1; /* set once termination starts: SIGKILL everything at this time */
+  long done_at = -1; /* when the tree was first seen empty */
   for (;;) {
     int busy = child_done || deadline >= 0;
     struct timespec tick = {0, (busy ? BUSY_TICK_MS : IDLE_TICK_MS) * 1000000L};
@@ -379,6 +387,8 @@ static _Noreturn void supervise(const struct options *o, pid_t child, const sigs
         }
       }
     }
+    if (sig == SIGUSR1) host_paused = 1;
+    if (sig == SIGUSR2) host_paused = 0;
     int host_gone = o->host_pid > 0 && getppid() != o->host_pid;
     if ((sig == SIGTERM || sig == SIGHUP || host_gone) && deadline < 0) {
       signal_tree(SIGTERM);
@@ -386,6 +396,11 @@ static _Noreturn void supervise(const struct options *o, pid_t child, const sigs
     }
     if (child_done) {
       size_t left = list_descendants(tree, MAX_TREE);
+      if (left == 0 && o->tty_out && !host_gone) {
+        long now = now_ms();
+        if (done_at < 0) done_at = now;
+        if (now < done_at + (host_paused ? MAX_LINGER_MS : MIN_LINGER_MS)) continue;
+      }
       if (left == 0) exit_like(status);
       if (deadline < 0) {
         /* The command is done; whatever it left behind would be an orphan nobody can reach. */
@@ -437,6 +452,7 @@ int main(int argc, char **argv) {
   }
   if (i >= argc) usage();
   o.argv = argv + i;
+  o.tty_out = isatty(1);
 
   /* Watch the host before anything else: a host that died during our start must not leave us. */
   prctl(PR_SET_PDEATHSIG, SIGTERM);
@@ -454,6 +470,8 @@ int main(int argc, char **argv) {
   sigaddset(&blocked, SIGCHLD);
   sigaddset(&blocked, SIGTERM);
   sigaddset(&blocked, SIGHUP);
+  sigaddset(&blocked, SIGUSR1);
+  sigaddset(&blocked, SIGUSR2);
   sigprocmask(SIG_BLOCK, &blocked, NULL); /* before fork: no exit or kill request is lost */
 
   pid_t child = fork();

@@ -16,7 +16,8 @@ export function findInstallRoot(fromDir: string): string | null {
     const pkg = join(dir, 'package.json');
     if (existsSync(pkg)) {
       try {
-        if ((JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === 'mewbo-desktop') return dir;
+        if ((JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === 'mewbo-desktop')
+          return dir;
       } catch {
         // an unreadable package.json is not ours; keep walking up
       }
@@ -59,7 +60,10 @@ export function probeLandlock(launcher: string): Promise<LandlockProbe> {
         const abi = typeof parsed.abi === 'number' ? parsed.abi : 0;
         resolve({ abi, reason: abi > 0 ? null : (parsed.reason ?? 'no Landlock') });
       } catch {
-        resolve({ abi: 0, reason: `the launcher's probe printed no JSON: ${stdout.slice(0, 200)}` });
+        resolve({
+          abi: 0,
+          reason: `the launcher's probe printed no JSON: ${stdout.slice(0, 200)}`,
+        });
       }
     });
   });

@@ -60,7 +60,10 @@ export class Sandbox {
 
   constructor(private readonly opts: SandboxOptions) {
     this.platform = opts.platform ?? process.platform;
-    this.protectedDirs = opts.protectedDirs ?? [dirname(realPathLoose(process.execPath)), dirname(realPathLoose('/bin/sh'))];
+    this.protectedDirs = opts.protectedDirs ?? [
+      dirname(realPathLoose(process.execPath)),
+      dirname(realPathLoose('/bin/sh')),
+    ];
   }
 
   /** The kernel's Landlock ABI, probed once. */
@@ -69,7 +72,10 @@ export class Sandbox {
       const launcher = this.opts.launcher;
       this.probed =
         this.platform !== 'linux'
-          ? Promise.resolve({ abi: 0, reason: `Landlock is a Linux feature; this is ${this.platform}` })
+          ? Promise.resolve({
+              abi: 0,
+              reason: `Landlock is a Linux feature; this is ${this.platform}`,
+            })
           : launcher
             ? probeLandlock(launcher)
             : Promise.resolve({ abi: 0, reason: 'launcher not built' });
@@ -82,7 +88,8 @@ export class Sandbox {
     if (this.platform === 'linux' && !this.opts.launcher) {
       return {
         mode: 'unavailable',
-        reason: 'the sandbox launcher is not built (run `npm run build`, which needs gcc), so shells are refused; set agent.shell_sandbox to false to run them unconfined',
+        reason:
+          'the sandbox launcher is not built (run `npm run build`, which needs gcc), so shells are refused; set agent.shell_sandbox to false to run them unconfined',
       };
     }
     const probe = await this.probe();
@@ -100,8 +107,10 @@ export class Sandbox {
   /** What one spawn runs under; an error payload when shells must be refused. */
   async prepare(req: SpawnRequest): Promise<SpawnSandbox | { refused: ErrorPayload }> {
     const status = await this.status(req.config);
-    if (status.mode === 'unavailable') return { refused: errorPayload('sandbox_unavailable', status.reason) };
-    if (status.mode !== 'landlock') return { status, launcherArgs: [], warnings: [], rulesFile: null };
+    if (status.mode === 'unavailable')
+      return { refused: errorPayload('sandbox_unavailable', status.reason) };
+    if (status.mode !== 'landlock')
+      return { status, launcherArgs: [], warnings: [], rulesFile: null };
 
     const deny = buildDenyList({
       config: req.config,
@@ -116,8 +125,16 @@ export class Sandbox {
       tempDirs: [...req.tempDirs, ...SYSTEM_TEMP_DIRS],
       terminalWriteOnly: req.terminalWriteOnly,
     });
-    const rulesFile = join(this.opts.rulesDir, `rules-${++this.counter}-${randomBytes(4).toString('hex')}`);
+    const rulesFile = join(
+      this.opts.rulesDir,
+      `rules-${++this.counter}-${randomBytes(4).toString('hex')}`,
+    );
     writeFileSync(rulesFile, encodeRules(plan.grants), { mode: 0o600 });
-    return { status, launcherArgs: ['--rules', rulesFile], warnings: [...deny.warnings, ...plan.warnings], rulesFile };
+    return {
+      status,
+      launcherArgs: ['--rules', rulesFile],
+      warnings: [...deny.warnings, ...plan.warnings],
+      rulesFile,
+    };
   }
 }

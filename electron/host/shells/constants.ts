@@ -27,8 +27,10 @@ export const FLOW_LOW_WATERMARK_CHARS = 5_000;
  * buffer when it acks again, with missed_characters if output was evicted meanwhile.
  */
 export const FLOW_STALL_MS = 5_000;
-/** While paused, how often a PTY's process is checked for exit (node-pty drops unread output 200 ms after it). */
+/** While a PTY is paused, how often its command is checked for having ended (pty-child.ts). */
 export const PAUSED_EXIT_POLL_MS = 50;
+/** After a resume, this long without output means the kernel's buffer is drained. */
+export const DRAIN_QUIET_MS = 30;
 
 /** After SIGTERM and the launcher's own grace, how long before the host kills the group itself. */
 export const HOST_KILL_MARGIN_MS = 1_000;

@@ -27,7 +27,10 @@ export function capMiddle(text: string, cap: number): Capped {
   if (text.length <= cap) return { text, truncated: 0 };
   const { head, tail } = halves(cap);
   const omitted = text.length - head - tail;
-  return { text: text.slice(0, head) + marker(omitted, head, tail) + text.slice(text.length - tail), truncated: omitted };
+  return {
+    text: text.slice(0, head) + marker(omitted, head, tail) + text.slice(text.length - tail),
+    truncated: omitted,
+  };
 }
 
 /** The same cut for a stream of any length, holding only the head and a tail window. */
@@ -59,6 +62,9 @@ export class HeadTailCollector {
     const { tail } = halves(this.cap);
     const end = this.tail.read(this.total - tail).text;
     const omitted = this.total - this.head.length - end.length;
-    return { text: this.head + marker(omitted, this.head.length, end.length) + end, truncated: omitted };
+    return {
+      text: this.head + marker(omitted, this.head.length, end.length) + end,
+      truncated: omitted,
+    };
   }
 }

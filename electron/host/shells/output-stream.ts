@@ -38,6 +38,8 @@ interface Subscriber {
   stalled: boolean;
   /** The final state frame was sent (it follows the last output this subscriber gets). */
   finalSent: boolean;
+  /** Inside flushOne: a sink that acks synchronously must not recurse into it. */
+  flushing: boolean;
 }
 
 export class OutputStream implements Disposable {
@@ -64,9 +66,21 @@ export class OutputStream implements Disposable {
     return this.subs.size;
   }
 
-  subscribe(fromCursor: number | undefined, sink: ShellSink, snapshot: ShellStreamFrame): ShellSubscription {
+  subscribe(
+    fromCursor: number | undefined,
+    sink: ShellSink,
+    snapshot: ShellStreamFrame,
+  ): ShellSubscription {
     const start = Math.min(fromCursor ?? this.ring.start, this.ring.end);
-    const sub: Subscriber = { sink, sent: start, acked: start, lastAck: this.now(), stalled: false, finalSent: false };
+    const sub: Subscriber = {
+      sink,
+      sent: start,
+      acked: start,
+      lastAck: this.now(),
+      stalled: false,
+      finalSent: false,
+      flushing: false,
+    };
     this.subs.add(sub);
     sink(snapshot);
     this.flushOne(sub);
@@ -76,7 +90,8 @@ export class OutputStream implements Disposable {
         if (!this.subs.has(sub) || !Number.isFinite(n) || n <= 0) return;
         sub.acked = Math.min(sub.sent, sub.acked + Math.floor(n));
         sub.lastAck = this.now();
-        if (sub.stalled && this.ring.end - sub.acked < FLOW_LOW_WATERMARK_CHARS) sub.stalled = false;
+        if (sub.stalled && this.ring.end - sub.acked < FLOW_LOW_WATERMARK_CHARS)
+          sub.stalled = false;
         this.flushOne(sub);
         this.updateFlow();
       },
@@ -113,6 +128,16 @@ export class OutputStream implements Disposable {
   }
 
   private flushOne(sub: Subscriber): void {
+    if (sub.flushing) return;
+    sub.flushing = true;
+    try {
+      this.sendAvailable(sub);
+    } finally {
+      sub.flushing = false;
+    }
+  }
+
+  private sendAvailable(sub: Subscriber): void {
     while (sub.sent < this.ring.end && sub.sent - sub.acked < FLOW_HIGH_WATERMARK_CHARS) {
       const slice = this.ring.read(sub.sent, STREAM_BATCH_MAX_CHARS);
       if (slice.missed > 0) sub.acked += slice.missed;
@@ -138,6 +163,8 @@ export class OutputStream implements Disposable {
       this.paused = true;
       this.producer.pause();
       this.stallTimer ??= setInterval(() => this.checkStalls(), FLOW_STALL_MS / 5);
+      // Nothing more comes until acks do, so waiting out the batch timer would only idle.
+      if (this.timer) this.flush();
     } else if (this.paused && holding.every((s) => end - s.acked < FLOW_LOW_WATERMARK_CHARS)) {
       this.paused = false;
       this.producer.resume();
@@ -149,7 +176,11 @@ export class OutputStream implements Disposable {
   private checkStalls(): void {
     const now = this.now();
     for (const sub of this.subs) {
-      if (!sub.stalled && this.ring.end - sub.acked > FLOW_LOW_WATERMARK_CHARS && now - sub.lastAck >= FLOW_STALL_MS) {
+      if (
+        !sub.stalled &&
+        this.ring.end - sub.acked > FLOW_LOW_WATERMARK_CHARS &&
+        now - sub.lastAck >= FLOW_STALL_MS
+      ) {
         sub.stalled = true;
       }
     }

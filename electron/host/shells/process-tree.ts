@@ -61,7 +61,7 @@ export function descendantsOf(root: number): number[] {
     .filter((e): e is ProcEntry => e !== null);
   const known = new Set([root]);
   const out: number[] = [];
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     for (const e of entries) {
       if (!known.has(e.pid) && known.has(e.ppid)) {

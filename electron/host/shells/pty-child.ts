@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { spawn as spawnPty, type IPty } from 'node-pty';
 import { Emitter } from '../lifecycle/emitter';
-import { PAUSED_EXIT_POLL_MS } from './constants';
+import { DRAIN_QUIET_MS, PAUSED_EXIT_POLL_MS } from './constants';
+import { signalQuietly } from './process-tree';
 import { exitFrom, signalGroupOf, type ChildExit, type ShellChild } from './shell-child';
 
 export interface PtySpawnOptions {
@@ -10,12 +12,24 @@ export interface PtySpawnOptions {
   rows: number;
   /** Whether input may be written (false for a foreground run). */
   writable: boolean;
+  /** The process is the launcher, which keeps the terminal open while told the host is paused. */
+  supervised: boolean;
+}
+
+/** Running, not a zombie: a zombie's terminal is already closed. */
+/** The launcher with no child left has finished the command and only keeps the terminal open. */
+function childless(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim() === '';
+  } catch {
+    return true;
+  }
 }
 
 function alive(pid: number): boolean {
   try {
-    process.kill(pid, 0);
-    return true;
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
   } catch {
     return false;
   }
@@ -29,16 +43,19 @@ export class PtyChild implements ShellChild {
   private readonly data = new Emitter<string>();
   private readonly exit = new Emitter<ChildExit>();
   private exitPoll: NodeJS.Timeout | null = null;
+  private paused = false;
+  /** The launcher was told the host is paused, and not yet that it has drained. */
+  private told = false;
+  private quiet: NodeJS.Timeout | null = null;
+  private received = 0;
   private done = false;
+  private readonly supervised: boolean;
   readonly onData = this.data.event;
   readonly onExit = this.exit.event;
 
-  constructor(
-    file: string,
-    args: string[],
-    opts: PtySpawnOptions,
-  ) {
+  constructor(file: string, args: string[], opts: PtySpawnOptions) {
     this.writable = opts.writable;
+    this.supervised = opts.supervised;
     this.pty = spawnPty(file, args, {
       name: opts.env.TERM ?? 'xterm-256color',
       cols: opts.cols,
@@ -47,10 +64,15 @@ export class PtyChild implements ShellChild {
       env: opts.env,
       encoding: 'utf8',
     });
-    this.pty.onData((d) => this.data.fire(d));
+    this.pty.onData((d) => {
+      this.received += d.length;
+      if (this.told && !this.paused) this.armDrained();
+      this.data.fire(d);
+    });
     this.pty.onExit(({ exitCode, signal }) => {
       this.done = true;
-      this.stopPoll();
+      if (this.exitPoll) clearInterval(this.exitPoll);
+      if (this.quiet) clearTimeout(this.quiet);
       this.exit.fire(exitFrom(exitCode, signal));
       this.data.dispose();
       this.exit.dispose();
@@ -65,27 +87,57 @@ export class PtyChild implements ShellChild {
     if (this.writable && !this.done) this.pty.write(data);
   }
 
+  /**
+   * Flow control pauses reading. A PTY that closes while its reader is behind loses what was
+   * still in the kernel (and node-pty drops its socket 200 ms after exit), so the launcher is
+   * told (SIGUSR1) and keeps the terminal open after the command ends until told the host has
+   * drained (SIGUSR2). While paused, a poll resumes reading once the command is done (the
+   * launcher has no child left) or the process is gone. Without the launcher only that poll
+   * remains, which narrows the loss but cannot close it.
+   */
   pause(): void {
-    if (this.done) return;
+    const pid = this.pty.pid;
+    if (this.done || this.paused || !alive(pid)) return;
+    this.paused = true;
     this.pty.pause();
-    // node-pty destroys its socket 200 ms after the process exits, dropping what was not read;
-    // a paused PTY whose process is gone is resumed so its last output reaches the buffer.
-    this.exitPoll ??= setInterval(() => {
-      if (!alive(this.pty.pid)) {
-        this.stopPoll();
-        this.pty.resume();
-      }
+    if (this.quiet) clearTimeout(this.quiet);
+    this.quiet = null;
+    if (this.supervised && !this.told) {
+      this.told = true;
+      signalQuietly(pid, 'SIGUSR1');
+    }
+    this.exitPoll = setInterval(() => {
+      if (!alive(pid) || (this.supervised && childless(pid))) this.resume();
     }, PAUSED_EXIT_POLL_MS);
   }
 
   resume(): void {
-    this.stopPoll();
-    if (!this.done) this.pty.resume();
-  }
-
-  private stopPoll(): void {
+    if (!this.paused) return;
+    this.paused = false;
     if (this.exitPoll) clearInterval(this.exitPoll);
     this.exitPoll = null;
+    if (this.done) return;
+    this.pty.resume();
+    this.armDrained();
+  }
+
+  /**
+   * Tells the launcher the host has drained once no output arrived for DRAIN_QUIET_MS, checked
+   * after a poll phase (setImmediate), so output the kernel still holds is read first.
+   */
+  private armDrained(): void {
+    if (!this.told || this.paused || this.done) return;
+    if (this.quiet) clearTimeout(this.quiet);
+    this.quiet = setTimeout(() => {
+      const seen = this.received;
+      setImmediate(() => {
+        this.quiet = null;
+        if (this.received !== seen) return this.armDrained();
+        if (this.paused || this.done || !this.told) return;
+        this.told = false;
+        signalQuietly(this.pty.pid, 'SIGUSR2');
+      });
+    }, DRAIN_QUIET_MS);
   }
 
   resize(cols: number, rows: number): void {

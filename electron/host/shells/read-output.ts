@@ -14,7 +14,11 @@ export function compileFilter(filter: string): RegExp | ErrorPayload {
   try {
     return new RegExp(insensitive ? filter.slice(4) : filter, insensitive ? 'i' : '');
   } catch (err) {
-    return errorPayload('invalid_args', `filter is not a valid regular expression: ${(err as Error).message}`, { filter });
+    return errorPayload(
+      'invalid_args',
+      `filter is not a valid regular expression: ${(err as Error).message}`,
+      { filter },
+    );
   }
 }
 
@@ -25,7 +29,8 @@ export function filterLines(text: string, re: RegExp): string {
   const kept: string[] = [];
   lines.forEach((line, i) => {
     if (i === last && line === '') return;
-    if (re.test(line.endsWith('\r') ? line.slice(0, -1) : line)) kept.push(i === last ? line : `${line}\n`);
+    if (re.test(line.endsWith('\r') ? line.slice(0, -1) : line))
+      kept.push(i === last ? line : `${line}\n`);
   });
   return kept.join('');
 }

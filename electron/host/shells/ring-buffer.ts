@@ -24,7 +24,8 @@ export class RingBuffer {
   private retained = 0;
 
   constructor(readonly capacity: number) {
-    if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError('capacity must be a positive integer');
+    if (!Number.isInteger(capacity) || capacity < 1)
+      throw new RangeError('capacity must be a positive integer');
   }
 
   /** Characters ever written: the cursor a reader holds after reading everything. */
@@ -112,7 +113,9 @@ export class RingBuffer {
       const chunk = this.chunks[i]!;
       const offset = pos - this.starts[i]!;
       const take = Math.min(chunk.length - offset, to - pos);
-      parts.push(offset === 0 && take === chunk.length ? chunk : chunk.slice(offset, offset + take));
+      parts.push(
+        offset === 0 && take === chunk.length ? chunk : chunk.slice(offset, offset + take),
+      );
       pos += take;
       i++;
     }

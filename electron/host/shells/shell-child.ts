@@ -34,7 +34,10 @@ const SIGNAL_NAMES = new Map<number, NodeJS.Signals>(
   Object.entries(constants.signals).map(([name, num]) => [num, name as NodeJS.Signals]),
 );
 
-export function exitFrom(code: number | null, signal: NodeJS.Signals | number | null | undefined): ChildExit {
+export function exitFrom(
+  code: number | null,
+  signal: NodeJS.Signals | number | null | undefined,
+): ChildExit {
   if (typeof signal === 'number' && signal > 0) {
     return { exitCode: 128 + signal, signal: SIGNAL_NAMES.get(signal) ?? null };
   }

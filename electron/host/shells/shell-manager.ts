@@ -78,7 +78,10 @@ export class ShellManager implements Disposable {
 
   constructor(private readonly opts: ManagerOptions) {
     this.now = opts.now ?? Date.now;
-    const every = Math.min(60_000, Math.max(250, opts.limits.idleTimeoutMs / REAP_CHECKS_PER_TIMEOUT));
+    const every = Math.min(
+      60_000,
+      Math.max(250, opts.limits.idleTimeoutMs / REAP_CHECKS_PER_TIMEOUT),
+    );
     this.reaper = setInterval(() => void this.reapIdle(), every);
     this.reaper.unref();
   }
@@ -111,14 +114,22 @@ export class ShellManager implements Disposable {
     return null;
   }
 
-  private async spawn(req: StartRequest, background: boolean): Promise<ShellSession | ErrorPayload> {
+  private async spawn(
+    req: StartRequest,
+    background: boolean,
+  ): Promise<ShellSession | ErrorPayload> {
     const refused = this.reserve();
     if (refused) return refused;
     const id = background ? `shell_${this.nextBackground++}` : `run_${this.nextForeground++}`;
     const token = `${this.tokenPrefix}${id}.`;
     let spawned;
     try {
-      spawned = await this.opts.spawner.spawn({ ...req, background, token, graceMs: this.opts.limits.killGraceMs });
+      spawned = await this.opts.spawner.spawn({
+        ...req,
+        background,
+        token,
+        graceMs: this.opts.limits.killGraceMs,
+      });
     } finally {
       this.reserved--;
     }
@@ -178,17 +189,31 @@ export class ShellManager implements Disposable {
     const session = this.shells.get(id);
     if (session?.background) return session;
     const known = [...this.shells.values()].filter((s) => s.background).map((s) => s.id);
-    return errorPayload('not_found', `no background shell '${id}'${known.length ? `; known: ${known.join(', ')}` : '; none is running'}`, { shell_id: id });
+    return errorPayload(
+      'not_found',
+      `no background shell '${id}'${known.length ? `; known: ${known.join(', ')}` : '; none is running'}`,
+      { shell_id: id },
+    );
   }
 
   private checkCursor(session: ShellSession, cursor: number | undefined): ErrorPayload | null {
     if (cursor === undefined || cursor <= session.buffer.end) return null;
-    return errorPayload('invalid_args', `cursor ${cursor} is past the end of ${session.id}'s output (its cursor is ${session.buffer.end})`, { cursor });
+    return errorPayload(
+      'invalid_args',
+      `cursor ${cursor} is past the end of ${session.id}'s output (its cursor is ${session.buffer.end})`,
+      { cursor },
+    );
   }
 
   async read(
     id: string,
-    opts: { cursor?: number; filter?: RegExp; filterSource?: string; waitMs?: number; signal?: AbortSignal },
+    opts: {
+      cursor?: number;
+      filter?: RegExp;
+      filterSource?: string;
+      waitMs?: number;
+      signal?: AbortSignal;
+    },
   ): Promise<ShellSessionPayload | ErrorPayload> {
     const session = this.lookup(id);
     if ('kind' in session) return session;
@@ -203,12 +228,23 @@ export class ShellManager implements Disposable {
         accept: filter ? (after) => hasMatchAfter(session, after, filter) : undefined,
       });
     }
-    return readPayload(session, { operation: 'read', cursor: opts.cursor, filter, filterSource: opts.filterSource });
+    return readPayload(session, {
+      operation: 'read',
+      cursor: opts.cursor,
+      filter,
+      filterSource: opts.filterSource,
+    });
   }
 
   async write(
     id: string,
-    opts: { input: string; newline: boolean; cursor?: number; waitMs?: number; signal?: AbortSignal },
+    opts: {
+      input: string;
+      newline: boolean;
+      cursor?: number;
+      waitMs?: number;
+      signal?: AbortSignal;
+    },
   ): Promise<ShellSessionPayload | ErrorPayload> {
     const session = this.lookup(id);
     if ('kind' in session) return session;
@@ -216,17 +252,26 @@ export class ShellManager implements Disposable {
     if (bad) return bad;
     if (session.status !== 'running') {
       const info = session.info();
-      return errorPayload('shell_exited', `${id} has ${info.status} (exit code ${info.exit_code}); writing to an exited session is refused`, { shell_id: id, status: info.status, exit_code: info.exit_code });
+      return errorPayload(
+        'shell_exited',
+        `${id} has ${info.status} (exit code ${info.exit_code}); writing to an exited session is refused`,
+        { shell_id: id, status: info.status, exit_code: info.exit_code },
+      );
     }
     session.touch();
     const before = session.buffer.end;
     // A terminal's Enter key is a carriage return; the line discipline turns it into a newline.
     session.write(opts.input + (opts.newline ? (session.tty ? '\r' : '\n') : ''));
-    await session.waitForOutput(before, opts.waitMs ?? DEFAULT_WRITE_WAIT_MS, { signal: opts.signal });
+    await session.waitForOutput(before, opts.waitMs ?? DEFAULT_WRITE_WAIT_MS, {
+      signal: opts.signal,
+    });
     return readPayload(session, { operation: 'write', cursor: opts.cursor ?? before });
   }
 
-  async kill(id: string, opts: { cursor?: number } = {}): Promise<ShellSessionPayload | ErrorPayload> {
+  async kill(
+    id: string,
+    opts: { cursor?: number } = {},
+  ): Promise<ShellSessionPayload | ErrorPayload> {
     const session = this.lookup(id);
     if ('kind' in session) return session;
     const bad = this.checkCursor(session, opts.cursor);
@@ -254,7 +299,9 @@ export class ShellManager implements Disposable {
   async reapIdle(): Promise<void> {
     const limit = this.opts.limits.idleTimeoutMs;
     const now = this.now();
-    const idle = [...this.shells.values()].filter((s) => s.background && s.status === 'running' && now - s.lastTouched >= limit);
+    const idle = [...this.shells.values()].filter(
+      (s) => s.background && s.status === 'running' && now - s.lastTouched >= limit,
+    );
     await Promise.all(idle.map((s) => s.terminate('idle', this.opts.limits.killGraceMs)));
   }
 

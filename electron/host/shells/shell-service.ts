@@ -54,7 +54,8 @@ export class ShellService implements Disposable {
   readonly onDidExit = this.exited.event;
 
   constructor(private readonly opts: ShellServiceOptions) {
-    const installRoot = opts.installRoot !== undefined ? opts.installRoot : findInstallRoot(moduleDir());
+    const installRoot =
+      opts.installRoot !== undefined ? opts.installRoot : findInstallRoot(moduleDir());
     this.launcher = opts.launcher !== undefined ? opts.launcher : findLauncher(installRoot);
     this.tempRoot = mkdtempSync(join(tmpdir(), 'mewbo-shells-'));
     const rulesDir = join(this.tempRoot, 'rules');
@@ -80,7 +81,12 @@ export class ShellService implements Disposable {
     if (!manager) {
       const tmpDir = join(this.tempRoot, `tmp-${sessionId.replace(/[^A-Za-z0-9_-]/g, '_')}`);
       mkdirSync(tmpDir, { recursive: true, mode: 0o700 });
-      const spawner = new ShellSpawner({ sandbox: this.sandbox, launcher: this.launcher, tmpDir, baseEnv: this.opts.env });
+      const spawner = new ShellSpawner({
+        sandbox: this.sandbox,
+        launcher: this.launcher,
+        tmpDir,
+        baseEnv: this.opts.env,
+      });
       manager = new ShellManager({ spawner, limits: limitsFrom(this.opts.config()) });
       manager.onDidStart((shell) => this.started.fire({ sessionId, shell }));
       manager.onDidExit((shell) => this.exited.fire({ sessionId, shell }));
@@ -90,7 +96,12 @@ export class ShellService implements Disposable {
   }
 
   /** A console's live stream of one shell, or null when there is no such shell. */
-  subscribe(sessionId: string, shellId: string, fromCursor: number | undefined, sink: ShellSink): ShellSubscription | null {
+  subscribe(
+    sessionId: string,
+    shellId: string,
+    fromCursor: number | undefined,
+    sink: ShellSink,
+  ): ShellSubscription | null {
     return this.managers.get(sessionId)?.subscribe(shellId, fromCursor, sink) ?? null;
   }
 
@@ -100,7 +111,10 @@ export class ShellService implements Disposable {
     if (!manager) return;
     this.managers.delete(sessionId);
     await manager.dispose();
-    rmSync(join(this.tempRoot, `tmp-${sessionId.replace(/[^A-Za-z0-9_-]/g, '_')}`), { recursive: true, force: true });
+    rmSync(join(this.tempRoot, `tmp-${sessionId.replace(/[^A-Za-z0-9_-]/g, '_')}`), {
+      recursive: true,
+      force: true,
+    });
   }
 
   async dispose(): Promise<void> {

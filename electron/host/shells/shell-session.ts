@@ -27,7 +27,8 @@ export interface ShellSessionInit {
   now?: () => number;
 }
 
-const URL_PATTERN = /https?:\/\/[^\s"'<>`\\\x1b)\]]+/g;
+// Stops at whitespace, quotes, brackets and ESC (a colour code right after the URL).
+const URL_PATTERN = new RegExp(`https?://[^\\s"'<>\`\\\\${String.fromCharCode(27)})\\]]+`, 'g');
 
 export class ShellSession implements Disposable {
   readonly id: string;
@@ -192,7 +193,11 @@ export class ShellSession implements Disposable {
    * Resolves once there is output past `after` (that `accept` takes, when given) followed by
    * REPLY_SETTLE_MS of quiet, or the process exited, or `waitMs` passed, or `signal` aborted.
    */
-  waitForOutput(after: number, waitMs: number, opts: { signal?: AbortSignal; accept?: (from: number) => boolean } = {}): Promise<void> {
+  waitForOutput(
+    after: number,
+    waitMs: number,
+    opts: { signal?: AbortSignal; accept?: (from: number) => boolean } = {},
+  ): Promise<void> {
     const deadline = this.now() + waitMs;
     const ready = () => this.buffer.end > after && (!opts.accept || opts.accept(after));
     // Output already there is returned at once; settling is for output that is still arriving.

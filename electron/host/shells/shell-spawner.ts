@@ -55,14 +55,24 @@ export class ShellSpawner {
       terminalWriteOnly: spec.tty && !spec.background,
     });
     if ('refused' in prepared) return prepared;
-    const env = shellEnv(this.opts.baseEnv ?? process.env, { tty: spec.tty, tmpDir: this.opts.tmpDir, token: spec.token });
+    const env = shellEnv(this.opts.baseEnv ?? process.env, {
+      tty: spec.tty,
+      tmpDir: this.opts.tmpDir,
+      token: spec.token,
+    });
     const foreground = !spec.background;
     const launcher = this.opts.launcher;
     let file: string;
     let args: string[];
     if (launcher) {
       file = launcher;
-      args = [...prepared.launcherArgs, '--host-pid', String(process.pid), '--grace-ms', String(spec.graceMs)];
+      args = [
+        ...prepared.launcherArgs,
+        '--host-pid',
+        String(process.pid),
+        '--grace-ms',
+        String(spec.graceMs),
+      ];
       if (!spec.tty) args.push('--merge-stderr');
       // A foreground run on a PTY still gets no terminal to read from: stdin is /dev/null and the
       // command has no controlling terminal, so a /dev/tty prompt fails instead of waiting.
@@ -80,12 +90,25 @@ export class ShellSpawner {
     let child: ShellChild;
     try {
       child = spec.tty
-        ? new PtyChild(file, args, { cwd: spec.cwd, env, cols: DEFAULT_COLS, rows: DEFAULT_ROWS, writable })
+        ? new PtyChild(file, args, {
+            cwd: spec.cwd,
+            env,
+            cols: DEFAULT_COLS,
+            rows: DEFAULT_ROWS,
+            writable,
+            supervised: launcher !== null,
+          })
         : new PipeChild(file, args, { cwd: spec.cwd, env, writable });
     } catch (err) {
       cleanup();
       throw err;
     }
-    return { child, sandbox: prepared.status, warnings: prepared.warnings, supervised: launcher !== null, cleanup };
+    return {
+      child,
+      sandbox: prepared.status,
+      warnings: prepared.warnings,
+      supervised: launcher !== null,
+      cleanup,
+    };
   }
 }

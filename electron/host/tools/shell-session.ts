@@ -10,8 +10,16 @@ const parameters = z.strictObject({
   shell_id: z.string().optional().describe('Handle returned by run_in_background (all but list)'),
   input: z.string().optional().describe('Text sent to stdin (write)'),
   newline: z.boolean().default(true).describe('Append a newline (Enter) to input (default true)'),
-  cursor: z.number().int().min(0).optional().describe('Return only output produced after this cursor (from an earlier result)'),
-  filter: z.string().optional().describe('Regular expression; only matching lines are shown ("(?i)" prefix: ignore case)'),
+  cursor: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe('Return only output produced after this cursor (from an earlier result)'),
+  filter: z
+    .string()
+    .optional()
+    .describe('Regular expression; only matching lines are shown ("(?i)" prefix: ignore case)'),
   wait_ms: z
     .number()
     .int()
@@ -36,12 +44,19 @@ export const shellSessionTool = defineTool({
   flags: { readOnly: false, approval: 'none' },
   async run(ctx, args) {
     const shells = ctx.services.shells as ShellService | undefined;
-    if (!shells) return errorPayload('service_unavailable', 'shells are not available in this host');
+    if (!shells)
+      return errorPayload('service_unavailable', 'shells are not available in this host');
     const manager = shells.forSession(ctx.sessionId);
     if (args.operation === 'list') {
-      return { kind: 'shell_session', operation: 'list', shells: manager.list(), cap: manager.limits.maxSessions };
+      return {
+        kind: 'shell_session',
+        operation: 'list',
+        shells: manager.list(),
+        cap: manager.limits.maxSessions,
+      };
     }
-    if (!args.shell_id) return errorPayload('invalid_args', `shell_id is required for operation "${args.operation}"`);
+    if (!args.shell_id)
+      return errorPayload('invalid_args', `shell_id is required for operation "${args.operation}"`);
     let filter: RegExp | undefined;
     if (args.filter !== undefined) {
       const compiled = compileFilter(args.filter);

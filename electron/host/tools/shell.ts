@@ -1,7 +1,12 @@
 import { statSync } from 'node:fs';
 import { z } from 'zod';
 import { errorPayload, type ToolPayload } from '../../../shared/tools/payload';
-import { narrowRoot, PathValidationError, pathErrorPayload, resolveInsideRoot } from '../fs/safe-path';
+import {
+  narrowRoot,
+  PathValidationError,
+  pathErrorPayload,
+  resolveInsideRoot,
+} from '../fs/safe-path';
 import { DEFAULT_TIMEOUT_S, MAX_TIMEOUT_S, RESULT_CAP_CHARS } from '../shells/constants';
 import type { ShellService } from '../shells/shell-service';
 import { defineTool, type ToolContext } from './tool';
@@ -9,18 +14,32 @@ import { defineTool, type ToolContext } from './tool';
 const parameters = z.strictObject({
   command: z.string().min(1).describe('Shell command to execute (bash -c)'),
   cwd: z.string().optional().describe('Working directory, inside root (defaults to root)'),
-  root: z.string().optional().describe('Project root for safe-path resolution; may only narrow the session root'),
+  root: z
+    .string()
+    .optional()
+    .describe('Project root for safe-path resolution; may only narrow the session root'),
   timeout: z
     .number()
     .positive()
     .max(MAX_TIMEOUT_S)
     .optional()
     .describe(`Seconds before a foreground command is killed (default ${DEFAULT_TIMEOUT_S})`),
-  run_in_background: z.boolean().optional().describe('Return a shell_id at once instead of waiting (read it with shell_session_tool)'),
-  tty: z.boolean().optional().describe('Allocate a pseudo-terminal (colours, isatty); with run_in_background the command can be driven interactively'),
+  run_in_background: z
+    .boolean()
+    .optional()
+    .describe('Return a shell_id at once instead of waiting (read it with shell_session_tool)'),
+  tty: z
+    .boolean()
+    .optional()
+    .describe(
+      'Allocate a pseudo-terminal (colours, isatty); with run_in_background the command can be driven interactively',
+    ),
 });
 
-function resolveCwd(ctx: ToolContext, args: z.infer<typeof parameters>): { root: string; cwd: string } | ToolPayload {
+function resolveCwd(
+  ctx: ToolContext,
+  args: z.infer<typeof parameters>,
+): { root: string; cwd: string } | ToolPayload {
   try {
     const root = narrowRoot(ctx.root, args.root);
     const cwd = args.cwd ? resolveInsideRoot(root, args.cwd, { label: 'cwd' }) : root;
@@ -30,7 +49,10 @@ function resolveCwd(ctx: ToolContext, args: z.infer<typeof parameters>): { root:
     } catch {
       isDir = false;
     }
-    if (!isDir) return errorPayload('path_validation', `cwd '${args.cwd}' is not an existing directory`, { path: args.cwd });
+    if (!isDir)
+      return errorPayload('path_validation', `cwd '${args.cwd}' is not an existing directory`, {
+        path: args.cwd,
+      });
     return { root, cwd };
   } catch (err) {
     if (err instanceof PathValidationError) return pathErrorPayload(err);
@@ -53,18 +75,37 @@ export const shellTool = defineTool({
   flags: { readOnly: false, approval: 'shell' },
   async run(ctx, args) {
     const shells = ctx.services.shells as ShellService | undefined;
-    if (!shells) return errorPayload('service_unavailable', 'shells are not available in this host');
+    if (!shells)
+      return errorPayload('service_unavailable', 'shells are not available in this host');
     const where = resolveCwd(ctx, args);
     if ('kind' in where) return where;
     const manager = shells.forSession(ctx.sessionId);
-    const request = { command: args.command, cwd: where.cwd, root: ctx.root, config: ctx.config, tty: args.tty ?? false };
+    const request = {
+      command: args.command,
+      cwd: where.cwd,
+      root: ctx.root,
+      config: ctx.config,
+      tty: args.tty ?? false,
+    };
 
     if (args.run_in_background) {
       const session = await manager.start(request);
       if ('kind' in session) return session;
-      await ctx.emit({ type: 'shell_started', shell_id: session.id, command: session.command, cwd: session.cwd });
+      await ctx.emit({
+        type: 'shell_started',
+        shell_id: session.id,
+        command: session.command,
+        cwd: session.cwd,
+      });
       void session.whenExited.then((info) =>
-        ctx.emit({ type: 'shell_exited', shell_id: info.shell_id, exit_code: info.exit_code, signal: info.signal }).catch(() => {}),
+        ctx
+          .emit({
+            type: 'shell_exited',
+            shell_id: info.shell_id,
+            exit_code: info.exit_code,
+            signal: info.signal,
+          })
+          .catch(() => {}),
       );
       const warnings = session.sandboxWarnings;
       return {
@@ -79,9 +120,15 @@ export const shellTool = defineTool({
     }
 
     const timeoutS = args.timeout ?? DEFAULT_TIMEOUT_S;
-    const run = await manager.run({ ...request, timeoutMs: Math.round(timeoutS * 1000), signal: ctx.signal });
+    const run = await manager.run({
+      ...request,
+      timeoutMs: Math.round(timeoutS * 1000),
+      signal: ctx.signal,
+    });
     if ('kind' in run) return run;
-    const note = run.timedOut ? `\n[timed out after ${timeoutS} s: the command's process group was killed]\n` : '';
+    const note = run.timedOut
+      ? `\n[timed out after ${timeoutS} s: the command's process group was killed]\n`
+      : '';
     return {
       kind: 'shell',
       command: args.command,

@@ -46,7 +46,11 @@ export interface Driver {
 
 export async function apiDriver(ws: Workspace): Promise<Driver> {
   const events: SessionEventBody[] = [];
-  const standalone = await createStandaloneContext({ root: ws.root, env: { ...process.env, MEWBO_HOME: ws.home }, onEvent: (e) => events.push(e) });
+  const standalone = await createStandaloneContext({
+    root: ws.root,
+    env: { ...process.env, MEWBO_HOME: ws.home },
+    onEvent: (e) => events.push(e),
+  });
   return {
     events,
     async call(name, args) {
@@ -72,7 +76,9 @@ export async function mcpDriver(ws: Workspace): Promise<Driver & { pid: number }
     events: [],
     pid: transport.pid!,
     async call(name, args) {
-      const result = await client.callTool({ name, arguments: args }, undefined, { timeout: 60_000 });
+      const result = await client.callTool({ name, arguments: args }, undefined, {
+        timeout: 60_000,
+      });
       const content = result.content as Array<{ type: string; text: string }>;
       return JSON.parse(content[0]!.text) as ToolPayload;
     },

@@ -17,11 +17,30 @@ function tree() {
     mkdirSync(path, { recursive: true });
     return path;
   };
-  return { dir, a: p('a'), b: p('b'), c: p('c'), config: p('home', 'configs'), install: p('install'), runtime: p('rt', 'bin'), extra: p('extra') };
+  return {
+    dir,
+    a: p('a'),
+    b: p('b'),
+    c: p('c'),
+    config: p('home', 'configs'),
+    install: p('install'),
+    runtime: p('rt', 'bin'),
+    extra: p('extra'),
+  };
 }
 
-function inputs(t: ReturnType<typeof tree>, raw: Record<string, unknown>, root: string): DenyInputs {
-  return { config: parseConfig(raw), root, configDir: t.config, installRoot: t.install, protectedDirs: [t.runtime] };
+function inputs(
+  t: ReturnType<typeof tree>,
+  raw: Record<string, unknown>,
+  root: string,
+): DenyInputs {
+  return {
+    config: parseConfig(raw),
+    root,
+    configDir: t.config,
+    installRoot: t.install,
+    protectedDirs: [t.runtime],
+  };
 }
 
 describe('deny list', () => {
@@ -58,7 +77,11 @@ describe('deny list', () => {
     expect(deny.denied).not.toContain('/');
     expect(deny.denied).not.toContain(join(t.dir, 'rt'));
     expect(deny.warnings.some((w) => w.includes('not denying /'))).toBe(true);
-    expect(deny.warnings.some((w) => w.includes(`not denying ${join(t.dir, 'rt')}`) && w.includes(t.runtime))).toBe(true);
+    expect(
+      deny.warnings.some(
+        (w) => w.includes(`not denying ${join(t.dir, 'rt')}`) && w.includes(t.runtime),
+      ),
+    ).toBe(true);
   });
 
   test('a denied symlink denies what it points to', () => {

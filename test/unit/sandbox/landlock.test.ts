@@ -4,13 +4,19 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { parseConfig } from '../../../electron/host/config/load-config';
 import { homePaths } from '../../../electron/host/config/paths';
-import { findInstallRoot, findLauncher, probeLandlock } from '../../../electron/host/sandbox/launcher';
+import {
+  findInstallRoot,
+  findLauncher,
+  probeLandlock,
+} from '../../../electron/host/sandbox/launcher';
 import { encodeRules } from '../../../electron/host/sandbox/grant-plan';
 import { ShellService } from '../../../electron/host/shells/shell-service';
 import { tempDir } from '../../helpers/temp';
 
 const launcher = findLauncher(findInstallRoot(process.cwd()))!;
-const abi = launcher ? JSON.parse(execFileSync(launcher, ['--probe'], { encoding: 'utf8' })).abi as number : 0;
+const abi = launcher
+  ? (JSON.parse(execFileSync(launcher, ['--probe'], { encoding: 'utf8' })).abi as number)
+  : 0;
 const ALL = 0xffffffff;
 
 let cleanups: (() => void | Promise<void>)[] = [];
@@ -33,7 +39,10 @@ function workspace() {
     writeFileSync(file, encodeRules(grants));
     return file;
   };
-  const system = ['/usr', '/etc', '/proc', '/dev', '/lib', '/lib64', '/bin'].map((path) => ({ path, rights: ALL }));
+  const system = ['/usr', '/etc', '/proc', '/dev', '/lib', '/lib64', '/bin'].map((path) => ({
+    path,
+    rights: ALL,
+  }));
   return { dir, rules, system };
 }
 
@@ -49,39 +58,58 @@ describe('the launcher', () => {
     expect(probe.abi > 0 ? probe.reason === null : Boolean(probe.reason)).toBe(true);
   });
 
-  test.skipIf(abi < 1)('a ruleset masked to the ABI confines reads and writes to the grants', () => {
-    const w = workspace();
-    const rules = w.rules([...w.system, { path: join(w.dir, 'open'), rights: ALL }]);
-    const r = run(['--rules', rules, '--merge-stderr', '--', '/bin/bash', '-c',
-      `cat ${w.dir}/open/ok.txt; echo; cat ${w.dir}/closed/secret.txt; echo x > ${w.dir}/closed/new.txt; echo y > ${w.dir}/open/new.txt && echo wrote-open`]);
-    expect(r.stdout).toContain('readable');
-    expect(r.stdout).not.toContain('TOP-SECRET');
-    expect(r.stdout).toMatch(/secret.txt: Permission denied/);
-    expect(r.stdout).toMatch(/closed\/new.txt: Permission denied/);
-    expect(r.stdout).toContain('wrote-open');
-  });
+  test.skipIf(abi < 1)(
+    'a ruleset masked to the ABI confines reads and writes to the grants',
+    () => {
+      const w = workspace();
+      const rules = w.rules([...w.system, { path: join(w.dir, 'open'), rights: ALL }]);
+      const r = run([
+        '--rules',
+        rules,
+        '--merge-stderr',
+        '--',
+        '/bin/bash',
+        '-c',
+        `cat ${w.dir}/open/ok.txt; echo; cat ${w.dir}/closed/secret.txt; echo x > ${w.dir}/closed/new.txt; echo y > ${w.dir}/open/new.txt && echo wrote-open`,
+      ]);
+      expect(r.stdout).toContain('readable');
+      expect(r.stdout).not.toContain('TOP-SECRET');
+      expect(r.stdout).toMatch(/secret.txt: Permission denied/);
+      expect(r.stdout).toMatch(/closed\/new.txt: Permission denied/);
+      expect(r.stdout).toContain('wrote-open');
+    },
+  );
 
-  test.skipIf(abi < 1)('a grant that cannot be added is dropped with a warning naming it, and the rest still confines', () => {
-    const w = workspace();
-    const bad = `/${'n'.repeat(300)}`;
-    const rules = w.rules([...w.system, { path: bad, rights: ALL }]);
-    const r = run(['--rules', rules, '--', '/bin/bash', '-c', `cat ${w.dir}/closed/secret.txt`]);
-    expect(r.stderr).toContain(`dropped grant ${bad}`);
-    expect(r.stdout + r.stderr).not.toContain('TOP-SECRET');
-  });
+  test.skipIf(abi < 1)(
+    'a grant that cannot be added is dropped with a warning naming it, and the rest still confines',
+    () => {
+      const w = workspace();
+      const bad = `/${'n'.repeat(300)}`;
+      const rules = w.rules([...w.system, { path: bad, rights: ALL }]);
+      const r = run(['--rules', rules, '--', '/bin/bash', '-c', `cat ${w.dir}/closed/secret.txt`]);
+      expect(r.stderr).toContain(`dropped grant ${bad}`);
+      expect(r.stdout + r.stderr).not.toContain('TOP-SECRET');
+    },
+  );
 
-  test.skipIf(abi < 1)('a ruleset the kernel refuses fails the spawn with a clear line, never running unconfined', () => {
-    // Landlock stacks at most 16 rulesets; the 17th nested launcher is refused by the kernel.
-    const w = workspace();
-    const args: string[] = [];
-    for (let i = 0; i < 17; i++) args.push(launcher, '--rules', w.rules([{ path: '/', rights: ALL }]), '--');
-    args.push('/bin/bash', '-c', `echo ran-unconfined; cat ${w.dir}/closed/secret.txt`);
-    const r = spawnSync(args[0]!, args.slice(1), { encoding: 'utf8', timeout: 20_000 });
-    expect(r.status).toBe(125);
-    expect(r.stderr).toMatch(/mewbo-landlock: ruleset refused: landlock_restrict_self: .*; not running unconfined/);
-    expect(r.stdout).not.toContain('ran-unconfined');
-    expect(r.stdout).not.toContain('TOP-SECRET');
-  });
+  test.skipIf(abi < 1)(
+    'a ruleset the kernel refuses fails the spawn with a clear line, never running unconfined',
+    () => {
+      // Landlock stacks at most 16 rulesets; the 17th nested launcher is refused by the kernel.
+      const w = workspace();
+      const args: string[] = [];
+      for (let i = 0; i < 17; i++)
+        args.push(launcher, '--rules', w.rules([{ path: '/', rights: ALL }]), '--');
+      args.push('/bin/bash', '-c', `echo ran-unconfined; cat ${w.dir}/closed/secret.txt`);
+      const r = spawnSync(args[0]!, args.slice(1), { encoding: 'utf8', timeout: 20_000 });
+      expect(r.status).toBe(125);
+      expect(r.stderr).toMatch(
+        /mewbo-landlock: ruleset refused: landlock_restrict_self: .*; not running unconfined/,
+      );
+      expect(r.stdout).not.toContain('ran-unconfined');
+      expect(r.stdout).not.toContain('TOP-SECRET');
+    },
+  );
 
   test('a rules file that cannot be read refuses the spawn', () => {
     const r = run(['--rules', '/nonexistent/rules', '--', '/bin/true']);
@@ -92,41 +120,66 @@ describe('the launcher', () => {
 
 describe('sandbox outcomes through the shell service', () => {
   type Raw = Record<string, unknown>;
-  function service(rawOrFn: Raw | ((w: ReturnType<typeof workspace>) => Raw), opts: { launcher?: string | null } = {}) {
+  function service(
+    rawOrFn: Raw | ((w: ReturnType<typeof workspace>) => Raw),
+    opts: { launcher?: string | null } = {},
+  ) {
     const w = workspace();
     const raw = typeof rawOrFn === 'function' ? rawOrFn(w) : rawOrFn;
     const home = join(w.dir, 'home');
     const root = join(w.dir, 'open');
     mkdirSync(join(home, 'configs'), { recursive: true });
     const logs: string[] = [];
-    const config = parseConfig({ projects: { open: { path: root }, closed: { path: join(w.dir, 'closed') } }, ...raw });
-    const svc = new ShellService({ paths: homePaths({ MEWBO_HOME: home }), config: () => config, log: (l) => logs.push(l), ...opts });
+    const config = parseConfig({
+      projects: { open: { path: root }, closed: { path: join(w.dir, 'closed') } },
+      ...raw,
+    });
+    const svc = new ShellService({
+      paths: homePaths({ MEWBO_HOME: home }),
+      config: () => config,
+      log: (l) => logs.push(l),
+      ...opts,
+    });
     cleanups.push(() => svc.dispose());
     const m = svc.forSession('s_outcome1');
-    const runIt = (command: string) => m.run({ command, cwd: root, root, config, tty: false, timeoutMs: 20_000 });
+    const runIt = (command: string) =>
+      m.run({ command, cwd: root, root, config, tty: false, timeoutMs: 20_000 });
     return { w, svc, runIt, logs };
   }
 
-  test.skipIf(abi < 1)('the default is Landlock at the probed ABI, in every payload, and another project is unreachable', async () => {
-    const { runIt, svc, w } = service({});
-    expect(await svc.sandboxStatus()).toEqual({ mode: 'landlock', abi, write_scope: 'unrestricted' });
-    const r = await runIt(`cat ${w.dir}/closed/secret.txt; cat ok.txt`);
-    if ('kind' in r) throw new Error(JSON.stringify(r));
-    expect(r.info.sandbox).toEqual({ mode: 'landlock', abi, write_scope: 'unrestricted' });
-    expect(r.result.text).toContain('readable');
-    expect(r.result.text).not.toContain('TOP-SECRET');
-  });
+  test.skipIf(abi < 1)(
+    'the default is Landlock at the probed ABI, in every payload, and another project is unreachable',
+    async () => {
+      const { runIt, svc, w } = service({});
+      expect(await svc.sandboxStatus()).toEqual({
+        mode: 'landlock',
+        abi,
+        write_scope: 'unrestricted',
+      });
+      const r = await runIt(`cat ${w.dir}/closed/secret.txt; cat ok.txt`);
+      if ('kind' in r) throw new Error(JSON.stringify(r));
+      expect(r.info.sandbox).toEqual({ mode: 'landlock', abi, write_scope: 'unrestricted' });
+      expect(r.result.text).toContain('readable');
+      expect(r.result.text).not.toContain('TOP-SECRET');
+    },
+  );
 
   test('a kernel without Landlock runs unconfined, logged once, with the status visible', async () => {
     const w = workspace();
     const fake = join(w.dir, 'fake-launcher');
-    writeFileSync(fake, '#!/bin/sh\nif [ "$1" = --probe ]; then echo \'{"abi":0,"errno":"ENOSYS","reason":"the kernel was built without Landlock"}\'; exit 0; fi\nwhile [ "$1" != -- ]; do shift; done; shift; exec "$@"\n');
+    writeFileSync(
+      fake,
+      '#!/bin/sh\nif [ "$1" = --probe ]; then echo \'{"abi":0,"errno":"ENOSYS","reason":"the kernel was built without Landlock"}\'; exit 0; fi\nwhile [ "$1" != -- ]; do shift; done; shift; exec "$@"\n',
+    );
     chmodSync(fake, 0o755);
     const { runIt, svc, logs, w: w2 } = service({}, { launcher: fake });
     const first = await runIt(`cat ${w2.dir}/closed/secret.txt`);
     const second = await runIt('true');
     if ('kind' in first || 'kind' in second) throw new Error('spawn refused');
-    expect(first.info.sandbox).toEqual({ mode: 'unconfined', reason: expect.stringContaining('built without Landlock') });
+    expect(first.info.sandbox).toEqual({
+      mode: 'unconfined',
+      reason: expect.stringContaining('built without Landlock'),
+    });
     expect(first.result.text).toContain('TOP-SECRET');
     expect(logs).toHaveLength(1);
     expect(logs[0]).toContain('unconfined');
@@ -149,9 +202,15 @@ describe('sandbox outcomes through the shell service', () => {
   });
 
   test.skipIf(abi < 1)('a dropped grant reaches the payload as a warning', async () => {
-    const { runIt } = service((w) => ({ projects: { open: { path: join(w.dir, 'open'), allowed_paths: ['/nonexistent/mewbo-allowed'] } } }));
+    const { runIt } = service((w) => ({
+      projects: {
+        open: { path: join(w.dir, 'open'), allowed_paths: ['/nonexistent/mewbo-allowed'] },
+      },
+    }));
     const r = await runIt('true');
     if ('kind' in r) throw new Error(JSON.stringify(r));
-    expect(r.sandboxWarnings).toEqual([expect.stringContaining('dropped grant /nonexistent/mewbo-allowed')]);
+    expect(r.sandboxWarnings).toEqual([
+      expect.stringContaining('dropped grant /nonexistent/mewbo-allowed'),
+    ]);
   });
 });

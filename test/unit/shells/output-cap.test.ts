@@ -12,7 +12,9 @@ describe('output cap', () => {
     expect(capped.text.length).toBeLessThanOrEqual(30_000);
     expect(capped.text.startsWith('FIRST LINE\n')).toBe(true);
     expect(capped.text.endsWith('\nLAST LINE\n')).toBe(true);
-    expect(capped.text).toMatch(/characters omitted: output over the result cap keeps its first [\d,]+ and last [\d,]+ characters/);
+    expect(capped.text).toMatch(
+      /characters omitted: output over the result cap keeps its first [\d,]+ and last [\d,]+ characters/,
+    );
     expect(capped.truncated).toBe(text.length - 29_800);
   });
 

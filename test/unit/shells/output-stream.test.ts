@@ -43,8 +43,14 @@ function collector() {
     frames.push(frame);
     if (frame.type === 'shell_output') counts.received += frame.data.length;
   };
-  const outputs = () => frames.filter((x): x is Extract<ShellStreamFrame, { type: 'shell_output' }> => x.type === 'shell_output');
-  const text = () => outputs().map((x) => x.data).join('');
+  const outputs = () =>
+    frames.filter(
+      (x): x is Extract<ShellStreamFrame, { type: 'shell_output' }> => x.type === 'shell_output',
+    );
+  const text = () =>
+    outputs()
+      .map((x) => x.data)
+      .join('');
   const exited = () => frames.some((x) => x.type === 'shell_state' && x.shell.status !== 'running');
   return { frames, sink, outputs, text, exited, counts };
 }
@@ -56,7 +62,10 @@ describe('shell output stream', () => {
     await m.read(s.id, { waitMs: 5000 });
     const c = collector();
     const sub = m.subscribe(s.id, undefined, c.sink)!;
-    expect(c.frames[0]).toMatchObject({ type: 'shell_state', shell: { shell_id: s.id, status: 'running' } });
+    expect(c.frames[0]).toMatchObject({
+      type: 'shell_state',
+      shell: { shell_id: s.id, status: 'running' },
+    });
     expect(c.text()).toBe('first\n');
     m.input(s.id, 'go\n');
     await until(c.exited, 'the exit frame');
@@ -66,7 +75,10 @@ describe('shell output stream', () => {
       expect(frame.cursor).toBe(next);
       next += frame.data.length;
     }
-    expect(c.frames.at(-1)).toMatchObject({ type: 'shell_state', shell: { status: 'exited', exit_code: 0 } });
+    expect(c.frames.at(-1)).toMatchObject({
+      type: 'shell_state',
+      shell: { status: 'exited', exit_code: 0 },
+    });
     sub.dispose();
   });
 
@@ -94,7 +106,8 @@ describe('shell output stream', () => {
     const lines = c.text().split('\n').filter(Boolean);
     expect(lines).toHaveLength(5000);
     expect(c.outputs().length).toBeLessThan(500);
-    for (const frame of c.outputs()) expect(frame.data.length).toBeLessThanOrEqual(STREAM_BATCH_MAX_CHARS);
+    for (const frame of c.outputs())
+      expect(frame.data.length).toBeLessThanOrEqual(STREAM_BATCH_MAX_CHARS);
   });
 
   test('a subscriber that does not ack pauses the producer; acks resume it and every character arrives', async () => {
@@ -109,7 +122,9 @@ describe('shell output stream', () => {
     await sleep(300);
     // Paused: the host read at most a kernel buffer more, and the unacked backlog is bounded.
     expect(s.buffer.end - atPause).toBeLessThan(256 * 1024);
-    expect(c.counts.received - acked).toBeLessThanOrEqual(FLOW_HIGH_WATERMARK_CHARS + STREAM_BATCH_MAX_CHARS);
+    expect(c.counts.received - acked).toBeLessThanOrEqual(
+      FLOW_HIGH_WATERMARK_CHARS + STREAM_BATCH_MAX_CHARS,
+    );
     expect(s.status).toBe('running');
     while (!c.exited()) {
       const received = c.counts.received;
@@ -121,6 +136,30 @@ describe('shell output stream', () => {
     }
     expect(c.counts.received).toBe(total);
     expect(c.text()).toBe('x'.repeat(total));
+  });
+
+  test('on a PTY paused over and over, the subscriber gets exactly what the terminal wrote', async () => {
+    const m = setup();
+    const line = 'the quick brown fox jumps over the lazy dog 0123456789';
+    const bytes = 8 * 1024 * 1024;
+    const s = await start(m, `yes '${line}' | head -c ${bytes}`, true);
+    const c = collector();
+    let pauses = 0;
+    const sub = m.subscribe(s.id, 0, (frame) => {
+      c.sink(frame);
+      if (s.stream.isPaused) pauses++;
+      // A slow, uneven client: each frame is acked 1 to 7 ms later.
+      if (frame.type === 'shell_output')
+        setTimeout(() => sub.ack(frame.data.length), 1 + (frame.data.length % 7));
+    })!;
+    await until(c.exited, 'the exit frame', 60_000);
+    const expected = `${line}\n`
+      .repeat(Math.ceil(bytes / (line.length + 1)))
+      .slice(0, bytes)
+      .replace(/\n/g, '\r\n');
+    expect(pauses).toBeGreaterThan(0);
+    expect(c.counts.received).toBe(expected.length);
+    expect(c.text() === expected).toBe(true);
   });
 
   test('a paused shell does not stall another shell, and output goes only to its own subscribers', async () => {
@@ -136,8 +175,12 @@ describe('shell output stream', () => {
     await until(otherSub.exited, 'the other shell to finish');
     expect(otherSub.text()).toBe('other-shell-says-hi\n');
     expect(fast.stream.isPaused).toBe(true);
-    expect(fastSub.outputs().every((x) => x.shell_id === fast.id && !x.data.includes('other-shell'))).toBe(true);
-    expect(otherSub.outputs().every((x) => x.shell_id === other.id && !x.data.includes('fast-output'))).toBe(true);
+    expect(
+      fastSub.outputs().every((x) => x.shell_id === fast.id && !x.data.includes('other-shell')),
+    ).toBe(true);
+    expect(
+      otherSub.outputs().every((x) => x.shell_id === other.id && !x.data.includes('fast-output')),
+    ).toBe(true);
   });
 
   test('a subscriber that stops acking stops holding the producer after the stall period', async () => {

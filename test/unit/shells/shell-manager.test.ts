@@ -19,7 +19,11 @@ function req(command: string, extra: Partial<StartRequest> = {}): StartRequest {
   return { command, cwd: f.root, root: f.root, config: f.config, tty: false, ...extra };
 }
 
-async function start(m: ShellManager, command: string, extra: Partial<StartRequest> = {}): Promise<ShellSession> {
+async function start(
+  m: ShellManager,
+  command: string,
+  extra: Partial<StartRequest> = {},
+): Promise<ShellSession> {
   const s = await m.start(req(command, extra));
   if ('kind' in s) throw new Error(`start refused: ${JSON.stringify(s)}`);
   return s;
@@ -45,7 +49,10 @@ describe('ShellManager', () => {
 
   test('a foreground command past its timeout is killed with its whole group', async () => {
     const m = setup();
-    const r = await m.run({ ...req('echo begin; sleep 600 & sleep 601; echo never'), timeoutMs: 300 });
+    const r = await m.run({
+      ...req('echo begin; sleep 600 & sleep 601; echo never'),
+      timeoutMs: 300,
+    });
     if ('kind' in r) throw new Error(JSON.stringify(r));
     expect(r.timedOut).toBe(true);
     expect(r.info.status).toBe('killed');
@@ -55,7 +62,10 @@ describe('ShellManager', () => {
 
   test('processes a foreground command leaves behind are killed when it exits', async () => {
     const m = setup();
-    const r = await m.run({ ...req('setsid sleep 602 & (sleep 603 &); echo done'), timeoutMs: 10_000 });
+    const r = await m.run({
+      ...req('setsid sleep 602 & (sleep 603 &); echo done'),
+      timeoutMs: 10_000,
+    });
     if ('kind' in r) throw new Error(JSON.stringify(r));
     expect(r.result.text).toBe('done\n');
     expect(pgrepMarker('sleep 60[23]')).toBe('');
@@ -81,10 +91,16 @@ describe('ShellManager', () => {
 
   test('tty: true gives the command a terminal', async () => {
     const m = setup();
-    const r = await m.run({ ...req('[ -t 1 ] && echo is-a-tty || echo not-a-tty', { tty: true }), timeoutMs: 10_000 });
+    const r = await m.run({
+      ...req('[ -t 1 ] && echo is-a-tty || echo not-a-tty', { tty: true }),
+      timeoutMs: 10_000,
+    });
     if ('kind' in r) throw new Error(JSON.stringify(r));
     expect(r.result.text).toContain('is-a-tty');
-    const p = await m.run({ ...req('[ -t 1 ] && echo is-a-tty || echo not-a-tty'), timeoutMs: 10_000 });
+    const p = await m.run({
+      ...req('[ -t 1 ] && echo is-a-tty || echo not-a-tty'),
+      timeoutMs: 10_000,
+    });
     if ('kind' in p) throw new Error(JSON.stringify(p));
     expect(p.result.text).toBe('not-a-tty\n');
   });
@@ -129,7 +145,8 @@ describe('ShellManager', () => {
     await s.whenExited;
     const filtered = await m.read(s.id, { filter: /alpha/, filterSource: 'alpha' });
     const plain = await m.read(s.id, {});
-    if (filtered.kind !== 'shell_session' || plain.kind !== 'shell_session') throw new Error('read failed');
+    if (filtered.kind !== 'shell_session' || plain.kind !== 'shell_session')
+      throw new Error('read failed');
     expect(filtered.output).toBe('alpha 1\nalpha 3\n');
     expect(plain.output).toBe('alpha 1\nbeta 2\nalpha 3\ngamma\n');
     expect(filtered.cursor).toBe(plain.cursor);
@@ -137,11 +154,19 @@ describe('ShellManager', () => {
 
   test('wait_ms waits for new output after the cursor, and a filtered wait for a matching line', async () => {
     const m = setup();
-    const s = await start(m, 'echo start; sleep 0.4; echo noise; sleep 0.4; echo "READY on http://localhost:5173/"; sleep 30');
+    const s = await start(
+      m,
+      'echo start; sleep 0.4; echo noise; sleep 0.4; echo "READY on http://localhost:5173/"; sleep 30',
+    );
     const first = await m.read(s.id, { waitMs: 5000 });
     if (first.kind !== 'shell_session') throw new Error(JSON.stringify(first));
     expect(first.output).toBe('start\n');
-    const next = await m.read(s.id, { cursor: first.cursor, waitMs: 10_000, filter: /READY/, filterSource: 'READY' });
+    const next = await m.read(s.id, {
+      cursor: first.cursor,
+      waitMs: 10_000,
+      filter: /READY/,
+      filterSource: 'READY',
+    });
     if (next.kind !== 'shell_session') throw new Error(JSON.stringify(next));
     expect(next.output).toBe('READY on http://localhost:5173/\n');
     expect(next.urls).toEqual(['http://localhost:5173/']);
@@ -177,7 +202,10 @@ describe('ShellManager', () => {
 
   test('kill ends the whole process tree, including jobs that left the group', async () => {
     const m = setup();
-    const s = await start(m, 'sleep 610 & setsid sleep 611 & (nohup sleep 612 >/dev/null 2>&1 &); (trap "" TERM; sleep 613) & echo up; wait');
+    const s = await start(
+      m,
+      'sleep 610 & setsid sleep 611 & (nohup sleep 612 >/dev/null 2>&1 &); (trap "" TERM; sleep 613) & echo up; wait',
+    );
     await m.read(s.id, { waitMs: 5000, filter: /up/ });
     await new Promise((r) => setTimeout(r, 200));
     expect(processesWithToken(m.tokenPrefix).length).toBeGreaterThanOrEqual(5);
