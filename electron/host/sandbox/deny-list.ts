@@ -75,8 +75,16 @@ export function buildDenyList(input: DenyInputs): DenyList {
       path: input.configDir,
       source: 'the app config directory (harness_self_deny)',
     });
-    if (input.installRoot)
+    if (input.installRoot) {
       requested.push({ path: input.installRoot, source: "the app's install (harness_self_deny)" });
+      // Packaged, the install is app.asar plus the files unpacked beside it.
+      if (input.installRoot.endsWith('.asar')) {
+        requested.push({
+          path: `${input.installRoot}.unpacked`,
+          source: "the app's install (harness_self_deny)",
+        });
+      }
+    }
   }
   for (const path of config.agent.shell_denied_paths) {
     requested.push({ path, source: 'agent.shell_denied_paths' });

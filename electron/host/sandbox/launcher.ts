@@ -31,7 +31,11 @@ export function findInstallRoot(fromDir: string): string | null {
 /** The launcher binary under `installRoot`, if it was built and is executable. */
 export function findLauncher(installRoot: string | null): string | null {
   if (!installRoot) return null;
-  const path = join(installRoot, LAUNCHER_RELATIVE_PATH);
+  // Packaged, the install is app.asar; an executable inside it runs from app.asar.unpacked.
+  const path = join(installRoot, LAUNCHER_RELATIVE_PATH).replace(
+    /app\.asar(?=[/\\])/,
+    'app.asar.unpacked',
+  );
   try {
     accessSync(path, constants.X_OK);
     return path;

@@ -100,6 +100,13 @@ describe('deny list', () => {
     expect(deny.readmitted).toEqual([t.b]);
   });
 
+  test('a packaged install denies app.asar and what is unpacked beside it', () => {
+    const t = tree();
+    const asar = join(t.dir, 'resources', 'app.asar');
+    const deny = buildDenyList({ ...inputs(t, {}, t.a), installRoot: asar });
+    expect(deny.denied).toEqual(expect.arrayContaining([asar, `${asar}.unpacked`]));
+  });
+
   test('raw block devices are denied', () => {
     const t = tree();
     const deny = buildDenyList(inputs(t, {}, t.a));

@@ -118,6 +118,15 @@ describe('the launcher', () => {
   });
 });
 
+test('a packaged install (app.asar) runs the launcher from app.asar.unpacked', () => {
+  const w = workspace();
+  const unpacked = join(w.dir, 'resources', 'app.asar.unpacked', 'build', 'landlock');
+  mkdirSync(unpacked, { recursive: true });
+  writeFileSync(join(unpacked, 'mewbo-landlock'), '#!/bin/sh\n');
+  chmodSync(join(unpacked, 'mewbo-landlock'), 0o755);
+  expect(findLauncher(join(w.dir, 'resources', 'app.asar'))).toBe(join(unpacked, 'mewbo-landlock'));
+});
+
 describe('sandbox outcomes through the shell service', () => {
   type Raw = Record<string, unknown>;
   function service(
