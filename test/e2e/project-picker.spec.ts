@@ -57,5 +57,9 @@ test("the agent's own project switch shows as a card", async ({ app, script }) =
   await expect(card).toContainText('app → docs');
   await expect(app.getByText('Now in the docs project.')).toBeVisible();
   await expect(app.locator('.session-title')).toContainText('docs');
+  // The sidebar follows the session into its new project, so it stays in the list.
+  const sidebar = app.getByRole('navigation', { name: 'Sessions' });
+  await expect(sidebar.locator('.project-name')).toHaveText('docs');
+  await expect(sidebar.locator('.session.active')).toHaveCount(1);
   await app.screenshot({ path: `${SCREENSHOTS}/project-switch-card.png` });
 });

@@ -91,7 +91,7 @@ test('a seeded session draws tool cards, a panel, an approval, a question and th
 }) => {
   const s = seedSession(home, 'Configurable port', [...longSessionBodies(41), ...extra]);
   await app.reload();
-  await app.getByRole('button', { name: 'Configurable port' }).click();
+  await app.getByRole('button', { name: /^Configurable port/ }).click();
   await expect(app.getByRole('region', { name: 'Todos' })).toContainText('Run the test suite');
   await expect(app.getByRole('article', { name: 'Question: Docs' })).toBeVisible();
   await expect(app.getByRole('radio', { name: /Yes/ })).toBeVisible();
@@ -102,4 +102,24 @@ test('a seeded session draws tool cards, a panel, an approval, a question and th
   await expect(app.getByRole('note').filter({ hasText: 'Sparkline' })).toBeVisible();
   await app.screenshot({ path: `${SCREENSHOTS}/seeded-panel.png` });
   expect(s.count).toBe(45);
+});
+
+test('a 10,000-event session opens at its end with only the rows in view in the page, and scrolls back to the start', async ({
+  app,
+  home,
+}) => {
+  seedSession(home, 'Ten thousand events', longSessionBodies(10_000));
+  await app.reload();
+  await app.getByRole('button', { name: /^Ten thousand events/ }).click();
+  await expect(app.getByText('Done with step 1000.')).toBeVisible();
+  await expect(app.getByRole('textbox', { name: 'Message' })).toBeEditable();
+  // Virtualized: a few dozen rows are in the DOM, not thousands.
+  expect(await app.locator('.tl-row').count()).toBeLessThan(60);
+  await app.screenshot({ path: `${SCREENSHOTS}/long-session.png` });
+  const log = app.getByRole('log', { name: 'Conversation' });
+  await log.evaluate((el) => el.parentElement!.scrollTo({ top: 0 }));
+  await expect(app.getByText('Step 1: make the port configurable and run the tests')).toBeVisible();
+  await expect(app.getByRole('button', { name: /Jump to latest/ })).toBeVisible();
+  await app.getByRole('button', { name: /Jump to latest/ }).click();
+  await expect(app.getByText('Done with step 1000.')).toBeVisible();
 });

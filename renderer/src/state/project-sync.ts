@@ -13,10 +13,14 @@ export function useProjectSync(client: Client): void {
           if (!stopped) useProjects.getState().setListing(r.projects, r.recent);
         })
         .catch(() => {});
-    void refresh();
     const sub = client.subscribe('projects', undefined, () => void refresh());
+    // Listed on every (re)connect: changes made while the socket was down never reached the topic.
+    const offStatus = client.transport.onStatus((connected) => {
+      if (connected) void refresh();
+    });
     return () => {
       stopped = true;
+      offStatus();
       sub.unsubscribe();
     };
   }, [client]);

@@ -18,11 +18,20 @@ export function syncSessionList(client: Client): () => void {
     if (change.data.type === 'upsert') useSessions.getState().upsertSession(change.data.session);
     else useSessions.getState().removeSession(change.data.id);
   });
-  // Listed after subscribing, so a session created in between is not missed.
-  void client
-    .invoke('sessions.list', {})
-    .then((r) => useSessions.getState().setSessions(r.sessions));
-  return () => sub.unsubscribe();
+  // Listed after subscribing (a session created in between is not missed), and again after every
+  // reconnect: changes made while the socket was down never reached the topic.
+  const list = () =>
+    void client.invoke('sessions.list', {}).then(
+      (r) => useSessions.getState().setSessions(r.sessions),
+      () => {},
+    );
+  const offStatus = client.transport.onStatus((connected) => {
+    if (connected) list();
+  });
+  return () => {
+    offStatus();
+    sub.unsubscribe();
+  };
 }
 
 /**

@@ -93,9 +93,15 @@ export class WsTransport implements Transport {
     this.ws?.send(JSON.stringify(frame));
   }
 
+  /**
+   * While the socket is not open only calls wait in the queue. Subscriptions are (re)sent from
+   * `subs` when it opens, and acks and unsubscribes belong to the old connection's subscriptions:
+   * queueing them too would subscribe twice under one id (the host refuses the second, and the
+   * refusal would drop the live one here).
+   */
   private send(frame: ClientFrame): void {
     if (this.ws?.readyState === 1) this.sendNow(frame);
-    else this.queue.push(frame);
+    else if (frame.t === 'invoke') this.queue.push(frame);
   }
 
   invoke(method: string, params: unknown): Promise<unknown> {

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { useClient } from '../../client-context';
 import { useSessions } from '../../state/sessions-store';
+import { useProjects } from '../../state/projects-store';
 import { followSession } from '../../state/session-sync';
 import { Timeline } from '../timeline/Timeline';
 import { SessionIdContext } from '../timeline/session-context';
@@ -14,6 +15,14 @@ export function Conversation({ sessionId }: { sessionId: string }) {
   const summary = useSessions((s) => s.sessions.find((x) => x.id === sessionId));
 
   useEffect(() => followSession(client, sessionId), [client, sessionId]);
+
+  // When the open session moves to another project (the agent's switch_project), the sidebar
+  // follows it there, so the session being worked on never drops out of the list.
+  const project = view?.loaded ? view.model.project : undefined;
+  useEffect(() => {
+    if (project === undefined) return;
+    if (useProjects.getState().current !== project) useProjects.getState().setCurrent(project);
+  }, [project]);
 
   const pendingQuestion =
     view?.model.items.some((i) => i.kind === 'question' && i.state === 'pending') ?? false;

@@ -2,6 +2,7 @@ import { useEffect, useMemo, useState, type KeyboardEvent } from 'react';
 import fuzzysort from 'fuzzysort';
 import { useClient } from '../../client-context';
 import { useProjects } from '../../state/projects-store';
+import { showProject } from '../../state/switch-project';
 import { errorText } from '../../state/agent-actions';
 import { Dialog } from '../common/Dialog';
 import { pickerOptions, type PickerOption } from './picker-options';
@@ -53,7 +54,7 @@ export function ProjectPicker({ onClose }: { onClose: () => void }) {
       try {
         const r = await client.invoke('projects.openFolder', { path });
         await client.invoke('projects.open', { project: r.project.key });
-        useProjects.getState().setCurrent(r.project.key);
+        showProject(r.project.key);
         onClose();
       } catch (err) {
         setError(errorText(err));
@@ -66,7 +67,7 @@ export function ProjectPicker({ onClose }: { onClose: () => void }) {
     }
     try {
       if (opt.key) await client.invoke('projects.open', { project: opt.key });
-      useProjects.getState().setCurrent(opt.key ?? null);
+      showProject(opt.key ?? null);
       onClose();
     } catch (err) {
       setError(errorText(err));
