@@ -84,7 +84,13 @@ export class Host extends DisposableObject {
     // Language servers register with their own store so they shut down after the runs that use them.
     const lspStore = new DisposableStore();
     const lsp = createLspService({ config: () => config, configDir: paths.configDir, store: lspStore });
-    const shells = new ShellService({ paths, config: () => config, env });
+    const shells = new ShellService({
+      paths,
+      config: () => config,
+      env,
+      registeredProjects: () =>
+        Object.fromEntries(projects.snapshot().flatMap((p) => (p.path ? [[p.key, p.path]] : []))),
+    });
     // A deleted session takes its shells with it: no process outlives the session that started it.
     sessions.onWillDelete((s) => void shells.disposeSession(s.id));
     const devices = await DevicesService.create({

@@ -71,6 +71,11 @@ export class ProjectRegistry implements Disposable {
     return this.listing();
   }
 
+  /** The last scan, without waiting (the sandbox asks at every spawn and must not block on disks). */
+  snapshot(): readonly ProjectEntry[] {
+    return this.entries;
+  }
+
   async get(key: string): Promise<ProjectEntry | undefined> {
     return (await this.refresh()).find((e) => e.key === key);
   }

@@ -31,6 +31,11 @@ export interface SandboxOptions {
   protectedDirs?: string[];
   platform?: NodeJS.Platform;
   log?: (line: string) => void;
+  /**
+   * Projects the app knows beyond configs/app.json (opened from the picker, worktrees), key to
+   * path. They are denied like configured ones: a shell of one project reaches no other.
+   */
+  registeredProjects?: () => Record<string, string>;
 }
 
 export interface SpawnSandbox {
@@ -113,7 +118,7 @@ export class Sandbox {
       return { status, launcherArgs: [], warnings: [], rulesFile: null };
 
     const deny = buildDenyList({
-      config: req.config,
+      config: withRegisteredProjects(req.config, this.opts.registeredProjects?.() ?? {}),
       root: req.root,
       configDir: this.opts.configDir,
       installRoot: this.opts.installRoot,
@@ -137,4 +142,13 @@ export class Sandbox {
       rulesFile,
     };
   }
+}
+
+/** The config with registered projects added as projects; configured entries win on a key clash. */
+function withRegisteredProjects(config: AppConfig, registered: Record<string, string>): AppConfig {
+  const extra = Object.entries(registered).filter(([key]) => !(key in config.projects));
+  if (!extra.length) return config;
+  const projects = { ...config.projects };
+  for (const [key, path] of extra) projects[key] = { path, allowed_paths: [], description: '' };
+  return { ...config, projects };
 }

@@ -27,6 +27,8 @@ export interface ShellServiceOptions {
   launcher?: string | null;
   env?: NodeJS.ProcessEnv;
   log?: (line: string) => void;
+  /** Projects beyond the config (the registry's), denied to shells like configured ones. */
+  registeredProjects?: () => Record<string, string>;
 }
 
 /** This bundle's directory; a CommonJS bundle (Electron main) has no import.meta.url. */
@@ -66,6 +68,7 @@ export class ShellService implements Disposable {
       configDir: opts.paths.configDir,
       rulesDir,
       log: opts.log,
+      registeredProjects: opts.registeredProjects,
     });
   }
 
