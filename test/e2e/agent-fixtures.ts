@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
@@ -21,8 +22,11 @@ export const test = base.extend<{
   projects: Projects;
   config: Record<string, unknown>;
   files: Record<string, string>;
+  /** Make the app project a git repository with one commit (worktrees need one). */
+  gitRepo: boolean;
 }>({
   config: [{}, { option: true }],
+  gitRepo: [false, { option: true }],
   files: [{ 'src/server.ts': 'const PORT = 3000;\nexport default PORT;\n' }, { option: true }],
   // eslint-disable-next-line no-empty-pattern
   fake: async ({}, use) => {
@@ -31,7 +35,7 @@ export const test = base.extend<{
     await fake.close();
   },
   script: async ({ fake }, use) => use(fake.script),
-  projects: async ({ home, files, config }, use) => {
+  projects: async ({ home, files, config, gitRepo }, use) => {
     const app = tempDir('mewbo-e2e-app-');
     const docs = tempDir('mewbo-e2e-docs-');
     for (const [name, text] of Object.entries(files)) {
@@ -39,6 +43,17 @@ export const test = base.extend<{
       writeFileSync(join(app.dir, name), text);
     }
     writeFileSync(join(docs.dir, 'README.md'), '# Docs\n');
+    if (gitRepo) {
+      const git = (...args: string[]) =>
+        execFileSync(
+          'git',
+          ['-c', 'user.name=Mewbo Test', '-c', 'user.email=test@example.com', ...args],
+          { cwd: app.dir, stdio: 'ignore' },
+        );
+      git('init', '-q', '-b', 'main');
+      git('add', '-A');
+      git('commit', '-q', '-m', 'initial');
+    }
     mkdirSync(join(home, 'configs'), { recursive: true });
     const projects = {
       app: { path: app.dir, description: 'The app' },

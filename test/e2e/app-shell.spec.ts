@@ -4,7 +4,9 @@ test('a new session takes a message and says plainly when no model is set', asyn
   await app.getByRole('button', { name: 'New session', exact: true }).click();
   await app.getByRole('textbox', { name: 'Message' }).fill('hello agent');
   await app.getByRole('button', { name: 'Send' }).click();
-  await expect(app.getByRole('log', { name: 'Conversation' }).getByText('hello agent')).toBeVisible();
+  await expect(
+    app.getByRole('log', { name: 'Conversation' }).getByText('hello agent'),
+  ).toBeVisible();
   await expect(app.getByRole('alert')).toContainText(/no model is set/i);
   await expect(app.getByText('Connecting to the host')).toHaveCount(0);
   await app.screenshot({ path: `${SCREENSHOTS}/app-shell.png` });
@@ -18,5 +20,7 @@ test('two tabs see the same session live', async ({ app, context }) => {
   await second.locator('.session').first().click();
   await app.getByRole('textbox', { name: 'Message' }).fill('seen twice');
   await app.getByRole('button', { name: 'Send' }).click();
-  await expect(second.getByRole('log', { name: 'Conversation' }).getByText('seen twice')).toBeVisible();
+  await expect(
+    second.getByRole('log', { name: 'Conversation' }).getByText('seen twice'),
+  ).toBeVisible();
 });

@@ -63,3 +63,36 @@ test("the agent's own project switch shows as a card", async ({ app, script }) =
   await expect(sidebar.locator('.session.active')).toHaveCount(1);
   await app.screenshot({ path: `${SCREENSHOTS}/project-switch-card.png` });
 });
+
+test.describe('with the app project in git', () => {
+  test.use({ gitRepo: true });
+
+  test('a worktree made from the picker opens as its own project, listed under its repository', async ({
+    app,
+    home,
+  }) => {
+    await openProject(app, 'app');
+    await app.keyboard.press('Control+P');
+    const picker = app.getByRole('dialog', { name: 'Open project' });
+    await app.keyboard.type('feature-port');
+    const action = picker.getByRole('option', {
+      name: /New worktree of app on branch feature-port/,
+    });
+    await expect(action).toBeVisible();
+    while ((await action.getAttribute('aria-selected')) !== 'true')
+      await app.keyboard.press('ArrowDown');
+    await app.keyboard.press('Enter');
+    await expect(picker).toHaveCount(0);
+    const sidebar = app.getByRole('navigation', { name: 'Sessions' });
+    await expect(sidebar.locator('.project-name')).toHaveText('feature-port');
+
+    await app.keyboard.press('Control+P');
+    const worktree = picker
+      .getByRole('option', { name: /feature-port/ })
+      .filter({ hasText: 'worktree' })
+      .first();
+    await expect(worktree).toContainText(`${home}/worktrees/app/feature-port`);
+    await expect(worktree).toContainText('feature-port');
+    await app.screenshot({ path: `${SCREENSHOTS}/picker-worktree.png` });
+  });
+});

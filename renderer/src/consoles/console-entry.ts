@@ -5,6 +5,7 @@ import { shellStreamFrameSchema } from '../../../shared/protocol/shell-stream';
 import type { ShellInfo } from '../../../shared/tools/shell-payload';
 import type { Client } from '../transport/transport';
 import type { TopicSubscription } from '../transport/transport';
+import { isPrimary } from '../lib/shortcuts';
 
 /** Lines a console keeps for scrolling back; the host keeps the full 1,000,000-character buffer. */
 const SCROLLBACK_LINES = 10_000;
@@ -57,6 +58,9 @@ export class ConsoleEntry {
     this.element = document.createElement('div');
     this.element.className = 'xterm-host';
     this.term.onData((data) => this.input(data));
+    // The app's own shortcuts (project picker, settings) work with the console focused too; the
+    // terminal never sees them (bash's Ctrl+P history is still on the arrow keys).
+    this.term.attachCustomKeyEventHandler((e) => !(isPrimary(e, 'p') || isPrimary(e, ',')));
     this.term.onResize(({ cols, rows }) => {
       if (this.snapshot.info?.tty && this.snapshot.info.status === 'running') {
         void this.client.transport

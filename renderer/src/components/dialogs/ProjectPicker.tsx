@@ -5,11 +5,12 @@ import { useProjects } from '../../state/projects-store';
 import { showProject } from '../../state/switch-project';
 import { errorText } from '../../state/agent-actions';
 import { Dialog } from '../common/Dialog';
-import { pickerOptions, type PickerOption } from './picker-options';
+import { actionOptions, pickerOptions, type PickerOption } from './picker-options';
 
 /**
  * The command-palette project picker (Ctrl/Cmd+P): fuzzy search over the registry, recent
- * projects first, worktrees under their project, and "Open folder" for a path not yet registered.
+ * projects first, worktrees under their project, "Open folder" for a path not yet registered and
+ * "New worktree" of the current project for a branch name.
  * Keyboard only: type, Up/Down, Enter; Escape closes.
  */
 export function ProjectPicker({ onClose }: { onClose: () => void }) {
@@ -27,18 +28,15 @@ export function ProjectPicker({ onClose }: { onClose: () => void }) {
   const options = useMemo(() => {
     const all = pickerOptions(projects, recent, current);
     const q = query.trim();
-    const folder: PickerOption = {
-      id: 'open-folder',
-      type: 'folder',
-      label: q.startsWith('/') ? `Open folder ${q}` : 'Open folder…',
-      detail: q.startsWith('/') ? 'register it as a project' : 'type an absolute path',
-      section: 'Actions',
-    };
-    if (!q) return [...all, folder];
+    const actions = actionOptions(
+      q,
+      projects.find((p) => p.key === current),
+    );
+    if (!q) return [...all, ...actions];
     const hits = fuzzysort
       .go(q, all, { keys: ['label', 'detail', 'key'], threshold: 0.3 })
       .map((r) => ({ ...r.obj, section: 'Matches' }));
-    return [...hits, folder];
+    return [...hits, ...actions];
   }, [projects, recent, current, query]);
   const clamped = Math.min(active, options.length - 1);
 
@@ -53,6 +51,20 @@ export function ProjectPicker({ onClose }: { onClose: () => void }) {
       }
       try {
         const r = await client.invoke('projects.openFolder', { path });
+        await client.invoke('projects.open', { project: r.project.key });
+        showProject(r.project.key);
+        onClose();
+      } catch (err) {
+        setError(errorText(err));
+      }
+      return;
+    }
+    if (opt.type === 'new-worktree' && opt.key) {
+      try {
+        const r = await client.invoke('projects.createWorktree', {
+          project: opt.key,
+          branch: query.trim(),
+        });
         await client.invoke('projects.open', { project: r.project.key });
         showProject(r.project.key);
         onClose();

@@ -2,7 +2,7 @@ import type { ProjectEntry } from '../../state/projects-store';
 
 export interface PickerOption {
   id: string;
-  type: 'project' | 'worktree' | 'none' | 'folder';
+  type: 'project' | 'worktree' | 'none' | 'folder' | 'new-worktree';
   key?: string | null;
   label: string;
   detail: string;
@@ -68,5 +68,36 @@ export function pickerOptions(
     section: 'Projects',
     current: current === null,
   });
+  return out;
+}
+
+/** A branch name git accepts (the same rule projects.createWorktree checks). */
+const BRANCH = /^[^\s~^:?*[\\]+$/;
+
+/**
+ * The picker's actions for what was typed: open it as a folder (an absolute path), or make a git
+ * worktree of the current project on a branch of that name.
+ */
+export function actionOptions(query: string, current: ProjectEntry | undefined): PickerOption[] {
+  const q = query.trim();
+  const out: PickerOption[] = [
+    {
+      id: 'open-folder',
+      type: 'folder',
+      label: q.startsWith('/') ? `Open folder ${q}` : 'Open folder…',
+      detail: q.startsWith('/') ? 'register it as a project' : 'type an absolute path',
+      section: 'Actions',
+    },
+  ];
+  if (q && !q.startsWith('/') && BRANCH.test(q) && current?.branch && current.path) {
+    out.push({
+      id: 'new-worktree',
+      type: 'new-worktree',
+      key: current.key,
+      label: `New worktree of ${current.name} on branch ${q}`,
+      detail: `git worktree add (from ${current.branch})`,
+      section: 'Actions',
+    });
+  }
   return out;
 }
