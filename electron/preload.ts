@@ -7,9 +7,17 @@ let nextSub = 1;
 
 contextBridge.exposeInMainWorld('mewbo', {
   invoke: (method: string, params: unknown) => ipcRenderer.invoke('mewbo:invoke', method, params),
-  subscribe: (topic: string, cursor: number | undefined, onData: (d: unknown) => void, onError: (e: unknown) => void) => {
+  subscribe: (
+    topic: string,
+    cursor: number | undefined,
+    onData: (d: unknown) => void,
+    onError: (e: unknown) => void,
+  ) => {
     const sub = nextSub++;
-    const listener = (_e: IpcRendererEvent, frame: { sub: number; data?: unknown; error?: unknown }) => {
+    const listener = (
+      _e: IpcRendererEvent,
+      frame: { sub: number; data?: unknown; error?: unknown },
+    ) => {
       if (frame.sub !== sub) return;
       if (frame.error) onError(frame.error);
       else onData(frame.data);
