@@ -3,6 +3,7 @@ import {
   BrowserWindow,
   ipcMain,
   Menu,
+  safeStorage,
   screen,
   session as electronSession,
   shell,
@@ -14,6 +15,8 @@ import {
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Host } from './host/host';
+import { homePaths } from './host/config/paths';
+import { EncryptedSecretStore } from './host/secrets/encrypted-secret-store';
 import { RpcConnection } from './host/rpc/connection';
 import type { HostFrame } from '../shared/protocol/wire';
 import {
@@ -142,7 +145,14 @@ async function start(): Promise<void> {
     wc.on('will-attach-webview', (e) => e.preventDefault());
   });
 
-  const host = await Host.create({ distDir: __dirname });
+  // API keys sealed by the OS keyring where it is available; otherwise the host's 0600 file.
+  const secrets = safeStorage.isEncryptionAvailable()
+    ? new EncryptedSecretStore(homePaths().secretsFile.replace(/\.json$/, '.sealed.json'), {
+        encrypt: (plain) => safeStorage.encryptString(plain).toString('base64'),
+        decrypt: (sealed) => safeStorage.decryptString(Buffer.from(sealed, 'base64')),
+      })
+    : undefined;
+  const host = await Host.create({ distDir: __dirname, secrets });
   const connections = new Map<number, RpcConnection>();
   const connectionFor = (wc: WebContents): RpcConnection => {
     let conn = connections.get(wc.id);
