@@ -1,7 +1,16 @@
 /** One benchmark line: the figure, its same-run reference, and their ratio. */
-export function report(what: string, value: number, unit: string, reference: number, refUnit = unit, refName = 'reference'): void {
+export function report(
+  what: string,
+  value: number,
+  unit: string,
+  reference: number,
+  refUnit = unit,
+  refName = 'reference',
+): void {
   const ratio = reference === 0 ? Infinity : value / reference;
-  console.log(`${what}: ${fmt(value)} ${unit} (${refName}: ${fmt(reference)} ${refUnit}, ratio ${ratio.toFixed(2)})`);
+  console.log(
+    `${what}: ${fmt(value)} ${unit} (${refName}: ${fmt(reference)} ${refUnit}, ratio ${ratio.toFixed(2)})`,
+  );
 }
 
 export function fmt(n: number): string {

@@ -34,10 +34,16 @@ try {
       target: 'node20',
       packages: 'external',
       logLevel: 'warning',
-      banner: { js: "import { createRequire as __cr } from 'module'; const require = __cr(import.meta.url);" },
+      banner: {
+        js: "import { createRequire as __cr } from 'module'; const require = __cr(import.meta.url);",
+      },
     });
     console.log(`\n## ${f}`);
-    const r = spawnSync(process.execPath, ['--expose-gc', outfile], { cwd: root, stdio: 'inherit', env: process.env });
+    const r = spawnSync(process.execPath, ['--expose-gc', outfile], {
+      cwd: root,
+      stdio: 'inherit',
+      env: process.env,
+    });
     if (r.status !== 0) failed++;
   }
 } finally {

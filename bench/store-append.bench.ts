@@ -1,4 +1,13 @@
-import { mkdtempSync, rmSync, openSync, writeSync, fdatasyncSync, closeSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  mkdtempSync,
+  rmSync,
+  openSync,
+  writeSync,
+  fdatasyncSync,
+  closeSync,
+  readFileSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EventLog } from '../electron/host/store/event-log';
@@ -11,7 +20,11 @@ const SEQUENTIAL = 2_000;
 const BURST = 20_000;
 const REPLAY = 100_000;
 
-const body = (i: number) => ({ type: 'user_message' as const, text: `message number ${i} with some text in it`, message_id: `m_${i}` });
+const body = (i: number) => ({
+  type: 'user_message' as const,
+  text: `message number ${i} with some text in it`,
+  message_id: `m_${i}`,
+});
 const dir = mkdtempSync(join(tmpdir(), 'mewbo-bench-store-'));
 
 try {
@@ -21,7 +34,10 @@ try {
     for (let i = 0; i < SEQUENTIAL; i++) await seqLog.append(body(i));
   });
   await seqLog.close();
-  const lines = readFileSync(join(dir, 'seq.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => l + '\n');
+  const lines = readFileSync(join(dir, 'seq.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => l + '\n');
   const raw = await timed(() => {
     const fd = openSync(join(dir, 'raw.jsonl'), 'a');
     for (const l of lines) {
@@ -30,11 +46,20 @@ try {
     }
     closeSync(fd);
   });
-  report('append, one at a time (fsync each)', SEQUENTIAL / (seq.ms / 1000), 'events/s', SEQUENTIAL / (raw.ms / 1000), 'events/s', 'raw append+fdatasync of the same bytes');
+  report(
+    'append, one at a time (fsync each)',
+    SEQUENTIAL / (seq.ms / 1000),
+    'events/s',
+    SEQUENTIAL / (raw.ms / 1000),
+    'events/s',
+    'raw append+fdatasync of the same bytes',
+  );
 
   // A burst: appends in flight together share one fsync per batch (group commit).
   const burstLog = await EventLog.open(join(dir, 'burst.jsonl'));
-  const burst = await timed(() => Promise.all(Array.from({ length: BURST }, (_, i) => burstLog.append(body(i)))));
+  const burst = await timed(() =>
+    Promise.all(Array.from({ length: BURST }, (_, i) => burstLog.append(body(i)))),
+  );
   await burstLog.close();
   const burstBytes = readFileSync(join(dir, 'burst.jsonl'));
   const rawBurst = await timed(() => {
@@ -43,13 +68,30 @@ try {
     fdatasyncSync(fd);
     closeSync(fd);
   });
-  report('append, burst of 20k (group commit)', BURST / (burst.ms / 1000), 'events/s', BURST / (rawBurst.ms / 1000), 'events/s', 'one raw write+fdatasync of the same bytes');
+  report(
+    'append, burst of 20k (group commit)',
+    BURST / (burst.ms / 1000),
+    'events/s',
+    BURST / (rawBurst.ms / 1000),
+    'events/s',
+    'one raw write+fdatasync of the same bytes',
+  );
 
   // Replay: a 100k-event log opened (parsed and validated) vs raw read + JSON.parse per line.
   const big = join(dir, 'replay.jsonl');
-  writeFileSync(big, Array.from({ length: REPLAY }, (_, i) => JSON.stringify({ ...body(i), seq: i, ts: 1 })).join('\n') + '\n');
+  writeFileSync(
+    big,
+    Array.from({ length: REPLAY }, (_, i) => JSON.stringify({ ...body(i), seq: i, ts: 1 })).join(
+      '\n',
+    ) + '\n',
+  );
   const replay = await timed(() => EventLog.recover(big));
-  const rawReplay = await timed(() => readFileSync(big, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as unknown));
+  const rawReplay = await timed(() =>
+    readFileSync(big, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as unknown),
+  );
   report('replay of 100k events', replay.ms, 'ms', rawReplay.ms, 'ms', 'raw readFile + JSON.parse');
 } finally {
   rmSync(dir, { recursive: true, force: true });

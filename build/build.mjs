@@ -32,11 +32,24 @@ await Promise.all([
     format: 'esm',
     banner: { js: '#!/usr/bin/env node' },
   }),
-  build({ ...common, entryPoints: { main: 'electron/main.ts' }, outfile: 'dist/main.cjs', format: 'cjs', external: ['electron'],
+  build({
+    ...common,
+    entryPoints: { main: 'electron/main.ts' },
+    outfile: 'dist/main.cjs',
+    format: 'cjs',
+    external: ['electron'],
     // Host modules find their files from import.meta.url under ESM and fall back under CJS.
-    logOverride: { 'empty-import-meta': 'silent' } }),
+    logOverride: { 'empty-import-meta': 'silent' },
+  }),
   // A sandboxed preload cannot be ESM and cannot require npm modules: one self-contained CJS file.
-  build({ ...common, packages: undefined, entryPoints: { preload: 'electron/preload.ts' }, outfile: 'dist/preload.cjs', format: 'cjs', external: ['electron'] }),
+  build({
+    ...common,
+    packages: undefined,
+    entryPoints: { preload: 'electron/preload.ts' },
+    outfile: 'dist/preload.cjs',
+    format: 'cjs',
+    external: ['electron'],
+  }),
   // The phone page the pairing listener serves (static, so it is built with the Node side).
   buildPhonePage({ root }),
 ]);

@@ -6,16 +6,39 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
-const nodeBuiltins = ['node:*', 'fs', 'path', 'child_process', 'os', 'net', 'http', 'https', 'crypto', 'worker_threads'];
+const nodeBuiltins = [
+  'node:*',
+  'fs',
+  'path',
+  'child_process',
+  'os',
+  'net',
+  'http',
+  'https',
+  'crypto',
+  'worker_threads',
+];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', '.scratch/**', 'build/landlock/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'test-results/**',
+      'playwright-report/**',
+      '.scratch/**',
+      'build/landlock/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
     languageOptions: { globals: { ...globals.node } },
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
       '@typescript-eslint/no-non-null-assertion': 'off',
       'no-empty': ['error', { allowEmptyCatch: true }],
     },
@@ -28,20 +51,51 @@ export default tseslint.config(
     rules: {
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'warn',
-      'no-restricted-imports': ['error', { patterns: [{ group: [...nodeBuiltins, 'electron', '**/electron/**'], message: 'the renderer reaches the host only through shared/protocol' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [...nodeBuiltins, 'electron', '**/electron/**'],
+              message: 'the renderer reaches the host only through shared/protocol',
+            },
+          ],
+        },
+      ],
     },
   },
   {
     files: ['shared/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: [...nodeBuiltins, 'electron', 'react', '**/electron/**', '**/renderer/**'], message: 'shared/ is pure: no Node, Electron, React or either side' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [...nodeBuiltins, 'electron', 'react', '**/electron/**', '**/renderer/**'],
+              message: 'shared/ is pure: no Node, Electron, React or either side',
+            },
+          ],
+        },
+      ],
     },
   },
   {
     files: ['electron/**/*.ts'],
     ignores: ['electron/main.ts', 'electron/preload.ts'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [{ name: 'electron', message: "only electron/main.ts and electron/preload.ts import 'electron'" }], patterns: [{ group: ['**/renderer/**'], message: 'the host never imports the renderer' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'electron',
+              message: "only electron/main.ts and electron/preload.ts import 'electron'",
+            },
+          ],
+          patterns: [{ group: ['**/renderer/**'], message: 'the host never imports the renderer' }],
+        },
+      ],
     },
   },
 );

@@ -35,6 +35,8 @@ const run = (cmd, args) => {
 if (electron.path && process.env.MEWBO_WEB !== '1') {
   run(electron.path, [`${root}/dist/main.cjs`]);
 } else {
-  console.log(`Electron did not open: ${electron.why ?? 'MEWBO_WEB=1 is set'}. Starting the web host instead.`);
+  console.log(
+    `Electron did not open: ${electron.why ?? 'MEWBO_WEB=1 is set'}. Starting the web host instead.`,
+  );
   run(process.execPath, [`${root}/dist/cli.js`, 'serve', '--open', ...process.argv.slice(2)]);
 }

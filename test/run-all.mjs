@@ -12,7 +12,8 @@ const only = process.argv.slice(2);
 const want = (step) => only.length === 0 || only.includes(step);
 
 const npx = (args, env = {}) =>
-  spawnSync('npx', args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } }).status ?? 1;
+  spawnSync('npx', args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } }).status ??
+  1;
 
 let passed = 0;
 let failed = 0;
@@ -26,14 +27,35 @@ function step(name, fn) {
   if (status !== 0) problems.push(`${name} exited ${status}`);
 }
 
-step('build', () => spawnSync(process.execPath, ['build/build.mjs'], { cwd: root, stdio: 'inherit' }).status ?? 1);
-step('typecheck', () => spawnSync('npm', ['run', '-s', 'typecheck'], { cwd: root, stdio: 'inherit' }).status ?? 1);
-step('lint', () => spawnSync('npm', ['run', '-s', 'lint'], { cwd: root, stdio: 'inherit' }).status ?? 1);
+step(
+  'build',
+  () =>
+    spawnSync(process.execPath, ['build/build.mjs'], { cwd: root, stdio: 'inherit' }).status ?? 1,
+);
+step(
+  'typecheck',
+  () => spawnSync('npm', ['run', '-s', 'typecheck'], { cwd: root, stdio: 'inherit' }).status ?? 1,
+);
+step(
+  'lint',
+  () => spawnSync('npm', ['run', '-s', 'lint'], { cwd: root, stdio: 'inherit' }).status ?? 1,
+);
 
 step('vitest', () => {
   const file = `${out}/vitest.json`;
   rmSync(file, { force: true });
-  const status = npx(['vitest', 'run', '--config', 'test/vitest.config.ts', '--reporter=default', `--reporter=json`, `--outputFile.json=${file}`], { MEWBO_SKIP_BUILD: '1' });
+  const status = npx(
+    [
+      'vitest',
+      'run',
+      '--config',
+      'test/vitest.config.ts',
+      '--reporter=default',
+      `--reporter=json`,
+      `--outputFile.json=${file}`,
+    ],
+    { MEWBO_SKIP_BUILD: '1' },
+  );
   if (existsSync(file)) {
     const r = JSON.parse(readFileSync(file, 'utf8'));
     passed += r.numPassedTests;
@@ -46,7 +68,9 @@ step('vitest', () => {
 step('e2e', () => {
   const file = `${out}/playwright.json`;
   rmSync(file, { force: true });
-  const status = npx(['playwright', 'test', '--config', 'test/e2e/playwright.config.ts'], { PW_JSON_OUTPUT: file });
+  const status = npx(['playwright', 'test', '--config', 'test/e2e/playwright.config.ts'], {
+    PW_JSON_OUTPUT: file,
+  });
   if (existsSync(file)) {
     const s = JSON.parse(readFileSync(file, 'utf8')).stats;
     passed += s.expected + (s.flaky ?? 0);
@@ -58,5 +82,7 @@ step('e2e', () => {
 
 if (problems.length) console.log(`\nproblems: ${problems.join('; ')}`);
 const failedTotal = failed + (problems.length && failed === 0 ? problems.length : 0);
-console.log(`tests: ${passed} passed, ${failedTotal} failed${skipped ? `, ${skipped} skipped` : ''}`);
+console.log(
+  `tests: ${passed} passed, ${failedTotal} failed${skipped ? `, ${skipped} skipped` : ''}`,
+);
 process.exit(problems.length || failed ? 1 : 0);

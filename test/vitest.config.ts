@@ -6,7 +6,11 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 export default defineConfig({
   root,
   test: {
-    include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts', 'test/reliability/**/*.test.ts'],
+    include: [
+      'test/unit/**/*.test.ts',
+      'test/integration/**/*.test.ts',
+      'test/reliability/**/*.test.ts',
+    ],
     environment: 'node',
     globalSetup: ['test/helpers/global-setup.ts'],
     testTimeout: 60_000,

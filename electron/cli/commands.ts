@@ -5,9 +5,4 @@ import { mcpCommand } from './mcp';
 import { runCommand } from './run';
 
 // The registry of `mewbo` subcommands: one file per command, one line here.
-export const commands: CliCommand[] = [
-  serveCommand,
-  toolCommand,
-  mcpCommand,
-  runCommand,
-];
+export const commands: CliCommand[] = [serveCommand, toolCommand, mcpCommand, runCommand];

@@ -32,7 +32,8 @@ export const serveCommand: CliCommand = {
       throw new UsageError((err as Error).message);
     }
     const port = values.port === undefined ? 0 : Number(values.port);
-    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port: not a port number: ${values.port}`);
+    if (!Number.isInteger(port) || port < 0 || port > 65535)
+      throw new UsageError(`--port: not a port number: ${values.port}`);
     const host = await Host.create({ distDir: fileURLToPath(new URL('.', import.meta.url)) });
     const server = new WebServer({
       router: host.router,

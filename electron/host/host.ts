@@ -83,7 +83,11 @@ export class Host extends DisposableObject {
     const projectTools = new ProjectSwitcher(projects, sessions);
     // Language servers register with their own store so they shut down after the runs that use them.
     const lspStore = new DisposableStore();
-    const lsp = createLspService({ config: () => config, configDir: paths.configDir, store: lspStore });
+    const lsp = createLspService({
+      config: () => config,
+      configDir: paths.configDir,
+      store: lspStore,
+    });
     const shells = new ShellService({
       paths,
       config: () => config,
@@ -102,12 +106,26 @@ export class Host extends DisposableObject {
       rememberPairing: (enabled) => rememberPairingInConfig(paths.configFile, enabled),
       pageDir: opts.distDir ? join(opts.distDir, 'phone') : undefined,
     });
-    const models = new ModelSettings({ configFile: paths.configFile, initial: config, env, secrets: opts.secrets ?? new FileSecretStore(paths.secretsFile) });
+    const models = new ModelSettings({
+      configFile: paths.configFile,
+      initial: config,
+      env,
+      secrets: opts.secrets ?? new FileSecretStore(paths.secretsFile),
+    });
     const agent = new AgentService({
       sessions,
       config,
       models,
-      toolsForRun: () => withDeviceTools(createRunToolSource({ mcp, builtins: builtinTools, agentConfig: config.agent, projectRoot: (s) => s.meta.root }), devices.hub),
+      toolsForRun: () =>
+        withDeviceTools(
+          createRunToolSource({
+            mcp,
+            builtins: builtinTools,
+            agentConfig: config.agent,
+            projectRoot: (s) => s.meta.root,
+          }),
+          devices.hub,
+        ),
       services: { projects: projectTools, devices: devices.hub, shells, lsp },
       scratchDir: join(paths.stateDir, 'scratch'),
     });
@@ -135,7 +153,19 @@ export class Host extends DisposableObject {
       shell: shellTopic(shells, sessions),
       settings: appSettings.topic(),
     };
-    const host = new Host(paths, config, sessions, new Router(handlers, topics), projects, mcp, projectTools, agent, models, devices, shells);
+    const host = new Host(
+      paths,
+      config,
+      sessions,
+      new Router(handlers, topics),
+      projects,
+      mcp,
+      projectTools,
+      agent,
+      models,
+      devices,
+      shells,
+    );
     host.register(appSettings);
     host.register(lspStore);
     host.register(shells);

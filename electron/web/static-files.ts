@@ -15,10 +15,15 @@ const TYPES: Record<string, string> = {
 };
 
 // The same CSP the Electron window sets: scripts only from this origin, no inline code.
-const CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self' ws: wss:";
+const CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self' ws: wss:";
 
 /** Serves files of the built renderer; unknown paths fall back to index.html (one-page app). */
-export async function serveStatic(dir: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+export async function serveStatic(
+  dir: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://localhost');
   const rel = normalize(decodeURIComponent(url.pathname)).replace(/^([/\\])+/, '');
   let file = join(dir, rel);
@@ -32,7 +37,9 @@ export async function serveStatic(dir: string, req: IncomingMessage, res: Server
     st = await stat(file).catch(() => null);
   }
   if (!st) {
-    res.writeHead(404, { 'content-type': 'text/plain' }).end('renderer not built: run npm run build\n');
+    res
+      .writeHead(404, { 'content-type': 'text/plain' })
+      .end('renderer not built: run npm run build\n');
     return;
   }
   res.writeHead(200, {

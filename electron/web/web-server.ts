@@ -70,7 +70,13 @@ export class WebServer implements Disposable {
     if (origin === undefined) return true;
     try {
       const o = new URL(origin);
-      return (o.hostname === '127.0.0.1' || o.hostname === 'localhost' || o.hostname === '[::1]' || o.hostname === (this.opts.host ?? '127.0.0.1')) && o.port === this.origin();
+      return (
+        (o.hostname === '127.0.0.1' ||
+          o.hostname === 'localhost' ||
+          o.hostname === '[::1]' ||
+          o.hostname === (this.opts.host ?? '127.0.0.1')) &&
+        o.port === this.origin()
+      );
     } catch {
       return false;
     }
@@ -78,16 +84,22 @@ export class WebServer implements Disposable {
 
   private onSocket(ws: WebSocket): void {
     this.connections.add(ws);
-    const conn = new RpcConnection(this.opts.router, { clientId: `ws-${this.nextClient++}`, transport: 'ws' }, (frame) => {
-      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(frame));
-    });
+    const conn = new RpcConnection(
+      this.opts.router,
+      { clientId: `ws-${this.nextClient++}`, transport: 'ws' },
+      (frame) => {
+        if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(frame));
+      },
+    );
     ws.on('message', (data, isBinary) => {
       if (isBinary) return ws.close(1003, 'text frames only');
       let frame: unknown;
       try {
         frame = JSON.parse(data.toString());
       } catch {
-        ws.send(JSON.stringify({ t: 'error', error: { code: 'bad_json', message: 'frame is not JSON' } }));
+        ws.send(
+          JSON.stringify({ t: 'error', error: { code: 'bad_json', message: 'frame is not JSON' } }),
+        );
         return;
       }
       conn.receive(frame);

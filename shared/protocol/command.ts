@@ -6,6 +6,9 @@ export interface CommandSpec<Req extends z.ZodType = z.ZodType, Res extends z.Zo
   response: Res;
 }
 
-export function command<Req extends z.ZodType, Res extends z.ZodType>(request: Req, response: Res): CommandSpec<Req, Res> {
+export function command<Req extends z.ZodType, Res extends z.ZodType>(
+  request: Req,
+  response: Res,
+): CommandSpec<Req, Res> {
   return { request, response };
 }

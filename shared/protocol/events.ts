@@ -29,7 +29,12 @@ export const questionAnswerSchema = z.object({
 });
 
 export const sessionEventBodySchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('session_created'), title: z.string(), project: z.string().nullable(), root: z.string().nullable() }),
+  z.object({
+    type: z.literal('session_created'),
+    title: z.string(),
+    project: z.string().nullable(),
+    root: z.string().nullable(),
+  }),
   z.object({ type: z.literal('user_message'), text: z.string(), message_id: z.string() }),
   /** A finished assistant message; its live text arrives before as transient deltas. */
   z.object({
@@ -53,7 +58,12 @@ export const sessionEventBodySchema = z.discriminatedUnion('type', [
     name: z.string(),
     payload: z.looseObject({ kind: z.string() }),
   }),
-  z.object({ type: z.literal('todos'), items: z.array(todoItem), source: z.string(), agent_id: z.string() }),
+  z.object({
+    type: z.literal('todos'),
+    items: z.array(todoItem),
+    source: z.string(),
+    agent_id: z.string(),
+  }),
   z.object({
     type: z.literal('question'),
     question_id: z.string(),
@@ -79,7 +89,12 @@ export const sessionEventBodySchema = z.discriminatedUnion('type', [
     summary: z.string(),
     text: z.string(),
   }),
-  z.object({ type: z.literal('project_switch'), from: z.string().nullable(), to: z.string(), root: z.string() }),
+  z.object({
+    type: z.literal('project_switch'),
+    from: z.string().nullable(),
+    to: z.string(),
+    root: z.string(),
+  }),
   z.object({
     type: z.literal('approval_request'),
     approval_id: z.string(),
@@ -103,7 +118,12 @@ export const sessionEventBodySchema = z.discriminatedUnion('type', [
     /** The exit_plan_mode call that proposed it (its result carries the decision). */
     call_id: z.string().optional(),
   }),
-  z.object({ type: z.literal('plan_decision'), plan_id: z.string(), decision: z.enum(['approve', 'reject']), feedback: z.string().optional() }),
+  z.object({
+    type: z.literal('plan_decision'),
+    plan_id: z.string(),
+    decision: z.enum(['approve', 'reject']),
+    feedback: z.string().optional(),
+  }),
   z.object({ type: z.literal('mode_change'), mode: permissionModeWire }),
   z.object({
     type: z.literal('device_tool_call'),
@@ -132,10 +152,31 @@ export const sessionEventBodySchema = z.discriminatedUnion('type', [
     input_tokens: z.number().int(),
     output_tokens: z.number().int(),
   }),
-  z.object({ type: z.literal('compaction'), summary: z.string(), upto_seq: z.number().int(), agent_id: z.string().default('root') }),
-  z.object({ type: z.literal('subagent'), agent_id: z.string(), task: z.string(), state: z.enum(['started', 'finished', 'failed']), result: z.string().optional() }),
-  z.object({ type: z.literal('shell_started'), shell_id: z.string(), command: z.string(), cwd: z.string() }),
-  z.object({ type: z.literal('shell_exited'), shell_id: z.string(), exit_code: z.number().int().nullable(), signal: z.string().nullable() }),
+  z.object({
+    type: z.literal('compaction'),
+    summary: z.string(),
+    upto_seq: z.number().int(),
+    agent_id: z.string().default('root'),
+  }),
+  z.object({
+    type: z.literal('subagent'),
+    agent_id: z.string(),
+    task: z.string(),
+    state: z.enum(['started', 'finished', 'failed']),
+    result: z.string().optional(),
+  }),
+  z.object({
+    type: z.literal('shell_started'),
+    shell_id: z.string(),
+    command: z.string(),
+    cwd: z.string(),
+  }),
+  z.object({
+    type: z.literal('shell_exited'),
+    shell_id: z.string(),
+    exit_code: z.number().int().nullable(),
+    signal: z.string().nullable(),
+  }),
   z.object({
     type: z.literal('diagnostics'),
     file: z.string(),
@@ -159,6 +200,11 @@ export type SessionEventOf<T extends SessionEventType> = Extract<SessionEvent, {
 
 /** Live-only events on a session topic: never stored, never replayed. */
 export const transientEventSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('assistant_delta'), message_id: z.string(), agent_id: z.string(), text: z.string() }),
+  z.object({
+    type: z.literal('assistant_delta'),
+    message_id: z.string(),
+    agent_id: z.string(),
+    text: z.string(),
+  }),
 ]);
 export type TransientEvent = z.infer<typeof transientEventSchema>;

@@ -4,8 +4,18 @@ import { z } from 'zod';
 // the same objects through the preload's invoke/subscribe.
 
 export const clientFrameSchema = z.discriminatedUnion('t', [
-  z.object({ t: z.literal('invoke'), id: z.number().int(), method: z.string(), params: z.unknown() }),
-  z.object({ t: z.literal('subscribe'), sub: z.number().int(), topic: z.string(), cursor: z.number().int().min(0).optional() }),
+  z.object({
+    t: z.literal('invoke'),
+    id: z.number().int(),
+    method: z.string(),
+    params: z.unknown(),
+  }),
+  z.object({
+    t: z.literal('subscribe'),
+    sub: z.number().int(),
+    topic: z.string(),
+    cursor: z.number().int().min(0).optional(),
+  }),
   z.object({ t: z.literal('unsubscribe'), sub: z.number().int() }),
   /** Flow control: the client has consumed `n` more units (characters, for shell streams). */
   z.object({ t: z.literal('ack'), sub: z.number().int(), n: z.number().int().min(0) }),

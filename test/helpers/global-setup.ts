@@ -5,5 +5,8 @@ import { fileURLToPath } from 'node:url';
 export default function setup(): void {
   if (process.env.MEWBO_SKIP_BUILD) return;
   const root = fileURLToPath(new URL('../..', import.meta.url));
-  execFileSync(process.execPath, ['build/build.mjs', '--node-only'], { cwd: root, stdio: 'inherit' });
+  execFileSync(process.execPath, ['build/build.mjs', '--node-only'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
 }

@@ -41,7 +41,9 @@ describe('a host killed with SIGKILL during a burst of appends', () => {
 
       const file = join(home.dir, 'sessions', session.id, 'events.jsonl');
       const recovered = await EventLog.recover(file);
-      const titles = new Set(recovered.flatMap((e) => (e.type === 'session_renamed' ? [e.title] : [])));
+      const titles = new Set(
+        recovered.flatMap((e) => (e.type === 'session_renamed' ? [e.title] : [])),
+      );
       expect(acked.filter((t) => !titles.has(t))).toEqual([]);
       expect(recovered.map((e) => e.seq)).toEqual(recovered.map((_, i) => i));
       // After recovery the file is whole lines only.
@@ -55,6 +57,8 @@ describe('a host killed with SIGKILL during a burst of appends', () => {
       await host.stop();
       host = undefined;
     }
-    expect(readdirSync(join(home.dir, 'sessions')).filter((n) => n.startsWith('s_'))).toHaveLength(3);
+    expect(readdirSync(join(home.dir, 'sessions')).filter((n) => n.startsWith('s_'))).toHaveLength(
+      3,
+    );
   });
 });

@@ -12,7 +12,9 @@ export function withDeviceTools(source: ToolSource, hub: DeviceHub): ToolSource 
       const tools = await source.candidates(input);
       const names = new Set(tools.map((t) => t.name));
       // A device tool never shadows a built-in or MCP tool (device_ names make a clash unlikely).
-      const device = hub.toolsFor(input.session.id, { headless: input.headless }).filter((t) => !names.has(t.name));
+      const device = hub
+        .toolsFor(input.session.id, { headless: input.headless })
+        .filter((t) => !names.has(t.name));
       return [...tools, ...device];
     },
     defer: source.defer ? (granted, input) => source.defer!(granted, input) : undefined,

@@ -4,7 +4,13 @@ import { DisposableStore } from '../lifecycle/disposable';
 
 type DeviceHandlers = Pick<
   HandlerMap,
-  'devices.status' | 'devices.enablePairing' | 'devices.disablePairing' | 'devices.createOffer' | 'devices.list' | 'devices.revoke' | 'devices.bindSession'
+  | 'devices.status'
+  | 'devices.enablePairing'
+  | 'devices.disablePairing'
+  | 'devices.createOffer'
+  | 'devices.list'
+  | 'devices.revoke'
+  | 'devices.bindSession'
 >;
 
 export function deviceHandlers(devices: DevicesService): DeviceHandlers {

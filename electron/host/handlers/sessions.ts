@@ -2,7 +2,17 @@ import type { HandlerMap } from '../rpc/router';
 import type { SessionManager } from '../sessions/session-manager';
 import type { SessionRunner } from '../sessions/session-runner';
 
-type SessionHandlers = Pick<HandlerMap, 'sessions.list' | 'sessions.create' | 'sessions.open' | 'sessions.rename' | 'sessions.delete' | 'sessions.send' | 'sessions.stop' | 'sessions.setMode'>;
+type SessionHandlers = Pick<
+  HandlerMap,
+  | 'sessions.list'
+  | 'sessions.create'
+  | 'sessions.open'
+  | 'sessions.rename'
+  | 'sessions.delete'
+  | 'sessions.send'
+  | 'sessions.stop'
+  | 'sessions.setMode'
+>;
 
 export interface SessionHandlerDeps {
   sessions: SessionManager;
@@ -11,12 +21,20 @@ export interface SessionHandlerDeps {
   resolveProject(key: string | null): Promise<{ key: string | null; root: string | null }>;
 }
 
-export function sessionHandlers({ sessions, runner, resolveProject }: SessionHandlerDeps): SessionHandlers {
+export function sessionHandlers({
+  sessions,
+  runner,
+  resolveProject,
+}: SessionHandlerDeps): SessionHandlers {
   return {
     'sessions.list': async () => ({ sessions: await sessions.list() }),
     'sessions.create': async (req) => {
       const project = await resolveProject(req.project ?? null);
-      const session = await sessions.create({ title: req.title, project: project.key, root: project.root });
+      const session = await sessions.create({
+        title: req.title,
+        project: project.key,
+        root: project.root,
+      });
       return { session: session.summary() };
     },
     'sessions.open': async (req) => {
@@ -29,7 +47,8 @@ export function sessionHandlers({ sessions, runner, resolveProject }: SessionHan
       await sessions.delete(req.id);
       return { ok: true as const };
     },
-    'sessions.send': async (req) => runner.send(await sessions.get(req.id), req.text, { capabilities: req.capabilities }),
+    'sessions.send': async (req) =>
+      runner.send(await sessions.get(req.id), req.text, { capabilities: req.capabilities }),
     'sessions.stop': async (req) => {
       await runner.stop(await sessions.get(req.id));
       return { ok: true as const };

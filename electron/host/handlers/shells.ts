@@ -4,14 +4,18 @@ import type { SessionManager } from '../sessions/session-manager';
 import { HostError } from '../rpc/host-error';
 import { isErrorPayload } from '../../../shared/tools/payload';
 
-type ShellHandlers = Pick<HandlerMap, 'shells.list' | 'shells.input' | 'shells.resize' | 'shells.kill' | 'shells.sandbox'>;
+type ShellHandlers = Pick<
+  HandlerMap,
+  'shells.list' | 'shells.input' | 'shells.resize' | 'shells.kill' | 'shells.sandbox'
+>;
 
 export function shellHandlers(shells: ShellService, sessions: SessionManager): ShellHandlers {
   /** The shell, after checking the session exists (a typo'd session id is an error, not an empty list). */
   const lookup = async (sessionId: string, shellId: string) => {
     await sessions.get(sessionId);
     const shell = shells.forSession(sessionId).get(shellId);
-    if (!shell || !shell.background) throw new HostError('not_found', `no background shell '${shellId}' in session ${sessionId}`);
+    if (!shell || !shell.background)
+      throw new HostError('not_found', `no background shell '${shellId}' in session ${sessionId}`);
     return shell;
   };
   return {
@@ -22,7 +26,10 @@ export function shellHandlers(shells: ShellService, sessions: SessionManager): S
     'shells.input': async (req) => {
       await lookup(req.session_id, req.shell_id);
       if (!shells.forSession(req.session_id).input(req.shell_id, req.data)) {
-        throw new HostError('shell_exited', `shell ${req.shell_id} has exited; input is refused, not discarded`);
+        throw new HostError(
+          'shell_exited',
+          `shell ${req.shell_id} has exited; input is refused, not discarded`,
+        );
       }
       return { ok: true as const };
     },
@@ -44,7 +51,11 @@ export function shellHandlers(shells: ShellService, sessions: SessionManager): S
 export function shellTopic(shells: ShellService, sessions: SessionManager): TopicProvider {
   return async (rest, cursor, sink) => {
     const colon = rest.indexOf(':');
-    if (colon === -1) throw new HostError('unknown_topic', `shell topic needs <session_id>:<shell_id>, got '${rest}'`);
+    if (colon === -1)
+      throw new HostError(
+        'unknown_topic',
+        `shell topic needs <session_id>:<shell_id>, got '${rest}'`,
+      );
     const sessionId = rest.slice(0, colon);
     const shellId = rest.slice(colon + 1);
     await sessions.get(sessionId);

@@ -28,19 +28,32 @@ export class RpcConnection implements Disposable {
       case 'invoke':
         void this.router.invoke(frame.method, frame.params, this.client).then((r) => {
           if (this.disposed) return;
-          this.send(r.ok ? { t: 'result', id: frame.id, ok: true, value: r.value } : { t: 'result', id: frame.id, ok: false, error: r.error });
+          this.send(
+            r.ok
+              ? { t: 'result', id: frame.id, ok: true, value: r.value }
+              : { t: 'result', id: frame.id, ok: false, error: r.error },
+          );
         });
         return;
       case 'subscribe': {
         if (this.subs.has(frame.sub)) {
-          this.send({ t: 'sub_error', sub: frame.sub, error: { code: 'duplicate_sub', message: `subscription ${frame.sub} exists` } });
+          this.send({
+            t: 'sub_error',
+            sub: frame.sub,
+            error: { code: 'duplicate_sub', message: `subscription ${frame.sub} exists` },
+          });
           return;
         }
         const sub = frame.sub;
         const pending = this.router
-          .subscribe(frame.topic, frame.cursor, (data) => {
-            if (!this.disposed) this.send({ t: 'event', sub, data });
-          }, this.client)
+          .subscribe(
+            frame.topic,
+            frame.cursor,
+            (data) => {
+              if (!this.disposed) this.send({ t: 'event', sub, data });
+            },
+            this.client,
+          )
           .then(
             (s) => {
               if (this.disposed || !this.subs.has(sub)) {

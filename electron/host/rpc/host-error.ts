@@ -14,14 +14,23 @@ export class HostError extends Error {
 
 export function toRpcError(err: unknown): RpcError {
   if (err instanceof z.ZodError) {
-    const issues = err.issues.map((i) => ({ path: i.path.join('.') || '(root)', message: i.message }));
+    const issues = err.issues.map((i) => ({
+      path: i.path.join('.') || '(root)',
+      message: i.message,
+    }));
     return {
       code: 'invalid_params',
       message: issues.map((i) => `${i.path}: ${i.message}`).join('; '),
       issues,
     };
   }
-  if (err && typeof err === 'object' && 'code' in err && typeof (err as { code: unknown }).code === 'string' && err instanceof Error) {
+  if (
+    err &&
+    typeof err === 'object' &&
+    'code' in err &&
+    typeof (err as { code: unknown }).code === 'string' &&
+    err instanceof Error
+  ) {
     return { code: (err as { code: string }).code, message: err.message };
   }
   return { code: 'internal', message: err instanceof Error ? err.message : String(err) };

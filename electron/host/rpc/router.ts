@@ -15,7 +15,10 @@ export interface ClientContext {
   transport: 'ws' | 'ipc' | 'local';
 }
 
-export type Handler<K extends CommandName> = (req: ParsedRequestOf<K>, client: ClientContext) => Promise<ResponseOf<K>>;
+export type Handler<K extends CommandName> = (
+  req: ParsedRequestOf<K>,
+  client: ClientContext,
+) => Promise<ResponseOf<K>>;
 export type HandlerMap = { [K in CommandName]: Handler<K> };
 
 /** A live subscription: `ack` is flow control for streams that need it (shell output). */
@@ -44,7 +47,10 @@ export class Router {
 
   async invoke(method: string, params: unknown, client: ClientContext): Promise<InvokeResult> {
     if (!Object.hasOwn(commands, method)) {
-      return { ok: false, error: { code: 'unknown_method', message: `unknown method '${method}'` } };
+      return {
+        ok: false,
+        error: { code: 'unknown_method', message: `unknown method '${method}'` },
+      };
     }
     const name = method as CommandName;
     const parsed = commands[name].request.safeParse(params ?? {});
@@ -60,8 +66,14 @@ export class Router {
     }
   }
 
-  async subscribe(topic: string, cursor: number | undefined, sink: (data: unknown) => void, client: ClientContext): Promise<Subscription> {
-    if (!TOPIC_PATTERN.test(topic)) throw new HostError('unknown_topic', `unknown topic '${topic}'`);
+  async subscribe(
+    topic: string,
+    cursor: number | undefined,
+    sink: (data: unknown) => void,
+    client: ClientContext,
+  ): Promise<Subscription> {
+    if (!TOPIC_PATTERN.test(topic))
+      throw new HostError('unknown_topic', `unknown topic '${topic}'`);
     const colon = topic.indexOf(':');
     const head = colon === -1 ? topic : topic.slice(0, colon);
     const provider = this.topics[head];

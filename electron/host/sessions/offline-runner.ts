@@ -10,7 +10,11 @@ export function offlineRunner(): SessionRunner {
     async send(session, text) {
       const message_id = newMessageId();
       await session.append({ type: 'user_message', text, message_id });
-      await session.append({ type: 'error', code: 'no_model', message: 'No model is set: configure one in Settings.' });
+      await session.append({
+        type: 'error',
+        code: 'no_model',
+        message: 'No model is set: configure one in Settings.',
+      });
       return { message_id };
     },
     async stop(session) {

@@ -42,7 +42,9 @@ export class SessionManager implements Disposable {
     return { folder, log: join(folder, 'events.jsonl'), meta: join(folder, 'meta.json') };
   }
 
-  async create(opts: { title?: string; project?: string | null; root?: string | null } = {}): Promise<Session> {
+  async create(
+    opts: { title?: string; project?: string | null; root?: string | null } = {},
+  ): Promise<Session> {
     const id = `s_${Date.now().toString(36)}${randomBytes(5).toString('hex')}`;
     const meta: SessionMeta = {
       id,
@@ -55,7 +57,12 @@ export class SessionManager implements Disposable {
     await mkdir(p.folder, { recursive: true });
     await writeJsonAtomic(p.meta, meta);
     const session = await this.load(id, meta);
-    await session.append({ type: 'session_created', title: meta.title, project: meta.project, root: meta.root });
+    await session.append({
+      type: 'session_created',
+      title: meta.title,
+      project: meta.project,
+      root: meta.root,
+    });
     this.changed.fire({ type: 'upsert', session: session.summary() });
     return session;
   }
@@ -95,25 +102,32 @@ export class SessionManager implements Disposable {
       throw err;
     }
     const rows = await Promise.all(
-      names.filter((n) => ID_PATTERN.test(n)).map(async (id) => {
-        const open = this.open.get(id);
-        if (open) return (await open).summary();
-        const meta = (await readJsonOr<SessionMeta | null>(this.paths(id).meta, null)) as SessionMeta | null;
-        if (!meta) return null;
-        const st = await stat(this.paths(id).log).catch(() => null);
-        return {
-          id,
-          title: meta.title,
-          project: meta.project,
-          root: meta.root,
-          created_at: meta.created_at,
-          updated_at: st?.mtimeMs ?? meta.created_at,
-          event_count: meta.event_count ?? 0,
-          run_state: 'idle',
-        } satisfies SessionSummary;
-      }),
+      names
+        .filter((n) => ID_PATTERN.test(n))
+        .map(async (id) => {
+          const open = this.open.get(id);
+          if (open) return (await open).summary();
+          const meta = (await readJsonOr<SessionMeta | null>(
+            this.paths(id).meta,
+            null,
+          )) as SessionMeta | null;
+          if (!meta) return null;
+          const st = await stat(this.paths(id).log).catch(() => null);
+          return {
+            id,
+            title: meta.title,
+            project: meta.project,
+            root: meta.root,
+            created_at: meta.created_at,
+            updated_at: st?.mtimeMs ?? meta.created_at,
+            event_count: meta.event_count ?? 0,
+            run_state: 'idle',
+          } satisfies SessionSummary;
+        }),
     );
-    return rows.filter((r): r is SessionSummary => r !== null).sort((a, b) => b.updated_at - a.updated_at);
+    return rows
+      .filter((r): r is SessionSummary => r !== null)
+      .sort((a, b) => b.updated_at - a.updated_at);
   }
 
   async rename(id: string, title: string): Promise<SessionSummary> {
@@ -148,7 +162,10 @@ export class SessionManager implements Disposable {
     this.open.clear();
     for (const s of sessions) {
       if (s.status !== 'fulfilled') continue;
-      await writeJsonAtomic(this.paths(s.value.id).meta, { ...s.value.meta, event_count: s.value.length }).catch(() => {});
+      await writeJsonAtomic(this.paths(s.value.id).meta, {
+        ...s.value.meta,
+        event_count: s.value.length,
+      }).catch(() => {});
       await s.value.dispose();
     }
     this.changed.dispose();

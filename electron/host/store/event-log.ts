@@ -38,7 +38,10 @@ export class EventLog {
   }
 
   /** Opens (creating if needed) and recovers a log. `onAppended` fires once an event is durable. */
-  static async open(file: string, onAppended: (e: SessionEvent) => void = () => {}): Promise<EventLog> {
+  static async open(
+    file: string,
+    onAppended: (e: SessionEvent) => void = () => {},
+  ): Promise<EventLog> {
     const events = await EventLog.recover(file);
     const handle = await open(file, 'a');
     return new EventLog(file, handle, events, onAppended);

@@ -19,10 +19,20 @@ export interface StandaloneEnv {
   dedupReads: boolean;
 }
 
-export type ServiceFactory = (env: StandaloneEnv) => Partial<ToolServices> | Promise<Partial<ToolServices>>;
+export type ServiceFactory = (
+  env: StandaloneEnv,
+) => Partial<ToolServices> | Promise<Partial<ToolServices>>;
 
 export const standaloneServiceFactories: ServiceFactory[] = [
   (env) => ({ readState: new ReadState({ dedup: env.dedupReads }) }),
-  (env) => ({ lsp: createLspService({ config: () => env.config, configDir: env.home.configDir, store: env.store }) }),
-  (env) => ({ shells: env.store.add(new ShellService({ paths: env.home, config: () => env.config })) }),
+  (env) => ({
+    lsp: createLspService({
+      config: () => env.config,
+      configDir: env.home.configDir,
+      store: env.store,
+    }),
+  }),
+  (env) => ({
+    shells: env.store.add(new ShellService({ paths: env.home, config: () => env.config })),
+  }),
 ];

@@ -9,7 +9,10 @@ export const deviceCommands = {
   /** A fresh one-time code (5 minutes) with its QR code; turns pairing on. */
   'devices.createOffer': command(z.object({}), pairingOfferSchema),
   'devices.list': command(z.object({}), z.object({ devices: z.array(deviceInfoSchema) })),
-  'devices.revoke': command(z.object({ device_id: z.string().min(1) }), z.object({ revoked: z.boolean() })),
+  'devices.revoke': command(
+    z.object({ device_id: z.string().min(1) }),
+    z.object({ revoked: z.boolean() }),
+  ),
   /** device_id null: the session follows the most recently attached device. */
   'devices.bindSession': command(
     z.object({ session_id: z.string().min(1), device_id: z.string().min(1).nullable() }),

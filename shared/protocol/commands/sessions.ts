@@ -16,10 +16,21 @@ export const sessionCommands = {
   ),
   /** Summary plus a page of events; live events come through the `session:<id>` topic. */
   'sessions.open': command(
-    z.object({ id, from: z.number().int().min(0).default(0), limit: z.number().int().min(1).max(20000).default(5000) }),
-    z.object({ session: sessionSummarySchema, events: z.array(sessionEventSchema), next: z.number().int() }),
+    z.object({
+      id,
+      from: z.number().int().min(0).default(0),
+      limit: z.number().int().min(1).max(20000).default(5000),
+    }),
+    z.object({
+      session: sessionSummarySchema,
+      events: z.array(sessionEventSchema),
+      next: z.number().int(),
+    }),
   ),
-  'sessions.rename': command(z.object({ id, title: z.string().trim().min(1).max(200) }), z.object({ session: sessionSummarySchema })),
+  'sessions.rename': command(
+    z.object({ id, title: z.string().trim().min(1).max(200) }),
+    z.object({ session: sessionSummarySchema }),
+  ),
   'sessions.delete': command(z.object({ id }), ok),
   'sessions.send': command(
     z.object({

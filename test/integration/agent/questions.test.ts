@@ -64,7 +64,11 @@ describe('ask_user_question', () => {
     h.script.push({ toolCalls: [ASK] }, { text: 'ok' });
     const { id, from, question } = await askAndWait(h);
     const answer = (text: string) =>
-      h!.host.router.invoke('agent.answerQuestion', { id, question_id: question.question_id, answers: [{ selected: [0] }, { text }] }, { clientId: 't', transport: 'local' });
+      h!.host.router.invoke(
+        'agent.answerQuestion',
+        { id, question_id: question.question_id, answers: [{ selected: [0] }, { text }] },
+        { clientId: 't', transport: 'local' },
+      );
     const [a, b] = await Promise.all([answer('first'), answer('second')]);
     expect([a.ok, b.ok].sort()).toEqual([false, true]);
     const refused = (a.ok ? b : a) as { ok: false; error: { code: string } };

@@ -29,7 +29,10 @@ describe('phone pairing through the app protocol', () => {
   it('an offer pairs a phone, the devices topic shows it with its tools, and revoke closes its socket', async () => {
     home = tempDir('mewbo-devproto-');
     mkdirSync(join(home.dir, 'configs'), { recursive: true });
-    writeFileSync(join(home.dir, 'configs', 'app.json'), JSON.stringify({ devices: { host: '127.0.0.1' } }));
+    writeFileSync(
+      join(home.dir, 'configs', 'app.json'),
+      JSON.stringify({ devices: { host: '127.0.0.1' } }),
+    );
     host = await startHost(home.dir);
     const { client, close } = host.connect();
 
@@ -44,21 +47,40 @@ describe('phone pairing through the app protocol', () => {
     expect(offer.code).toMatch(/^\d{6}$/);
     expect(offer.qr_svg).toContain('<svg');
     const status = await client.invoke('devices.status', {});
-    expect(status).toMatchObject({ enabled: true, listening: true, fingerprint: offer.fingerprint });
+    expect(status).toMatchObject({
+      enabled: true,
+      listening: true,
+      fingerprint: offer.fingerprint,
+    });
 
     const wsUrl = offer.url.replace(/^https:/, 'wss:').replace(/\/?$/, '/ws');
     const phone = await FakePhone.connect({ url: wsUrl, fingerprint: offer.fingerprint });
     const paired = await phone.pair(offer.code, 'Pixel 8');
     expect(paired.type).toBe('paired');
-    phone.declare([{ tool_id: 'device_get_time', description: 'Current time on the phone', parameters: { type: 'object', properties: {} } }]);
+    phone.declare([
+      {
+        tool_id: 'device_get_time',
+        description: 'Current time on the phone',
+        parameters: { type: 'object', properties: {} },
+      },
+    ]);
 
-    const shown = await until(() => (latest.find((d) => d.tools.length > 0) ? latest : undefined), 'declared tools on the devices topic');
-    expect(shown[0]).toMatchObject({ name: 'Pixel 8', attached: true, tools: [{ tool_id: 'device_get_time' }] });
+    const shown = await until(
+      () => (latest.find((d) => d.tools.length > 0) ? latest : undefined),
+      'declared tools on the devices topic',
+    );
+    expect(shown[0]).toMatchObject({
+      name: 'Pixel 8',
+      attached: true,
+      tools: [{ tool_id: 'device_get_time' }],
+    });
     expect((await client.invoke('devices.list', {})).devices).toHaveLength(1);
 
     const err = await client.invoke('devices.revoke', { device_id: '' }).catch((e: unknown) => e);
     expect((err as { error: { code: string } }).error.code).toBe('invalid_params');
-    expect(await client.invoke('devices.revoke', { device_id: shown[0]!.device_id })).toEqual({ revoked: true });
+    expect(await client.invoke('devices.revoke', { device_id: shown[0]!.device_id })).toEqual({
+      revoked: true,
+    });
     await phone.closed;
     expect((await client.invoke('devices.list', {})).devices).toEqual([]);
     close();

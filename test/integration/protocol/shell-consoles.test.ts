@@ -33,7 +33,7 @@ describe('shell consoles over the protocol', () => {
     host = await Host.create({ env: { ...process.env, MEWBO_HOME: home.dir } });
     const { session } = (await invoke('sessions.create', {})) as { session: { id: string } };
     const started = await host.shells.forSession(session.id).start({
-      command: "echo ready; while read line; do echo \"got:$line\"; done",
+      command: 'echo ready; while read line; do echo "got:$line"; done',
       cwd: home.dir,
       root: home.dir,
       config: host.config,
@@ -42,21 +42,37 @@ describe('shell consoles over the protocol', () => {
     if ('kind' in started) throw new Error(started.message);
     const frames: ShellStreamFrame[] = [];
     const text = () => frames.flatMap((f) => (f.type === 'shell_output' ? [f.data] : [])).join('');
-    const sub = await host.router.subscribe(`shell:${session.id}:${started.id}`, 0, (f) => frames.push(f as ShellStreamFrame), client);
+    const sub = await host.router.subscribe(
+      `shell:${session.id}:${started.id}`,
+      0,
+      (f) => frames.push(f as ShellStreamFrame),
+      client,
+    );
     await until(() => text().includes('ready'), 'replayed output');
 
     await invoke('shells.input', { session_id: session.id, shell_id: started.id, data: 'hello\n' });
     await until(() => text().includes('got:hello'), 'echoed input');
     sub.ack?.(text().length);
 
-    const listed = (await invoke('shells.list', { session_id: session.id })) as { shells: { shell_id: string; status: string }[] };
-    expect(listed.shells).toContainEqual(expect.objectContaining({ shell_id: started.id, status: 'running' }));
+    const listed = (await invoke('shells.list', { session_id: session.id })) as {
+      shells: { shell_id: string; status: string }[];
+    };
+    expect(listed.shells).toContainEqual(
+      expect.objectContaining({ shell_id: started.id, status: 'running' }),
+    );
 
     const killed = await invoke('shells.kill', { session_id: session.id, shell_id: started.id });
     expect(killed.status).toBe('killed');
-    await until(() => frames.some((f) => f.type === 'shell_state' && f.shell.status !== 'running'), 'final state frame');
-    await expect(invoke('shells.input', { session_id: session.id, shell_id: started.id, data: 'late\n' })).rejects.toMatchObject({ code: 'shell_exited' });
-    await expect(host.router.subscribe(`shell:${session.id}:shell_99`, 0, () => {}, client)).rejects.toMatchObject({ code: 'not_found' });
+    await until(
+      () => frames.some((f) => f.type === 'shell_state' && f.shell.status !== 'running'),
+      'final state frame',
+    );
+    await expect(
+      invoke('shells.input', { session_id: session.id, shell_id: started.id, data: 'late\n' }),
+    ).rejects.toMatchObject({ code: 'shell_exited' });
+    await expect(
+      host.router.subscribe(`shell:${session.id}:shell_99`, 0, () => {}, client),
+    ).rejects.toMatchObject({ code: 'not_found' });
     sub.dispose();
   });
 

@@ -17,7 +17,11 @@ afterEach(async () => {
   home.cleanup();
 });
 
-function collect(client: ReturnType<HostProcess['connect']>['client'], topic: `session:${string}`, cursor: number) {
+function collect(
+  client: ReturnType<HostProcess['connect']>['client'],
+  topic: `session:${string}`,
+  cursor: number,
+) {
   const seen: SessionEvent[] = [];
   const sub = client.subscribe(topic, cursor, (d) => {
     if (typeof (d as SessionEvent).seq === 'number') seen.push(d as SessionEvent);
@@ -38,7 +42,9 @@ describe('web host protocol', () => {
     const { client, close } = host.connect();
     const { session } = await client.invoke('sessions.create', { title: 'First' });
     expect(session.title).toBe('First');
-    expect((await client.invoke('sessions.list', {})).sessions.map((s) => s.id)).toEqual([session.id]);
+    expect((await client.invoke('sessions.list', {})).sessions.map((s) => s.id)).toEqual([
+      session.id,
+    ]);
     const renamed = await client.invoke('sessions.rename', { id: session.id, title: 'Renamed' });
     expect(renamed.session.title).toBe('Renamed');
     await client.invoke('sessions.delete', { id: session.id });
@@ -48,11 +54,15 @@ describe('web host protocol', () => {
 
   it('rejects a request that fails validation with an error naming the field', async () => {
     const { client, close } = host.connect();
-    const err = await client.invoke('sessions.rename', { id: 's_abcdefgh', title: '' }).catch((e: unknown) => e);
+    const err = await client
+      .invoke('sessions.rename', { id: 's_abcdefgh', title: '' })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RpcFailure);
     expect((err as RpcFailure).error.code).toBe('invalid_params');
     expect((err as RpcFailure).error.issues?.[0]?.path).toBe('title');
-    const unknown = await client.invoke('nope.nothing' as 'sessions.list', {}).catch((e: unknown) => e);
+    const unknown = await client
+      .invoke('nope.nothing' as 'sessions.list', {})
+      .catch((e: unknown) => e);
     expect((unknown as RpcFailure).error.code).toBe('unknown_method');
     close();
   });
@@ -83,7 +93,11 @@ describe('web host protocol', () => {
   it('lists every session after a restart with its full history', async () => {
     const { client, close } = host.connect();
     const { session } = await client.invoke('sessions.create', { title: 'Keep me' });
-    await client.invoke('sessions.send', { id: session.id, text: 'remember this', capabilities: [] });
+    await client.invoke('sessions.send', {
+      id: session.id,
+      text: 'remember this',
+      capabilities: [],
+    });
     close();
     await host.stop('SIGKILL');
     host = await (await import('../../helpers/host-process')).startHost(home.dir);
@@ -91,7 +105,9 @@ describe('web host protocol', () => {
     const list = await again.client.invoke('sessions.list', {});
     expect(list.sessions.map((s) => s.title)).toEqual(['Keep me']);
     const opened = await again.client.invoke('sessions.open', { id: session.id });
-    expect(opened.events.find((e) => e.type === 'user_message')).toMatchObject({ text: 'remember this' });
+    expect(opened.events.find((e) => e.type === 'user_message')).toMatchObject({
+      text: 'remember this',
+    });
     again.close();
   });
 });

@@ -12,7 +12,8 @@ describe('session subscriptions', () => {
     const sessions = new SessionManager(t.dir);
     const session = await sessions.create({ title: 'race' });
     const appends: Promise<unknown>[] = [];
-    for (let i = 0; i < 200; i++) appends.push(session.append({ type: 'user_message', text: `m${i}`, message_id: `m${i}` }));
+    for (let i = 0; i < 200; i++)
+      appends.push(session.append({ type: 'user_message', text: `m${i}`, message_id: `m${i}` }));
     const seen: number[] = [];
     // Subscribe while half the burst is still being flushed.
     await appends[100];

@@ -18,7 +18,11 @@ describe('EventLog', () => {
     expect(events.map((e) => e.seq)).toEqual([0, 1, 2]);
     await log.close();
     const again = await EventLog.open(file);
-    expect(again.all().map((e) => (e.type === 'user_message' ? e.text : ''))).toEqual(['a', 'b', 'c']);
+    expect(again.all().map((e) => (e.type === 'user_message' ? e.text : ''))).toEqual([
+      'a',
+      'b',
+      'c',
+    ]);
     await again.close();
   });
 
