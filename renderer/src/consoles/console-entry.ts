@@ -9,6 +9,11 @@ import { isPrimary } from '../lib/shortcuts';
 
 /** Lines a console keeps for scrolling back; the host keeps the full 1,000,000-character buffer. */
 const SCROLLBACK_LINES = 10_000;
+/**
+ * The host sends the shell's state on subscribe and on exit; what it learns in between (URLs a
+ * dev server printed) is fetched again after new output, at most this often.
+ */
+const INFO_REFRESH_MS = 2_000;
 
 export interface ConsoleSnapshot {
   info: ShellInfo | null;
@@ -36,6 +41,8 @@ export class ConsoleEntry {
   private snapshot: ConsoleSnapshot = { info: null, missed: 0, error: null };
   private readonly listeners = new Set<() => void>();
   private resizeObserver: ResizeObserver | null = null;
+  private lastInfoRefresh = 0;
+  private infoTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(
     private readonly client: Client,
@@ -85,6 +92,7 @@ export class ConsoleEntry {
       return;
     }
     const { data, cursor } = frame;
+    this.scheduleInfoRefresh();
     if (frame.missed_characters) {
       this.update({ missed: this.snapshot.missed + frame.missed_characters });
       this.term.write(
@@ -98,6 +106,23 @@ export class ConsoleEntry {
     // Ack once xterm has parsed the data: the host holds the shell while too much is unacked.
     if (fresh) this.term.write(fresh, () => this.sub?.ack(data.length));
     else this.sub?.ack(data.length);
+  }
+
+  private scheduleInfoRefresh(): void {
+    if (this.infoTimer || this.snapshot.info?.status !== 'running') return;
+    const wait = Math.max(0, this.lastInfoRefresh + INFO_REFRESH_MS - Date.now());
+    this.infoTimer = setTimeout(() => {
+      this.infoTimer = null;
+      this.lastInfoRefresh = Date.now();
+      this.client.invoke('shells.list', { session_id: this.sessionId }).then(
+        (r) => {
+          const info = r.shells.find((s) => s.shell_id === this.shellId);
+          // A state frame (exit) that arrived meanwhile is newer than a listing that was in flight.
+          if (info && this.snapshot.info?.status === 'running') this.update({ info });
+        },
+        () => {},
+      );
+    }, wait);
   }
 
   /** Keystrokes typed into the console go to the shell's stdin (a running shell only). */
@@ -170,6 +195,7 @@ export class ConsoleEntry {
   }
 
   dispose(): void {
+    if (this.infoTimer) clearTimeout(this.infoTimer);
     this.sub?.unsubscribe();
     this.sub = null;
     this.resizeObserver?.disconnect();
