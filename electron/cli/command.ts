@@ -1,3 +1,6 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { PERMISSION_MODES, type PermissionMode } from '../host/config/schema';
+
 /** One `mewbo` subcommand. Exit codes: 0 success, 1 a failure the command reports, 2 bad usage. */
 export interface CliCommand {
   name: string;
@@ -8,4 +11,27 @@ export interface CliCommand {
 
 export class UsageError extends Error {
   override name = 'UsageError';
+}
+
+/** node:util parseArgs, its complaints turned into usage errors (exit 2 with the usage text). */
+export function parseCliArgs<T extends ParseArgsConfig>(
+  config: T,
+): ReturnType<typeof parseArgs<T>> {
+  try {
+    return parseArgs(config);
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+}
+
+/** The --permission-mode flag shared by `mewbo run` and `mewbo mcp`; undefined when absent. */
+export function permissionModeOption(value: string | undefined): PermissionMode | undefined {
+  if (value === undefined) return undefined;
+  const mode = value as PermissionMode;
+  if (!PERMISSION_MODES.includes(mode)) {
+    throw new UsageError(
+      `--permission-mode: '${mode}' is not one of ${PERMISSION_MODES.join(', ')}`,
+    );
+  }
+  return mode;
 }

@@ -1,11 +1,9 @@
-import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { ConfigError } from '../host/config/load-config';
-import { PERMISSION_MODES, type PermissionMode } from '../host/config/schema';
 import { McpToolServer } from '../host/mcp-server/tool-server';
 import { builtinTools } from '../host/tools/builtin-tools';
 import { createStandaloneContext } from '../host/tools/standalone-context';
-import { UsageError, type CliCommand } from './command';
+import { parseCliArgs, permissionModeOption, type CliCommand } from './command';
 import { rootOption } from './root-option';
 
 /** Largest JSON-RPC message accepted on stdin (bytes): room for big edit payloads; the SDK's default is 10 MB. */
@@ -23,21 +21,11 @@ export const mcpCommand: CliCommand = {
   summary: 'serve the built-in tools over MCP stdio',
   usage,
   async run(argv) {
-    let values;
-    try {
-      ({ values } = parseArgs({
-        args: argv,
-        options: { root: { type: 'string' }, 'permission-mode': { type: 'string' } },
-      }));
-    } catch (err) {
-      throw new UsageError((err as Error).message);
-    }
-    const mode = (values['permission-mode'] ?? 'auto') as PermissionMode;
-    if (!PERMISSION_MODES.includes(mode)) {
-      throw new UsageError(
-        `--permission-mode: '${mode}' is not one of ${PERMISSION_MODES.join(', ')}`,
-      );
-    }
+    const { values } = parseCliArgs({
+      args: argv,
+      options: { root: { type: 'string' }, 'permission-mode': { type: 'string' } },
+    });
+    const mode = permissionModeOption(values['permission-mode']) ?? 'auto';
     const root = rootOption(values.root);
     let standalone;
     try {

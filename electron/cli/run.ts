@@ -1,10 +1,9 @@
 import { realpathSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
-import { PERMISSION_MODES, type PermissionMode } from '../host/config/schema';
+
 import { Host } from '../host/host';
 import { lastRunState } from '../host/agent/session-state';
-import { UsageError, type CliCommand } from './command';
+import { parseCliArgs, permissionModeOption, UsageError, type CliCommand } from './command';
 
 const usage = `Usage: mewbo run --project DIR [--model M] [--permission-mode ask|accept-edits|auto|plan] "prompt"
 
@@ -21,30 +20,20 @@ Exit status: 0 when the run finished, 1 when it failed (no model, a provider err
 interrupted), 2 on bad usage.`;
 
 function parse(argv: string[]) {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        project: { type: 'string' },
-        model: { type: 'string' },
-        'permission-mode': { type: 'string' },
-      },
-    });
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
+  const parsed = parseCliArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      project: { type: 'string' },
+      model: { type: 'string' },
+      'permission-mode': { type: 'string' },
+    },
+  });
   const { values, positionals } = parsed;
   const prompt = positionals.join(' ').trim();
   if (!values.project) throw new UsageError('--project DIR is required');
   if (!prompt) throw new UsageError('a prompt is required');
-  const mode = values['permission-mode'];
-  if (mode !== undefined && !(PERMISSION_MODES as readonly string[]).includes(mode)) {
-    throw new UsageError(
-      `--permission-mode: '${mode}' is not one of ${PERMISSION_MODES.join(', ')}`,
-    );
-  }
+  const mode = permissionModeOption(values['permission-mode']);
   let project: string;
   try {
     project = realpathSync(resolve(values.project));
@@ -52,7 +41,7 @@ function parse(argv: string[]) {
   } catch {
     throw new UsageError(`--project: ${values.project} is not a directory`);
   }
-  return { project, prompt, model: values.model, mode: mode as PermissionMode | undefined };
+  return { project, prompt, model: values.model, mode };
 }
 
 export const runCommand: CliCommand = {

@@ -1,9 +1,8 @@
-import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { spawn } from 'node:child_process';
 import { Host } from '../host/host';
 import { WebServer } from '../web/web-server';
-import { UsageError, type CliCommand } from './command';
+import { parseCliArgs, UsageError, type CliCommand } from './command';
 
 const usage = `Usage: mewbo serve [--port N] [--host H] [--open]
 
@@ -22,15 +21,10 @@ export const serveCommand: CliCommand = {
   summary: 'run the web host: the UI and the protocol over WebSocket on 127.0.0.1',
   usage,
   async run(argv) {
-    let values;
-    try {
-      ({ values } = parseArgs({
-        args: argv,
-        options: { port: { type: 'string' }, host: { type: 'string' }, open: { type: 'boolean' } },
-      }));
-    } catch (err) {
-      throw new UsageError((err as Error).message);
-    }
+    const { values } = parseCliArgs({
+      args: argv,
+      options: { port: { type: 'string' }, host: { type: 'string' }, open: { type: 'boolean' } },
+    });
     const port = values.port === undefined ? 0 : Number(values.port);
     if (!Number.isInteger(port) || port < 0 || port > 65535)
       throw new UsageError(`--port: not a port number: ${values.port}`);

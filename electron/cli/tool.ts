@@ -1,11 +1,10 @@
 import { readFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
 import { isErrorPayload } from '../../shared/tools/payload';
 import { ConfigError } from '../host/config/load-config';
 import { builtinTools, findBuiltinTool } from '../host/tools/builtin-tools';
 import { parseToolArgs } from '../host/tools/parse-args';
 import { createStandaloneContext } from '../host/tools/standalone-context';
-import { UsageError, type CliCommand } from './command';
+import { parseCliArgs, UsageError, type CliCommand } from './command';
 import { rootOption } from './root-option';
 
 const usage = `Usage: mewbo tool NAME [--root DIR] [--args JSON | --args @FILE | --args -]
@@ -51,16 +50,11 @@ export const toolCommand: CliCommand = {
   summary: 'run one built-in tool without a model and print its JSON payload',
   usage,
   async run(argv) {
-    let parsed;
-    try {
-      parsed = parseArgs({
-        args: argv,
-        allowPositionals: true,
-        options: { root: { type: 'string' }, args: { type: 'string' } },
-      });
-    } catch (err) {
-      throw new UsageError((err as Error).message);
-    }
+    const parsed = parseCliArgs({
+      args: argv,
+      allowPositionals: true,
+      options: { root: { type: 'string' }, args: { type: 'string' } },
+    });
     const [name, ...extra] = parsed.positionals;
     if (!name) throw new UsageError('missing tool NAME');
     if (extra.length) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`);
