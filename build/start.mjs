@@ -12,9 +12,12 @@ function electronBinary() {
   try {
     const path = require('electron');
     if (typeof path === 'string' && existsSync(path)) return { path };
-    return { why: `Electron's binary is not installed (${path}); it could not be downloaded here` };
+    return { why: `Electron's binary is not installed (expected at ${path})` };
   } catch (err) {
-    return { why: `the electron package is missing: ${err.message}` };
+    // The electron package throws this when its postinstall download was skipped or failed.
+    return /failed to install/i.test(err.message)
+      ? { why: "Electron's binary is not installed (its download was skipped or failed)" }
+      : { why: `the electron package cannot be loaded: ${err.message}` };
   }
 }
 
