@@ -38,6 +38,13 @@ test('a background shell runs after approval and streams into its live console, 
   await console.getByRole('textbox', { name: 'Input to sh ticker.sh' }).press('Enter');
   await expect(console).toContainText('got:hello console');
 
+  await app.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await console.getByRole('button', { name: 'Copy' }).click();
+  await expect(console.getByRole('status').filter({ hasText: 'Copied all output' })).toBeVisible();
+  const copied = await app.evaluate(() => navigator.clipboard.readText());
+  expect(copied).toContain('tick 1\ntick 2');
+  expect(copied).toContain('got:hello console');
+
   await console.getByRole('button', { name: 'Search' }).click();
   await console.getByRole('searchbox', { name: 'Search console output' }).fill('tick 5');
   await console.getByRole('searchbox', { name: 'Search console output' }).press('Enter');

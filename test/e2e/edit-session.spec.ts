@@ -83,3 +83,38 @@ test('Stop asks first, then stops a run that is waiting', async ({ app, script }
   await expect(app.getByRole('status', { name: 'Run stopped' })).toBeVisible();
   await expect(app.getByText(/^Stopped/)).toBeVisible();
 });
+
+test.describe('with the structured patch backend', () => {
+  test.use({ config: { agent: { edit_tool: 'structured_patch' } } });
+
+  test('an exact-string edit is approved from its diff, drawn as a diff before anything is written', async ({
+    app,
+    script,
+    projects,
+  }) => {
+    script.push(
+      {
+        toolCalls: [
+          {
+            name: 'file_edit_tool',
+            args: {
+              file_path: 'src/server.ts',
+              old_string: 'const PORT = 3000;',
+              new_string: 'const PORT = 8080;',
+            },
+          },
+        ],
+      },
+      { text: 'Port changed.' },
+    );
+    await openProject(app, 'app');
+    await startSession(app, 'Use port 8080');
+    const approval = app.getByRole('article', { name: 'Approval: file_edit_tool' });
+    await expect(approval.locator('tr.del')).toContainText('const PORT = 3000;');
+    await expect(approval.locator('tr.add')).toContainText('const PORT = 8080;');
+    expect(readFileSync(join(projects.app, 'src/server.ts'), 'utf8')).toContain('3000');
+    await approval.getByRole('button', { name: 'Approve' }).click();
+    await expect(app.getByText('Port changed.')).toBeVisible();
+    expect(readFileSync(join(projects.app, 'src/server.ts'), 'utf8')).toContain('8080');
+  });
+});
