@@ -72,6 +72,8 @@ export class SessionManager implements Disposable {
       // meta.json may lag the log after a crash; the log wins.
       session.meta = { ...session.meta, title: lastTitle(session) ?? session.meta.title };
       session.onDidAppend((e) => {
+        // The title follows the log as each rename lands, before anyone is told of it.
+        if (e.type === 'session_renamed') session.meta = { ...session.meta, title: e.title };
         if (e.type === 'run_state' || e.type === 'session_renamed' || e.type === 'user_message') {
           this.changed.fire({ type: 'upsert', session: session.summary() });
         }
@@ -135,7 +137,6 @@ export class SessionManager implements Disposable {
     const clean = title.trim();
     // The log is the truth; meta.json is the index, rewritten from it.
     await session.append({ type: 'session_renamed', title: clean });
-    session.meta = { ...session.meta, title: lastTitle(session) ?? clean };
     await writeJsonAtomic(this.paths(id).meta, { ...session.meta, event_count: session.length });
     return session.summary();
   }

@@ -36,4 +36,17 @@ describe('session subscriptions', () => {
     await expect(sessions.get(session.id)).rejects.toThrow(/no session/);
     await sessions.dispose();
   });
+
+  it('the sessions list announces a rename with the new title', async () => {
+    t = tempDir();
+    const sessions = new SessionManager(t.dir);
+    const session = await sessions.create({ title: 'old' });
+    const announced: string[] = [];
+    sessions.onDidChange((c) => {
+      if (c.type === 'upsert') announced.push(c.session.title);
+    });
+    await sessions.rename(session.id, 'new');
+    expect(announced).toEqual(['new']);
+    await sessions.dispose();
+  });
 });
