@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- a fake server reads whatever JSON a client sends */
-import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Server, ServerResponse } from 'node:http';
 import {
+  listenLocal,
   ModelScript,
   pieces,
   readBody,
@@ -86,12 +86,10 @@ export class FakeAnthropic {
   ) {}
 
   static async start(opts: FakeAnthropicOptions = {}): Promise<FakeAnthropic> {
-    const holder: { self?: FakeAnthropic } = {};
-    const server = createServer((req, res) => void holder.self!.handle(req, res));
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    holder.self = new FakeAnthropic(server, url, { apiKey: 'test-key', ...opts });
-    return holder.self;
+    const box: { self?: FakeAnthropic } = {};
+    const { server, url } = await listenLocal(() => (req, res) => box.self!.handle(req, res));
+    box.self = new FakeAnthropic(server, url, { apiKey: 'test-key', ...opts });
+    return box.self;
   }
 
   get requests(): RecordedRequest[] {

@@ -1,5 +1,6 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- a fake server reads whatever JSON a client sends */
-import type { IncomingMessage } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 
 // The script both fake provider servers play: each model request takes the next step. A step is a
 // reply (text and/or tool calls), an HTTP error, a dropped connection, or a function of the request
@@ -98,4 +99,13 @@ export function pieces(s: string, n = 3): string[] {
   const out: string[] = [];
   for (let i = 0; i < s.length; i += size) out.push(s.slice(i, i + size));
   return out;
+}
+
+/** An HTTP server on a free loopback port; `handler` is read per request, so it may be set after. */
+export async function listenLocal(
+  handler: () => (req: IncomingMessage, res: ServerResponse) => Promise<void>,
+): Promise<{ server: Server; url: string }> {
+  const server = createServer((req, res) => void handler()(req, res));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }

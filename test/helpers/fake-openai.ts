@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- a fake server reads whatever JSON a client sends */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import {
+  listenLocal,
   ModelScript,
   pieces,
   readBody,
@@ -79,12 +79,10 @@ export class FakeOpenAi {
   ) {}
 
   static async start(opts: FakeOpenAiOptions = {}): Promise<FakeOpenAi> {
-    const holder: { self?: FakeOpenAi } = {};
-    const server = createServer((req, res) => void holder.self!.handle(req, res));
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    holder.self = new FakeOpenAi(server, url, opts);
-    return holder.self;
+    const box: { self?: FakeOpenAi } = {};
+    const { server, url } = await listenLocal(() => (req, res) => box.self!.handle(req, res));
+    box.self = new FakeOpenAi(server, url, opts);
+    return box.self;
   }
 
   /** The base URL clients configure (OPENAI_BASE_URL style, with /v1). */
