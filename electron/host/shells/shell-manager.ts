@@ -185,9 +185,10 @@ export class ShellManager implements Disposable {
     return [...this.shells.values()].map((s) => s.info());
   }
 
-  private lookup(id: string): ShellSession | ErrorPayload {
+  /** The background shell `id`, checked against the caller's cursor; an error payload otherwise. */
+  private lookup(id: string, cursor?: number): ShellSession | ErrorPayload {
     const session = this.shells.get(id);
-    if (session?.background) return session;
+    if (session?.background) return this.checkCursor(session, cursor) ?? session;
     const known = [...this.shells.values()].filter((s) => s.background).map((s) => s.id);
     return errorPayload(
       'not_found',
@@ -215,10 +216,8 @@ export class ShellManager implements Disposable {
       signal?: AbortSignal;
     },
   ): Promise<ShellSessionPayload | ErrorPayload> {
-    const session = this.lookup(id);
+    const session = this.lookup(id, opts.cursor);
     if ('kind' in session) return session;
-    const bad = this.checkCursor(session, opts.cursor);
-    if (bad) return bad;
     session.touch();
     const filter = opts.filter;
     if (opts.waitMs) {
@@ -246,10 +245,8 @@ export class ShellManager implements Disposable {
       signal?: AbortSignal;
     },
   ): Promise<ShellSessionPayload | ErrorPayload> {
-    const session = this.lookup(id);
+    const session = this.lookup(id, opts.cursor);
     if ('kind' in session) return session;
-    const bad = this.checkCursor(session, opts.cursor);
-    if (bad) return bad;
     if (session.status !== 'running') {
       const info = session.info();
       return errorPayload(
@@ -272,10 +269,8 @@ export class ShellManager implements Disposable {
     id: string,
     opts: { cursor?: number } = {},
   ): Promise<ShellSessionPayload | ErrorPayload> {
-    const session = this.lookup(id);
+    const session = this.lookup(id, opts.cursor);
     if ('kind' in session) return session;
-    const bad = this.checkCursor(session, opts.cursor);
-    if (bad) return bad;
     session.touch();
     const from = opts.cursor ?? session.buffer.end;
     await session.terminate('kill', this.opts.limits.killGraceMs);
