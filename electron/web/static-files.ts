@@ -18,14 +18,17 @@ const TYPES: Record<string, string> = {
 const CSP =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self' ws: wss:";
 
-/** Serves files of the built renderer; unknown paths fall back to index.html (one-page app). */
+/**
+ * Serves files of the built renderer; unknown paths fall back to index.html (one-page app). `path`
+ * is the decoded request path (see request-path.ts).
+ */
 export async function serveStatic(
   dir: string,
+  path: string,
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
-  const url = new URL(req.url ?? '/', 'http://localhost');
-  const rel = normalize(decodeURIComponent(url.pathname)).replace(/^([/\\])+/, '');
+  const rel = normalize(path).replace(/^([/\\])+/, '');
   let file = join(dir, rel);
   if (!file.startsWith(dir + sep) && file !== dir) {
     res.writeHead(403).end();
@@ -53,5 +56,8 @@ export async function serveStatic(
     res.end();
     return;
   }
-  createReadStream(file).pipe(res);
+  // The file can vanish or turn unreadable between stat and open: that costs this response only.
+  createReadStream(file)
+    .on('error', () => res.destroy())
+    .pipe(res);
 }

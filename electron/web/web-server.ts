@@ -5,10 +5,10 @@ import type { AddressInfo } from 'node:net';
 import { RpcConnection } from '../host/rpc/connection';
 import type { Router } from '../host/rpc/router';
 import type { Disposable } from '../host/lifecycle/disposable';
+import type { Duplex } from 'node:stream';
 import { serveStatic } from './static-files';
-
-/** Largest client frame the web host accepts; commands are small, a user message is at most 200 KB. */
-const MAX_FRAME_BYTES = 1 << 20;
+import { requestPath, requestQuery } from './request-path';
+import * as C from './constants';
 
 export interface WebServerOptions {
   router: Router;
@@ -17,6 +17,9 @@ export interface WebServerOptions {
   host?: string;
   port?: number;
   token?: string;
+  /** Tests shorten these; see constants.ts for the defaults' reasons. */
+  headersTimeoutMs?: number;
+  requestTimeoutMs?: number;
 }
 
 /**
@@ -32,15 +35,53 @@ export class WebServer implements Disposable {
 
   constructor(private readonly opts: WebServerOptions) {
     this.token = opts.token ?? randomBytes(24).toString('base64url');
-    this.http = createServer((req, res) => this.onRequest(req, res));
-    this.wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
-    this.http.on('upgrade', (req, socket, head) => {
-      if (!this.authorized(req)) {
-        socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
-        return;
-      }
-      this.wss.handleUpgrade(req, socket, head, (ws) => this.onSocket(ws));
+    const headersTimeout = opts.headersTimeoutMs ?? C.HEADERS_TIMEOUT_MS;
+    this.http = createServer(
+      {
+        maxHeaderSize: C.MAX_HEADER_BYTES,
+        headersTimeout,
+        requestTimeout: Math.max(opts.requestTimeoutMs ?? C.REQUEST_TIMEOUT_MS, headersTimeout),
+        connectionsCheckingInterval: Math.min(C.TIMEOUT_CHECK_MS, headersTimeout),
+      },
+      (req, res) =>
+        this.guard(
+          () => this.onRequest(req, res),
+          () => failResponse(res),
+        ),
+    );
+    this.wss = new WebSocketServer({ noServer: true, maxPayload: C.MAX_FRAME_BYTES });
+    this.http.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+      // Node hands an upgrading socket over without its error listener: a reset would throw.
+      socket.on('error', () => socket.destroy());
+      this.guard(
+        () => this.onUpgrade(req, socket, head),
+        () => refuse(socket, 500, 'Internal Server Error'),
+      );
     });
+  }
+
+  /** No request, upgrade or frame can take the host down: a handler's bug costs its own socket. */
+  private guard(work: () => void | Promise<void>, fail: () => void): void {
+    const failed = (err: unknown) => {
+      console.error('web host: handler failed', err);
+      try {
+        fail();
+      } catch {
+        // The socket is already gone.
+      }
+    };
+    try {
+      const pending = work();
+      if (pending) pending.catch(failed);
+    } catch (err) {
+      failed(err);
+    }
+  }
+
+  private onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    if (requestPath(req.url) !== '/ws') return refuse(socket, 404, 'Not Found');
+    if (!this.authorized(req)) return refuse(socket, 403, 'Forbidden');
+    this.wss.handleUpgrade(req, socket, head, (ws) => this.onSocket(ws));
   }
 
   async listen(): Promise<{ url: string; port: number; host: string }> {
@@ -60,9 +101,7 @@ export class WebServer implements Disposable {
   }
 
   private authorized(req: IncomingMessage): boolean {
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    if (url.pathname !== '/ws') return false;
-    const given = Buffer.from(url.searchParams.get('token') ?? '');
+    const given = Buffer.from(requestQuery(req.url ?? '/').get('token') ?? '');
     const want = Buffer.from(this.token);
     if (given.length !== want.length || !timingSafeEqual(given, want)) return false;
     // Browsers always send Origin; it must be this server. Non-browser clients (CLI, tests) send none.
@@ -102,7 +141,12 @@ export class WebServer implements Disposable {
         );
         return;
       }
-      conn.receive(frame);
+      try {
+        conn.receive(frame);
+      } catch (err) {
+        console.error('web host: frame handling failed', err);
+        ws.close(1011, 'internal error');
+      }
     });
     ws.on('close', () => {
       conn.dispose();
@@ -111,12 +155,17 @@ export class WebServer implements Disposable {
     ws.on('error', () => ws.terminate());
   }
 
-  private onRequest(req: IncomingMessage, res: ServerResponse): void {
+  private onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> | void {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.writeHead(405).end();
+      res.writeHead(405, { allow: 'GET, HEAD' }).end();
       return;
     }
-    void serveStatic(this.opts.staticDir, req, res);
+    const path = requestPath(req.url);
+    if (path === null) {
+      res.writeHead(400, { 'content-type': 'text/plain' }).end('malformed request URL\n');
+      return;
+    }
+    return serveStatic(this.opts.staticDir, path, req, res);
   }
 
   async dispose(): Promise<void> {
@@ -124,4 +173,13 @@ export class WebServer implements Disposable {
     this.wss.close();
     await new Promise<void>((resolve) => this.http.close(() => resolve()));
   }
+}
+
+function failResponse(res: ServerResponse): void {
+  if (res.headersSent) res.destroy();
+  else res.writeHead(500, { 'content-type': 'text/plain' }).end('internal error\n');
+}
+
+function refuse(socket: Duplex, status: number, text: string): void {
+  socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
 }

@@ -30,8 +30,20 @@ export const BYTES_PER_SECOND = 2 * 1024 * 1024;
 /** Over-limit frames tolerated (dropped with one rate_limited error) before the socket closes. */
 export const MAX_RATE_VIOLATIONS = 100;
 
-/** A connection must send pair or hello within this long, or it is closed. */
-export const AUTH_DEADLINE_MS = 15_000;
+/**
+ * A connection must send pair or hello within this long, or it is closed. A phone sends hello as
+ * soon as its socket opens (pairing: once the user typed or scanned the code, which happens before
+ * the socket opens); 10 s covers a slow phone on a busy Wi-Fi. Shorter is the point: an idle socket
+ * holds one of MAX_CONNECTIONS slots only this long, so idle sockets cannot lock phones out.
+ */
+export const AUTH_DEADLINE_MS = 10_000;
+
+/**
+ * Before the WebSocket exists: the TLS handshake and the HTTP request headers each get this long.
+ * A socket stuck there (a half-open handshake, a slow drip of headers) is not yet counted against
+ * MAX_CONNECTIONS, but would still hold a descriptor until Node's minutes-long defaults.
+ */
+export const HANDSHAKE_TIMEOUT_MS = 10_000;
 
 /** pair attempts per connection: a phone pairs once; more is guessing. */
 export const MAX_PAIR_ATTEMPTS_PER_CONNECTION = 3;

@@ -58,12 +58,13 @@ export class DeviceConnection implements Disposable {
     private readonly ws: WebSocket,
     private readonly handler: ConnectionHandler,
     clock: Clock,
+    authDeadlineMs: number = C.AUTH_DEADLINE_MS,
   ) {
     this.frames = new TokenBucket(C.FRAME_BURST, C.FRAMES_PER_SECOND, clock);
     this.bytes = new TokenBucket(C.BYTE_BURST, C.BYTES_PER_SECOND, clock);
     this.authTimer = setTimeout(() => {
       if (this.state !== 'attached') this.close(C.CLOSE_CODES.policy, 'no pair or hello in time');
-    }, C.AUTH_DEADLINE_MS);
+    }, authDeadlineMs);
     ws.on('message', (data, isBinary) => {
       try {
         this.onMessage(data, isBinary);

@@ -27,6 +27,8 @@ export interface DevicesServiceOptions {
   clock?: Clock;
   callTimeoutMs?: number;
   heartbeatMs?: number;
+  /** How long a phone socket may stay unauthenticated (tests shorten it). */
+  authDeadlineMs?: number;
   /** Where the LAN address comes from when config.host is "" (tests pin it). */
   lanAddress?: () => string | undefined;
 }
@@ -180,6 +182,7 @@ export class DevicesService extends DisposableObject {
           clock: this.options.clock ?? systemClock,
           pageDir: this.options.pageDir,
           heartbeatMs: this.options.heartbeatMs,
+          authDeadlineMs: this.options.authDeadlineMs,
         });
       // A remembered port someone else took: a new port (phones using the page pair again).
       this.listener = remembered

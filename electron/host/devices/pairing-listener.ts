@@ -6,7 +6,7 @@ import { DEVICE_SOCKET_PATH, MAX_FRAME_BYTES } from '../../../shared/device/limi
 import type { Disposable } from '../lifecycle/disposable';
 import type { ListenerCertificate } from './certificate';
 import type { Clock } from './clock';
-import { HEARTBEAT_MS, MAX_CONNECTIONS } from './constants';
+import { HANDSHAKE_TIMEOUT_MS, HEARTBEAT_MS, MAX_CONNECTIONS } from './constants';
 import { DeviceConnection, type ConnectionHandler } from './device-connection';
 import { servePhonePage } from './phone-page';
 
@@ -23,6 +23,8 @@ export interface PairingListenerOptions {
   /** The built phone page (dist/phone); without it the page answers "not built". */
   pageDir?: string;
   heartbeatMs?: number;
+  /** How long a socket may stay unauthenticated (tests shorten it); AUTH_DEADLINE_MS by default. */
+  authDeadlineMs?: number;
 }
 
 /** How long closing sockets get to finish their close handshake before they are cut. */
@@ -60,6 +62,9 @@ export class PairingListener implements Disposable {
       key: options.certificate.key,
       cert: options.certificate.cert,
       minVersion: 'TLSv1.2',
+      handshakeTimeout: HANDSHAKE_TIMEOUT_MS,
+      headersTimeout: HANDSHAKE_TIMEOUT_MS,
+      requestTimeout: HANDSHAKE_TIMEOUT_MS * 3,
     });
     return new Promise((resolve, reject) => {
       const onError = (err: NodeJS.ErrnoException) => {
@@ -111,7 +116,12 @@ export class PairingListener implements Disposable {
     if (!sameOrigin(req)) return refuse(socket, 403, 'Forbidden');
     if (this.connections.size >= MAX_CONNECTIONS) return refuse(socket, 503, 'Service Unavailable');
     this.wss.handleUpgrade(req, socket, head, (ws) => {
-      const conn = new DeviceConnection(ws, this.options.handler, this.options.clock);
+      const conn = new DeviceConnection(
+        ws,
+        this.options.handler,
+        this.options.clock,
+        this.options.authDeadlineMs,
+      );
       this.connections.set(ws, conn);
       ws.on('close', () => this.connections.delete(ws));
     });

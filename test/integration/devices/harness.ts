@@ -41,6 +41,7 @@ export interface HarnessOptions {
   clock?: Clock;
   callTimeoutMs?: number;
   heartbeatMs?: number;
+  authDeadlineMs?: number;
   pageDir?: string;
   stateDir?: string;
 }
@@ -62,6 +63,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     clock: options.clock,
     callTimeoutMs: options.callTimeoutMs,
     heartbeatMs: options.heartbeatMs,
+    authDeadlineMs: options.authDeadlineMs,
     pageDir: options.pageDir,
   });
   const offer = await service.createOffer();
