@@ -110,7 +110,6 @@ const mcp = new McpManager({
       },
     ]),
   ),
-  env: process.env,
 });
 try {
   const connect = await timed(() =>

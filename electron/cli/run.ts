@@ -5,7 +5,7 @@ import { Host } from '../host/host';
 import { lastRunState } from '../host/agent/session-state';
 import { parseCliArgs, permissionModeOption, UsageError, type CliCommand } from './command';
 
-const usage = `Usage: mewbo run --project DIR [--model M] [--permission-mode ask|accept-edits|auto|plan] "prompt"
+const usage = `Usage: mewbo run --project DIR [--trust] [--model M] [--permission-mode ask|accept-edits|auto|plan] "prompt"
 
 Runs one agent session on DIR without a UI (trigger/API style) and streams its events as JSON lines
 on stdout, one event a line. Nobody is there to ask: no ask_user_question, no device tools, and in
@@ -17,7 +17,11 @@ configs/app.json, else ANTHROPIC_API_KEY / OPENAI_API_KEY (with ANTHROPIC_BASE_U
 else a local Ollama. Settings live under $MEWBO_HOME (default ~/.mewbo).
 
 Exit status: 0 when the run finished, 1 when it failed (no model, a provider error, the step limit,
-interrupted), 2 on bad usage.`;
+interrupted), 2 on bad usage.
+
+A project is untrusted unless configs/app.json says \`"trusted": true\` for it (or lists it in
+trusted_projects): its .mcp.json servers do not start and nothing under it is executed by the host.
+--trust trusts DIR for this run only (nothing is written).`;
 
 function parse(argv: string[]) {
   const parsed = parseCliArgs({
@@ -27,6 +31,7 @@ function parse(argv: string[]) {
       project: { type: 'string' },
       model: { type: 'string' },
       'permission-mode': { type: 'string' },
+      trust: { type: 'boolean' },
     },
   });
   const { values, positionals } = parsed;
@@ -41,7 +46,7 @@ function parse(argv: string[]) {
   } catch {
     throw new UsageError(`--project: ${values.project} is not a directory`);
   }
-  return { project, prompt, model: values.model, mode };
+  return { project, prompt, model: values.model, mode, trust: values.trust === true };
 }
 
 export const runCommand: CliCommand = {
@@ -50,7 +55,7 @@ export const runCommand: CliCommand = {
   usage,
   async run(argv) {
     const args = parse(argv);
-    const host = await Host.create();
+    const host = await Host.create({ trustRoots: args.trust ? [args.project] : [] });
     try {
       const session = await host.sessions.create({
         title: args.prompt.split('\n')[0]!.slice(0, 80),

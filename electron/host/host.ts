@@ -29,6 +29,10 @@ import { shellHandlers, shellTopic } from './handlers/shells';
 import { AppSettingsService } from './handlers/settings';
 import { createLspService } from './lsp/create-lsp-service';
 import { DisposableStore } from './lifecycle/disposable';
+import { WorkspaceTrust } from './trust/workspace-trust';
+import { trustHandlers, trustTopic } from './handlers/trust';
+import { projectMcpPreview } from './mcp/project-config';
+import { projectServerPreview } from './lsp/project-binaries';
 
 export interface HostOptions {
   env?: NodeJS.ProcessEnv;
@@ -36,6 +40,8 @@ export interface HostOptions {
   secrets?: SecretStore;
   /** The build output (dist/): the phone page is served from dist/phone. */
   distDir?: string;
+  /** Project roots trusted for this process only (`mewbo run --trust`); never written. */
+  trustRoots?: string[];
 }
 
 /**
@@ -57,6 +63,8 @@ export class Host extends DisposableObject {
     readonly models: ModelSettings,
     readonly devices: DevicesService,
     readonly shells: ShellService,
+    /** Workspace trust: rules, hooks and skills of a project ask `trust.isTrusted(root)`. */
+    readonly trust: WorkspaceTrust,
   ) {
     super();
   }
@@ -67,6 +75,11 @@ export class Host extends DisposableObject {
     await mkdir(paths.sessionsDir, { recursive: true });
     const config = loadConfigFile(paths.configFile);
     const sessions = new SessionManager(paths.sessionsDir);
+    const trust = new WorkspaceTrust({
+      configFile: paths.configFile,
+      config,
+      runTrusted: opts.trustRoots,
+    });
     const projects = await ProjectRegistry.open({
       stateDir: paths.stateDir,
       home: paths.home,
@@ -75,7 +88,7 @@ export class Host extends DisposableObject {
     const mcpStore = new DisposableStore();
     const mcp = createMcpManager({
       config,
-      env,
+      trust,
       configDir: paths.configDir,
       noProjectRoot: paths.stateDir,
       store: mcpStore,
@@ -87,6 +100,7 @@ export class Host extends DisposableObject {
       config: () => config,
       configDir: paths.configDir,
       store: lspStore,
+      isTrusted: (root) => trust.isTrusted(root),
     });
     const shells = new ShellService({
       paths,
@@ -144,6 +158,10 @@ export class Host extends DisposableObject {
       ...deviceHandlers(devices),
       ...shellHandlers(shells, sessions),
       ...appSettings.handlers(),
+      ...trustHandlers(trust, [
+        projectMcpPreview,
+        async (root) => projectServerPreview(root, config.agent.lsp),
+      ]),
     };
     const topics: Record<string, TopicProvider> = {
       session: sessionTopic(sessions),
@@ -152,6 +170,7 @@ export class Host extends DisposableObject {
       devices: devicesTopic(devices),
       shell: shellTopic(shells, sessions),
       settings: appSettings.topic(),
+      trust: trustTopic(trust),
     };
     const host = new Host(
       paths,
@@ -165,6 +184,7 @@ export class Host extends DisposableObject {
       models,
       devices,
       shells,
+      trust,
     );
     host.register(appSettings);
     host.register(lspStore);
@@ -172,6 +192,7 @@ export class Host extends DisposableObject {
     host.register(devices);
     host.register(projects);
     host.register(mcpStore);
+    host.register(trust);
     host.register(projectTools);
     host.register(sessions);
     // Registered after sessions, so it is disposed first: runs end before their logs close.

@@ -14,6 +14,8 @@ export const projectConfigSchema = z.strictObject({
   allowed_paths: z.array(absPath).default([]),
   description: z.string().default(''),
   name: z.string().optional(),
+  /** Workspace trust (trust/): only `true` trusts; a listed project without it is untrusted. */
+  trusted: z.boolean().optional(),
 });
 export type ProjectConfig = z.infer<typeof projectConfigSchema>;
 
@@ -67,6 +69,8 @@ export const agentConfigSchema = z.strictObject({
    */
   tool_search_context_share: z.number().gt(0).max(1).default(0.1),
   workspace_mode: z.enum(['auto', 'fixed']).default('auto'),
+  /** Credential-looking variable names shells may still see (shells/shell-env.ts scrubs the rest). */
+  shell_env_allow: z.array(z.string().min(1)).default([]),
   max_steps: z.number().int().min(1).default(100),
   lsp: z
     .strictObject({
@@ -106,6 +110,8 @@ export const appConfigSchema = z.strictObject({
     })
     .prefault({}),
   projects: z.record(z.string().min(1), projectConfigSchema).default({}),
+  /** Directories the user trusted from the UI (trust/workspace-trust.ts); real, absolute paths. */
+  trusted_projects: z.array(absPath).default([]),
   mcpServers: z.record(z.string().regex(/^[A-Za-z0-9_-]+$/), mcpServerConfigSchema).default({}),
   shells: shellsConfigSchema.prefault({}),
   devices: z

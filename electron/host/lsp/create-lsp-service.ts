@@ -14,6 +14,8 @@ export interface CreateLspOptions {
   configDir: string;
   store: DisposableStore;
   env?: NodeJS.ProcessEnv;
+  /** Workspace trust (trust/workspace-trust.ts). */
+  isTrusted?: (projectRoot: string) => boolean;
 }
 
 export function createLspService(opts: CreateLspOptions): LspService {
@@ -27,6 +29,11 @@ export function createLspService(opts: CreateLspOptions): LspService {
     }),
   );
   return opts.store.add(
-    new LspService({ config: opts.config, env: opts.env, sandbox: sandbox.wrap }),
+    new LspService({
+      config: opts.config,
+      env: opts.env,
+      sandbox: sandbox.wrap,
+      isTrusted: opts.isTrusted,
+    }),
   );
 }

@@ -71,6 +71,8 @@ export interface StartOptions {
   env: NodeJS.ProcessEnv;
   languageId: (ext: string) => string;
   pullDiagnostics?: boolean;
+  /** Sent with initialize (project-binaries.ts: the app's tsserver for an untrusted project). */
+  initializationOptions?: Record<string, unknown>;
 }
 
 export class LspClient implements Disposable {
@@ -121,7 +123,7 @@ export class LspClient implements Disposable {
     );
     client.listen();
     try {
-      await client.initialize();
+      await client.initialize(opts.initializationOptions);
     } catch (err) {
       await client.dispose();
       throw err;
@@ -183,7 +185,7 @@ export class LspClient implements Disposable {
     await this.watcher?.flush();
   }
 
-  private async initialize(): Promise<void> {
+  private async initialize(initializationOptions?: Record<string, unknown>): Promise<void> {
     const result = await this.request<{ capabilities: ServerCapabilities }>(
       InitializeRequest.method,
       {
@@ -193,6 +195,7 @@ export class LspClient implements Disposable {
         rootPath: this.root,
         workspaceFolders: [{ uri: pathToFileURL(this.root).href, name: basename(this.root) }],
         capabilities: CLIENT_CAPABILITIES,
+        ...(initializationOptions ? { initializationOptions } : {}),
       },
       INITIALIZE_TIMEOUT_MS,
     ).catch((err: unknown) => {

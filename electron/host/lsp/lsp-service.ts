@@ -38,6 +38,8 @@ export interface LspServiceOptions {
   env?: NodeJS.ProcessEnv;
   /** Required for `agent.server_sandbox`; without it a sandboxed config starts no server. */
   sandbox?: ServerSandbox;
+  /** Workspace trust; without it no project is trusted (nothing under a project is executed). */
+  isTrusted?: (projectRoot: string) => boolean;
   /** Overrides of the waits in constants.ts (tests on a loaded machine). */
   waits?: { diagnosticsMs?: number; passiveMs?: number; requestMs?: number };
 }
@@ -74,6 +76,7 @@ export class LspService extends DisposableObject {
         binDirs: opts.binDirs ?? appBinDirs(),
         env: opts.env ?? process.env,
         sandbox: opts.sandbox,
+        isTrusted: opts.isTrusted,
       }),
     );
     this.waits = {

@@ -7,6 +7,7 @@ import { LspError } from './errors';
 import { LspClient } from './lsp-client';
 import { ManagedServer } from './managed-server';
 import { nodeBinDirs, resolveExecutable } from './resolve-command';
+import { isProjectLocal, untrustedInitOptions } from './project-binaries';
 import { serverEnv } from './server-env';
 import { buildServerSpecs, specForFile } from './server-specs';
 
@@ -32,6 +33,8 @@ export interface RegistryOptions {
   binDirs: string[];
   env: NodeJS.ProcessEnv;
   sandbox?: ServerSandbox;
+  /** Workspace trust; without it no project is trusted (nothing under a project is executed). */
+  isTrusted?: (projectRoot: string) => boolean;
 }
 
 export interface RunningServer {
@@ -67,18 +70,21 @@ export class ServerRegistry implements Disposable {
       );
     }
     const root = findWorkspaceRoot(file, projectRoot, spec.rootMarkers);
+    const trusted = this.opts.isTrusted?.(projectRoot) ?? false;
     const key = JSON.stringify([
       spec.name,
       root,
       projectRoot,
       spec.command,
       config.agent.server_sandbox,
+      trusted,
     ]);
     const existing = this.servers.get(key);
     if (existing) return existing;
 
     const [program, ...args] = spec.command;
-    const before = nodeBinDirs(root, projectRoot);
+    const local = nodeBinDirs(root, projectRoot);
+    const before = trusted ? local : [];
     const resolved = resolveExecutable(program!, root, {
       before,
       after: this.opts.binDirs,
@@ -86,10 +92,25 @@ export class ServerRegistry implements Disposable {
     });
     if (!resolved) {
       const places = ['PATH', ...before, ...this.opts.binDirs].join(', ');
+      const skipped = trusted
+        ? ''
+        : local.length
+          ? `; the project's own ${local.join(', ')} is not searched until ${projectRoot} is trusted (workspace trust)`
+          : '';
       return errorPayload(
         'server_not_installed',
-        `${spec.name} is not installed: ${program} was not found (looked in ${places}); ` +
+        `${spec.name} is not installed: ${program} was not found (looked in ${places})${skipped}; ` +
           `install it or set agent.lsp.servers.${spec.name}.command`,
+        { server: spec.name },
+      );
+    }
+    const initOptions = trusted ? undefined : untrustedInitOptions(spec.name);
+    if (!trusted && (isProjectLocal(resolved, projectRoot) || initOptions === null)) {
+      return errorPayload(
+        'untrusted_project',
+        `workspace trust: ${spec.name} would run ${initOptions === null ? "the project's own TypeScript" : resolved}, ` +
+          `inside ${projectRoot}, which is not trusted; nothing under an untrusted project is executed. ` +
+          'Trust the project to use it.',
         { server: spec.name },
       );
     }
@@ -110,6 +131,7 @@ export class ServerRegistry implements Disposable {
         env: serverEnv(this.opts.env),
         languageId: spec.languageId,
         pullDiagnostics: spec.pullDiagnostics,
+        initializationOptions: initOptions ?? undefined,
       });
     const server = new ManagedServer(spec.name, root, async () => {
       if (!sandbox) return start(argv);

@@ -3,7 +3,7 @@ import type { DisposableStore } from '../lifecycle/disposable';
 import { LauncherSandbox } from '../lsp/sandboxed-launch';
 import { moduleDir } from '../lsp/resolve-command';
 import { findInstallRoot, findLauncher } from '../sandbox/launcher';
-import { McpManager } from './mcp-manager';
+import { McpManager, type McpTrust } from './mcp-manager';
 
 // The McpManager as the composition root builds it: the app's servers from configs/app.json and,
 // with agent.server_sandbox on, stdio servers started only under the Landlock launcher. Both
@@ -11,7 +11,8 @@ import { McpManager } from './mcp-manager';
 
 export interface CreateMcpOptions {
   config: AppConfig;
-  env: NodeJS.ProcessEnv;
+  /** Workspace trust: only trusted projects' `.mcp.json` servers start. */
+  trust: McpTrust;
   /** $MEWBO_HOME/configs (denied to a confined server with harness_self_deny). */
   configDir: string;
   /** Stands in as the root of app servers, which belong to no project: they reach none. */
@@ -36,7 +37,7 @@ export function createMcpManager(opts: CreateMcpOptions): McpManager {
   return opts.store.add(
     new McpManager({
       appServers: opts.config.mcpServers,
-      env: opts.env,
+      trust: opts.trust,
       sandbox: wrap ? (root, argv) => wrap(root ?? opts.noProjectRoot, argv) : undefined,
     }),
   );

@@ -7,7 +7,7 @@ import type { AnyTool } from '../tools/tool';
 import { narrowToHeld } from '../projects/narrow';
 import { HostError } from '../rpc/host-error';
 import { readProjectMcpConfig } from './project-config';
-import { ServerGroup, configErrorStatus } from './server-group';
+import { ServerGroup, configErrorStatus, untrustedStatus } from './server-group';
 import type { McpServerSpec } from './server-spec';
 import { safeServerName } from './tool-names';
 import type { McpLimits } from './constants';
@@ -22,13 +22,24 @@ export interface McpSessionRef {
 interface ProjectEntry {
   group: Promise<ServerGroup>;
   refs: number;
+  /** Whether the group was opened trusted: a change of trust reopens it. */
+  trusted: boolean;
+}
+
+/** Workspace trust as the manager needs it (trust/workspace-trust.ts). */
+export interface McpTrust {
+  isTrusted(root: string): boolean;
+  onDidChange: Event<unknown>;
 }
 
 export interface McpManagerOptions {
   /** configs/app.json `mcpServers`. */
   appServers: Record<string, McpServerConfig>;
-  /** Environment for `${VAR}` in `.mcp.json`. */
-  env: NodeJS.ProcessEnv;
+  /**
+   * Workspace trust: an untrusted project's `.mcp.json` servers are listed but never started.
+   * Without it no project is trusted.
+   */
+  trust?: McpTrust;
   limits?: McpLimits;
   /** Set when agent.server_sandbox is on: stdio servers then start only confined. */
   sandbox?: McpServerSandbox;
@@ -45,6 +56,7 @@ export class McpManager implements Disposable {
   private readonly leases = new Map<string, Map<string, Disposable>>();
   private readonly changed = new Emitter<void>();
   private disposed = false;
+  private readonly trustSub: Disposable | undefined;
 
   /** A server's state or tools changed (the `mcp` topic). */
   readonly onDidChange: Event<void> = this.changed.event;
@@ -57,6 +69,25 @@ export class McpManager implements Disposable {
       config,
     }));
     this.app = new ServerGroup(specs, [], () => this.changed.fire(), opts.limits, opts.sandbox);
+    this.trustSub = opts.trust?.onDidChange(() => void this.retrust());
+  }
+
+  private isTrusted(root: string): boolean {
+    return this.opts.trust?.isTrusted(root) ?? false;
+  }
+
+  /** Reopens every held project whose trust changed: trusting starts its servers, revoking stops them. */
+  private async retrust(): Promise<void> {
+    for (const [root, entry] of this.projects) {
+      const trusted = this.isTrusted(root);
+      if (trusted === entry.trusted || this.disposed) continue;
+      const old = entry.group;
+      entry.trusted = trusted;
+      entry.group = this.openProject(root, trusted);
+      await (await old).dispose();
+      if (trusted) await (await entry.group).start();
+      this.changed.fire();
+    }
   }
 
   /** Starts the app's servers (the host does this in the background at launch). */
@@ -108,7 +139,8 @@ export class McpManager implements Disposable {
     if (this.disposed) throw new HostError('disposed', 'the MCP manager is shut down');
     let entry = this.projects.get(root);
     if (!entry) {
-      entry = { group: this.openProject(root), refs: 0 };
+      const trusted = this.isTrusted(root);
+      entry = { group: this.openProject(root, trusted), refs: 0, trusted };
       this.projects.set(root, entry);
     }
     let mine = this.leases.get(session.id);
@@ -132,8 +164,8 @@ export class McpManager implements Disposable {
     this.changed.fire();
   }
 
-  private async openProject(root: string): Promise<ServerGroup> {
-    const { servers, errors } = await readProjectMcpConfig(root, this.opts.env);
+  private async openProject(root: string, trusted: boolean): Promise<ServerGroup> {
+    const { servers, errors } = await readProjectMcpConfig(root);
     const appNames = new Set(Object.keys(this.opts.appServers).map(safeServerName));
     const specs: McpServerSpec[] = [];
     const failed: McpServerStatus[] = Object.entries(errors).map(([name, error]) =>
@@ -148,6 +180,7 @@ export class McpManager implements Disposable {
             `the name '${name}' is already an app server in configs/app.json; rename it in ${root}/.mcp.json`,
           ),
         );
+      else if (!trusted) failed.push(untrustedStatus({ name, scope: 'project', root }, config));
       else specs.push({ name, scope: 'project', root, config });
     }
     const group = new ServerGroup(
@@ -180,6 +213,7 @@ export class McpManager implements Disposable {
   async dispose(): Promise<void> {
     if (this.disposed) return;
     this.disposed = true;
+    this.trustSub?.dispose();
     const groups = await Promise.allSettled([...this.projects.values()].map((e) => e.group));
     this.projects.clear();
     this.leases.clear();

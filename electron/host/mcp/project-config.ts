@@ -3,10 +3,13 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { mcpServerConfigSchema, type McpServerConfig } from '../config/schema';
 import { describeIssues } from '../config/load-config';
+import type { TrustItem } from '../../../shared/protocol/commands/trust';
 
 // A project's `.mcp.json`, in Claude Code's format: {"mcpServers": {"name": {command, args, env} |
-// {type: "http", url, headers}}}. `${VAR}` and `${VAR:-default}` in strings expand from the
-// environment as Claude Code does, so a checked-in file need not hold secrets.
+// {type: "http", url, headers}}}. Unlike Claude Code, `${VAR}` stays literal, trusted project or
+// not: a cloned file that says `"env": {"X": "${AWS_SECRET_ACCESS_KEY}"}` would otherwise hand the
+// host's secrets to a server of the repository's choosing. Only the user's own config may name
+// values; a server that needs one gets it there (configs/app.json mcpServers).
 
 export const PROJECT_MCP_FILE = '.mcp.json';
 
@@ -18,10 +21,7 @@ export interface ProjectMcpConfig {
   errors: Record<string, string>;
 }
 
-export async function readProjectMcpConfig(
-  root: string,
-  env: NodeJS.ProcessEnv,
-): Promise<ProjectMcpConfig> {
+export async function readProjectMcpConfig(root: string): Promise<ProjectMcpConfig> {
   const file = join(root, PROJECT_MCP_FILE);
   let text: string;
   try {
@@ -42,21 +42,19 @@ export async function readProjectMcpConfig(
   const servers: Record<string, McpServerConfig> = {};
   const errors: Record<string, string> = {};
   for (const [name, raw] of Object.entries(top.data.mcpServers)) {
-    const parsed = mcpServerConfigSchema.safeParse(expandEnv(raw, env));
+    const parsed = mcpServerConfigSchema.safeParse(raw);
     if (parsed.success) servers[name] = parsed.data;
     else errors[name] = describeIssues(`${file}: mcpServers.${name}`, parsed.error);
   }
   return { servers, errors };
 }
 
-export function expandEnv(value: unknown, env: NodeJS.ProcessEnv): unknown {
-  if (typeof value === 'string')
-    return value.replace(
-      /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g,
-      (_, name: string, def?: string) => env[name] ?? def ?? '',
-    );
-  if (Array.isArray(value)) return value.map((v) => expandEnv(v, env));
-  if (value && typeof value === 'object')
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, expandEnv(v, env)]));
-  return value;
+/** The trust prompt's lines for a project's `.mcp.json`: each server with what it would run. */
+export async function projectMcpPreview(root: string): Promise<TrustItem[]> {
+  const { servers } = await readProjectMcpConfig(root);
+  return Object.entries(servers).map(([name, config]) => ({
+    kind: 'mcp_server' as const,
+    name,
+    detail: 'command' in config ? [config.command, ...config.args].join(' ') : config.url,
+  }));
 }

@@ -63,3 +63,20 @@ export function configErrorStatus(
     stderr_tail: [],
   };
 }
+
+/**
+ * A project server that waits for workspace trust: listed with what it would run, never started.
+ * The error names the rule so Settings and the trust prompt can say why.
+ */
+export function untrustedStatus(
+  spec: Pick<McpServerSpec, 'name' | 'scope' | 'root'>,
+  config: McpServerSpec['config'],
+): McpServerStatus {
+  const what = 'command' in config ? [config.command, ...config.args].join(' ') : config.url;
+  return {
+    ...configErrorStatus(spec, ''),
+    transport: 'command' in config ? 'stdio' : 'http',
+    state: 'disabled',
+    error: `not started: ${spec.root} is not a trusted project (workspace trust); trust it to run ${what}`,
+  };
+}

@@ -5,6 +5,7 @@ import { ReadState } from './read-state';
 import type { ToolServices } from './services';
 import { createLspService } from '../lsp/create-lsp-service';
 import { ShellService } from '../shells/shell-service';
+import { WorkspaceTrust } from '../trust/workspace-trust';
 
 // The services a tool gets when it runs without a session or a model (`mewbo tool`, `mewbo mcp`).
 // Each area adds one factory line; a factory registers anything long-lived with `store`, which
@@ -25,13 +26,17 @@ export type ServiceFactory = (
 
 export const standaloneServiceFactories: ServiceFactory[] = [
   (env) => ({ readState: new ReadState({ dedup: env.dedupReads }) }),
-  (env) => ({
-    lsp: createLspService({
-      config: () => env.config,
-      configDir: env.home.configDir,
-      store: env.store,
-    }),
-  }),
+  (env) => {
+    const trust = new WorkspaceTrust({ configFile: env.home.configFile, config: env.config });
+    return {
+      lsp: createLspService({
+        config: () => env.config,
+        configDir: env.home.configDir,
+        store: env.store,
+        isTrusted: (root) => trust.isTrusted(root),
+      }),
+    };
+  },
   (env) => ({
     shells: env.store.add(new ShellService({ paths: env.home, config: () => env.config })),
   }),

@@ -6,6 +6,7 @@ import { agentCommands } from './agent';
 import { deviceCommands } from './devices';
 import { shellCommands } from './shells';
 import { settingsCommands } from './settings';
+import { trustCommands } from './trust';
 
 // The one map of every command. Each area adds its own file and one spread line here.
 export const commands = {
@@ -16,6 +17,7 @@ export const commands = {
   ...deviceCommands,
   ...shellCommands,
   ...settingsCommands,
+  ...trustCommands,
 };
 
 export type Commands = typeof commands;

@@ -1,4 +1,6 @@
-import { DisposableStore } from '../../../electron/host/lifecycle/disposable';
+import { DisposableStore, toDisposable } from '../../../electron/host/lifecycle/disposable';
+import { Emitter } from '../../../electron/host/lifecycle/emitter';
+import type { McpTrust } from '../../../electron/host/mcp/mcp-manager';
 import { parseConfig } from '../../../electron/host/config/load-config';
 import type { AnyTool, ToolContext } from '../../../electron/host/tools/tool';
 import { DEFAULT_MCP_LIMITS, type McpLimits } from '../../../electron/host/mcp/constants';
@@ -63,4 +65,24 @@ export function alive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** Workspace trust for tests: every project trusted, or a switchable set of trusted roots. */
+export const TRUST_ALL: McpTrust = {
+  isTrusted: () => true,
+  onDidChange: () => toDisposable(() => {}),
+};
+
+export function switchableTrust(): McpTrust & { set(root: string, trusted: boolean): void } {
+  const roots = new Set<string>();
+  const changed = new Emitter<void>();
+  return {
+    isTrusted: (root) => roots.has(root),
+    onDidChange: changed.event,
+    set(root, trusted) {
+      if (trusted) roots.add(root);
+      else roots.delete(root);
+      changed.fire();
+    },
+  };
 }

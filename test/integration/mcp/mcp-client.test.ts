@@ -15,7 +15,7 @@ const stdio = (...args: string[]): McpServerConfig => ({
   disabled: false,
 });
 function manager(appServers: Record<string, McpServerConfig>): McpManager {
-  const m = new McpManager({ appServers, env: process.env, limits: FAST_LIMITS });
+  const m = new McpManager({ appServers, limits: FAST_LIMITS });
   managers.push(m);
   return m;
 }
@@ -173,7 +173,6 @@ describe('MCP client over stdio (own test server)', () => {
   it('stops every server process when disposed', async () => {
     const m = new McpManager({
       appServers: { a: stdio(), b: stdio() },
-      env: process.env,
       limits: FAST_LIMITS,
     });
     await m.toolsForRun(sessionRef(), null);

@@ -27,7 +27,6 @@ beforeAll(() => {
         disabled: false,
       },
     },
-    env: process.env,
     limits: FAST_LIMITS,
   });
 });

@@ -5,7 +5,17 @@ import { McpManager } from '../../../electron/host/mcp/mcp-manager';
 import type { McpServerConfig } from '../../../electron/host/config/schema';
 import { buildMcpTestServer } from '../../helpers/mcp-test-server-build';
 import { tempDir } from '../../helpers/temp';
-import { FAST_LIMITS, alive, byName, call, sessionRef, waitFor } from './harness';
+import {
+  FAST_LIMITS,
+  TRUST_ALL,
+  alive,
+  byName,
+  call,
+  sessionRef,
+  switchableTrust,
+  waitFor,
+} from './harness';
+import type { McpTrust } from '../../../electron/host/mcp/mcp-manager';
 
 let serverJs: string;
 let tmp: { dir: string; cleanup: () => void };
@@ -23,9 +33,9 @@ function project(name: string, servers: Record<string, unknown> | string): strin
 const srv = (...args: string[]) => ({ command: process.execPath, args: [serverJs, ...args] });
 function manager(
   appServers: Record<string, McpServerConfig> = {},
-  env: NodeJS.ProcessEnv = process.env,
+  trust: McpTrust = TRUST_ALL,
 ): McpManager {
-  const m = new McpManager({ appServers, env, limits: FAST_LIMITS });
+  const m = new McpManager({ appServers, trust, limits: FAST_LIMITS });
   managers.push(m);
   return m;
 }
@@ -42,24 +52,31 @@ afterEach(async () => {
 afterAll(() => tmp.cleanup());
 
 describe("a project's .mcp.json servers", () => {
-  it('start in the project root with ${VAR:-default} expanded and namespaced tools', async () => {
+  it('start in the project root with namespaced tools, and ${VAR} left literal (never the host env)', async () => {
     const root = project('env', {
       local: {
         ...srv(),
         env: {
           GREETING: '${MEWBO_TEST_GREETING:-hello from default}',
           TOKEN: '${MEWBO_TEST_TOKEN}',
+          PLAIN: 'as written',
         },
       },
     });
-    const m = manager({}, { MEWBO_TEST_TOKEN: 'secret-1' });
-    const tools = await m.toolsForRun(sessionRef(), root);
+    process.env.MEWBO_TEST_TOKEN = 'secret-1';
+    const m = manager();
+    const tools = await m.toolsForRun(sessionRef(), root).finally(() => {
+      delete process.env.MEWBO_TEST_TOKEN;
+    });
     expect(await call(byName(tools, 'mcp__local__cwd'))).toMatchObject({ text: root });
     expect(await call(byName(tools, 'mcp__local__env'), { name: 'GREETING' })).toMatchObject({
-      text: 'hello from default',
+      text: '${MEWBO_TEST_GREETING:-hello from default}',
     });
     expect(await call(byName(tools, 'mcp__local__env'), { name: 'TOKEN' })).toMatchObject({
-      text: 'secret-1',
+      text: '${MEWBO_TEST_TOKEN}',
+    });
+    expect(await call(byName(tools, 'mcp__local__env'), { name: 'PLAIN' })).toMatchObject({
+      text: 'as written',
     });
     expect((await m.servers())[0]).toMatchObject({
       id: `project:${root}:local`,
@@ -141,5 +158,37 @@ describe('narrowing after switch_project', () => {
     // Switching back restores the tools the run started with.
     const back = await m.toolsAfterSwitch(s, a, held);
     expect(new Set(back.map((t) => t.name))).toEqual(held);
+  });
+});
+
+describe('workspace trust', () => {
+  it("an untrusted project's servers are listed with the rule and what they would run, never started", async () => {
+    const root = project('untrusted', { local: srv() });
+    const m = manager({}, switchableTrust());
+    const tools = await m.toolsForRun(sessionRef(), root);
+    expect(tools).toEqual([]);
+    const [status] = await m.servers();
+    expect(status).toMatchObject({ name: 'local', state: 'disabled', pid: null });
+    expect(status!.error).toContain('not a trusted project (workspace trust)');
+    expect(status!.error).toContain(process.execPath);
+  });
+
+  it('trusting a held project starts its servers; revoking stops them', async () => {
+    const root = project('retrust', { local: srv() });
+    const trust = switchableTrust();
+    const m = manager({}, trust);
+    const s = sessionRef();
+    await m.toolsForRun(s, root);
+    expect(await pidsOf(m, 'project')).toEqual([]);
+    trust.set(root, true);
+    const [pid] = await waitFor('the trusted project server to start', async () => {
+      const pids = await pidsOf(m, 'project');
+      return pids.length ? pids : undefined;
+    });
+    expect(byName(await m.toolsForRun(s, root), 'mcp__local__echo')).toBeDefined();
+    trust.set(root, false);
+    await waitFor('the revoked project server to exit', () => !alive(pid!));
+    expect((await m.servers())[0]).toMatchObject({ state: 'disabled' });
+    expect(await m.toolsForRun(s, root)).toEqual([]);
   });
 });

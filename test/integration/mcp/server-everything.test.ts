@@ -14,7 +14,6 @@ const m = new McpManager({
       disabled: false,
     },
   },
-  env: process.env,
   limits: FAST_LIMITS,
 });
 afterAll(() => m.dispose());

@@ -13,7 +13,7 @@ import {
 } from '../../../electron/host/sandbox/launcher';
 import { buildMcpTestServer } from '../../helpers/mcp-test-server-build';
 import { tempDir } from '../../helpers/temp';
-import { FAST_LIMITS, byName, call, sessionRef } from './harness';
+import { FAST_LIMITS, TRUST_ALL, byName, call, sessionRef } from './harness';
 
 // agent.server_sandbox for MCP servers through the real Landlock launcher: a project's server
 // cannot read another configured project, an app server reaches none; a refusing sandbox means
@@ -67,7 +67,12 @@ function manager(hook: McpServerSandbox | undefined, app = false): McpManager {
   const appServers: Record<string, McpServerConfig> = app
     ? { appsrv: { command: process.execPath, args: [serverJs], env: {}, disabled: false } }
     : {};
-  const m = new McpManager({ appServers, env: process.env, limits: FAST_LIMITS, sandbox: hook });
+  const m = new McpManager({
+    appServers,
+    limits: FAST_LIMITS,
+    sandbox: hook,
+    trust: TRUST_ALL,
+  });
   managers.push(m);
   return m;
 }

@@ -5,7 +5,6 @@ import {
   uniqueToolNames,
 } from '../../../electron/host/mcp/tool-names';
 import { capText } from '../../../electron/host/mcp/tool-result';
-import { expandEnv } from '../../../electron/host/mcp/project-config';
 
 describe('MCP tool names', () => {
   it('are mcp__<server>__<tool> with characters providers reject replaced', () => {
@@ -48,14 +47,5 @@ describe('MCP result cap', () => {
     expect(out.text.endsWith('END')).toBe(true);
     expect(out.text).toContain(`${text.length - 100} characters cut here`);
     expect(out.truncated).toEqual({ total_chars: text.length, shown_chars: 100 });
-  });
-});
-
-describe('.mcp.json environment expansion', () => {
-  it('expands ${VAR} and ${VAR:-default} in nested strings and leaves other values', () => {
-    const env = { A: 'alpha' };
-    expect(
-      expandEnv({ command: '${A}', args: ['${B:-beta}', '${C}', 'x${A}y'], n: 3, b: true }, env),
-    ).toEqual({ command: 'alpha', args: ['beta', '', 'xalphay'], n: 3, b: true });
   });
 });
