@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DisposableObject } from './lifecycle/disposable';
 import { homePaths, type HomePaths } from './config/paths';
-import { loadConfigFile } from './config/load-config';
+import { ConfigStore } from './config/config-store';
 import type { AppConfig } from './config/schema';
 import { SessionManager } from './sessions/session-manager';
 import { AgentService } from './agent/agent-service';
@@ -73,7 +73,10 @@ export class Host extends DisposableObject {
     const env = opts.env ?? process.env;
     const paths = homePaths(env);
     await mkdir(paths.sessionsDir, { recursive: true });
-    const config = loadConfigFile(paths.configFile);
+    // The one owner of configs/app.json (and the queue secrets.json shares); mistakes in the file
+    // warn and fall back to defaults, they never stop the host.
+    const configStore = ConfigStore.open({ file: paths.configFile });
+    const config = configStore.config;
     const sessions = new SessionManager(paths.sessionsDir);
     const trust = new WorkspaceTrust({
       configFile: paths.configFile,
@@ -117,14 +120,14 @@ export class Host extends DisposableObject {
       emit: async (sessionId, event) => {
         await (await sessions.get(sessionId)).append(event);
       },
-      rememberPairing: (enabled) => rememberPairingInConfig(paths.configFile, enabled),
+      rememberPairing: (enabled) => rememberPairingInConfig(configStore, enabled),
       pageDir: opts.distDir ? join(opts.distDir, 'phone') : undefined,
     });
     const models = new ModelSettings({
-      configFile: paths.configFile,
-      initial: config,
+      config: configStore,
       env,
-      secrets: opts.secrets ?? new FileSecretStore(paths.secretsFile),
+      secrets:
+        opts.secrets ?? new FileSecretStore(paths.secretsFile, (fn) => configStore.exclusive(fn)),
     });
     const agent = new AgentService({
       sessions,
@@ -150,7 +153,7 @@ export class Host extends DisposableObject {
       return { key, root: (await projects.resolve(key)).path };
     };
 
-    const appSettings = new AppSettingsService({ configFile: paths.configFile, config, models });
+    const appSettings = new AppSettingsService({ store: configStore, models });
     const handlers: HandlerMap = {
       ...sessionHandlers({ sessions, runner, resolveProject }),
       ...projectHandlers(projects, mcp),
@@ -186,6 +189,7 @@ export class Host extends DisposableObject {
       shells,
       trust,
     );
+    host.register(configStore);
     host.register(appSettings);
     host.register(lspStore);
     host.register(shells);

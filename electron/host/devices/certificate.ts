@@ -2,7 +2,7 @@ import { X509Certificate } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { generate } from 'selfsigned';
-import writeFileAtomic from 'write-file-atomic';
+import { writeFileAtomic } from '../store/atomic-json';
 import { CERT_VALIDITY_DAYS } from './constants';
 
 // The pairing listener's TLS identity, generated once and kept under $MEWBO_HOME/state (the key

@@ -1,6 +1,6 @@
 import { mkdir, readFile, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
+import { writeFileAtomic } from '../store/atomic-json';
 import { z } from 'zod';
 import { matchesHash, randomId, randomToken, sha256Hex } from './tokens';
 

@@ -1,38 +1,42 @@
-import { mkdir, readFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
-import type { AppConfig } from '../config/schema';
-import { ConfigError, parseConfig } from '../config/load-config';
+import { ConfigError } from '../config/load-config';
+import type { ConfigStore } from '../config/config-store';
+import { isObject } from '../config/read-config';
 import { chooseEditBackend } from '../tools/edit-backend';
 import type { ModelSettings } from '../models/model-settings';
 import type { HandlerMap, TopicProvider } from '../rpc/router';
 import { HostError } from '../rpc/host-error';
 import { Emitter } from '../lifecycle/emitter';
-import { toDisposable } from '../lifecycle/disposable';
+import { toDisposable, type Disposable } from '../lifecycle/disposable';
 import type { AppSettings } from '../../../shared/protocol/commands/settings';
 
 type SettingsHandlers = Pick<HandlerMap, 'settings.get' | 'settings.update'>;
 
 export interface SettingsDeps {
-  configFile: string;
-  /** The host's live config: updated in place, so runs started after a change see it. */
-  config: AppConfig;
+  /** The owner of configs/app.json; its live config is what runs started after a change see. */
+  store: ConfigStore;
   models: ModelSettings;
 }
 
 /**
- * settings.get / settings.update and the `settings` topic. An update is merged into the file's own
- * JSON (keys it does not touch stay as written), validated as a whole, written atomically, then
- * applied to the live config; a change fires the topic so every open Settings screen reloads.
+ * settings.get / settings.update and the `settings` topic. An update goes through the ConfigStore
+ * (merged into the file's own JSON, validated, written atomically); any change to the file, in-app
+ * or by hand, fires the topic so every open Settings screen reloads, problems included.
  */
 export class AppSettingsService {
   private readonly changed = new Emitter<AppSettings>();
-  private writes: Promise<unknown> = Promise.resolve();
+  private readonly storeSub: Disposable;
 
-  constructor(private readonly deps: SettingsDeps) {}
+  constructor(private readonly deps: SettingsDeps) {
+    this.storeSub = deps.store.onDidChange(() => {
+      void this.get().then(
+        (now) => this.changed.fire(now),
+        () => {},
+      );
+    });
+  }
 
   async get(): Promise<AppSettings> {
-    const c = this.deps.config;
+    const c = this.deps.store.config;
     const selected = (await this.deps.models.status()).selected;
     return {
       permission_mode: c.permission_mode,
@@ -40,53 +44,29 @@ export class AppSettingsService {
       effective_edit_tool: chooseEditBackend(c.agent, selected?.model ?? null),
       shell_sandbox: c.agent.shell_sandbox,
       tool_search: c.agent.tool_search,
+      config_problems: [...this.deps.store.problems],
     };
   }
 
-  update(
+  async update(
     patch: Partial<
       Pick<AppSettings, 'permission_mode' | 'edit_tool' | 'shell_sandbox' | 'tool_search'>
     >,
   ): Promise<AppSettings> {
-    const next = this.writes.then(async () => {
-      const file = this.deps.configFile;
-      let raw: Record<string, unknown> = {};
-      try {
-        const json: unknown = JSON.parse(await readFile(file, 'utf8'));
-        if (!json || typeof json !== 'object' || Array.isArray(json))
-          throw new ConfigError(`${file}: must hold a JSON object`);
-        raw = json as Record<string, unknown>;
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
-          throw new HostError('invalid_settings', (err as Error).message);
-      }
-      const agent = { ...((raw.agent as Record<string, unknown> | undefined) ?? {}) };
-      for (const key of ['edit_tool', 'shell_sandbox', 'tool_search'] as const)
-        if (patch[key] !== undefined) agent[key] = patch[key];
-      const merged = {
-        ...raw,
-        agent,
-        ...(patch.permission_mode ? { permission_mode: patch.permission_mode } : {}),
-      };
-      let parsed: AppConfig;
-      try {
-        parsed = parseConfig(merged, file);
-      } catch (err) {
-        throw new HostError('invalid_settings', (err as Error).message);
-      }
-      await mkdir(dirname(file), { recursive: true });
-      await writeFileAtomic(file, `${JSON.stringify(merged, null, 2)}\n`);
-      const live = this.deps.config;
-      live.permission_mode = parsed.permission_mode;
-      live.agent.edit_tool = parsed.agent.edit_tool;
-      live.agent.shell_sandbox = parsed.agent.shell_sandbox;
-      live.agent.tool_search = parsed.agent.tool_search;
-      const now = await this.get();
-      this.changed.fire(now);
-      return now;
-    });
-    this.writes = next.catch(() => {});
-    return next;
+    try {
+      await this.deps.store.update((raw) => {
+        const agent = isObject(raw.agent) ? raw.agent : {};
+        for (const key of ['edit_tool', 'shell_sandbox', 'tool_search'] as const)
+          if (patch[key] !== undefined) agent[key] = patch[key];
+        raw.agent = agent;
+        if (patch.permission_mode) raw.permission_mode = patch.permission_mode;
+      });
+    } catch (err) {
+      if (err instanceof ConfigError) throw new HostError('invalid_settings', err.message);
+      throw err;
+    }
+    // The store's change event has already told the topic; this answers the caller.
+    return this.get();
   }
 
   handlers(): SettingsHandlers {
@@ -105,6 +85,7 @@ export class AppSettingsService {
   }
 
   dispose(): void {
+    this.storeSub.dispose();
     this.changed.dispose();
   }
 }

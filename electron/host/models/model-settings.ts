@@ -1,6 +1,4 @@
-import { readFile } from 'node:fs/promises';
-import { parseConfig } from '../config/load-config';
-import { writeJsonAtomic } from '../store/atomic-json';
+import type { ConfigStore } from '../config/config-store';
 import { apiKeySecret, type SecretStore } from '../secrets/secret-store';
 import { ANTHROPIC_API_VERSION } from './constants';
 import type { RetryPolicy } from './http';
@@ -13,8 +11,8 @@ import {
 import { selectModel, type ModelSelection } from './select-model';
 import type { ProviderId } from './types';
 
-// The live model settings: the `model` and `providers` sections of configs/app.json (changed from
-// Settings and written back atomically, every other key of the file left as it was), the keys in
+// The live model settings: the `model` and `providers` sections of configs/app.json (read from and
+// changed through the ConfigStore, every other key of the file left as it was), the keys in
 // the secret store, and the environment. Each run selects its model from these at its start.
 
 export interface ModelSettingsPatch {
@@ -42,8 +40,8 @@ export interface ModelsStatus {
 }
 
 export interface ModelSettingsOptions {
-  configFile: string;
-  initial: ModelSection;
+  /** The owner of configs/app.json: a hand edit of `model` or `providers` applies at once. */
+  config: ConfigStore;
   env: NodeJS.ProcessEnv;
   secrets: SecretStore;
   retry?: RetryPolicy;
@@ -55,11 +53,11 @@ const stripNulls = <T extends object>(o: T) =>
   );
 
 export class ModelSettings {
-  private current: ModelSection;
-  private writes: Promise<unknown> = Promise.resolve();
+  constructor(private readonly opts: ModelSettingsOptions) {}
 
-  constructor(private readonly opts: ModelSettingsOptions) {
-    this.current = { model: { ...opts.initial.model }, providers: { ...opts.initial.providers } };
+  private get current(): ModelSection {
+    const c = this.opts.config.config;
+    return { model: c.model, providers: c.providers };
   }
 
   get section(): ModelSection {
@@ -77,14 +75,8 @@ export class ModelSettings {
   }
 
   /** Applies a patch (null clears a value), validates the whole file, writes it atomically. */
-  update(patch: ModelSettingsPatch): Promise<ModelSection> {
-    const next = this.writes.then(async () => {
-      let raw: Record<string, unknown> = {};
-      try {
-        raw = JSON.parse(await readFile(this.opts.configFile, 'utf8')) as Record<string, unknown>;
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-      }
+  async update(patch: ModelSettingsPatch): Promise<ModelSection> {
+    await this.opts.config.update((raw) => {
       if (patch.model) raw.model = stripNulls({ ...((raw.model as object) ?? {}), ...patch.model });
       if (patch.providers) {
         const providers = { ...((raw.providers as Record<string, object>) ?? {}) };
@@ -95,13 +87,8 @@ export class ModelSettings {
         }
         raw.providers = providers;
       }
-      const parsed = parseConfig(raw, this.opts.configFile);
-      await writeJsonAtomic(this.opts.configFile, raw);
-      this.current = { model: parsed.model, providers: parsed.providers };
-      return this.current;
     });
-    this.writes = next.catch(() => {});
-    return next;
+    return this.current;
   }
 
   setKey(provider: ProviderId, key: string): Promise<void> {

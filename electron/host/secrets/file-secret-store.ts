@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import PQueue from 'p-queue';
 import { writeJsonAtomic } from '../store/atomic-json';
 import type { SecretStore } from './secret-store';
 
@@ -10,15 +11,26 @@ interface SecretsFile {
   secrets: Record<string, string>;
 }
 
+/** Runs a read-modify-write alone; the host passes the ConfigStore's queue (one for configs/). */
+export type Exclusive = <T>(fn: () => Promise<T>) => Promise<T>;
+
 /**
  * Keys in one JSON file, mode 0600, replaced atomically on every change (a crash leaves the old or
  * the new file, never a torn one). The shell sandbox denies the directory that holds it.
  */
 export class FileSecretStore implements SecretStore {
-  /** Serializes read-modify-write cycles so two quick sets cannot lose one. */
-  private chain: Promise<unknown> = Promise.resolve();
+  private readonly exclusive: Exclusive;
 
-  constructor(private readonly file: string) {}
+  constructor(
+    private readonly file: string,
+    exclusive?: Exclusive,
+  ) {
+    if (exclusive) this.exclusive = exclusive;
+    else {
+      const queue = new PQueue({ concurrency: 1 });
+      this.exclusive = (fn) => queue.add(fn);
+    }
+  }
 
   private async read(): Promise<SecretsFile> {
     let text: string;
@@ -43,17 +55,15 @@ export class FileSecretStore implements SecretStore {
   }
 
   private update(fn: (secrets: Record<string, string>) => void): Promise<void> {
-    const next = this.chain.then(async () => {
+    return this.exclusive(async () => {
       const data = await this.read();
       fn(data.secrets);
       await writeJsonAtomic(this.file, data, SECRETS_FILE_MODE);
     });
-    this.chain = next.catch(() => {});
-    return next;
   }
 
   async get(name: string): Promise<string | undefined> {
-    await this.chain;
+    // Atomic replacement means a read never sees half a write; no need to wait in the queue.
     const value = (await this.read()).secrets[name];
     return typeof value === 'string' ? value : undefined;
   }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { command } from '../command';
 import { permissionModeWire } from '../common';
+import { configProblemSchema } from '../config-problem';
 
 // The app settings the Settings screen edits besides the model (models.*) and MCP (mcp.*): the
 // default permission mode, the edit backend, the shell sandbox switch and tool search. Each is a
@@ -16,6 +17,8 @@ export const appSettingsSchema = z.object({
   effective_edit_tool: z.enum(['search_replace_block', 'structured_patch']),
   shell_sandbox: z.boolean(),
   tool_search: z.enum(['auto', 'on', 'off']),
+  /** Mistakes in configs/app.json (unknown keys, bad values that took their default). */
+  config_problems: z.array(configProblemSchema),
 });
 export type AppSettings = z.infer<typeof appSettingsSchema>;
 

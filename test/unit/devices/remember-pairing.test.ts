@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfigFile } from '../../../electron/host/config/load-config';
+import { ConfigStore } from '../../../electron/host/config/config-store';
 import { rememberPairingInConfig } from '../../../electron/host/devices/remember-pairing';
 import { tempDir } from '../../helpers/temp';
 
@@ -12,13 +13,14 @@ describe('remembering the pairing switch in configs/app.json', () => {
   it('writes devices.pairing_enabled and keeps every other key', async () => {
     temp = tempDir();
     const file = join(temp.dir, 'configs', 'app.json');
-    await rememberPairingInConfig(file, true);
+    const store = ConfigStore.open({ file, watch: false });
+    await rememberPairingInConfig(store, true);
     expect(loadConfigFile(file).devices.pairing_enabled).toBe(true);
     writeFileSync(
       file,
       JSON.stringify({ permission_mode: 'plan', devices: { port: 47000, pairing_enabled: true } }),
     );
-    await rememberPairingInConfig(file, false);
+    await rememberPairingInConfig(store, false);
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({
       permission_mode: 'plan',
       devices: { port: 47000, pairing_enabled: false },
@@ -29,7 +31,8 @@ describe('remembering the pairing switch in configs/app.json', () => {
     temp = tempDir();
     const file = join(temp.dir, 'app.json');
     writeFileSync(file, '{ nope');
-    await expect(rememberPairingInConfig(file, true)).rejects.toThrow(/not valid JSON/);
+    const store = ConfigStore.open({ file, watch: false, warn: () => {} });
+    await expect(rememberPairingInConfig(store, true)).rejects.toThrow(/not valid JSON/);
     expect(readFileSync(file, 'utf8')).toBe('{ nope');
   });
 });

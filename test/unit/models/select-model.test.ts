@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../../electron/host/config/load-config';
+import { ConfigStore } from '../../../electron/host/config/config-store';
 import { ModelSettings } from '../../../electron/host/models/model-settings';
 import { probeOllama, selectModel } from '../../../electron/host/models/select-model';
 import { FileSecretStore } from '../../../electron/host/secrets/file-secret-store';
@@ -141,9 +142,9 @@ describe('model settings', () => {
       const file = join(home.dir, 'configs', 'app.json');
       mkdirSync(join(home.dir, 'configs'));
       writeFileSync(file, JSON.stringify({ permission_mode: 'auto', projects: {} }));
+      const store = ConfigStore.open({ file, watch: false });
       const settings = new ModelSettings({
-        configFile: file,
-        initial: cfg({ permission_mode: 'auto' }),
+        config: store,
         env: { OLLAMA_BASE_URL: DEAD },
         secrets: new MemorySecrets(),
       });
@@ -171,8 +172,7 @@ describe('model settings', () => {
 
   it('status never carries a key, only whether there is one, where from, and its last four characters', async () => {
     const settings = new ModelSettings({
-      configFile: '/nonexistent/app.json',
-      initial: cfg(),
+      config: ConfigStore.open({ file: '/nonexistent/app.json', watch: false }),
       env: { ANTHROPIC_API_KEY: 'sk-ant-0123456789abcd', OLLAMA_BASE_URL: DEAD },
       secrets: new MemorySecrets(),
     });

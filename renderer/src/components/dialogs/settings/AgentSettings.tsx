@@ -64,6 +64,15 @@ export function AgentSettings() {
           {error}
         </p>
       )}
+      {s.config_problems.length > 0 && (
+        <ul className="config-problems" aria-label="Problems in the config file">
+          {s.config_problems.map((p) => (
+            <li key={p.message} className={p.level === 'error' ? 'error-text' : 'muted'}>
+              {p.level === 'error' ? 'Error' : 'Warning'}: {p.message}
+            </li>
+          ))}
+        </ul>
+      )}
       <label>
         Permission mode for new sessions
         <select

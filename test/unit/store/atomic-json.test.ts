@@ -1,0 +1,93 @@
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import * as fsp from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  nodeIo,
+  writeFileAtomic,
+  writeJsonAtomic,
+  type AtomicIo,
+} from '../../../electron/host/store/atomic-json';
+import { tempDir } from '../../helpers/temp';
+
+let temp: ReturnType<typeof tempDir>;
+afterEach(() => temp?.cleanup());
+
+/** Real file-system calls, recorded in order: which path was synced, when the rename happened. */
+function recordingIo(log: string[], fault?: { on: 'write' | 'rename'; code: string }): AtomicIo {
+  const base = (p: unknown) =>
+    String(p)
+      .split('/')
+      .pop()!
+      .replace(/\.[0-9a-f]{12}\.tmp$/, '.TMP');
+  return {
+    ...nodeIo,
+    rename: async (from, to) => {
+      if (fault?.on === 'rename') throw Object.assign(new Error(fault.code), { code: fault.code });
+      log.push(`rename ${base(from)} -> ${base(to)}`);
+      return fsp.rename(from, to);
+    },
+    open: (async (path: string, flags: string, mode?: number) => {
+      const handle = await fsp.open(path, flags, mode);
+      const name = base(path);
+      return new Proxy(handle, {
+        get(target, prop) {
+          if (prop === 'sync') return () => (log.push(`sync ${name}`), target.sync());
+          if (prop === 'writeFile')
+            return (data: string) => {
+              if (fault?.on === 'write')
+                return Promise.reject(Object.assign(new Error(fault.code), { code: fault.code }));
+              log.push(`write ${name}`);
+              return target.writeFile(data);
+            };
+          const v = Reflect.get(target, prop) as unknown;
+          return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+        },
+      });
+    }) as AtomicIo['open'],
+  };
+}
+
+describe('the one atomic writer of state files', () => {
+  it('syncs the data before the rename and the directory after it', async () => {
+    temp = tempDir();
+    const file = join(temp.dir, 'state', 'app.json');
+    const log: string[] = [];
+    await writeJsonAtomic(file, { a: 1 }, 0o644, recordingIo(log));
+    expect(log).toEqual([
+      'write .app.json.TMP',
+      'sync .app.json.TMP',
+      'rename .app.json.TMP -> app.json',
+      `sync state`,
+    ]);
+    expect(readFileSync(file, 'utf8')).toBe('{\n  "a": 1\n}\n');
+  });
+
+  it('gives the file exactly the mode asked for, whatever the umask', async () => {
+    temp = tempDir();
+    const file = join(temp.dir, 'secrets.json');
+    const old = process.umask(0o077);
+    try {
+      await writeFileAtomic(file, 'x', { mode: 0o644 });
+    } finally {
+      process.umask(old);
+    }
+    expect(statSync(file).mode & 0o777).toBe(0o644);
+    await writeFileAtomic(file, 'y', { mode: 0o600 });
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+  });
+
+  it.each(['write', 'rename'] as const)(
+    'a failure at %s (disk full) leaves the old file whole and no temp file behind',
+    async (on) => {
+      temp = tempDir();
+      const file = join(temp.dir, 'app.json');
+      writeFileSync(file, 'old');
+      await expect(
+        writeFileAtomic(file, 'new', { io: recordingIo([], { on, code: 'ENOSPC' }) }),
+      ).rejects.toThrow(/ENOSPC/);
+      expect(readFileSync(file, 'utf8')).toBe('old');
+      expect(readdirSync(temp.dir)).toEqual(['app.json']);
+    },
+  );
+});
