@@ -43,6 +43,8 @@ export const sessionEventBodySchema = z.discriminatedUnion('type', [
     agent_id: z.string().default('root'),
     text: z.string(),
     thinking: z.string().optional(),
+    /** The user stopped the run mid-answer: `text` is what had streamed by then. */
+    stopped: z.boolean().optional(),
   }),
   z.object({
     type: z.literal('tool_call'),

@@ -223,6 +223,7 @@ export class FakeAnthropic {
       send('content_block_stop', { type: 'content_block_stop', index });
       index++;
     }
+    if (reply.hang) return;
     if (reply.truncate) {
       res.end();
       return;

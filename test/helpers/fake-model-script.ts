@@ -20,6 +20,8 @@ export interface ScriptedReply {
   usage?: { input: number; output: number };
   /** Ends the stream early without the protocol's end marker (a broken stream). */
   truncate?: boolean;
+  /** Streams the text, then holds the stream open until the server closes (a stop mid-answer). */
+  hang?: boolean;
 }
 
 export interface ScriptedError {

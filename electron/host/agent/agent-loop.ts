@@ -151,13 +151,28 @@ async function callModel(
 ): Promise<ModelTurn & { messageId: string }> {
   const { provider } = run;
   const messageId = newMessageId();
-  const onText = (text: string) =>
+  // What has streamed of this turn: a stop keeps it (users never lose what was already said).
+  let streamed = '';
+  const onText = (text: string) => {
+    streamed += text;
     run.session.emitTransient({
       type: 'assistant_delta',
       message_id: messageId,
       agent_id: spec.id,
       text,
     });
+  };
+  const stopped = async (err: unknown): Promise<unknown> => {
+    if (abortReason(run.signal)?.why === 'stop' && streamed.trim())
+      await run.append({
+        type: 'assistant_message',
+        message_id: messageId,
+        agent_id: spec.id,
+        text: streamed,
+        stopped: true,
+      });
+    return translateAbort(run, err);
+  };
   let messages = buildContext(run.session.events(), spec.id, {
     task: spec.task,
     rendered: run.memo.results,
@@ -181,8 +196,7 @@ async function callModel(
   try {
     return { ...(await provider.complete(request(), run.signal, { onText })), messageId };
   } catch (err) {
-    if (!(err instanceof ModelError) || err.code !== 'context_overflow')
-      throw translateAbort(run, err);
+    if (!(err instanceof ModelError) || err.code !== 'context_overflow') throw await stopped(err);
     if (!(await compactNow(run, spec, true))) throw err;
     messages = buildContext(run.session.events(), spec.id, {
       task: spec.task,
@@ -191,7 +205,7 @@ async function callModel(
     try {
       return { ...(await provider.complete(request(), run.signal, { onText })), messageId };
     } catch (again) {
-      throw translateAbort(run, again);
+      throw await stopped(again);
     }
   }
 }

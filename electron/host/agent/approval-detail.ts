@@ -3,6 +3,8 @@ import { safeResolve, relativeToRoot } from '../fs/safe-path';
 import { unifiedDiff } from '../fs/unified-diff';
 import type { AnyTool } from '../tools/tool';
 import { parseEditBlocks } from '../tools/edit-block-parser';
+import { previewEditBlocks } from '../tools/edit-block';
+import { diffPayload } from '../tools/diff-payload';
 
 // What an approval shows, in full, before the user decides (users ask to see the whole command or
 // the whole diff): a shell call's command and directory; an edit's diff, computed without writing
@@ -65,6 +67,12 @@ export async function describeForApproval(
     const file = str(a.file_path);
     if (preview) return { summary: `Edit ${file}`, detail: preview };
     if (str(a.content) !== undefined) {
+      const edited = await previewEditBlocks(root, a).catch(() => null);
+      if (edited?.length) {
+        const diff = diffPayload(edited);
+        const names = edited.map((f) => f.shown).join(', ');
+        return { summary: `Edit ${names}`, detail: String(diff.text) };
+      }
       // The tool's own parser names the files: a regex over the text took closing fences for names.
       const names = parseEditBlocks(str(a.content)!).blocks.map((b) => b.file);
       return {

@@ -55,6 +55,166 @@ function resolveAll(root: string, names: string[], label: string): string[] {
   return names.map((n) => resolveInsideRoot(root, n, { label }));
 }
 
+type Args = z.infer<typeof parameters>;
+
+interface Plan {
+  root: string;
+  changed: Target[];
+  fallbacks: Array<{ block: number; file: string; kind: Fallback }>;
+  blocks: number;
+}
+
+/**
+ * Everything short of writing: parse, resolve, match every block in memory. The tool writes what
+ * this returns; an approval shows it as a diff before anything is written (one matcher for both).
+ */
+async function planEditBlocks(sessionRoot: string, args: Args): Promise<Plan | ToolPayload> {
+  const parsed = parseEditBlocks(args.content);
+  if (parsed.shellBlocks.length) {
+    return errorPayload(
+      'shell_block_rejected',
+      `Shell code blocks are not run by this tool (line ${parsed.shellBlocks.join(', ')}); use aider_shell_tool for commands. Nothing was changed.`,
+      { lines: parsed.shellBlocks },
+    );
+  }
+  if (parsed.errors.length) {
+    return errorPayload(
+      'parse_error',
+      `Malformed SEARCH/REPLACE content; nothing was changed.\n${parsed.errors.join('\n')}\n${FORMAT_HINT}`,
+      { errors: parsed.errors },
+    );
+  }
+  if (!parsed.blocks.length)
+    return errorPayload('no_blocks', `No SEARCH/REPLACE blocks found. ${FORMAT_HINT}`);
+
+  let root: string;
+  const paths = new Map<EditBlock, string>();
+  let allowed: Set<string> | null = null;
+  try {
+    root = narrowRoot(sessionRoot, args.root);
+    if (args.files) allowed = new Set(resolveAll(root, args.files, 'files entry'));
+    for (const block of parsed.blocks)
+      paths.set(
+        block,
+        resolveInsideRoot(root, block.file, { label: `block ${block.index} filename` }),
+      );
+  } catch (err) {
+    if (err instanceof PathValidationError) return pathErrorPayload(err);
+    throw err;
+  }
+  if (allowed) {
+    const outside = parsed.blocks.filter((b) => !allowed.has(paths.get(b)!));
+    if (outside.length) {
+      const list = outside.map((b) => `block ${b.index} (${b.file})`).join(', ');
+      return errorPayload(
+        'not_allowed',
+        `Not in the allowed files (${args.files!.join(', ')}): ${list}. Nothing was changed.`,
+        {
+          blocks: outside.map((b) => b.index),
+        },
+      );
+    }
+  }
+
+  const targets = new Map<string, Target>();
+  const failures: Failure[] = [];
+  const fallbacks: Array<{ block: number; file: string; kind: Fallback }> = [];
+  for (const block of parsed.blocks) {
+    const abs = paths.get(block)!;
+    let target = targets.get(abs);
+    if (!target) {
+      const shown = relativeToRoot(root, abs);
+      const file = await loadEditableText(root, abs, shown);
+      if ('kind' in file) return file;
+      target = { abs, shown, file, text: file.text };
+      targets.set(abs, target);
+    }
+    const search = normalizeModelText(block.search, target.file.eol);
+    const replace = normalizeModelText(block.replace, target.file.eol);
+    if (search === '') {
+      // Empty SEARCH: create the file, or append to it (after a newline if it lacks one).
+      const sep = target.text !== '' && !target.text.endsWith('\n') ? '\n' : '';
+      target.text = target.text + sep + replace;
+      continue;
+    }
+    if (!target.file.exists && target.text === '') {
+      failures.push({
+        block,
+        message: `${target.shown} does not exist; to create it use an empty SEARCH section`,
+      });
+      continue;
+    }
+    const outcome = applySearchReplace(target.text, search, replace);
+    if (outcome.ok) {
+      target.text = outcome.text;
+      if (outcome.fallback)
+        fallbacks.push({ block: block.index, file: target.shown, kind: outcome.fallback });
+    } else if (outcome.reason === 'ambiguous') {
+      failures.push({
+        block,
+        message: `SEARCH matches ${outcome.count} places in ${target.shown}; add surrounding lines so it matches exactly one`,
+      });
+    } else if (outcome.reason === 'bad_dots') {
+      failures.push({ block, message: outcome.detail! });
+    } else {
+      const near = describeNearMatch(findNearMatch(target.text, search));
+      const detail = outcome.detail ? ` (${outcome.detail})` : '';
+      failures.push({
+        block,
+        message: `SEARCH does not match ${target.shown} exactly${detail}. ${near}`,
+      });
+    }
+  }
+
+  if (failures.length) {
+    const okBlocks = parsed.blocks
+      .filter((b) => !failures.some((f) => f.block === b))
+      .map((b) => b.index);
+    const lines = failures.map(
+      (f) => `Block ${f.block.index} (${f.block.file}, line ${f.block.line}): ${f.message}`,
+    );
+    const tail = okBlocks.length
+      ? `Blocks ${okBlocks.join(', ')} matched but were not applied either.`
+      : '';
+    return errorPayload(
+      'no_match',
+      `${failures.length} of ${parsed.blocks.length} blocks failed; nothing was changed.\n${lines.join('\n\n')}\n${tail}`.trim(),
+      {
+        failed_blocks: failures.map((f) => f.block.index),
+      },
+    );
+  }
+
+  const changed = [...targets.values()].filter((t) => !t.file.exists || t.text !== t.file.text);
+  if (!changed.length)
+    return errorPayload(
+      'no_change',
+      'The blocks matched but their REPLACE text equals the SEARCH text; nothing changed.',
+    );
+  return { root, changed, fallbacks, blocks: parsed.blocks.length };
+}
+
+/** The files these blocks would change, before and after, or null when they would not apply. */
+export async function previewEditBlocks(
+  sessionRoot: string,
+  args: unknown,
+): Promise<EditedFile[] | null> {
+  const parsed = parameters.safeParse(args);
+  if (!parsed.success) return null;
+  const plan = await planEditBlocks(sessionRoot, parsed.data);
+  if ('kind' in plan) return null;
+  return editedFiles(plan.changed);
+}
+
+function editedFiles(changed: Target[]): EditedFile[] {
+  return changed.map((t) => ({
+    shown: t.shown,
+    before: t.file.text,
+    after: t.text,
+    created: !t.file.exists,
+  }));
+}
+
 export const editBlockTool = defineTool({
   name: 'aider_edit_block_tool',
   description:
@@ -65,128 +225,9 @@ export const editBlockTool = defineTool({
   parameters,
   flags: { readOnly: false, approval: 'edit' },
   async run(ctx, args): Promise<ToolPayload> {
-    const parsed = parseEditBlocks(args.content);
-    if (parsed.shellBlocks.length) {
-      return errorPayload(
-        'shell_block_rejected',
-        `Shell code blocks are not run by this tool (line ${parsed.shellBlocks.join(', ')}); use aider_shell_tool for commands. Nothing was changed.`,
-        { lines: parsed.shellBlocks },
-      );
-    }
-    if (parsed.errors.length) {
-      return errorPayload(
-        'parse_error',
-        `Malformed SEARCH/REPLACE content; nothing was changed.\n${parsed.errors.join('\n')}\n${FORMAT_HINT}`,
-        { errors: parsed.errors },
-      );
-    }
-    if (!parsed.blocks.length)
-      return errorPayload('no_blocks', `No SEARCH/REPLACE blocks found. ${FORMAT_HINT}`);
-
-    let root: string;
-    const paths = new Map<EditBlock, string>();
-    let allowed: Set<string> | null = null;
-    try {
-      root = narrowRoot(ctx.root, args.root);
-      if (args.files) allowed = new Set(resolveAll(root, args.files, 'files entry'));
-      for (const block of parsed.blocks)
-        paths.set(
-          block,
-          resolveInsideRoot(root, block.file, { label: `block ${block.index} filename` }),
-        );
-    } catch (err) {
-      if (err instanceof PathValidationError) return pathErrorPayload(err);
-      throw err;
-    }
-    if (allowed) {
-      const outside = parsed.blocks.filter((b) => !allowed.has(paths.get(b)!));
-      if (outside.length) {
-        const list = outside.map((b) => `block ${b.index} (${b.file})`).join(', ');
-        return errorPayload(
-          'not_allowed',
-          `Not in the allowed files (${args.files!.join(', ')}): ${list}. Nothing was changed.`,
-          {
-            blocks: outside.map((b) => b.index),
-          },
-        );
-      }
-    }
-
-    const targets = new Map<string, Target>();
-    const failures: Failure[] = [];
-    const fallbacks: Array<{ block: number; file: string; kind: Fallback }> = [];
-    for (const block of parsed.blocks) {
-      const abs = paths.get(block)!;
-      let target = targets.get(abs);
-      if (!target) {
-        const shown = relativeToRoot(root, abs);
-        const file = await loadEditableText(root, abs, shown);
-        if ('kind' in file) return file;
-        target = { abs, shown, file, text: file.text };
-        targets.set(abs, target);
-      }
-      const search = normalizeModelText(block.search, target.file.eol);
-      const replace = normalizeModelText(block.replace, target.file.eol);
-      if (search === '') {
-        // Empty SEARCH: create the file, or append to it (after a newline if it lacks one).
-        const sep = target.text !== '' && !target.text.endsWith('\n') ? '\n' : '';
-        target.text = target.text + sep + replace;
-        continue;
-      }
-      if (!target.file.exists && target.text === '') {
-        failures.push({
-          block,
-          message: `${target.shown} does not exist; to create it use an empty SEARCH section`,
-        });
-        continue;
-      }
-      const outcome = applySearchReplace(target.text, search, replace);
-      if (outcome.ok) {
-        target.text = outcome.text;
-        if (outcome.fallback)
-          fallbacks.push({ block: block.index, file: target.shown, kind: outcome.fallback });
-      } else if (outcome.reason === 'ambiguous') {
-        failures.push({
-          block,
-          message: `SEARCH matches ${outcome.count} places in ${target.shown}; add surrounding lines so it matches exactly one`,
-        });
-      } else if (outcome.reason === 'bad_dots') {
-        failures.push({ block, message: outcome.detail! });
-      } else {
-        const near = describeNearMatch(findNearMatch(target.text, search));
-        const detail = outcome.detail ? ` (${outcome.detail})` : '';
-        failures.push({
-          block,
-          message: `SEARCH does not match ${target.shown} exactly${detail}. ${near}`,
-        });
-      }
-    }
-
-    if (failures.length) {
-      const okBlocks = parsed.blocks
-        .filter((b) => !failures.some((f) => f.block === b))
-        .map((b) => b.index);
-      const lines = failures.map(
-        (f) => `Block ${f.block.index} (${f.block.file}, line ${f.block.line}): ${f.message}`,
-      );
-      const tail = okBlocks.length
-        ? `Blocks ${okBlocks.join(', ')} matched but were not applied either.`
-        : '';
-      return errorPayload(
-        'no_match',
-        `${failures.length} of ${parsed.blocks.length} blocks failed; nothing was changed.\n${lines.join('\n\n')}\n${tail}`.trim(),
-        {
-          failed_blocks: failures.map((f) => f.block.index),
-        },
-      );
-    }
-
-    const changed = [...targets.values()].filter((t) => !t.file.exists || t.text !== t.file.text);
-    if (!changed.length)
-      return errorPayload(
-        'no_change',
-        'The blocks matched but their REPLACE text equals the SEARCH text; nothing changed.',
-      );
+    const plan = await planEditBlocks(ctx.root, args);
+    if ('kind' in plan) return plan;
+    const { root, changed, fallbacks, blocks } = plan;
     const changes: FileChange[] = changed.map((t) => ({
       path: t.abs,
       before: t.file.exists ? t.file.original : null,
@@ -199,13 +240,7 @@ export const editBlockTool = defineTool({
     } catch (err) {
       return fsErrorPayload(err, root, current.abs, current.shown);
     }
-    const edited: EditedFile[] = changed.map((t) => ({
-      shown: t.shown,
-      before: t.file.text,
-      after: t.text,
-      created: !t.file.exists,
-    }));
-    const extra: Record<string, unknown> = { blocks: parsed.blocks.length };
+    const extra: Record<string, unknown> = { blocks };
     if (fallbacks.length) {
       extra.fallbacks = fallbacks;
       extra.note = fallbacks
@@ -215,6 +250,6 @@ export const editBlockTool = defineTool({
         )
         .join(' ');
     }
-    return diffPayload(edited, extra);
+    return diffPayload(editedFiles(changed), extra);
   },
 });
