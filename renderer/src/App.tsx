@@ -5,6 +5,7 @@ import { syncSessionList } from './state/session-sync';
 import { useUi } from './state/ui-store';
 import { useApplyTheme } from './theme';
 import { isPrimary } from './lib/shortcuts';
+import { keepFocusInApp } from './lib/focus';
 import { SessionSidebar } from './components/sidebar/SessionSidebar';
 import { Conversation } from './components/conversation/Conversation';
 import { ActivityDock } from './components/dock/ActivityDock';
@@ -51,6 +52,7 @@ export function App() {
   useEffect(() => consoles.setTheme(theme), [consoles, theme]);
   useShortcuts(client);
   useProjectSync(client);
+  useEffect(() => keepFocusInApp(window), []);
 
   useEffect(() => {
     const offStatus = client.transport.onStatus((c) => useSessions.getState().setConnected(c));

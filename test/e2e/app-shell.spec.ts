@@ -16,7 +16,7 @@ test('two tabs see the same session live', async ({ app, context }) => {
   await app.getByRole('button', { name: 'New session', exact: true }).click();
   const second = await context.newPage();
   await second.goto(app.url());
-  await expect(second.getByRole('status')).toHaveCount(0);
+  await expect(second.getByText('Connecting to the host')).toHaveCount(0);
   await second.locator('.session').first().click();
   await app.getByRole('textbox', { name: 'Message' }).fill('seen twice');
   await app.getByRole('button', { name: 'Send' }).click();

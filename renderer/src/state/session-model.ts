@@ -56,6 +56,7 @@ export class SessionModel {
             text: e.text,
             agentId: e.agent_id,
             thinking: e.thinking,
+            stopped: e.stopped,
           });
         }
         break;

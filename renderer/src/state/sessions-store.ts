@@ -18,6 +18,9 @@ interface SessionsState {
   currentId: string | null;
   views: Record<string, SessionView>;
   connected: boolean;
+  /** A sessions.create is on its way. */
+  creating: boolean;
+  setCreating(on: boolean): void;
   setSessions(list: SessionSummary[]): void;
   upsertSession(s: SessionSummary): void;
   removeSession(id: string): void;
@@ -31,6 +34,24 @@ interface SessionsState {
   setConnected(c: boolean): void;
 }
 
+/** The open session, kept so a reload or a restart reopens it. */
+const OPEN_KEY = 'mewbo.ui.session';
+
+function loadOpen(): string | null {
+  try {
+    return localStorage.getItem(OPEN_KEY);
+  } catch {
+    return null;
+  }
+}
+
+function saveOpen(id: string | null): void {
+  try {
+    if (id) localStorage.setItem(OPEN_KEY, id);
+    else localStorage.removeItem(OPEN_KEY);
+  } catch {}
+}
+
 const emptyView = (): SessionView => ({
   model: new SessionModel(),
   version: 0,
@@ -40,11 +61,18 @@ const emptyView = (): SessionView => ({
 
 export const useSessions = create<SessionsState>((set) => ({
   sessions: [],
-  currentId: null,
+  currentId: loadOpen(),
   views: {},
   connected: false,
+  creating: false,
+  setCreating: (creating) => set({ creating }),
   setSessions: (sessions) =>
-    set({ sessions: [...sessions].sort((a, b) => b.updated_at - a.updated_at) }),
+    set((st) => {
+      // The full list: a remembered session that is gone (deleted elsewhere) is no longer open.
+      const currentId = sessions.some((x) => x.id === st.currentId) ? st.currentId : null;
+      if (currentId !== st.currentId) saveOpen(currentId);
+      return { sessions: [...sessions].sort((a, b) => b.updated_at - a.updated_at), currentId };
+    }),
   upsertSession: (s) =>
     set((st) => {
       const rest = st.sessions.filter((x) => x.id !== s.id);
@@ -54,13 +82,17 @@ export const useSessions = create<SessionsState>((set) => ({
     set((st) => {
       const views = { ...st.views };
       delete views[id];
+      if (st.currentId === id) saveOpen(null);
       return {
         sessions: st.sessions.filter((x) => x.id !== id),
         currentId: st.currentId === id ? null : st.currentId,
         views,
       };
     }),
-  select: (currentId) => set({ currentId }),
+  select: (currentId) => {
+    saveOpen(currentId);
+    set({ currentId });
+  },
   addEvents: (id, incoming) =>
     set((st) => {
       const view = st.views[id] ?? emptyView();

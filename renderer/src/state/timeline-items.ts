@@ -25,6 +25,8 @@ export interface AssistantItem extends Base {
   text: string;
   agentId: string;
   thinking?: string;
+  /** The user stopped the run while this answer streamed: it is what had arrived by then. */
+  stopped?: boolean;
 }
 
 export interface ToolItem extends Base {

@@ -5,7 +5,7 @@ import { create } from 'zustand';
 
 export type ThemePreference = 'system' | 'light' | 'dark';
 export type DiffLayout = 'inline' | 'split';
-export type DialogName = 'picker' | 'settings' | 'pair' | 'stop' | null;
+export type DialogName = 'picker' | 'settings' | 'pair' | null;
 
 const PREFS_KEY = 'mewbo.ui.prefs';
 

@@ -1,16 +1,18 @@
-import { memo, useState } from 'react';
+import { memo, useEffect, useEffectEvent, useRef, useState } from 'react';
 import type { ApprovalItem } from '../../state/timeline-items';
 import { useClient } from '../../client-context';
 import { useUi } from '../../state/ui-store';
 import { decideApproval, errorText } from '../../state/agent-actions';
-import { useSessionId } from '../timeline/session-context';
-import { DiffView } from './DiffView';
+import { useCardOpen, useSessionId } from '../timeline/session-context';
+import { APPROVE_KEYS, DENY_KEYS, approvalKey } from '../../lib/approval-keys';
+import { focusComposer } from '../../lib/focus';
+import { DiffLayoutToggle, DiffView } from './DiffView';
 
 const looksLikeDiff = (text: string) => /^(--- |@@ )/m.test(text) && /^@@ /m.test(text);
 
 /**
  * A risky action waiting for the person: the whole command or the whole diff is on screen, never
- * a summary only, before Approve or Deny can be pressed.
+ * a summary only, before Approve or Deny can be pressed (or Alt+A / Alt+D from anywhere).
  */
 export const ApprovalCard = memo(function ApprovalCard({ item }: { item: ApprovalItem }) {
   const client = useClient();
@@ -19,13 +21,15 @@ export const ApprovalCard = memo(function ApprovalCard({ item }: { item: Approva
   const [reason, setReason] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const card = useRef<HTMLElement>(null);
   const pending = !item.decision;
   // Decided approvals fold to their header line; the detail stays one click away.
-  const stored = useUi((s) => s.expanded[item.key]);
-  const setExpanded = useUi((s) => s.setExpanded);
+  const [stored, setOpen] = useCardOpen(item.key);
   const open = pending || (stored ?? false);
+  const isDiff = looksLikeDiff(item.detail);
 
   const decide = async (decision: 'allow' | 'deny') => {
+    if (busy) return;
     setBusy(true);
     setError(null);
     try {
@@ -36,15 +40,32 @@ export const ApprovalCard = memo(function ApprovalCard({ item }: { item: Approva
         decision,
         decision === 'deny' && reason.trim() ? reason.trim() : undefined,
       );
+      focusComposer();
     } catch (err) {
       setError(errorText(err));
     } finally {
       setBusy(false);
     }
   };
+  const onShortcut = useEffectEvent((d: 'allow' | 'deny') => void decide(d));
+
+  useEffect(() => {
+    if (!pending) return;
+    const onKey = (e: KeyboardEvent) => {
+      const d = approvalKey(e);
+      if (!d || e.defaultPrevented) return;
+      // The oldest waiting approval answers; a later one waits its turn.
+      if (document.querySelector('article.approval.pending') !== card.current) return;
+      e.preventDefault();
+      onShortcut(d);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [pending]);
 
   return (
     <article
+      ref={card}
       className={`card approval ${pending ? 'pending' : item.decision!.decision}`}
       aria-label={`Approval: ${item.tool}`}
     >
@@ -56,16 +77,17 @@ export const ApprovalCard = memo(function ApprovalCard({ item }: { item: Approva
             type="button"
             className="card-toggle"
             aria-expanded={open}
-            onClick={() => setExpanded(item.key, !open)}
+            onClick={() => setOpen(!open)}
           >
             <ApprovalTitle item={item} />
           </button>
         )}
+        {open && isDiff && <DiffLayoutToggle />}
       </header>
       {open && (
         <div className="card-body">
-          {looksLikeDiff(item.detail) ? (
-            <DiffView text={item.detail} layout={layout} />
+          {isDiff ? (
+            <DiffView text={item.detail} layout={layout} names />
           ) : (
             <pre className="code small term" aria-label="Full command">
               {item.detail}
@@ -80,6 +102,12 @@ export const ApprovalCard = memo(function ApprovalCard({ item }: { item: Approva
                 placeholder="Reason, if you deny (optional)"
                 value={reason}
                 onChange={(e) => setReason(e.target.value)}
+                onKeyDown={(e) => {
+                  if (e.key === 'Enter' && reason.trim()) {
+                    e.preventDefault();
+                    void decide('deny');
+                  }
+                }}
               />
               {error && (
                 <span className="error-text" role="alert">
@@ -90,17 +118,23 @@ export const ApprovalCard = memo(function ApprovalCard({ item }: { item: Approva
                 type="button"
                 className="danger"
                 disabled={busy}
-                onClick={() => decide('deny')}
+                aria-label="Deny"
+                aria-keyshortcuts={DENY_KEYS}
+                title={`Deny (${DENY_KEYS})`}
+                onClick={() => void decide('deny')}
               >
-                Deny
+                Deny <kbd aria-hidden="true">{DENY_KEYS}</kbd>
               </button>
               <button
                 type="button"
                 className="primary"
                 disabled={busy}
-                onClick={() => decide('allow')}
+                aria-label="Approve"
+                aria-keyshortcuts={APPROVE_KEYS}
+                title={`Approve (${APPROVE_KEYS})`}
+                onClick={() => void decide('allow')}
               >
-                Approve
+                Approve <kbd aria-hidden="true">{APPROVE_KEYS}</kbd>
               </button>
             </div>
           )}

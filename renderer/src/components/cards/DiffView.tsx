@@ -1,12 +1,21 @@
 import { useMemo, useState } from 'react';
 import { parseUnifiedDiff, toSplitRows, type DiffFile, type DiffRow } from '../../lib/unified-diff';
-import type { DiffLayout } from '../../state/ui-store';
+import { useUi, type DiffLayout } from '../../state/ui-store';
 
 /** Rows drawn before "Show all": keeps a whole-file rewrite from stalling the timeline. */
 const ROWS_SHOWN = 400;
 
 /** A unified diff drawn inline (one column, +/-) or side by side (old | new). */
-export function DiffView({ text, layout }: { text: string; layout: DiffLayout }) {
+export function DiffView({
+  text,
+  layout,
+  names = false,
+}: {
+  text: string;
+  layout: DiffLayout;
+  /** Name every file with its +/- counts (an approval); a one-file card names it in its header. */
+  names?: boolean;
+}) {
   const files = useMemo(() => parseUnifiedDiff(text), [text]);
   const [all, setAll] = useState(false);
   if (files.length === 0) return <p className="muted small">No changes.</p>;
@@ -18,7 +27,7 @@ export function DiffView({ text, layout }: { text: string; layout: DiffLayout })
           file={f}
           layout={layout}
           limit={all ? Infinity : ROWS_SHOWN}
-          showName={files.length > 1}
+          showName={names || files.length > 1}
         />
       ))}
       {!all && files.some((f) => f.rows.length > ROWS_SHOWN) && (
@@ -125,5 +134,21 @@ function SplitRows({ rows }: { rows: DiffRow[] }) {
         ),
       )}
     </>
+  );
+}
+
+/** Inline or side by side, for every diff on screen (a preference kept across sessions). */
+export function DiffLayoutToggle() {
+  const layout = useUi((s) => s.diffLayout);
+  const setLayout = useUi((s) => s.setDiffLayout);
+  return (
+    <div className="segmented" role="group" aria-label="Diff layout">
+      <button type="button" aria-pressed={layout === 'inline'} onClick={() => setLayout('inline')}>
+        Inline
+      </button>
+      <button type="button" aria-pressed={layout === 'split'} onClick={() => setLayout('split')}>
+        Side by side
+      </button>
+    </div>
   );
 }

@@ -3,7 +3,8 @@ import type { ToolItem } from '../../state/timeline-items';
 import { useUi } from '../../state/ui-store';
 import { formatDuration, oneLine } from '../../lib/format';
 import { describeTool } from './describe-tool';
-import { DiffView } from './DiffView';
+import { useCardOpen } from '../timeline/session-context';
+import { DiffLayoutToggle, DiffView } from './DiffView';
 import { ErrorBody } from './ErrorBody';
 import { GenericBody } from './GenericBody';
 import { ReadBody } from './ReadBody';
@@ -12,8 +13,7 @@ import { ShellBody } from './ShellBody';
 /** One tool call and its result as a card: a one-line header, a body that opens and closes. */
 export const ToolCard = memo(function ToolCard({ item }: { item: ToolItem }) {
   const d = describeTool(item);
-  const stored = useUi((s) => s.expanded[item.key]);
-  const setExpanded = useUi((s) => s.setExpanded);
+  const [stored, setOpen] = useCardOpen(item.key);
   const open = stored ?? d.openByDefault;
   const failed = item.result?.kind === 'error';
   const status = !item.result ? 'running' : failed ? 'failed' : 'done';
@@ -33,7 +33,7 @@ export const ToolCard = memo(function ToolCard({ item }: { item: ToolItem }) {
           className="card-toggle"
           aria-expanded={open}
           aria-controls={bodyId}
-          onClick={() => setExpanded(item.key, !open)}
+          onClick={() => setOpen(!open)}
         >
           <span className={`status-dot ${status}`} aria-label={status} role="img" />
           <span className="card-title">{d.title}</span>
@@ -85,19 +85,4 @@ function ToolBody({
 
 function PendingArgs({ args }: { args: unknown }) {
   return <p className="muted small">{oneLine(args, 400)}</p>;
-}
-
-function DiffLayoutToggle() {
-  const layout = useUi((s) => s.diffLayout);
-  const setLayout = useUi((s) => s.setDiffLayout);
-  return (
-    <div className="segmented" role="group" aria-label="Diff layout">
-      <button type="button" aria-pressed={layout === 'inline'} onClick={() => setLayout('inline')}>
-        Inline
-      </button>
-      <button type="button" aria-pressed={layout === 'split'} onClick={() => setLayout('split')}>
-        Side by side
-      </button>
-    </div>
-  );
 }

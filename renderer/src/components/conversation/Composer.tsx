@@ -1,6 +1,7 @@
 import { useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useClient } from '../../client-context';
 import { errorText } from '../../state/agent-actions';
+import { COMPOSER_ID } from '../../lib/focus';
 import type { ClientCapability } from '../../../../shared/protocol/capabilities';
 
 /** What this UI can do for a run: draw panels, ask the person, show approvals. */
@@ -54,6 +55,7 @@ export function Composer({
       <div className="composer-row">
         <textarea
           ref={box}
+          id={COMPOSER_ID}
           aria-label="Message"
           value={draft}
           rows={Math.min(10, Math.max(2, draft.split('\n').length))}
@@ -66,7 +68,13 @@ export function Composer({
           }
           autoFocus
         />
-        <button type="submit" className="primary" disabled={!draft.trim() || sending}>
+        <button
+          type="submit"
+          className="primary"
+          disabled={!draft.trim() || sending}
+          aria-keyshortcuts="Enter"
+          title="Send (Enter)"
+        >
           Send
         </button>
       </div>

@@ -1,11 +1,10 @@
-import { useState } from 'react';
+import { useEffect, useEffectEvent, useState } from 'react';
 import { useClient } from '../../client-context';
 import type { SessionModel } from '../../state/session-model';
-import { useUi } from '../../state/ui-store';
 import { errorText } from '../../state/agent-actions';
 import { permissionModeWire, type PermissionModeWire } from '../../../../shared/protocol/common';
 import type { SessionSummary } from '../../../../shared/protocol/session-summary';
-import { Dialog } from '../common/Dialog';
+import { focusComposer } from '../../lib/focus';
 
 const MODE_LABEL: Record<PermissionModeWire, string> = {
   ask: 'Ask first',
@@ -16,7 +15,10 @@ const MODE_LABEL: Record<PermissionModeWire, string> = {
 const MODE_HELP =
   'Ask first: approve every edit and shell. Accept edits: approve shells only. Auto: no approvals. Plan: the agent drafts a plan for your approval before acting.';
 
-/** Title, project, run state, permission mode and Stop (with a confirm) for the open session. */
+/**
+ * Title, project, run state, permission mode and Stop for the open session. Stop needs no confirm:
+ * what had streamed is kept, and Esc (from anywhere but a dialog) does the same.
+ */
 export function SessionHeader({
   id,
   summary,
@@ -27,9 +29,6 @@ export function SessionHeader({
   model: SessionModel;
 }) {
   const client = useClient();
-  const dialog = useUi((s) => s.dialog);
-  const openDialog = useUi((s) => s.openDialog);
-  const closeDialog = useUi((s) => s.closeDialog);
   const [error, setError] = useState<string | null>(null);
   const active = model.runState === 'running' || model.runState === 'waiting';
 
@@ -41,13 +40,23 @@ export function SessionHeader({
     }
   };
   const stop = async () => {
-    closeDialog();
     try {
       await client.invoke('sessions.stop', { id });
     } catch (err) {
       setError(errorText(err));
     }
+    focusComposer();
   };
+  const onEscape = useEffectEvent((e: KeyboardEvent) => {
+    if (e.key !== 'Escape' || e.defaultPrevented || !active) return;
+    if (document.querySelector('dialog[open]')) return;
+    e.preventDefault();
+    void stop();
+  });
+  useEffect(() => {
+    window.addEventListener('keydown', onEscape);
+    return () => window.removeEventListener('keydown', onEscape);
+  }, []);
 
   return (
     <header className="session-header">
@@ -88,25 +97,12 @@ export function SessionHeader({
         type="button"
         className="danger"
         disabled={!active}
-        onClick={() => openDialog('stop')}
-        title="Stop the run"
+        onClick={() => void stop()}
+        aria-keyshortcuts="Escape"
+        title="Stop the run (Esc); what it already wrote stays"
       >
         Stop
       </button>
-      {dialog === 'stop' && (
-        <Dialog label="Stop the run?" onClose={closeDialog} className="confirm">
-          <h2>Stop the run?</h2>
-          <p>The agent stops working on this message. What it already changed stays changed.</p>
-          <div className="actions">
-            <button type="button" onClick={closeDialog} autoFocus>
-              Keep running
-            </button>
-            <button type="button" className="danger" onClick={() => void stop()}>
-              Stop run
-            </button>
-          </div>
-        </Dialog>
-      )}
     </header>
   );
 }

@@ -153,13 +153,25 @@ export function ProjectPicker({ onClose }: { onClose: () => void }) {
                 </span>
                 {o.current && <span className="chip">current</span>}
                 {o.kindLabel && <span className="chip muted">{o.kindLabel}</span>}
-                <span className="picker-detail">{o.detail}</span>
+                {/* A long path is cut at its start: the end names the folder. */}
+                <span className="picker-detail" title={o.detail}>
+                  <span dir="ltr">{o.detail}</span>
+                </span>
               </div>
             </li>
           );
         })}
       </ul>
       {!loaded && <p className="muted small picker-loading">Loading projects…</p>}
+      {loaded && projects.length === 0 && !query.trim() && (
+        <p className="muted small picker-empty">
+          No projects yet. Type the absolute path of a folder (like /home/you/code/app) and press
+          Enter to open it, or drop a folder on the window.
+        </p>
+      )}
+      {query.trim() && !options.some((o) => o.section === 'Matches') && (
+        <p className="muted small picker-empty">No project matches “{query.trim()}”.</p>
+      )}
       <footer className="picker-foot muted small">↑↓ to move · Enter to open · Esc to close</footer>
     </Dialog>
   );

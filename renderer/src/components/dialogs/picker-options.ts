@@ -53,11 +53,15 @@ export function pickerOptions(
     .slice(0, RECENT_SHOWN);
 
   const out: PickerOption[] = recent.map((p) => toOption(p, 'Recent', current));
+  // Each project once: what Recent shows is not listed again (a search would find it twice).
+  const shown = new Set(recent.map((p) => p.key));
   const worktrees = projects.filter((p) => p.kind === 'worktree');
+  const rest = (p: ProjectEntry) => !shown.has(p.key);
   for (const p of projects) {
     if (p.kind === 'worktree' && p.parent && byKey.has(p.parent)) continue;
-    out.push(toOption(p, 'Projects', current));
-    for (const w of worktrees) if (w.parent === p.key) out.push(toOption(w, 'Projects', current));
+    if (rest(p)) out.push(toOption(p, 'Projects', current));
+    for (const w of worktrees)
+      if (w.parent === p.key && rest(w)) out.push(toOption(w, 'Projects', current));
   }
   out.push({
     id: 'none',

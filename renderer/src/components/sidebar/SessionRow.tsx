@@ -66,6 +66,7 @@ export function SessionRow({
             onBlur={rename}
             onKeyDown={(e) => {
               if (e.key === 'Escape') {
+                e.preventDefault();
                 committed.current = true;
                 setRenaming(false);
               }

@@ -21,7 +21,14 @@ export const UserRow = memo(function UserRow({ item }: { item: UserItem }) {
 });
 
 export const AssistantRow = memo(function AssistantRow({ item }: { item: AssistantItem }) {
-  return <AssistantText text={item.text} agentId={item.agentId} thinking={item.thinking} />;
+  return (
+    <AssistantText
+      text={item.text}
+      agentId={item.agentId}
+      thinking={item.thinking}
+      stopped={item.stopped}
+    />
+  );
 });
 
 export function AssistantText({
@@ -29,11 +36,13 @@ export function AssistantText({
   agentId,
   thinking,
   streaming,
+  stopped,
 }: {
   text: string;
   agentId: string;
   thinking?: string;
   streaming?: boolean;
+  stopped?: boolean;
 }) {
   const [showThinking, setShowThinking] = useState(false);
   return (
@@ -56,6 +65,11 @@ export function AssistantText({
       {thinking && showThinking && <div className="thinking">{thinking}</div>}
       <Markdown text={text} />
       {streaming && <span className="caret" aria-hidden="true" />}
+      {stopped && (
+        <p className="stopped-mark" role="note">
+          Stopped by you: the answer ends here.
+        </p>
+      )}
     </div>
   );
 }

@@ -49,8 +49,9 @@ export function ModelSettings() {
         ? view.base_url
         : '',
     );
-    setOffered([]);
   }, [data, provider, view]);
+  // A listing belongs to its provider; a settings reload (which every action triggers) keeps it.
+  useEffect(() => setOffered([]), [provider]);
 
   if (q.unavailable)
     return <p className="muted">Model settings are not available in this build.</p>;
@@ -78,11 +79,21 @@ export function ModelSettings() {
       setKey('');
     }, 'Saved. New runs use this model.');
   };
-  const listModels = () =>
-    void run(async () => {
+  const listModels = async () => {
+    setStatus(null);
+    try {
       const r = await client.invoke('models.list', { provider });
       setOffered(r.models);
-    }, `Asked ${PROVIDER_LABEL[provider]} for its models.`);
+      setStatus({
+        ok: true,
+        text: r.models.length
+          ? `${PROVIDER_LABEL[provider]} offers ${r.models.length === 1 ? '1 model' : `${r.models.length} models`}: pick one below.`
+          : `${PROVIDER_LABEL[provider]} listed no models.`,
+      });
+    } catch (err) {
+      setStatus({ ok: false, text: errorText(err) });
+    }
+  };
 
   return (
     <form className="form" onSubmit={save}>
@@ -118,7 +129,7 @@ export function ModelSettings() {
             onChange={(e) => setModel(e.target.value)}
             placeholder="the provider's default"
           />
-          <button type="button" onClick={listModels}>
+          <button type="button" onClick={() => void listModels()}>
             List models
           </button>
         </span>
@@ -128,6 +139,22 @@ export function ModelSettings() {
           ))}
         </datalist>
       </label>
+      {offered.length > 0 && (
+        <ul className="offered-models" aria-label="Models offered">
+          {offered.map((m) => (
+            <li key={m}>
+              <button
+                type="button"
+                className={m === model ? 'chip selected' : 'chip'}
+                aria-pressed={m === model}
+                onClick={() => setModel(m)}
+              >
+                {m}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
       <label>
         Base URL
         <input
