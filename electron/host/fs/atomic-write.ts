@@ -1,6 +1,7 @@
-import { open, readdir, rename, stat, unlink } from 'node:fs/promises';
+import { lstat, readdir, rename, unlink } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
+import { createInDir, openDirInRoot, PathChangedError, type RootedDir } from './safe-open';
 
 // A write that a crash, a SIGKILL or a full disk can never leave half-done: the new content goes
 // to a temp file in the same directory (rename is only atomic within one filesystem), is fsynced,
@@ -19,29 +20,20 @@ export interface PreparedWrite {
   abort(): Promise<void>;
 }
 
-function tempNameFor(target: string): string {
+function tempNameFor(name: string): string {
   const tag = `${process.pid}-${randomBytes(4).toString('hex')}`;
-  return join(dirname(target), `.${basename(target)}.mewbo-${tag}.tmp`);
+  return `.${name}.mewbo-${tag}.tmp`;
 }
 
-async function existingMode(target: string): Promise<number | null> {
+/** Mode of the file `name` in `dir`, null when there is none; a symlink there was planted. */
+async function existingMode(dir: RootedDir, name: string): Promise<number | null> {
   try {
-    return (await stat(target)).mode & 0o7777;
+    const st = await lstat(dir.child(name));
+    if (st.isSymbolicLink()) throw new PathChangedError(join(dir.path, name));
+    return st.mode & 0o7777;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw err;
-  }
-}
-
-async function fsyncDir(dir: string): Promise<void> {
-  let handle;
-  try {
-    handle = await open(dir, 'r');
-    await handle.sync();
-  } catch {
-    // Some filesystems refuse to fsync a directory; the rename is still atomic there.
-  } finally {
-    await handle?.close();
   }
 }
 
@@ -54,66 +46,96 @@ function processAlive(pid: number): boolean {
   }
 }
 
-/** Removes temp files of `target` left by writers that were killed before their rename. */
-async function removeStaleTemps(target: string): Promise<void> {
-  const prefix = `.${basename(target)}.mewbo-`;
+/** Removes temp files of `name` left by writers that were killed before their rename. */
+async function removeStaleTemps(dir: RootedDir, name: string): Promise<void> {
+  const prefix = `.${name}.mewbo-`;
   let names: string[];
   try {
-    names = await readdir(dirname(target));
+    names = await readdir(dir.self);
   } catch {
     return;
   }
-  for (const name of names) {
-    if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue;
-    const pid = Number(name.slice(prefix.length).split('-')[0]);
+  for (const entry of names) {
+    if (!entry.startsWith(prefix) || !entry.endsWith('.tmp')) continue;
+    const pid = Number(entry.slice(prefix.length).split('-')[0]);
     if (Number.isInteger(pid) && pid > 0 && !processAlive(pid))
-      await unlink(join(dirname(target), name)).catch(() => undefined);
+      await unlink(dir.child(entry)).catch(() => undefined);
   }
 }
 
-/** Writes `data` to a temp file beside `target` (an already validated real path). */
+/**
+ * Writes `data` to a temp file beside `target` (a real path inside `root`, as safe-path resolves
+ * it), creating missing parent directories. Every name is reached through a verified descriptor of
+ * the parent directory, which is checked again right before the rename (see safe-open).
+ */
 export async function prepareWrite(
+  root: string,
   target: string,
   data: string | Uint8Array,
 ): Promise<PreparedWrite> {
-  await removeStaleTemps(target);
-  const mode = await existingMode(target);
-  const temp = tempNameFor(target);
-  const handle = await open(temp, 'wx', mode ?? NEW_FILE_MODE);
+  const name = basename(target);
+  const dir = await openDirInRoot(root, dirname(target), true);
+  const temp = tempNameFor(name);
   try {
-    await handle.writeFile(data);
-    // open() applied the umask; an existing file gets its exact mode back.
-    if (mode !== null) await handle.chmod(mode);
-    await handle.sync();
+    await removeStaleTemps(dir, name);
+    const mode = await existingMode(dir, name);
+    const handle = await createInDir(dir, temp, mode ?? NEW_FILE_MODE);
+    try {
+      await handle.writeFile(data);
+      // open() applied the umask; an existing file gets its exact mode back.
+      if (mode !== null) await handle.chmod(mode);
+      await handle.sync();
+    } catch (err) {
+      await handle.close().catch(() => undefined);
+      await unlink(dir.child(temp)).catch(() => undefined);
+      throw err;
+    }
+    await handle.close();
   } catch (err) {
-    await handle.close().catch(() => undefined);
-    await unlink(temp).catch(() => undefined);
+    await dir.close();
     throw err;
   }
-  await handle.close();
   let done = false;
   return {
     target,
     async commit() {
-      await rename(temp, target);
+      await dir.recheck();
+      await rename(dir.child(temp), dir.child(name));
       done = true;
-      await fsyncDir(dirname(target));
+      await dir.sync();
+      await dir.close();
     },
     async abort() {
-      if (done) return;
-      done = true;
-      await unlink(temp).catch(() => undefined);
+      if (!done) {
+        done = true;
+        await unlink(dir.child(temp)).catch(() => undefined);
+      }
+      await dir.close();
     },
   };
 }
 
 /** Replaces `target` with `data` atomically, keeping its mode. */
-export async function atomicWriteFile(target: string, data: string | Uint8Array): Promise<void> {
-  const prepared = await prepareWrite(target, data);
+export async function atomicWriteFile(
+  root: string,
+  target: string,
+  data: string | Uint8Array,
+): Promise<void> {
+  const prepared = await prepareWrite(root, target, data);
   try {
     await prepared.commit();
   } finally {
     await prepared.abort();
+  }
+}
+
+/** Removes `target` (a real path inside `root`) through its verified parent directory. */
+async function removeInRoot(root: string, target: string): Promise<void> {
+  const dir = await openDirInRoot(root, dirname(target));
+  try {
+    await unlink(dir.child(basename(target)));
+  } finally {
+    await dir.close();
   }
 }
 
@@ -129,10 +151,11 @@ export interface FileChange {
  * changes nothing), then the renames run; if a rename fails, the ones already done are rolled
  * back to their previous content.
  */
-export async function atomicWriteAll(changes: FileChange[]): Promise<void> {
+export async function atomicWriteAll(root: string, changes: FileChange[]): Promise<void> {
   const prepared: PreparedWrite[] = [];
   try {
-    for (const change of changes) prepared.push(await prepareWrite(change.path, change.after));
+    for (const change of changes)
+      prepared.push(await prepareWrite(root, change.path, change.after));
   } catch (err) {
     await Promise.all(prepared.map((p) => p.abort()));
     throw err;
@@ -146,8 +169,8 @@ export async function atomicWriteAll(changes: FileChange[]): Promise<void> {
   } catch (err) {
     await Promise.all(prepared.map((p) => p.abort()));
     for (const change of committed.reverse()) {
-      if (change.before === null) await unlink(change.path).catch(() => undefined);
-      else await atomicWriteFile(change.path, change.before).catch(() => undefined);
+      if (change.before === null) await removeInRoot(root, change.path).catch(() => undefined);
+      else await atomicWriteFile(root, change.path, change.before).catch(() => undefined);
     }
     throw err;
   }

@@ -1,4 +1,4 @@
-import { open } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { LINE_INDEX_STRIDE, type LineIndex } from './line-index';
 
 // Reads a window of lines from a file of any size with memory proportional to the window: the
@@ -50,7 +50,7 @@ function finishLine(parts: Buffer[], keptBytes: number, totalBytes: number): Win
  * counts on to the end unless the index already knows the total. Extends `index` as it goes.
  */
 async function scan(
-  path: string,
+  handle: FileHandle,
   index: LineIndex,
   start: number,
   req: Omit<WindowRequest, 'offset'>,
@@ -62,7 +62,6 @@ async function scan(
   let end = start + req.limit;
   const lines: WindowLine[] = [];
   let collected = 0;
-  const handle = await open(path, 'r');
   const buf = Buffer.allocUnsafe(MAX_CHUNK_BYTES);
   let chunk = FIRST_CHUNK_BYTES;
   let parts: Buffer[] = [];
@@ -120,7 +119,7 @@ async function scan(
       pos += bytesRead;
     }
   } finally {
-    await handle.close();
+    // The caller owns the descriptor.
   }
   // A last line without a trailing newline still counts as a line.
   const total = lastByte !== -1 && lastByte !== NEWLINE ? line + 1 : line;
@@ -132,14 +131,14 @@ async function scan(
 
 /** Reads the requested window; `index` belongs to this exact version of the file. */
 export async function readLineWindow(
-  path: string,
+  handle: FileHandle,
   req: WindowRequest,
   index: LineIndex,
 ): Promise<WindowResult> {
   let start = req.offset;
   if (start < 0) {
     if (index.totalLines === null) {
-      await scan(path, index, Number.MAX_SAFE_INTEGER, {
+      await scan(handle, index, Number.MAX_SAFE_INTEGER, {
         limit: 0,
         maxLineBytes: 0,
         maxWindowBytes: 0,
@@ -147,5 +146,5 @@ export async function readLineWindow(
     }
     start = Math.max(0, index.totalLines! + start);
   }
-  return scan(path, index, start, req);
+  return scan(handle, index, start, req);
 }

@@ -51,6 +51,12 @@ function realRootOf(root: string): string {
   }
 }
 
+/** A path that changed between two steps of its resolution (a racer swapping links) is refused. */
+function changedWhileResolving(shown: string, err: unknown): PathValidationError {
+  const code = errno(err) ?? String(err);
+  return new PathValidationError(`${shown} changed while it was being resolved (${code})`, shown);
+}
+
 /**
  * Follows symlinks along `abs` as the kernel would: the longest existing prefix is realpath'd, a
  * dangling symlink is followed by hand (writing through it would create its target), and the
@@ -63,14 +69,14 @@ function resolveOnDisk(abs: string, shown: string): string {
     const rest: string[] = [];
     for (;;) {
       try {
-        const real = realpathSync(prefix);
+        const real = realpathSync.native(prefix);
         return rest.length ? join(real, ...rest.reverse()) : real;
       } catch (err) {
         const code = errno(err);
         if (code === 'ELOOP') throw new PathValidationError(`symlink loop in ${shown}`, shown);
         if (code === 'ENAMETOOLONG')
           throw new PathValidationError(`path too long: ${shown}`, shown);
-        if (code !== 'ENOENT' && code !== 'ENOTDIR') throw err;
+        if (code !== 'ENOENT' && code !== 'ENOTDIR') throw changedWhileResolving(shown, err);
       }
       // realpath failed: either the prefix is missing, or it is a symlink whose target is.
       let isLink: boolean;
@@ -80,7 +86,13 @@ function resolveOnDisk(abs: string, shown: string): string {
         isLink = false;
       }
       if (isLink) {
-        const target = readlinkSync(prefix);
+        let target: string;
+        try {
+          target = readlinkSync(prefix);
+        } catch (err) {
+          // It was a symlink a moment ago: something is swapping the path under us.
+          throw changedWhileResolving(shown, err);
+        }
         current = join(resolve(dirname(prefix), target), ...rest.reverse());
         break;
       }

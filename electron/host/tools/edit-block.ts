@@ -1,5 +1,3 @@
-import { mkdir } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import { z } from 'zod';
 import { errorPayload, type ToolPayload } from '../../../shared/tools/payload';
 import { atomicWriteAll, type FileChange } from '../fs/atomic-write';
@@ -235,8 +233,7 @@ export const editBlockTool = defineTool({
     }));
     const current = changed[0]!;
     try {
-      for (const t of changed) if (!t.file.exists) await mkdir(dirname(t.abs), { recursive: true });
-      await atomicWriteAll(changes);
+      await atomicWriteAll(root, changes);
     } catch (err) {
       return fsErrorPayload(err, root, current.abs, current.shown);
     }

@@ -1,5 +1,3 @@
-import { mkdir } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import { z } from 'zod';
 import { errorPayload, type ToolPayload } from '../../../shared/tools/payload';
 import { atomicWriteFile } from '../fs/atomic-write';
@@ -96,8 +94,7 @@ export const fileEditTool = defineTool({
       replacements = args.replace_all ? count : 1;
     }
     try {
-      if (!file.exists) await mkdir(dirname(path), { recursive: true });
-      await atomicWriteFile(path, restoreEol(after, file.eol));
+      await atomicWriteFile(root, path, restoreEol(after, file.eol));
     } catch (err) {
       return fsErrorPayload(err, root, path, shown);
     }

@@ -1,4 +1,5 @@
 import { errorPayload, type ErrorPayload } from '../../../shared/tools/payload';
+import { PathChangedError } from '../fs/safe-open';
 import { similarNames } from '../fs/similar-names';
 
 // Filesystem failures as payloads the model can act on; shared by the file tools.
@@ -14,6 +15,8 @@ export async function fsErrorPayload(
   abs: string,
   shown: string,
 ): Promise<ErrorPayload> {
+  if (err instanceof PathChangedError)
+    return errorPayload('path_changed', err.message.replace(err.path, shown), { path: shown });
   switch (errno(err)) {
     case 'ENOENT': {
       const hints = await similarNames(root, abs);

@@ -1,8 +1,10 @@
-import { open, stat } from 'node:fs/promises';
+import type { BigIntStats } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import { z } from 'zod';
 import { errorPayload, type ToolPayload } from '../../../shared/tools/payload';
 import { fileVersionKey } from '../fs/line-index';
 import { readLineWindow, type WindowLine } from '../fs/line-window';
+import { openForRead } from '../fs/safe-open';
 import { relativeToRoot, safeResolve } from '../fs/safe-path';
 import { looksBinary } from '../fs/text-sniff';
 import {
@@ -14,7 +16,7 @@ import {
 } from './constants';
 import { fsErrorPayload } from './file-errors';
 import { ReadState } from './read-state';
-import { defineTool } from './tool';
+import { defineTool, type ToolContext } from './tool';
 
 /** Bytes of a line kept while scanning: enough for READ_FILE_MAX_LINE_CHARS of any UTF-8. */
 const MAX_LINE_BYTES = READ_FILE_MAX_LINE_CHARS * 4;
@@ -55,15 +57,10 @@ function renderLine(number: number, line: WindowLine): string {
   return `${String(number).padStart(LINE_NUMBER_WIDTH)}\t${text}${cut}`;
 }
 
-async function sniff(path: string): Promise<Buffer> {
-  const handle = await open(path, 'r');
-  try {
-    const buf = Buffer.alloc(BINARY_SNIFF_BYTES);
-    const { bytesRead } = await handle.read(buf, 0, BINARY_SNIFF_BYTES, 0);
-    return buf.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
-  }
+async function sniff(handle: FileHandle): Promise<Buffer> {
+  const buf = Buffer.alloc(BINARY_SNIFF_BYTES);
+  const { bytesRead } = await handle.read(buf, 0, BINARY_SNIFF_BYTES, 0);
+  return buf.subarray(0, bytesRead);
 }
 
 export const readFileTool = defineTool({
@@ -79,88 +76,100 @@ export const readFileTool = defineTool({
     if (!resolved.ok) return resolved.error;
     const { root, path } = resolved;
     const shown = relativeToRoot(root, path);
-    let st;
+    let opened;
     try {
-      st = await stat(path, { bigint: true });
-      if (st.isDirectory()) {
-        return errorPayload(
-          'is_directory',
-          `${shown} is a directory; list it with aider_list_dir_tool`,
-          { path: shown },
-        );
-      }
-      if (!st.isFile()) {
-        return errorPayload(
-          'not_regular_file',
-          `${shown} is not a regular file (a device, FIFO or socket)`,
-          { path: shown },
-        );
-      }
-      if (looksBinary(await sniff(path))) {
-        return {
-          kind: 'binary',
-          path: shown,
-          size_bytes: Number(st.size),
-          message: `${shown} is a binary file (${st.size} bytes); its content is not shown as text`,
-        };
-      }
+      // No race between the check above and this open: the descriptor is verified to be `path`,
+      // and it opens non-blocking so a FIFO or device is refused below, never waited on.
+      opened = await openForRead(root, path);
     } catch (err) {
       return fsErrorPayload(err, root, path, shown);
     }
-    const readState = ctx.services.readState ?? new ReadState({ dedup: false });
-    const version = fileVersionKey(st);
-    if (readState.alreadyRead(path, args.offset, args.limit, version)) {
-      return {
-        kind: 'file_unchanged',
-        path: shown,
-        offset: args.offset,
-        limit: args.limit,
-        message: `You already read this slice of ${shown} in this session and the file has not changed since; use that earlier result.`,
-      };
-    }
-    let window;
+    const { handle, stat: st } = opened;
     try {
-      window = await readLineWindow(
-        path,
-        {
-          offset: args.offset,
-          limit: args.limit,
-          maxLineBytes: MAX_LINE_BYTES,
-          maxWindowBytes: MAX_WINDOW_BYTES,
-        },
-        readState.lineIndexes.get(path, version),
-      );
+      return await readOpened(ctx, args, handle, st, path, shown);
     } catch (err) {
       return fsErrorPayload(err, root, path, shown);
+    } finally {
+      await handle.close();
     }
-    const budget = READ_FILE_MAX_CHARS - TRUNCATION_MARKER.length - 1;
-    const out: string[] = [];
-    let size = 0;
-    for (const [i, line] of window.lines.entries()) {
-      const rendered = renderLine(window.start + i + 1, line);
-      if (size + rendered.length + 1 > budget) break;
-      out.push(rendered);
-      size += rendered.length + 1;
-    }
-    const endLine = window.start + out.length;
-    const truncated = endLine < window.totalLines;
-    let content = out.join('\n');
-    if (truncated) content += `${content ? '\n' : ''}${TRUNCATION_MARKER}`;
-    const payload: ToolPayload = {
-      kind: 'file',
-      path: shown,
-      content,
-      start_line: out.length ? window.start + 1 : window.start,
-      end_line: endLine,
-      total_lines: window.totalLines,
-      truncated,
-    };
-    if (truncated) payload.next_offset = endLine;
-    if (window.totalLines === 0) payload.note = 'The file is empty.';
-    else if (out.length === 0 && window.start >= window.totalLines) {
-      payload.note = `offset ${args.offset} is past the end of the file (${window.totalLines} lines)`;
-    }
-    readState.markRead(path, args.offset, args.limit, version);
-    return payload;
   },
 });
+
+async function readOpened(
+  ctx: ToolContext,
+  args: z.infer<typeof parameters>,
+  handle: FileHandle,
+  st: BigIntStats,
+  path: string,
+  shown: string,
+): Promise<ToolPayload> {
+  if (st.isDirectory()) {
+    const message = `${shown} is a directory; list it with aider_list_dir_tool`;
+    return errorPayload('is_directory', message, { path: shown });
+  }
+  if (!st.isFile()) {
+    return errorPayload(
+      'not_regular_file',
+      `${shown} is not a regular file (a device, FIFO or socket); read_file only reads regular files`,
+      { path: shown },
+    );
+  }
+  if (looksBinary(await sniff(handle))) {
+    return {
+      kind: 'binary',
+      path: shown,
+      size_bytes: Number(st.size),
+      message: `${shown} is a binary file (${st.size} bytes); its content is not shown as text`,
+    };
+  }
+  const readState = ctx.services.readState ?? new ReadState({ dedup: false });
+  const version = fileVersionKey(st);
+  if (readState.alreadyRead(path, args.offset, args.limit, version)) {
+    return {
+      kind: 'file_unchanged',
+      path: shown,
+      offset: args.offset,
+      limit: args.limit,
+      message: `You already read this slice of ${shown} in this session and the file has not changed since; use that earlier result.`,
+    };
+  }
+  const window = await readLineWindow(
+    handle,
+    {
+      offset: args.offset,
+      limit: args.limit,
+      maxLineBytes: MAX_LINE_BYTES,
+      maxWindowBytes: MAX_WINDOW_BYTES,
+    },
+    readState.lineIndexes.get(path, version),
+  );
+  const budget = READ_FILE_MAX_CHARS - TRUNCATION_MARKER.length - 1;
+  const out: string[] = [];
+  let size = 0;
+  for (const [i, line] of window.lines.entries()) {
+    const rendered = renderLine(window.start + i + 1, line);
+    if (size + rendered.length + 1 > budget) break;
+    out.push(rendered);
+    size += rendered.length + 1;
+  }
+  const endLine = window.start + out.length;
+  const truncated = endLine < window.totalLines;
+  let content = out.join('\n');
+  if (truncated) content += `${content ? '\n' : ''}${TRUNCATION_MARKER}`;
+  const payload: ToolPayload = {
+    kind: 'file',
+    path: shown,
+    content,
+    start_line: out.length ? window.start + 1 : window.start,
+    end_line: endLine,
+    total_lines: window.totalLines,
+    truncated,
+  };
+  if (truncated) payload.next_offset = endLine;
+  if (window.totalLines === 0) payload.note = 'The file is empty.';
+  else if (out.length === 0 && window.start >= window.totalLines) {
+    payload.note = `offset ${args.offset} is past the end of the file (${window.totalLines} lines)`;
+  }
+  readState.markRead(path, args.offset, args.limit, version);
+  return payload;
+}

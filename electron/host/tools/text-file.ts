@@ -1,5 +1,5 @@
-import { readFile, stat } from 'node:fs/promises';
 import { errorPayload, type ErrorPayload } from '../../../shared/tools/payload';
+import { openForRead } from '../fs/safe-open';
 import { decodeUtf8 } from '../fs/text-sniff';
 import { EDIT_MAX_FILE_BYTES } from './constants';
 import { fsErrorPayload } from './file-errors';
@@ -48,19 +48,24 @@ export async function loadEditableText(
 ): Promise<EditableText | ErrorPayload> {
   let bytes: Buffer;
   try {
-    const st = await stat(abs);
-    if (st.isDirectory())
-      return errorPayload('is_directory', `${shown} is a directory, not a file`, { path: shown });
-    if (!st.isFile())
-      return errorPayload('not_regular_file', `${shown} is not a regular file`, { path: shown });
-    if (st.size > EDIT_MAX_FILE_BYTES) {
-      return errorPayload(
-        'too_large',
-        `${shown} is ${st.size} bytes; edits are limited to ${EDIT_MAX_FILE_BYTES} bytes`,
-        { path: shown },
-      );
+    // Opened without following a planted link or blocking on a FIFO, and verified to be `abs`.
+    const { handle, stat: st } = await openForRead(root, abs);
+    try {
+      if (st.isDirectory())
+        return errorPayload('is_directory', `${shown} is a directory, not a file`, { path: shown });
+      if (!st.isFile())
+        return errorPayload('not_regular_file', `${shown} is not a regular file`, { path: shown });
+      if (st.size > EDIT_MAX_FILE_BYTES) {
+        return errorPayload(
+          'too_large',
+          `${shown} is ${st.size} bytes; edits are limited to ${EDIT_MAX_FILE_BYTES} bytes`,
+          { path: shown },
+        );
+      }
+      bytes = await handle.readFile();
+    } finally {
+      await handle.close();
     }
-    bytes = await readFile(abs);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT')
       return { exists: false, original: '', text: '', eol: 'lf' };

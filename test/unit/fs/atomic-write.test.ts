@@ -27,7 +27,7 @@ describe('atomicWriteFile', () => {
     const f = join(d, 'x.sh');
     writeFileSync(f, 'old');
     chmodSync(f, 0o750);
-    await atomicWriteFile(f, 'new');
+    await atomicWriteFile(d, f, 'new');
     expect(readFileSync(f, 'utf8')).toBe('new');
     expect(statSync(f).mode & 0o777).toBe(0o750);
     expect(readdirSync(d)).toEqual(['x.sh']);
@@ -42,7 +42,7 @@ describe('atomicWriteFile', () => {
     chmodSync(sub, 0o500);
     try {
       if (process.getuid?.() === 0) return; // root ignores directory permissions
-      await expect(atomicWriteFile(f, 'new')).rejects.toThrow();
+      await expect(atomicWriteFile(d, f, 'new')).rejects.toThrow();
       expect(readFileSync(f, 'utf8')).toBe('old');
     } finally {
       chmodSync(sub, 0o700);
@@ -58,7 +58,7 @@ describe('atomicWriteFile', () => {
     const live = join(d, `.a.txt.mewbo-${process.pid}-cafebabe.tmp`);
     writeFileSync(dead, 'partial');
     writeFileSync(live, 'in flight');
-    await atomicWriteFile(f, 'new');
+    await atomicWriteFile(d, f, 'new');
     expect(existsSync(dead)).toBe(false);
     expect(existsSync(live)).toBe(true);
   });
@@ -73,7 +73,7 @@ describe('atomicWriteAll', () => {
     mkdirSync(b);
     writeFileSync(join(b, 'keep'), 'k');
     await expect(
-      atomicWriteAll([
+      atomicWriteAll(d, [
         { path: a, before: 'A-old', after: 'A-new' },
         { path: b, before: '', after: 'cannot replace a non-empty directory' },
       ]),
@@ -89,7 +89,7 @@ describe('atomicWriteAll', () => {
     mkdirSync(b);
     writeFileSync(join(b, 'keep'), 'k');
     await expect(
-      atomicWriteAll([
+      atomicWriteAll(d, [
         { path: created, before: null, after: 'fresh' },
         { path: b, before: '', after: 'x' },
       ]),

@@ -1,4 +1,5 @@
 import { writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LINE_INDEX_STRIDE, LineIndexCache } from '../../../electron/host/fs/line-index';
@@ -10,6 +11,19 @@ import { tempDir } from '../../helpers/temp';
 
 let cleanup: () => void;
 afterEach(() => cleanup?.());
+
+async function readAt(
+  file: string,
+  req: Parameters<typeof readLineWindow>[1],
+  index: Parameters<typeof readLineWindow>[2],
+): ReturnType<typeof readLineWindow> {
+  const handle = await open(file, 'r');
+  try {
+    return await readLineWindow(handle, req, index);
+  } finally {
+    await handle.close();
+  }
+}
 
 function fresh(): { offsets: number[]; totalLines: number | null } {
   return { offsets: [0], totalLines: null };
@@ -24,7 +38,7 @@ describe('readLineWindow', () => {
     writeFileSync(file, lines.join('\n') + '\n');
     const index = fresh();
     for (const offset of [0, 1, 4095, 4096, 4097, 12_345, 29_990]) {
-      const w = await readLineWindow(
+      const w = await readAt(
         file,
         { offset, limit: 20, maxLineBytes: 10_000, maxWindowBytes: 1e9 },
         index,
@@ -33,12 +47,12 @@ describe('readLineWindow', () => {
       expect(w.lines.map((l) => l.text)).toEqual(lines.slice(offset, offset + 20));
     }
     expect(index.offsets.length).toBe(Math.ceil(30_000 / LINE_INDEX_STRIDE));
-    const cold = await readLineWindow(
+    const cold = await readAt(
       file,
       { offset: 20_000, limit: 5, maxLineBytes: 10_000, maxWindowBytes: 1e9 },
       fresh(),
     );
-    const warm = await readLineWindow(
+    const warm = await readAt(
       file,
       { offset: 20_000, limit: 5, maxLineBytes: 10_000, maxWindowBytes: 1e9 },
       index,
@@ -51,7 +65,7 @@ describe('readLineWindow', () => {
     cleanup = t.cleanup;
     const file = join(t.dir, 'f.txt');
     writeFileSync(file, `a\n${'q'.repeat(3_000_000)}\nb\n`);
-    const w = await readLineWindow(
+    const w = await readAt(
       file,
       { offset: 0, limit: 10, maxLineBytes: 100, maxWindowBytes: 1e9 },
       fresh(),
@@ -70,14 +84,14 @@ describe('readLineWindow', () => {
     writeFileSync(file, 'a\nb\nc');
     expect(
       (
-        await readLineWindow(
+        await readAt(
           file,
           { offset: -2, limit: 10, maxLineBytes: 100, maxWindowBytes: 1e9 },
           fresh(),
         )
       ).lines.map((l) => l.text),
     ).toEqual(['b', 'c']);
-    const all = await readLineWindow(
+    const all = await readAt(
       file,
       { offset: -99, limit: 10, maxLineBytes: 100, maxWindowBytes: 1e9 },
       fresh(),
@@ -91,7 +105,7 @@ describe('readLineWindow', () => {
     cleanup = t.cleanup;
     const file = join(t.dir, 'f.txt');
     writeFileSync(file, `${'w'.repeat(99)}\n`.repeat(10_000));
-    const w = await readLineWindow(
+    const w = await readAt(
       file,
       { offset: 0, limit: 1e9, maxLineBytes: 1000, maxWindowBytes: 1000 },
       fresh(),
