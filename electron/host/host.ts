@@ -79,7 +79,7 @@ export class Host extends DisposableObject {
     const config = configStore.config;
     const sessions = new SessionManager(paths.sessionsDir);
     const trust = new WorkspaceTrust({
-      configFile: paths.configFile,
+      store: configStore,
       config,
       runTrusted: opts.trustRoots,
     });

@@ -27,7 +27,7 @@ export type ServiceFactory = (
 export const standaloneServiceFactories: ServiceFactory[] = [
   (env) => ({ readState: new ReadState({ dedup: env.dedupReads }) }),
   (env) => {
-    const trust = new WorkspaceTrust({ configFile: env.home.configFile, config: env.config });
+    const trust = new WorkspaceTrust({ config: env.config });
     return {
       lsp: createLspService({
         config: () => env.config,

@@ -1,12 +1,10 @@
-import { mkdir, readFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
-import { ConfigError, parseConfig } from '../config/load-config';
+import type { ConfigStore } from '../config/config-store';
+import { isObject, validateConfig } from '../config/read-config';
 import type { AppConfig } from '../config/schema';
 
 // The only place workspace trust touches configs/app.json: `projects.<key>.trusted` and
-// `trusted_projects`. Everything else in the file is kept as written. When the ConfigStore owns
-// the file, this one function becomes a call to it.
+// `trusted_projects`. Everything else in the file is kept as written; the write goes through the
+// ConfigStore, the file's one owner.
 
 /** The trust keys as the file holds them. */
 export interface TrustKeys {
@@ -24,37 +22,28 @@ export function trustKeysOf(config: AppConfig): TrustKeys {
 }
 
 /**
- * Reads the file, lets `mutate` change its trust keys, validates the whole file and writes it
- * atomically. Returns the keys as written. Callers serialize (WorkspaceTrust keeps one queue).
+ * Lets `mutate` change the trust keys of the file as it is on disk now, through the ConfigStore
+ * (one queue, validated, atomic; every other key kept as written). Returns the keys as written.
  */
 export async function writeTrustKeys(
-  file: string,
+  store: ConfigStore,
   mutate: (keys: TrustKeys) => void,
 ): Promise<TrustKeys> {
-  let raw: Record<string, unknown> = {};
-  try {
-    const json: unknown = JSON.parse(await readFile(file, 'utf8'));
-    if (!json || typeof json !== 'object' || Array.isArray(json))
-      throw new ConfigError(`${file}: must hold a JSON object`);
-    raw = json as Record<string, unknown>;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-  }
-  const current = parseConfig(raw, file);
-  const keys = trustKeysOf(current);
-  mutate(keys);
-  const projects = { ...((raw.projects as Record<string, Record<string, unknown>>) ?? {}) };
-  for (const [key, flag] of Object.entries(keys.flags)) {
-    if (!projects[key]) continue;
-    const entry = { ...projects[key] };
-    if (flag === undefined) delete entry.trusted;
-    else entry.trusted = flag;
-    projects[key] = entry;
-  }
-  const next: Record<string, unknown> = { ...raw, trusted_projects: keys.list };
-  if (raw.projects !== undefined) next.projects = projects;
-  parseConfig(next, file);
-  await mkdir(dirname(file), { recursive: true });
-  await writeFileAtomic(file, `${JSON.stringify(next, null, 2)}\n`);
+  let keys!: TrustKeys;
+  await store.update((raw) => {
+    keys = trustKeysOf(validateConfig(raw, store.file).config);
+    mutate(keys);
+    const projects = isObject(raw.projects) ? { ...raw.projects } : undefined;
+    for (const [key, flag] of Object.entries(keys.flags)) {
+      const entry = projects?.[key];
+      if (!projects || !isObject(entry)) continue;
+      const next = { ...entry };
+      if (flag === undefined) delete next.trusted;
+      else next.trusted = flag;
+      projects[key] = next;
+    }
+    raw.trusted_projects = keys.list;
+    if (projects) raw.projects = projects;
+  });
   return keys;
 }

@@ -1,4 +1,5 @@
 import type { AppConfig } from '../config/schema';
+import type { ConfigStore } from '../config/config-store';
 import { isInside } from '../fs/safe-path';
 import type { Disposable } from '../lifecycle/disposable';
 import { Emitter, type Event } from '../lifecycle/emitter';
@@ -17,7 +18,8 @@ import { trustKeysOf, writeTrustKeys, type TrustKeys } from './trust-config';
 // does not say `trusted: true` itself: the nearer word wins.
 
 export interface WorkspaceTrustOptions {
-  configFile: string;
+  /** The owner of configs/app.json: writes go through it, hand edits are picked up from it. */
+  store?: ConfigStore;
   config: AppConfig;
   /** Roots trusted for this process only (`mewbo run --trust`). */
   runTrusted?: string[];
@@ -32,19 +34,24 @@ interface Rule {
 
 export class WorkspaceTrust implements Disposable {
   private keys: TrustKeys;
-  private readonly projectPaths: Record<string, string>;
+  private projectPaths: Record<string, string>;
   private readonly runTrusted: string[];
-  private writes: Promise<unknown> = Promise.resolve();
+  private readonly storeSub: Disposable | undefined;
   private readonly changed = new Emitter<TrustedProject[]>();
   /** The trusted list changed (the `trust` topic; MCP re-reads projects whose trust moved). */
   readonly onDidChange: Event<TrustedProject[]> = this.changed.event;
 
   constructor(private readonly opts: WorkspaceTrustOptions) {
     this.keys = trustKeysOf(opts.config);
-    this.projectPaths = Object.fromEntries(
-      Object.entries(opts.config.projects).map(([k, p]) => [k, realPathLoose(p.path)]),
-    );
+    this.projectPaths = pathsOf(opts.config);
     this.runTrusted = (opts.runTrusted ?? []).map(realPathLoose);
+    // A hand edit of the trust keys counts as the user's word too.
+    this.storeSub = opts.store?.onDidChange((change) => {
+      if (change.source !== 'file') return;
+      this.keys = trustKeysOf(change.config);
+      this.projectPaths = pathsOf(change.config);
+      this.changed.fire(this.list());
+    });
   }
 
   private rules(): Rule[] {
@@ -100,18 +107,22 @@ export class WorkspaceTrust implements Disposable {
     });
   }
 
-  private write(mutate: (keys: TrustKeys) => void): Promise<TrustedProject[]> {
-    const next = this.writes.then(async () => {
-      this.keys = await writeTrustKeys(this.opts.configFile, mutate);
-      const now = this.list();
-      this.changed.fire(now);
-      return now;
-    });
-    this.writes = next.catch(() => {});
-    return next;
+  private async write(mutate: (keys: TrustKeys) => void): Promise<TrustedProject[]> {
+    if (!this.opts.store) throw new Error('workspace trust is read-only here');
+    this.keys = await writeTrustKeys(this.opts.store, mutate);
+    const now = this.list();
+    this.changed.fire(now);
+    return now;
   }
 
   dispose(): void {
+    this.storeSub?.dispose();
     this.changed.dispose();
   }
+}
+
+function pathsOf(config: AppConfig): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(config.projects).map(([k, p]) => [k, realPathLoose(p.path)]),
+  );
 }

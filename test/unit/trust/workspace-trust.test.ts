@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseConfig, loadConfigFile } from '../../../electron/host/config/load-config';
+import { ConfigStore } from '../../../electron/host/config/config-store';
 import { WorkspaceTrust } from '../../../electron/host/trust/workspace-trust';
 import { tempDir } from '../../helpers/temp';
 
@@ -22,7 +23,8 @@ afterEach(() => tmp.cleanup());
 function trustFrom(raw: unknown, runTrusted: string[] = []): WorkspaceTrust {
   mkdirSync(join(tmp.dir, 'home', 'configs'), { recursive: true });
   writeFileSync(configFile, JSON.stringify(raw));
-  return new WorkspaceTrust({ configFile, config: parseConfig(raw), runTrusted });
+  const store = ConfigStore.open({ file: configFile, watch: false });
+  return new WorkspaceTrust({ store, config: parseConfig(raw), runTrusted });
 }
 
 describe('workspace trust', () => {
