@@ -63,6 +63,10 @@ export const runCommand: CliCommand = {
         root: args.project,
       });
       process.stderr.write(`mewbo run: session ${session.id}\n`);
+      for (const w of (await host.rules.load(args.project)).warnings)
+        process.stderr.write(
+          `mewbo run: warning: ${w.file}${w.line ? `:${w.line}` : ''}: ${w.message}\n`,
+        );
       const sub = session.subscribe(0, (item) => process.stdout.write(`${JSON.stringify(item)}\n`));
       const interrupt = () => void host.agent.stop(session);
       process.once('SIGINT', interrupt);

@@ -33,6 +33,7 @@ import { WorkspaceTrust } from './trust/workspace-trust';
 import { trustHandlers, trustTopic } from './handlers/trust';
 import { projectMcpPreview } from './mcp/project-config';
 import { projectServerPreview } from './lsp/project-binaries';
+import { RulesService } from './rules/rules-service';
 
 export interface HostOptions {
   env?: NodeJS.ProcessEnv;
@@ -65,6 +66,8 @@ export class Host extends DisposableObject {
     readonly shells: ShellService,
     /** Workspace trust: rules, hooks and skills of a project ask `trust.isTrusted(root)`. */
     readonly trust: WorkspaceTrust,
+    /** The user's permission rules and hooks (issue 20). */
+    readonly rules: RulesService,
   ) {
     super();
   }
@@ -129,6 +132,12 @@ export class Host extends DisposableObject {
       secrets:
         opts.secrets ?? new FileSecretStore(paths.secretsFile, (fn) => configStore.exclusive(fn)),
     });
+    const rules = new RulesService({
+      configFile: paths.configFile,
+      trust,
+      env,
+      updateUserConfig: (mutate) => configStore.update(mutate),
+    });
     const agent = new AgentService({
       sessions,
       config,
@@ -143,7 +152,7 @@ export class Host extends DisposableObject {
           }),
           devices.hub,
         ),
-      services: { projects: projectTools, devices: devices.hub, shells, lsp },
+      services: { projects: projectTools, devices: devices.hub, shells, lsp, rules },
       scratchDir: join(paths.stateDir, 'scratch'),
     });
     const runner = agent;
@@ -188,6 +197,7 @@ export class Host extends DisposableObject {
       devices,
       shells,
       trust,
+      rules,
     );
     host.register(configStore);
     host.register(appSettings);

@@ -105,6 +105,8 @@ export const sessionEventBodySchema = z.discriminatedUnion('type', [
     /** What the user must see in full before deciding: the command, the diff. */
     summary: z.string(),
     detail: z.string(),
+    /** The permission rule "Always allow" would add for this call (absent: none would be safe). */
+    suggested_rule: z.string().optional(),
   }),
   z.object({
     type: z.literal('approval_decision'),
@@ -186,6 +188,22 @@ export const sessionEventBodySchema = z.discriminatedUnion('type', [
     /** The edit that caused them (shown on its card) and the agent whose context gets them. */
     call_id: z.string().optional(),
     agent_id: z.string().default('root'),
+  }),
+  /** One run of a user's hook command (issue 20): shown as a small card; `to_model` goes in the agent's context. */
+  z.object({
+    type: z.literal('hook_run'),
+    hook_event: z.string(),
+    command: z.string(),
+    scope: z.enum(['user', 'project']),
+    tool_name: z.string().optional(),
+    call_id: z.string().optional(),
+    agent_id: z.string().default('root'),
+    outcome: z.enum(['ok', 'blocked', 'failed', 'timeout']),
+    exit_code: z.number().int().nullable(),
+    duration_ms: z.number().int(),
+    stdout: z.string().default(''),
+    stderr: z.string().default(''),
+    to_model: z.string().optional(),
   }),
   z.object({ type: z.literal('session_renamed'), title: z.string() }),
   z.object({ type: z.literal('error'), message: z.string(), code: z.string().optional() }),

@@ -8,6 +8,9 @@ import { headlessDenialReason, needsApproval } from './permissions';
 import type { AgentSpec, ApprovalVerdict, RunContext } from './run-context';
 import { currentMode } from './session-state';
 import { abortReason, RunAborted } from './stop-reason';
+import { gateCall, postToolHooks, type Gate } from '../rules/call-gate';
+import { suggestRule } from '../rules/suggest-rule';
+import { runEventHooks } from '../hooks/hook-runner';
 
 // Runs one step's tool calls. Consecutive read-only calls run in parallel; every other call
 // (shell, edits, anything that writes) runs alone, in the order the model gave, so a shell or an
@@ -37,11 +40,14 @@ async function requestApproval(
   tool: AnyTool,
   callId: string,
   args: unknown,
+  gate: Gate = { kind: 'mode' },
 ): Promise<ApprovalVerdict> {
   const mode = currentMode(run.session.events(), run.config.permission_mode);
-  if (!needsApproval(tool, mode)) return { allow: true };
+  if (gate.kind === 'allow') return { allow: true };
+  if (gate.kind !== 'ask' && !needsApproval(tool, mode)) return { allow: true };
   const { summary, detail } = await describeForApproval(tool, args, agent.root);
   const approval_id = newApprovalId();
+  const suggested = suggestRule(tool.name, args, agent.root);
   await run.append({
     type: 'approval_request',
     approval_id,
@@ -49,9 +55,14 @@ async function requestApproval(
     tool: tool.name,
     summary,
     detail,
+    ...(suggested ? { suggested_rule: suggested } : {}),
   });
+  if (!run.headless) notifyHooks(run, agent, `Mewbo needs your permission to use ${tool.name}`);
   if (run.headless) {
-    const reason = headlessDenialReason(tool, mode);
+    const reason =
+      gate.kind === 'ask'
+        ? `This call needs approval (${gate.why}), and this headless run has nobody to approve it. The call was not run.`
+        : headlessDenialReason(tool, mode);
     await run.append({
       type: 'approval_decision',
       approval_id,
@@ -174,10 +185,28 @@ async function runCall(run: RunContext, agent: StepAgent, call: ModelToolCall): 
       const parsed = parseToolArgs(tool, call.args);
       if (!parsed.ok) payload = parsed.error;
       else {
-        const verdict = await requestApproval(run, agent, tool, call.id, parsed.args);
-        payload = verdict.allow
-          ? await executeTool(run, agent, tool, call.id, parsed.args)
-          : deniedPayload(verdict);
+        const rules = await userRules(run, agent);
+        const gateInput = rules && {
+          ...rules,
+          tool: tool.name,
+          args: (parsed.args ?? {}) as Record<string, unknown>,
+          root: agent.root,
+          sessionId: run.session.id,
+          agentId: agent.spec.id,
+          callId: call.id,
+          mode: currentMode(run.session.events(), run.config.permission_mode),
+          signal: run.signal,
+          append: run.append,
+        };
+        const gate: Gate = gateInput ? await gateCall(gateInput) : { kind: 'mode' };
+        if (gate.kind === 'blocked') payload = gate.payload;
+        else {
+          const verdict = await requestApproval(run, agent, tool, call.id, parsed.args, gate);
+          payload = verdict.allow
+            ? await executeTool(run, agent, tool, call.id, parsed.args)
+            : deniedPayload(verdict);
+          if (verdict.allow && gateInput) await postToolHooks({ ...gateInput, payload });
+        }
       }
     }
   } catch (err) {
@@ -186,6 +215,35 @@ async function runCall(run: RunContext, agent: StepAgent, call: ModelToolCall): 
     payload = STOPPED();
   }
   await recordResult(run, agent, call, payload);
+}
+
+/** The user's rules and hooks for this call's project, read fresh (an edit applies to the next call). */
+async function userRules(run: RunContext, agent: StepAgent) {
+  const rules = run.servicesFor(agent.spec.id).rules;
+  if (!rules) return null;
+  const settings = await rules.load(agent.root, run.session.id);
+  return { rules, settings };
+}
+
+/** Notification hooks: fire and forget (the user is being asked; nothing waits on them). */
+function notifyHooks(run: RunContext, agent: StepAgent, message: string): void {
+  void userRules(run, agent)
+    .then((r) =>
+      r
+        ? runEventHooks({
+            event: 'Notification',
+            hooks: r.settings.hooks,
+            root: agent.root,
+            sessionId: run.session.id,
+            agentId: agent.spec.id,
+            fields: { message },
+            env: r.rules.env,
+            signal: run.signal,
+            append: run.append,
+          })
+        : undefined,
+    )
+    .catch(() => {});
 }
 
 /** Groups: a run of consecutive read-only calls, or one call that may write. */

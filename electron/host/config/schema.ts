@@ -114,6 +114,13 @@ export const appConfigSchema = z.strictObject({
   trusted_projects: z.array(absPath).default([]),
   mcpServers: z.record(z.string().regex(/^[A-Za-z0-9_-]+$/), mcpServerConfigSchema).default({}),
   shells: shellsConfigSchema.prefault({}),
+  /**
+   * Issue 20, Claude Code's shapes: `permissions: {allow, ask, deny}` rule lists and `hooks` by
+   * event. Any value is accepted here: electron/host/rules checks them and warns (file and line)
+   * about a bad entry while the rest loads, so one typo cannot stop the app.
+   */
+  permissions: z.unknown().optional(),
+  hooks: z.unknown().optional(),
   devices: z
     .strictObject({
       /** The LAN pairing listener is off until the user turns it on. */

@@ -8,6 +8,7 @@ import type { DeviceHub } from '../devices/device-hub';
 import type { PanelLookup, QuestionBroker } from '../agent/interaction';
 import type { ShellService } from '../shells/shell-service';
 import type { ProjectSwitcher } from '../projects/project-switcher';
+import type { RulesService } from '../rules/rules-service';
 
 export interface ToolServices {
   /** read_file: slices already read this session (dedup) and line indexes of big files. */
@@ -24,5 +25,7 @@ export interface ToolServices {
   shells?: ShellService;
   /** list_projects and switch_project: the project registry and the session's move between projects. */
   projects?: ProjectSwitcher;
+  /** Dispatch: the user's permission rules and hooks (issue 20). */
+  rules?: RulesService;
   [name: string]: unknown;
 }

@@ -1,0 +1,96 @@
+import { spawn } from 'node:child_process';
+import { EXIT_DRAIN_MS, HOOK_OUTPUT_MAX_BYTES } from './constants';
+
+// Runs one hook command: `sh -c command` in its own process group, the event as JSON on stdin,
+// with the user's rights and environment (hooks are the user's own code; a project's run only
+// once it is trusted). At its timeout, or when the run stops, the whole group is killed: a hook
+// that forked a child which holds its pipes open must not outlive it.
+
+export interface HookProcessResult {
+  exitCode: number | null;
+  signal: string | null;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+  durationMs: number;
+}
+
+export interface RunHookInput {
+  command: string;
+  cwd: string;
+  input: unknown;
+  timeoutMs: number;
+  env: NodeJS.ProcessEnv;
+  signal?: AbortSignal;
+}
+
+function capped() {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  return {
+    push(b: Buffer) {
+      if (size >= HOOK_OUTPUT_MAX_BYTES) return;
+      const take = b.subarray(0, HOOK_OUTPUT_MAX_BYTES - size);
+      chunks.push(take);
+      size += take.length;
+    },
+    text: () => Buffer.concat(chunks).toString('utf8'),
+  };
+}
+
+function killGroup(pid: number | undefined): void {
+  if (!pid) return;
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    /* already gone */
+  }
+}
+
+export function runHook(i: RunHookInput): Promise<HookProcessResult> {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn('/bin/sh', ['-c', i.command], {
+      cwd: i.cwd,
+      env: i.env,
+      detached: true,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const out = capped();
+    const err = capped();
+    let timedOut = false;
+    let settled = false;
+    const finish = (exitCode: number | null, signal: string | null, spawnError?: string) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      i.signal?.removeEventListener('abort', onAbort);
+      // Whatever the hook left running in its group goes with it.
+      killGroup(child.pid);
+      resolve({
+        exitCode,
+        signal,
+        stdout: out.text(),
+        stderr: spawnError ? `${err.text()}${spawnError}` : err.text(),
+        timedOut,
+        durationMs: Date.now() - started,
+      });
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup(child.pid);
+    }, i.timeoutMs);
+    const onAbort = () => killGroup(child.pid);
+    i.signal?.addEventListener('abort', onAbort, { once: true });
+    child.stdout.on('data', (b: Buffer) => out.push(b));
+    child.stderr.on('data', (b: Buffer) => err.push(b));
+    child.on('error', (e) => finish(null, null, e.message));
+    child.on('close', (code, sig) => finish(code, sig));
+    // A child the hook left behind may hold its pipes open after it exited: drain briefly, then go.
+    child.on('exit', (code, sig) => setTimeout(() => finish(code, sig), EXIT_DRAIN_MS).unref());
+    child.stdin.on('error', () => {
+      /* a hook that does not read its input closes the pipe early: not an error */
+    });
+    child.stdin.end(`${JSON.stringify(i.input)}\n`);
+  });
+}

@@ -1,0 +1,76 @@
+import { matchRule, type CallInput } from './match-rule';
+import { parseRule, RULE_KINDS, type ParsedRule, type RuleKind } from './rule';
+import {
+  lineOf,
+  type ConfigWarning,
+  type RuleScope,
+  type SettingsSource,
+} from './settings-sources';
+
+// The rules in force for one call, from every scope, and the verdict: deny beats ask beats allow,
+// whatever the scope (a project cannot loosen the user's deny, nor the user a project's). A rule
+// that cannot be parsed is a warning naming its file and line, and the others still load.
+
+export interface LoadedRule {
+  kind: RuleKind;
+  rule: ParsedRule;
+  scope: RuleScope;
+  /** The file it came from ("session" rules: none). */
+  file?: string;
+  line?: number;
+}
+
+export interface RuleVerdict {
+  kind: RuleKind;
+  rule: LoadedRule;
+}
+
+export function rulesFromSource(src: SettingsSource, warnings: ConfigWarning[]): LoadedRule[] {
+  const perms = src.json.permissions;
+  if (perms === undefined) return [];
+  const at = src.text.indexOf('"permissions"');
+  if (!perms || typeof perms !== 'object' || Array.isArray(perms)) {
+    warnings.push({
+      file: src.file,
+      line: lineOf(src.text, 'permissions'),
+      message: 'permissions must be an object with allow/ask/deny lists',
+    });
+    return [];
+  }
+  const out: LoadedRule[] = [];
+  for (const kind of RULE_KINDS) {
+    const list = (perms as Record<string, unknown>)[kind];
+    if (list === undefined) continue;
+    const listAt = src.text.indexOf(`"${kind}"`, Math.max(at, 0));
+    if (!Array.isArray(list)) {
+      warnings.push({
+        file: src.file,
+        line: lineOf(src.text, kind, Math.max(at, 0)),
+        message: `permissions.${kind} must be a list of rules`,
+      });
+      continue;
+    }
+    for (const raw of list) {
+      const line = lineOf(src.text, raw, Math.max(listAt, 0));
+      const parsed = parseRule(raw);
+      if (!parsed.ok) {
+        warnings.push({ file: src.file, line, message: `permissions.${kind}: ${parsed.error}` });
+        continue;
+      }
+      out.push({ kind, rule: parsed.rule, scope: src.scope, file: src.file, line });
+    }
+  }
+  return out;
+}
+
+/** The strongest rule matching the call (deny, then ask, then allow), or null: the mode decides. */
+export function decideByRules(rules: readonly LoadedRule[], call: CallInput): RuleVerdict | null {
+  for (const kind of RULE_KINDS) {
+    for (const r of rules) {
+      if (r.kind !== kind) continue;
+      const m = matchRule(r.rule, call, kind === 'allow' ? 'allow' : 'block');
+      if (m === 'yes' || (m === 'unsure' && kind !== 'allow')) return { kind, rule: r };
+    }
+  }
+  return null;
+}

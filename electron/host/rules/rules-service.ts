@@ -1,0 +1,139 @@
+import { isAbsolute, join } from 'node:path';
+import { hooksFromSource, type HookCommand } from '../hooks/hook-config';
+import type { CallInput } from './match-rule';
+import {
+  decideByRules,
+  rulesFromSource,
+  type LoadedRule,
+  type RuleVerdict,
+} from './permission-rules';
+import type { ProjectTrust } from './project-trust';
+import { parseRule, type RuleKind } from './rule';
+import {
+  PROJECT_RULES_FILE,
+  PROJECT_SETTINGS_FILES,
+  readSettingsSources,
+  type ConfigWarning,
+  type RuleScope,
+} from './settings-sources';
+import { editRuleInFile, editRules } from './write-settings';
+
+// The user's permission rules and hooks for a project, from every scope: this session (what
+// "Always allow for this session" added; kept in memory, gone with the process as in Claude Code),
+// the trusted project's settings files, and configs/app.json. Files are read on each call, so an
+// edit (by hand or by "Always allow") applies to the next call without a restart.
+
+export interface RulesServiceOptions {
+  configFile: string;
+  trust: ProjectTrust;
+  /** The environment hooks run with (the user's own: hooks are the user's code). */
+  env: NodeJS.ProcessEnv;
+  /** configs/app.json's owner (ConfigStore.update): one queue, validated, atomic. */
+  updateUserConfig(mutate: (raw: Record<string, unknown>) => void): Promise<unknown>;
+}
+
+export interface LoadedSettings {
+  rules: LoadedRule[];
+  hooks: HookCommand[];
+  warnings: ConfigWarning[];
+  trusted: boolean;
+}
+
+export class RulesService {
+  private readonly sessionRules = new Map<string, LoadedRule[]>();
+
+  constructor(private readonly opts: RulesServiceOptions) {}
+
+  get env(): NodeJS.ProcessEnv {
+    return this.opts.env;
+  }
+
+  isTrusted(root: string | null): boolean {
+    return this.opts.trust.isTrusted(root);
+  }
+
+  async load(root: string | null, sessionId?: string): Promise<LoadedSettings> {
+    const trusted = root !== null && this.opts.trust.isTrusted(root);
+    const { sources, warnings } = await readSettingsSources({
+      configFile: this.opts.configFile,
+      root,
+      trusted,
+    });
+    const rules: LoadedRule[] = [...(sessionId ? (this.sessionRules.get(sessionId) ?? []) : [])];
+    const hooks: HookCommand[] = [];
+    for (const src of sources) {
+      rules.push(...rulesFromSource(src, warnings));
+      hooks.push(...hooksFromSource(src, warnings));
+    }
+    return { rules, hooks, warnings, trusted };
+  }
+
+  decide(settings: LoadedSettings, call: CallInput): RuleVerdict | null {
+    return decideByRules(settings.rules, call);
+  }
+
+  private projectFile(root: string | null, file?: string): string {
+    if (!root || !this.opts.trust.isTrusted(root))
+      throw new Error('project rules apply only to a trusted project: trust it first');
+    const rel = file && !isAbsolute(file) ? file : PROJECT_RULES_FILE;
+    if (file && isAbsolute(file)) {
+      const known = PROJECT_SETTINGS_FILES.map((f) => join(root, f));
+      if (!known.includes(file)) throw new Error(`${file} is not a settings file of ${root}`);
+      return file;
+    }
+    return join(root, rel);
+  }
+
+  /** Adds a rule to a scope; false when it was there already. */
+  async addRule(
+    scope: RuleScope,
+    kind: RuleKind,
+    raw: string,
+    where: { root: string | null; sessionId?: string },
+  ): Promise<boolean> {
+    const parsed = parseRule(raw);
+    if (!parsed.ok) throw new Error(parsed.error);
+    if (scope === 'session') {
+      if (!where.sessionId) throw new Error('a session rule needs a session');
+      const list = this.sessionRules.get(where.sessionId) ?? [];
+      if (list.some((r) => r.kind === kind && r.rule.raw === parsed.rule.raw)) return false;
+      list.push({ kind, rule: parsed.rule, scope: 'session' });
+      this.sessionRules.set(where.sessionId, list);
+      return true;
+    }
+    if (scope === 'project')
+      return editRuleInFile(this.projectFile(where.root), kind, parsed.rule.raw, 'add');
+    return this.editUserConfig(kind, parsed.rule.raw, 'add');
+  }
+
+  async removeRule(
+    scope: RuleScope,
+    kind: RuleKind,
+    raw: string,
+    where: { root: string | null; sessionId?: string; file?: string },
+  ): Promise<boolean> {
+    if (scope === 'session') {
+      const list = this.sessionRules.get(where.sessionId ?? '') ?? [];
+      const at = list.findIndex((r) => r.kind === kind && r.rule.raw === raw);
+      if (at === -1) return false;
+      list.splice(at, 1);
+      return true;
+    }
+    if (scope === 'project')
+      return editRuleInFile(this.projectFile(where.root, where.file), kind, raw, 'remove');
+    return this.editUserConfig(kind, raw, 'remove');
+  }
+
+  private async editUserConfig(kind: RuleKind, rule: string, op: 'add' | 'remove') {
+    let changed = false;
+    await this.opts.updateUserConfig((raw) => {
+      changed = editRules(raw, kind, rule, op);
+    });
+    return changed;
+  }
+
+  /** Session rules of every session, for Settings. */
+  sessionRuleList(): { sessionId: string; rules: LoadedRule[] }[] {
+    return [...this.sessionRules].map(([sessionId, rules]) => ({ sessionId, rules: [...rules] }));
+  }
+}
