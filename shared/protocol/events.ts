@@ -5,6 +5,21 @@ import { permissionModeWire } from './common';
 // log, the replay cursor) and `ts` (ms since epoch), assigned by the store when it is appended.
 // Everything a client shows is a projection of this log.
 
+/** Anthropic's own shape for extended thinking (configs/app.json `model.thinking`, per session too). */
+export const thinkingWire = z.union([
+  z.literal('off'),
+  z.object({ type: z.literal('enabled'), budget_tokens: z.number().int().min(1024) }),
+]);
+export type ThinkingWire = z.infer<typeof thinkingWire>;
+
+/** Anthropic's limit per image is 5 MB; base64 is 4/3 of that. */
+export const IMAGE_MAX_BASE64_CHARS = Math.ceil((5 * 1024 * 1024 * 4) / 3);
+export const imageWire = z.object({
+  media_type: z.enum(['image/png', 'image/jpeg', 'image/gif', 'image/webp']),
+  data: z.base64().max(IMAGE_MAX_BASE64_CHARS),
+});
+export type ImageWire = z.infer<typeof imageWire>;
+
 const todoItem = z.object({
   label: z.string().max(200),
   status: z.enum(['pending', 'in_progress', 'completed']),
@@ -35,7 +50,13 @@ export const sessionEventBodySchema = z.discriminatedUnion('type', [
     project: z.string().nullable(),
     root: z.string().nullable(),
   }),
-  z.object({ type: z.literal('user_message'), text: z.string(), message_id: z.string() }),
+  z.object({
+    type: z.literal('user_message'),
+    text: z.string(),
+    message_id: z.string(),
+    /** Pasted or dropped images, shown to models that accept images. */
+    images: z.array(imageWire).optional(),
+  }),
   /** A finished assistant message; its live text arrives before as transient deltas. */
   z.object({
     type: z.literal('assistant_message'),
@@ -45,6 +66,16 @@ export const sessionEventBodySchema = z.discriminatedUnion('type', [
     thinking: z.string().optional(),
     /** The user stopped the run mid-answer: `text` is what had streamed by then. */
     stopped: z.boolean().optional(),
+    /**
+     * The provider's own reasoning blocks (Anthropic thinking/redacted_thinking with signatures,
+     * OpenAI Responses reasoning items with encrypted content), kept verbatim: they are sent back
+     * unchanged, and only to the provider that produced them.
+     */
+    reasoning: z
+      .object({ provider: z.string(), items: z.array(z.looseObject({ type: z.string() })) })
+      .optional(),
+    /** Why the model stopped when it was not a plain end or a tool call (max_tokens, refusal...). */
+    stop_reason: z.string().optional(),
   }),
   z.object({
     type: z.literal('tool_call'),
@@ -153,8 +184,28 @@ export const sessionEventBodySchema = z.discriminatedUnion('type', [
     type: z.literal('usage'),
     agent_id: z.string().default('root'),
     model: z.string(),
+    /** Every prompt token of the call, cached or not. */
     input_tokens: z.number().int(),
     output_tokens: z.number().int(),
+    /** The part of input_tokens read from the provider's prompt cache. */
+    cache_read_tokens: z.number().int().optional(),
+    /** The part of input_tokens written to the prompt cache. */
+    cache_write_tokens: z.number().int().optional(),
+    /** The part of output_tokens spent reasoning (OpenAI reports it; Anthropic counts it in output). */
+    reasoning_tokens: z.number().int().optional(),
+    provider: z.string().optional(),
+    /** The model's window and the prompt size at which the context is compacted (the meter). */
+    context_window: z.number().int().optional(),
+    compact_at_tokens: z.number().int().optional(),
+    /** Estimated from the price table in configs/app.json when the model is in it. */
+    cost_usd: z.number().optional(),
+  }),
+  /** The model this session's runs use (`provider:name` or a name); null: the app's default. */
+  z.object({
+    type: z.literal('model_change'),
+    model: z.string().nullable(),
+    /** Anthropic extended thinking for this session; absent: configs/app.json's model.thinking. */
+    thinking: thinkingWire.optional(),
   }),
   z.object({
     type: z.literal('compaction'),

@@ -1,4 +1,4 @@
-import type { SessionEventBody } from '../../../shared/protocol/events';
+import type { SessionEventBody, ThinkingWire } from '../../../shared/protocol/events';
 import type { PermissionModeWire } from '../../../shared/protocol/common';
 import type { AppConfig } from '../config/schema';
 import { DisposableStore, type Disposable } from '../lifecycle/disposable';
@@ -14,7 +14,13 @@ import { createRunContext, type RunHandle, type SessionAgentState } from './crea
 
 export type { SessionAgentState } from './create-run-context';
 import type { ToolSource } from './run-context';
-import { lastRunState, pendingApprovals, pendingPlans, unresolvedCalls } from './session-state';
+import {
+  lastRunState,
+  pendingApprovals,
+  pendingPlans,
+  sessionModel,
+  unresolvedCalls,
+} from './session-state';
 import { repairOnOpen } from './settle-dangling';
 import { RunAborted } from './stop-reason';
 import { Waiters } from './waiters';
@@ -134,7 +140,12 @@ export class AgentService implements SessionRunner, Disposable {
     st.headless = opts.headless ?? false;
     if (opts.model !== undefined) st.model = opts.model;
     const message_id = newMessageId();
-    await session.append({ type: 'user_message', text, message_id });
+    await session.append({
+      type: 'user_message',
+      text,
+      message_id,
+      ...(opts.images?.length ? { images: opts.images } : {}),
+    });
     if (this.runs.has(session.id)) {
       await this.decisions.supersedeWaits(session, st);
       return { message_id };
@@ -175,6 +186,10 @@ export class AgentService implements SessionRunner, Disposable {
     await session.append({ type: 'mode_change', mode });
   }
 
+  async setModel(session: Session, model: string | null, thinking?: ThinkingWire): Promise<void> {
+    await session.append({ type: 'model_change', model, ...(thinking ? { thinking } : {}) });
+  }
+
   /** A decision or a late answer arrived and nothing runs: start a run that picks it up. */
   private resumeIfIdle(session: Session): void {
     if (!this.runs.has(session.id)) this.startRun(session, this.state(session));
@@ -199,7 +214,10 @@ export class AgentService implements SessionRunner, Disposable {
     };
     try {
       await session.append({ type: 'run_state', state: 'running' });
-      const selection = await this.opts.models.select(st.model);
+      const chosen = sessionModel(session.events());
+      const selection = await this.opts.models.select(st.model ?? chosen?.model ?? undefined, {
+        thinking: chosen?.thinking,
+      });
       if (!selection.ok) {
         release();
         await append({ type: 'error', code: selection.code, message: selection.message });

@@ -16,6 +16,17 @@ export function currentMode(
   return fallback;
 }
 
+/** The session's own model choice (its latest model_change), if it made one. */
+export function sessionModel(
+  events: readonly SessionEvent[],
+): SessionEventOf<'model_change'> | undefined {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i]!;
+    if (e.type === 'model_change') return e;
+  }
+  return undefined;
+}
+
 /** The last mode before plan mode was entered: where an approved plan switches to. */
 export function modeBeforePlan(
   events: readonly SessionEvent[],

@@ -51,6 +51,41 @@ export const providerConfigSchema = z.strictObject({
   model: z.string().optional(),
 });
 
+// --- The model layer's settings (providers, #16): extended thinking, reasoning effort, Ollama's
+// context size, and the price table the cost estimate reads. ---
+/** "off" or Anthropic's own `{type: "enabled", budget_tokens}` (budget at least 1024, its minimum). */
+export const thinkingConfigSchema = z.union([
+  z.literal('off'),
+  z.strictObject({ type: z.literal('enabled'), budget_tokens: z.number().int().min(1024) }),
+]);
+export const REASONING_EFFORTS = ['minimal', 'low', 'medium', 'high'] as const;
+export const ollamaConfigSchema = providerConfigSchema.extend({
+  /** Context tokens asked of Ollama (options.num_ctx); default: the model's own, from /api/show. */
+  num_ctx: z.number().int().min(512).optional(),
+});
+/** USD per million tokens; cache prices default to the input price. */
+export const modelPriceSchema = z.strictObject({
+  input: z.number().min(0),
+  output: z.number().min(0),
+  cache_read: z.number().min(0).optional(),
+  cache_write: z.number().min(0).optional(),
+});
+export const modelConfigSchema = z.strictObject({
+  provider: z.enum(['anthropic', 'openai', 'ollama']).optional(),
+  name: z.string().optional(),
+  /** Tokens the model accepts; default from the model's name. Compaction keeps the context under it. */
+  context_window: z.number().int().min(1024).optional(),
+  thinking: thinkingConfigSchema.default('off'),
+  /** OpenAI reasoning models (Responses API); absent: the model's default. */
+  reasoning_effort: z.enum(REASONING_EFFORTS).optional(),
+});
+/**
+ * Prices by model name (the longest matching prefix wins), merged over the built-in table in
+ * electron/host/models/prices.ts: an entry here replaces that model's built-in price.
+ */
+export const pricesConfigSchema = z.record(z.string().min(1), modelPriceSchema).default({});
+// --- end of the model layer's settings ---
+
 export const agentConfigSchema = z.strictObject({
   /** "" follows the active model; otherwise pins one edit backend. */
   edit_tool: z.enum(['', 'search_replace_block', 'structured_patch']).default(''),
@@ -94,21 +129,15 @@ export const shellsConfigSchema = z.strictObject({
 export const appConfigSchema = z.strictObject({
   agent: agentConfigSchema.prefault({}),
   permission_mode: permissionModeSchema.default('ask'),
-  model: z
-    .strictObject({
-      provider: z.enum(['anthropic', 'openai', 'ollama']).optional(),
-      name: z.string().optional(),
-      /** Tokens the model accepts; default from the model's name. Compaction keeps the context under it. */
-      context_window: z.number().int().min(1024).optional(),
-    })
-    .prefault({}),
+  model: modelConfigSchema.prefault({}),
   providers: z
     .strictObject({
       anthropic: providerConfigSchema.optional(),
       openai: providerConfigSchema.optional(),
-      ollama: providerConfigSchema.optional(),
+      ollama: ollamaConfigSchema.optional(),
     })
     .prefault({}),
+  prices: pricesConfigSchema,
   projects: z.record(z.string().min(1), projectConfigSchema).default({}),
   /** Directories the user trusted from the UI (trust/workspace-trust.ts); real, absolute paths. */
   trusted_projects: z.array(absPath).default([]),

@@ -12,6 +12,7 @@ type SessionHandlers = Pick<
   | 'sessions.send'
   | 'sessions.stop'
   | 'sessions.setMode'
+  | 'sessions.setModel'
 >;
 
 export interface SessionHandlerDeps {
@@ -48,13 +49,20 @@ export function sessionHandlers({
       return { ok: true as const };
     },
     'sessions.send': async (req) =>
-      runner.send(await sessions.get(req.id), req.text, { capabilities: req.capabilities }),
+      runner.send(await sessions.get(req.id), req.text, {
+        capabilities: req.capabilities,
+        images: req.images,
+      }),
     'sessions.stop': async (req) => {
       await runner.stop(await sessions.get(req.id));
       return { ok: true as const };
     },
     'sessions.setMode': async (req) => {
       await runner.setMode(await sessions.get(req.id), req.mode);
+      return { ok: true as const };
+    },
+    'sessions.setModel': async (req) => {
+      await runner.setModel(await sessions.get(req.id), req.model, req.thinking);
       return { ok: true as const };
     },
   };

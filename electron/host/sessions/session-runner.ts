@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { ClientCapability } from '../../../shared/protocol/capabilities';
 import type { PermissionModeWire } from '../../../shared/protocol/common';
+import type { ImageWire, ThinkingWire } from '../../../shared/protocol/events';
 import type { Session } from './session';
 
 export interface SendOptions {
   capabilities: ClientCapability[];
+  images?: ImageWire[];
 }
 
 /** What turns a user message into a run. The agent runtime implements it. */
@@ -12,6 +14,8 @@ export interface SessionRunner {
   send(session: Session, text: string, opts: SendOptions): Promise<{ message_id: string }>;
   stop(session: Session): Promise<void>;
   setMode(session: Session, mode: PermissionModeWire): Promise<void>;
+  /** The session's model (and thinking) from its next run on; null model: the app's default. */
+  setModel(session: Session, model: string | null, thinking?: ThinkingWire): Promise<void>;
 }
 
 export function newMessageId(): string {

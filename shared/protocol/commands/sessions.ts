@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { command } from '../command';
 import { sessionSummarySchema } from '../session-summary';
-import { sessionEventSchema } from '../events';
+import { imageWire, sessionEventSchema, thinkingWire } from '../events';
 import { clientCapabilitySchema } from '../capabilities';
 import { permissionModeWire } from '../common';
 
@@ -36,10 +36,21 @@ export const sessionCommands = {
     z.object({
       id,
       text: z.string().min(1).max(200_000),
+      /** Images sent with the text (at most 8, each at most 5 MB). */
+      images: z.array(imageWire).max(8).optional(),
       capabilities: z.array(clientCapabilitySchema).default([]),
     }),
     z.object({ message_id: z.string() }),
   ),
   'sessions.stop': command(z.object({ id }), ok),
   'sessions.setMode': command(z.object({ id, mode: permissionModeWire }), ok),
+  /** This session's model from its next run on (`provider:name`); null goes back to the default. */
+  'sessions.setModel': command(
+    z.object({
+      id,
+      model: z.string().trim().min(1).max(200).nullable(),
+      thinking: thinkingWire.optional(),
+    }),
+    ok,
+  ),
 };
