@@ -1,5 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- a fake server reads whatever JSON a client sends */
+import { createHmac } from 'node:crypto';
 import type { Server, ServerResponse } from 'node:http';
+import { PromptCache } from './fake-prompt-cache';
 import {
   listenLocal,
   ModelScript,
@@ -12,13 +14,21 @@ import {
 // A local server speaking the Anthropic Messages API (POST /v1/messages, SSE when stream: true)
 // with scripted replies. It checks what a real server checks and the loop could get wrong: the key,
 // the version header, alternating roles starting with user, every tool_use answered by a
-// tool_result in the next user message.
+// tool_result in the next user message. Like the real API it refuses more than 4 cache_control
+// breakpoints, a thinking block whose text or signature changed on its way back, redacted_thinking
+// data it never issued, and (thinking on) a tool loop whose last assistant turn lost its thinking.
 
 export interface FakeAnthropicOptions {
   apiKey?: string;
   /** A request body longer than this is refused as "prompt is too long" (context overflow). */
   maxPromptChars?: number;
+  /** Model the prompt cache: usage (when a reply does not fix it) comes from the cache. */
+  cache?: { minTokens?: number };
 }
+
+const SIGNING_KEY = 'fake-anthropic-signing-key';
+export const signThinking = (text: string) =>
+  createHmac('sha256', SIGNING_KEY).update(text).digest('base64');
 
 function transcriptOf(body: any): string {
   const parts: string[] = [];
@@ -72,12 +82,46 @@ function protocolError(body: any): string | null {
   for (const t of body.tools ?? [])
     if (!t.name || !t.input_schema || t.input_schema.type !== 'object')
       return `tools: ${t.name}: input_schema must be an object schema`;
+  return thinkingError(body);
+}
+
+const redactedIssued = new Set<string>();
+
+function thinkingError(body: any): string | null {
+  const msgs = body.messages as any[];
+  for (let i = 0; i < msgs.length; i++) {
+    if (typeof msgs[i].content === 'string') continue;
+    for (const b of msgs[i].content) {
+      if ((b.type === 'thinking' || b.type === 'redacted_thinking') && b.cache_control)
+        return `messages.${i}: thinking blocks cannot be marked with cache_control`;
+      if (b.type === 'thinking' && (!b.signature || b.signature !== signThinking(b.thinking)))
+        return `messages.${i}: Invalid \`signature\` in \`thinking\` block`;
+      if (b.type === 'redacted_thinking' && !redactedIssued.has(b.data))
+        return `messages.${i}: Invalid \`data\` in \`redacted_thinking\` block`;
+    }
+  }
+  if (body.thinking?.type !== 'enabled') return null;
+  const budget = body.thinking.budget_tokens;
+  if (typeof budget !== 'number' || budget < 1024)
+    return 'thinking.enabled.budget_tokens: Input should be greater than or equal to 1024';
+  if (budget >= body.max_tokens)
+    return '`max_tokens` must be greater than `thinking.budget_tokens`';
+  const last = msgs[msgs.length - 1];
+  const inToolLoop =
+    Array.isArray(last.content) && last.content.some((b: any) => b.type === 'tool_result');
+  const assistant = msgs[msgs.length - 2];
+  if (inToolLoop && assistant && Array.isArray(assistant.content)) {
+    const first = assistant.content[0]?.type;
+    if (first !== 'thinking' && first !== 'redacted_thinking')
+      return `messages.${msgs.length - 2}.content.0.type: Expected \`thinking\` or \`redacted_thinking\`, but found \`${first}\`. When \`thinking\` is enabled, a final \`assistant\` message must start with a thinking block.`;
+  }
   return null;
 }
 
 export class FakeAnthropic {
   readonly script = new ModelScript();
   private idCounter = 0;
+  private cache?: PromptCache;
 
   private constructor(
     private readonly server: Server,
@@ -89,6 +133,7 @@ export class FakeAnthropic {
     const box: { self?: FakeAnthropic } = {};
     const { server, url } = await listenLocal(() => (req, res) => box.self!.handle(req, res));
     box.self = new FakeAnthropic(server, url, { apiKey: 'test-key', ...opts });
+    if (opts.cache) box.self.cache = new PromptCache(opts.cache.minTokens);
     return box.self;
   }
 
@@ -131,6 +176,12 @@ export class FakeAnthropic {
     }
     const bad = protocolError(body);
     if (bad) return this.json(res, 400, 'invalid_request_error', bad);
+    let cacheUsage;
+    try {
+      cacheUsage = this.cache?.use(body);
+    } catch (err) {
+      return this.json(res, 400, 'invalid_request_error', (err as Error).message);
+    }
     if (this.opts.maxPromptChars !== undefined && raw.length > this.opts.maxPromptChars) {
       return this.json(
         res,
@@ -171,14 +222,26 @@ export class FakeAnthropic {
       );
     }
     if (!body.stream) return this.json(res, 400, 'invalid_request_error', 'this fake only streams');
-    this.stream(res, step, body.model);
+    this.stream(res, step, body.model, cacheUsage);
   }
 
-  private stream(res: ServerResponse, reply: ScriptedReply, model: string): void {
+  private stream(
+    res: ServerResponse,
+    reply: ScriptedReply,
+    model: string,
+    cached?: ReturnType<PromptCache['use']>,
+  ): void {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     const send = (event: string, data: unknown) =>
       res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-    const usage = reply.usage ?? { input: 100, output: 20 };
+    const usage = reply.usage ?? { input: cached?.input_tokens ?? 100, output: 20 };
+    const cacheFields =
+      cached && !reply.usage
+        ? {
+            cache_read_input_tokens: cached.cache_read_input_tokens,
+            cache_creation_input_tokens: cached.cache_creation_input_tokens,
+          }
+        : {};
     send('message_start', {
       type: 'message_start',
       message: {
@@ -188,7 +251,7 @@ export class FakeAnthropic {
         model,
         content: [],
         stop_reason: null,
-        usage: { input_tokens: usage.input, output_tokens: 1 },
+        usage: { input_tokens: usage.input, output_tokens: 1, ...cacheFields },
       },
     });
     res.write(': keep-alive comment\n\n');
@@ -203,6 +266,21 @@ export class FakeAnthropic {
         type: 'content_block_delta',
         index,
         delta: { type: 'thinking_delta', thinking: reply.thinking },
+      });
+      send('content_block_delta', {
+        type: 'content_block_delta',
+        index,
+        delta: { type: 'signature_delta', signature: signThinking(reply.thinking) },
+      });
+      send('content_block_stop', { type: 'content_block_stop', index });
+      index++;
+    }
+    if (reply.redactedThinking) {
+      redactedIssued.add(reply.redactedThinking);
+      send('content_block_start', {
+        type: 'content_block_start',
+        index,
+        content_block: { type: 'redacted_thinking', data: reply.redactedThinking },
       });
       send('content_block_stop', { type: 'content_block_stop', index });
       index++;
@@ -244,7 +322,7 @@ export class FakeAnthropic {
       send('content_block_stop', { type: 'content_block_stop', index });
       index++;
     }
-    const stop = reply.toolCalls?.length ? 'tool_use' : 'end_turn';
+    const stop = reply.stopReason ?? (reply.toolCalls?.length ? 'tool_use' : 'end_turn');
     send('message_delta', {
       type: 'message_delta',
       delta: { stop_reason: stop, stop_sequence: null },

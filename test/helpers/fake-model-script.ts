@@ -16,7 +16,12 @@ export interface ScriptedToolCall {
 export interface ScriptedReply {
   text?: string;
   thinking?: string;
+  /** Anthropic: a redacted_thinking block carrying this opaque data. */
+  redactedThinking?: string;
   toolCalls?: ScriptedToolCall[];
+  /** The provider's own stop reason, when not the one implied (pause_turn, refusal, max_tokens). */
+  stopReason?: string;
+  /** Fixed usage; absent, a fake that models caching computes it from the request. */
   usage?: { input: number; output: number };
   /** Ends the stream early without the protocol's end marker (a broken stream). */
   truncate?: boolean;

@@ -1,7 +1,8 @@
 import { platform, release, arch } from 'node:os';
 import { basename } from 'node:path';
 import { ModelError } from '../models/model-error';
-import type { ModelTurn } from '../models/types';
+import { estimateCost } from '../models/prices';
+import type { ModelTurn, ModelUsage, StopReason } from '../models/types';
 import { newMessageId } from '../sessions/session-runner';
 import { chooseEditBackend } from '../tools/edit-backend';
 import { toolInputSchema } from '../tool-search/tool-schema';
@@ -99,16 +100,8 @@ export async function runAgent(run: RunContext, spec: AgentSpec): Promise<Subage
     const turn = await callModel(run, spec, system, tools);
     steps++;
     // The turn's events are issued together: appended in this order, durable with one fsync.
-    const recorded = [
-      run.append({
-        type: 'usage',
-        agent_id: spec.id,
-        model: run.provider.model,
-        input_tokens: turn.usage.inputTokens,
-        output_tokens: turn.usage.outputTokens,
-      }),
-    ];
-    if (turn.text || turn.thinking) {
+    const recorded = [run.append(usageEvent(run, spec.id, turn.usage))];
+    if (turn.text || turn.thinking || turn.reasoning || notable(turn.stopReason)) {
       recorded.push(
         run.append({
           type: 'assistant_message',
@@ -116,6 +109,8 @@ export async function runAgent(run: RunContext, spec: AgentSpec): Promise<Subage
           agent_id: spec.id,
           text: turn.text,
           ...(turn.thinking ? { thinking: turn.thinking } : {}),
+          ...(turn.reasoning ? { reasoning: turn.reasoning } : {}),
+          ...(notable(turn.stopReason) ? { stop_reason: turn.stopReason } : {}),
         }),
       );
       if (turn.text) lastText = turn.text;
@@ -130,7 +125,12 @@ export async function runAgent(run: RunContext, spec: AgentSpec): Promise<Subage
           args: c.args ?? {},
         }),
       );
+    const notice = STOP_NOTICES[turn.stopReason];
+    if (notice)
+      recorded.push(run.append({ type: 'error', code: turn.stopReason, message: notice }));
     await Promise.all(recorded);
+    // A paused turn (a long server-side step) is sent back as it is and the model carries on.
+    if (turn.stopReason === 'pause_turn' && !turn.toolCalls.length) continue;
     if (!turn.toolCalls.length) {
       if (spec.id !== 'root' || run.tryClose(mark))
         return { text: lastText, steps, reason: 'finished' };
@@ -140,6 +140,35 @@ export async function runAgent(run: RunContext, spec: AgentSpec): Promise<Subage
     await dispatchCalls(run, agent, turn.toolCalls);
   }
   return { text: lastText, steps, reason: 'step_limit' };
+}
+
+const notable = (r: StopReason) => r === 'max_tokens' || r === 'refusal' || r === 'pause_turn';
+
+/** What the user is told when a turn ended short of a normal end. */
+const STOP_NOTICES: Partial<Record<StopReason, string>> = {
+  max_tokens:
+    'The reply reached the output limit (max_tokens) and was cut off; send a message to continue.',
+  refusal: 'The model declined to continue this request (stop reason: refusal).',
+};
+
+/** One model call's usage, with what the context meter and the cost estimate need. */
+function usageEvent(run: RunContext, agentId: string, usage: ModelUsage) {
+  const { provider } = run;
+  const cost = estimateCost(provider.model, usage, run.config.prices);
+  return {
+    type: 'usage' as const,
+    agent_id: agentId,
+    model: provider.model,
+    provider: provider.provider,
+    input_tokens: usage.inputTokens,
+    output_tokens: usage.outputTokens,
+    ...(usage.cacheReadTokens !== undefined ? { cache_read_tokens: usage.cacheReadTokens } : {}),
+    ...(usage.cacheWriteTokens !== undefined ? { cache_write_tokens: usage.cacheWriteTokens } : {}),
+    ...(usage.reasoningTokens !== undefined ? { reasoning_tokens: usage.reasoningTokens } : {}),
+    context_window: provider.contextWindow,
+    compact_at_tokens: Math.floor(inputBudget(provider.contextWindow) * COMPACT_AT_SHARE),
+    ...(cost !== undefined ? { cost_usd: cost } : {}),
+  };
 }
 
 /** Calls the model, compacting first when the context outgrows the window, and once more on overflow. */
@@ -235,13 +264,7 @@ async function compactNow(run: RunContext, spec: AgentSpec, force: boolean): Pro
       });
     return false;
   }
-  await run.append({
-    type: 'usage',
-    agent_id: `${spec.id}/compaction`,
-    model: run.provider.model,
-    input_tokens: done.usage.input,
-    output_tokens: done.usage.output,
-  });
+  await run.append(usageEvent(run, `${spec.id}/compaction`, done.usage));
   await run.append({
     type: 'compaction',
     summary: done.summary,

@@ -1,6 +1,6 @@
 import type { SessionEvent } from '../../../shared/protocol/events';
 import { ModelError } from '../models/model-error';
-import type { ModelProvider } from '../models/types';
+import type { ModelProvider, ModelUsage } from '../models/types';
 import {
   CHARS_PER_TOKEN,
   COMPACT_KEEP_SHARE,
@@ -78,7 +78,7 @@ function eventLine(e: SessionEvent, agentId: string, max = SUMMARY_EVENT_MAX_CHA
 }
 
 export type CompactionOutcome =
-  | { ok: true; summary: string; uptoSeq: number; usage: { input: number; output: number } }
+  | { ok: true; summary: string; uptoSeq: number; usage: ModelUsage }
   /** `nothing`: too little is old enough to be worth a summary; `failed`: the summary call failed. */
   | { ok: false; why: 'nothing' | 'failed'; reason: string };
 
@@ -146,6 +146,7 @@ export async function compact(input: CompactInput): Promise<CompactionOutcome> {
         ],
         tools: [],
         maxTokens: SUMMARY_MAX_TOKENS,
+        plain: true,
       },
       input.signal,
     );
@@ -156,7 +157,7 @@ export async function compact(input: CompactInput): Promise<CompactionOutcome> {
       ok: true,
       summary,
       uptoSeq: cut - 1,
-      usage: { input: turn.usage.inputTokens, output: turn.usage.outputTokens },
+      usage: turn.usage,
     };
   } catch (err) {
     if (err instanceof ModelError && err.code === 'aborted') throw err;

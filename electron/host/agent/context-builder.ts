@@ -1,6 +1,6 @@
-import type { SessionEvent, SessionEventOf } from '../../../shared/protocol/events';
+import type { ImageWire, SessionEvent, SessionEventOf } from '../../../shared/protocol/events';
 import { errorPayload } from '../../../shared/tools/payload';
-import type { ModelMessage, ModelToolCall } from '../models/types';
+import type { ModelImage, ModelMessage, ModelToolCall, ReasoningBlocks } from '../models/types';
 import { formatAnswerText } from './question-format';
 import { renderToolResult } from './render-result';
 
@@ -8,13 +8,20 @@ import { renderToolResult } from './render-result';
 // session from its log alone. A model turn starts at its `usage` event (appended first), gathers
 // its text and tool calls, and its results follow it. User-side input that arrives while a turn's
 // calls are outstanding is placed after their results, as both wire protocols require. The latest
-// compaction of this agent replaces everything up to its `upto_seq` with its summary.
+// compaction of this agent replaces everything up to its `upto_seq` with its summary. A turn's
+// reasoning blocks (thinking with signatures, encrypted reasoning items) travel with it verbatim;
+// a paused turn (pause_turn) ends the context so the model continues it.
 
 interface Turn {
   text: string;
   calls: ModelToolCall[];
   results: Map<string, Extract<ModelMessage, { role: 'tool' }>>;
+  reasoning?: ReasoningBlocks;
+  paused?: boolean;
 }
+
+const toModelImages = (images: readonly ImageWire[] | undefined): ModelImage[] =>
+  (images ?? []).map((i) => ({ mediaType: i.media_type, data: i.data }));
 
 export const INTERRUPTED_MESSAGE =
   'no result was recorded for this call: the run was interrupted before it finished';
@@ -50,15 +57,28 @@ export function buildContext(
 
   const messages: ModelMessage[] = [];
   let user: string[] = [];
+  let images: ModelImage[] = [];
   let turn: Turn | null = null;
 
   const flushUser = () => {
-    if (user.length) messages.push({ role: 'user', text: user.join('\n\n') });
+    if (user.length || images.length)
+      messages.push({
+        role: 'user',
+        text: user.join('\n\n'),
+        ...(images.length ? { images } : {}),
+      });
     user = [];
+    images = [];
   };
   const closeTurn = () => {
     if (turn) {
-      messages.push({ role: 'assistant', text: turn.text, toolCalls: turn.calls });
+      messages.push({
+        role: 'assistant',
+        text: turn.text,
+        toolCalls: turn.calls,
+        ...(turn.reasoning ? { reasoning: turn.reasoning } : {}),
+        ...(turn.paused ? { paused: true } : {}),
+      });
       for (const call of turn.calls) {
         messages.push(
           turn.results.get(call.id) ?? {
@@ -79,10 +99,11 @@ export function buildContext(
     turn = { text, calls: [], results: new Map() };
     return turn;
   };
-  const userText = (text: string) => {
+  const userText = (text: string, withImages: ModelImage[] = []) => {
     const t = turn as Turn | null;
     if (t && (t.calls.length === 0 || t.results.size === t.calls.length)) closeTurn();
     user.push(text);
+    images.push(...withImages);
   };
 
   if (opts.task) user.push(opts.task);
@@ -95,17 +116,22 @@ export function buildContext(
     const e = events[i]!;
     switch (e.type) {
       case 'user_message':
-        if (isRoot) userText(e.text);
+        if (isRoot) userText(e.text, toModelImages(e.images));
         break;
       case 'usage':
         if (e.agent_id === agentId) startTurn('');
         break;
-      case 'assistant_message':
+      case 'assistant_message': {
         if (e.agent_id !== agentId) break;
-        if (turn && (turn as Turn).text === '' && (turn as Turn).calls.length === 0)
-          (turn as Turn).text = e.text;
-        else startTurn(e.text);
+        const t: Turn =
+          turn && (turn as Turn).text === '' && (turn as Turn).calls.length === 0
+            ? turn
+            : startTurn('');
+        t.text = e.text;
+        if (e.reasoning) t.reasoning = e.reasoning;
+        t.paused = e.stop_reason === 'pause_turn';
         break;
+      }
       case 'tool_call': {
         if (e.agent_id !== agentId) break;
         const t: Turn = turn && (turn as Turn).results.size === 0 ? turn : startTurn('');
@@ -154,6 +180,7 @@ export function buildContext(
   }
   closeTurn();
   const last = messages[messages.length - 1];
-  if (!last || last.role === 'assistant') messages.push({ role: 'user', text: '(continue)' });
+  if (!last || (last.role === 'assistant' && !last.paused))
+    messages.push({ role: 'user', text: '(continue)' });
   return messages;
 }

@@ -1,110 +1,83 @@
+import type AnthropicClient from '@anthropic-ai/sdk';
+import { withCacheBreakpoints, toAnthropicMessages } from './anthropic-wire';
 import { ANTHROPIC_API_VERSION, MODEL_IDLE_TIMEOUT_MS } from './constants';
-import { postJson, type RetryPolicy } from './http';
+import { sdkModelError, withRetry, type RetryPolicy } from './http';
 import { ModelError } from './model-error';
-import { readSse } from './sse';
+import { idleGuard } from './stream-idle';
 import { parseToolArgs } from './tool-args';
 import type {
-  ModelMessage,
   ModelProvider,
   ModelRequest,
   ModelToolCall,
   ModelTurn,
+  ReasoningBlocks,
   StopReason,
   StreamCallbacks,
+  ThinkingSetting,
 } from './types';
 
-// Anthropic Messages API (POST /v1/messages, stream: true). Tool results travel as `tool_result`
-// blocks in the next user message; consecutive same-role messages are merged because the API wants
-// the roles to alternate, starting with a user turn.
+// Anthropic Messages API through the official SDK (streamed), with prompt caching, extended
+// thinking (thinking and redacted_thinking blocks kept with their signatures and sent back
+// unchanged) and image input. The SDK is imported when the first request is made, so a command
+// that never talks to a model does not load it. Its own retries are off: withRetry retries only
+// before a reply starts, with the app's policy and error messages.
+
+export { toAnthropicMessages } from './anthropic-wire';
 
 export interface AnthropicOptions {
   baseUrl: string;
   apiKey: string;
   model: string;
   contextWindow: number;
+  thinking?: ThinkingSetting;
   retry?: RetryPolicy;
 }
 
-type Block = Record<string, unknown>;
-
 interface WireUsage {
-  input_tokens?: number;
-  output_tokens?: number;
-  cache_creation_input_tokens?: number;
-  cache_read_input_tokens?: number;
+  input_tokens?: number | null;
+  output_tokens?: number | null;
+  cache_creation_input_tokens?: number | null;
+  cache_read_input_tokens?: number | null;
 }
 /** The fields of a stream event this client reads (every field may be absent). */
 interface WireEvent {
   type?: string;
   index?: number;
   message?: { usage?: WireUsage };
-  content_block?: { type?: string; text?: string; id?: string; name?: string };
+  content_block?: {
+    type?: string;
+    text?: string;
+    id?: string;
+    name?: string;
+    thinking?: string;
+    signature?: string;
+    data?: string;
+  };
   delta?: {
     type?: string;
     text?: string;
     partial_json?: string;
     thinking?: string;
-    stop_reason?: string;
+    signature?: string;
+    stop_reason?: string | null;
   };
   usage?: WireUsage;
-  error?: { type?: string; message?: string };
-}
-interface WireMessage {
-  role: 'user' | 'assistant';
-  content: Block[];
 }
 
-export function toAnthropicMessages(messages: ModelMessage[]): WireMessage[] {
-  const out: WireMessage[] = [];
-  const push = (role: WireMessage['role'], blocks: Block[]) => {
-    if (!blocks.length) return;
-    const last = out[out.length - 1];
-    if (last?.role === role) {
-      // tool_result blocks must lead a user message: keep them ahead of text merged into it.
-      if (role === 'user') {
-        const results = [...last.content, ...blocks].filter((b) => b.type === 'tool_result');
-        const rest = [...last.content, ...blocks].filter((b) => b.type !== 'tool_result');
-        last.content = [...results, ...rest];
-      } else last.content.push(...blocks);
-    } else out.push({ role, content: blocks });
-  };
-  for (const m of messages) {
-    if (m.role === 'user') push('user', m.text ? [{ type: 'text', text: m.text }] : []);
-    else if (m.role === 'tool') {
-      push('user', [
-        {
-          type: 'tool_result',
-          tool_use_id: m.callId,
-          content: m.content || '(empty)',
-          ...(m.isError ? { is_error: true } : {}),
-        },
-      ]);
-    } else {
-      const blocks: Block[] = [];
-      if (m.text) blocks.push({ type: 'text', text: m.text });
-      for (const c of m.toolCalls)
-        blocks.push({
-          type: 'tool_use',
-          id: c.id,
-          name: c.name,
-          input: isObject(c.args) ? c.args : {},
-        });
-      push('assistant', blocks);
-    }
-  }
-  if (out[0]?.role !== 'user')
-    out.unshift({ role: 'user', content: [{ type: 'text', text: '(continue)' }] });
-  return out;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return !!v && typeof v === 'object' && !Array.isArray(v);
+interface OpenBlock {
+  type: string;
+  text: string;
+  id?: string;
+  name?: string;
+  json: string;
+  signature?: string;
+  data?: string;
 }
 
 function stopReason(raw: unknown): StopReason {
   if (raw === 'end_turn' || raw === 'stop_sequence') return 'end_turn';
-  if (raw === 'tool_use') return 'tool_use';
-  if (raw === 'max_tokens') return 'max_tokens';
+  if (raw === 'tool_use' || raw === 'pause_turn' || raw === 'refusal' || raw === 'max_tokens')
+    return raw;
   return 'other';
 }
 
@@ -112,10 +85,50 @@ export class AnthropicProvider implements ModelProvider {
   readonly provider = 'anthropic' as const;
   readonly model: string;
   readonly contextWindow: number;
+  private client?: AnthropicClient;
 
   constructor(private readonly opts: AnthropicOptions) {
     this.model = opts.model;
     this.contextWindow = opts.contextWindow;
+  }
+
+  private async sdk(): Promise<AnthropicClient> {
+    if (!this.client) {
+      const { default: Anthropic } = await import('@anthropic-ai/sdk');
+      // The key is passed (so the SDK reads no credential of its own from the environment or a
+      // profile), then sent the documented way: x-api-key with the API version whose stream
+      // shapes this client reads, and no bearer header (this SDK release defaults to one).
+      this.client = new Anthropic({
+        apiKey: this.opts.apiKey,
+        baseURL: this.opts.baseUrl.replace(/\/+$/, ''),
+        maxRetries: 0,
+        defaultHeaders: {
+          'x-api-key': this.opts.apiKey,
+          'anthropic-version': ANTHROPIC_API_VERSION,
+          authorization: null,
+        },
+      });
+    }
+    return this.client;
+  }
+
+  /** The request body: exported for tests of the wire shape. */
+  body(req: ModelRequest): Record<string, unknown> {
+    const thinking = req.plain ? 'off' : (this.opts.thinking ?? 'off');
+    const messages = toAnthropicMessages(req.messages);
+    const cached = req.plain
+      ? { tools: [], system: req.system ? [{ type: 'text', text: req.system }] : [], messages }
+      : withCacheBreakpoints(req.tools, req.system, messages);
+    return {
+      model: this.model,
+      // budget_tokens must be below max_tokens: thinking is budgeted on top of the reply's room.
+      max_tokens: req.maxTokens + (thinking === 'off' ? 0 : thinking.budget_tokens),
+      stream: true,
+      ...(cached.system.length ? { system: cached.system } : {}),
+      messages: cached.messages,
+      ...(req.tools.length && !req.plain ? { tools: cached.tools } : {}),
+      ...(thinking === 'off' ? {} : { thinking }),
+    };
   }
 
   async complete(
@@ -123,47 +136,37 @@ export class AnthropicProvider implements ModelProvider {
     signal: AbortSignal,
     cb: StreamCallbacks = {},
   ): Promise<ModelTurn> {
+    const client = await this.sdk();
     const url = `${this.opts.baseUrl.replace(/\/+$/, '')}/v1/messages`;
-    const res = await postJson({
-      provider: 'Anthropic',
-      url,
-      signal,
-      retry: this.opts.retry,
-      headers: {
-        'x-api-key': this.opts.apiKey,
-        'anthropic-version': ANTHROPIC_API_VERSION,
-        accept: 'text/event-stream',
-      },
-      body: {
-        model: this.model,
-        max_tokens: req.maxTokens,
-        stream: true,
-        ...(req.system ? { system: req.system } : {}),
-        messages: toAnthropicMessages(req.messages),
-        ...(req.tools.length
-          ? {
-              tools: req.tools.map((t) => ({
-                name: t.name,
-                description: t.description,
-                input_schema: t.parameters,
-              })),
-            }
-          : {}),
-      },
-    });
-    if (!res.body) throw new ModelError('protocol', 'Anthropic answered with an empty body');
-    return this.readStream(res.body, signal, cb);
+    const body = this.body(req);
+    const local = new AbortController();
+    const onAbort = () => local.abort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      const stream = await withRetry(this.opts.retry, signal, async () => {
+        try {
+          return await client.messages.create(
+            body as unknown as Parameters<typeof client.messages.create>[0] & { stream: true },
+            { signal: local.signal },
+          );
+        } catch (e) {
+          throw sdkModelError('Anthropic', url, e, signal);
+        }
+      });
+      return await this.readStream(stream as AsyncIterable<unknown>, signal, local, url, cb);
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+    }
   }
 
   private async readStream(
-    body: ReadableStream<Uint8Array>,
+    stream: AsyncIterable<unknown>,
     signal: AbortSignal,
+    local: AbortController,
+    url: string,
     cb: StreamCallbacks,
   ): Promise<ModelTurn> {
-    const blocks = new Map<
-      number,
-      { type: string; text: string; id?: string; name?: string; json: string }
-    >();
+    const blocks = new Map<number, OpenBlock>();
     const turn: ModelTurn = {
       text: '',
       toolCalls: [],
@@ -172,35 +175,34 @@ export class AnthropicProvider implements ModelProvider {
     };
     let stopped = false;
     try {
-      for await (const ev of readSse(body, MODEL_IDLE_TIMEOUT_MS, 'Anthropic')) {
+      for await (const raw of idleGuard(stream, MODEL_IDLE_TIMEOUT_MS, 'Anthropic', () =>
+        local.abort(),
+      )) {
         if (signal.aborted) throw new ModelError('aborted', 'stopped');
-        let data: WireEvent;
-        try {
-          data = JSON.parse(ev.data) as WireEvent;
-        } catch {
-          throw new ModelError(
-            'protocol',
-            `Anthropic sent an event that is not JSON: ${ev.data.slice(0, 200)}`,
-          );
-        }
+        const data = raw as WireEvent;
         switch (data.type) {
           case 'message_start': {
             const u = data.message?.usage ?? {};
-            turn.usage.inputTokens =
-              (u.input_tokens ?? 0) +
-              (u.cache_creation_input_tokens ?? 0) +
-              (u.cache_read_input_tokens ?? 0);
-            turn.usage.outputTokens = u.output_tokens ?? 0;
+            const read = u.cache_read_input_tokens ?? 0;
+            const write = u.cache_creation_input_tokens ?? 0;
+            turn.usage = {
+              inputTokens: (u.input_tokens ?? 0) + read + write,
+              outputTokens: u.output_tokens ?? 0,
+              cacheReadTokens: read,
+              cacheWriteTokens: write,
+            };
             break;
           }
           case 'content_block_start': {
             const b = data.content_block ?? {};
             blocks.set(data.index ?? 0, {
               type: b.type ?? '',
-              text: b.text ?? '',
+              text: b.text ?? b.thinking ?? '',
               id: b.id,
               name: b.name,
               json: '',
+              signature: b.signature,
+              data: b.data,
             });
             if (b.type === 'text' && b.text) cb.onText?.(b.text);
             break;
@@ -214,38 +216,35 @@ export class AnthropicProvider implements ModelProvider {
               cb.onText?.(d.text);
             } else if (d.type === 'input_json_delta') block.json += d.partial_json ?? '';
             else if (d.type === 'thinking_delta') block.text += d.thinking ?? '';
+            else if (d.type === 'signature_delta') block.signature = d.signature ?? '';
             break;
           }
           case 'message_delta':
             if (data.delta?.stop_reason) turn.stopReason = stopReason(data.delta.stop_reason);
-            if (data.usage?.output_tokens !== undefined)
+            if (typeof data.usage?.output_tokens === 'number')
               turn.usage.outputTokens = data.usage.output_tokens;
             break;
           case 'message_stop':
             stopped = true;
             break;
-          case 'error': {
-            const kind = data.error?.type ?? 'error';
-            const msg = data.error?.message ?? 'unknown error';
-            throw new ModelError(
-              kind === 'overloaded_error' ? 'overloaded' : 'server',
-              `Anthropic stream error (${kind}): ${msg}`,
-            );
-          }
         }
       }
     } catch (err) {
-      if (err instanceof ModelError) throw err;
-      if (signal.aborted) throw new ModelError('aborted', 'stopped');
-      throw new ModelError('network', `Anthropic stream broke: ${(err as Error).message}`);
+      throw sdkModelError('Anthropic', url, err, signal);
     }
+    if (signal.aborted) throw new ModelError('aborted', 'stopped');
     if (!stopped) throw new ModelError('network', 'Anthropic stream ended before message_stop');
     const calls: ModelToolCall[] = [];
     const texts: string[] = [];
     const thinking: string[] = [];
+    const reasoning: ReasoningBlocks = { provider: 'anthropic', items: [] };
     for (const [, b] of [...blocks.entries()].sort((a, b) => a[0] - b[0])) {
       if (b.type === 'text') texts.push(b.text);
-      else if (b.type === 'thinking') thinking.push(b.text);
+      else if (b.type === 'thinking') {
+        thinking.push(b.text);
+        reasoning.items.push({ type: 'thinking', thinking: b.text, signature: b.signature ?? '' });
+      } else if (b.type === 'redacted_thinking')
+        reasoning.items.push({ type: 'redacted_thinking', data: b.data ?? '' });
       else if (b.type === 'tool_use')
         calls.push({
           id: b.id ?? `toolu_${calls.length}`,
@@ -255,6 +254,7 @@ export class AnthropicProvider implements ModelProvider {
     }
     turn.text = texts.join('');
     if (thinking.length) turn.thinking = thinking.join('\n');
+    if (reasoning.items.length) turn.reasoning = reasoning;
     turn.toolCalls = calls;
     return turn;
   }

@@ -24,3 +24,5 @@ export const DEFAULT_MODELS = {
   anthropic: 'claude-sonnet-4-5',
   openai: 'gpt-5',
 } as const;
+/** Prompt-cache breakpoints the Messages API accepts in one request. */
+export const ANTHROPIC_MAX_CACHE_BREAKPOINTS = 4;

@@ -9,7 +9,7 @@ import {
   type ValueSource,
 } from './provider-config';
 import { selectModel, type ModelSelection } from './select-model';
-import type { ProviderId } from './types';
+import type { ProviderId, ThinkingSetting } from './types';
 
 // The live model settings: the `model` and `providers` sections of configs/app.json (read from and
 // changed through the ConfigStore, every other key of the file left as it was), the keys in
@@ -64,12 +64,13 @@ export class ModelSettings {
     return this.current;
   }
 
-  select(override?: string): Promise<ModelSelection> {
+  select(override?: string, session: { thinking?: ThinkingSetting } = {}): Promise<ModelSelection> {
     return selectModel({
       cfg: this.current,
       env: this.opts.env,
       secrets: this.opts.secrets,
       override,
+      thinking: session.thinking,
       retry: this.opts.retry,
     });
   }

@@ -11,7 +11,7 @@ import {
   type ModelSection,
   type ProviderSettings,
 } from './provider-config';
-import type { ModelProvider, ProviderId } from './types';
+import type { ModelProvider, ProviderId, ThinkingSetting } from './types';
 
 // The default selection (DESIGN.md): an explicit choice wins; else a key picks its provider
 // (Anthropic, then OpenAI or an OpenAI-compatible server); else a local Ollama if it answers; else
@@ -33,6 +33,8 @@ export interface SelectOptions {
   secrets: SecretStore;
   /** `--model` or a per-session choice: `provider:name` or a bare name. */
   override?: string;
+  /** The session's thinking setting; absent: model.thinking from the config. */
+  thinking?: ThinkingSetting;
   retry?: RetryPolicy;
 }
 
@@ -60,6 +62,7 @@ function build(p: ProviderSettings, model: string, opts: SelectOptions): ModelPr
       apiKey: p.apiKey ?? '',
       model,
       contextWindow,
+      thinking: opts.thinking ?? opts.cfg.model.thinking,
       retry: opts.retry,
     });
   }

@@ -16,33 +16,85 @@ export interface ModelToolCall {
   argsError?: string;
 }
 
+/** An image the model is shown (pasted by the user, or an image file a tool read). */
+export interface ModelImage {
+  mediaType: 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp';
+  /** Base64 of the file's bytes. */
+  data: string;
+}
+
+/**
+ * A provider's own reasoning blocks, verbatim (Anthropic thinking / redacted_thinking with their
+ * signatures; OpenAI Responses reasoning items with encrypted_content). They go back unchanged,
+ * and only to the provider that produced them: the signatures are that provider's.
+ */
+export interface ReasoningBlocks {
+  provider: string;
+  items: { type: string; [key: string]: unknown }[];
+}
+
 export type ModelMessage =
-  | { role: 'user'; text: string }
-  | { role: 'assistant'; text: string; toolCalls: ModelToolCall[] }
-  | { role: 'tool'; callId: string; name: string; content: string; isError: boolean };
+  | { role: 'user'; text: string; images?: ModelImage[] }
+  | {
+      role: 'assistant';
+      text: string;
+      toolCalls: ModelToolCall[];
+      reasoning?: ReasoningBlocks;
+      /** The turn was paused by the provider (pause_turn): it is continued, not answered. */
+      paused?: boolean;
+    }
+  | {
+      role: 'tool';
+      callId: string;
+      name: string;
+      content: string;
+      isError: boolean;
+      images?: ModelImage[];
+    };
 
 export interface ModelRequest {
   system: string;
   messages: ModelMessage[];
   tools: ToolSpec[];
-  /** Cap on output tokens for this turn. */
+  /** Cap on output tokens for this turn (thinking, when on, is budgeted on top). */
   maxTokens: number;
+  /** Set for side calls (a compaction summary): no thinking, no cache breakpoints to keep warm. */
+  plain?: boolean;
 }
 
-export type StopReason = 'end_turn' | 'tool_use' | 'max_tokens' | 'other';
+export type StopReason =
+  | 'end_turn'
+  | 'tool_use'
+  | 'max_tokens'
+  /** Anthropic paused a long turn: send it back as is and the model continues. */
+  | 'pause_turn'
+  /** The model declined to continue. */
+  | 'refusal'
+  | 'other';
 
 export interface ModelUsage {
+  /** Every prompt token, cached or not. */
   inputTokens: number;
   outputTokens: number;
+  /** Of inputTokens: read from the prompt cache. */
+  cacheReadTokens?: number;
+  /** Of inputTokens: written to the prompt cache. */
+  cacheWriteTokens?: number;
+  /** Of outputTokens: spent reasoning. */
+  reasoningTokens?: number;
 }
 
 export interface ModelTurn {
   text: string;
   thinking?: string;
+  reasoning?: ReasoningBlocks;
   toolCalls: ModelToolCall[];
   stopReason: StopReason;
   usage: ModelUsage;
 }
+
+/** Anthropic's own shape for extended thinking. */
+export type ThinkingSetting = 'off' | { type: 'enabled'; budget_tokens: number };
 
 export type ProviderId = 'anthropic' | 'openai' | 'ollama';
 

@@ -19,6 +19,8 @@ export interface HarnessOptions {
   config?: Record<string, unknown>;
   files?: Record<string, string>;
   maxPromptChars?: number;
+  /** Anthropic only: model the prompt cache (usage from it) with this minimum entry size. */
+  cache?: { minTokens?: number };
 }
 
 const CLIENT: ClientContext = { clientId: 'test', transport: 'local' };
@@ -44,7 +46,7 @@ export class Harness {
     }
     const fake =
       wire === 'anthropic'
-        ? await FakeAnthropic.start({ maxPromptChars: opts.maxPromptChars })
+        ? await FakeAnthropic.start({ maxPromptChars: opts.maxPromptChars, cache: opts.cache })
         : await FakeOpenAi.start({ apiKey: 'sk-test', maxPromptChars: opts.maxPromptChars });
     const env: NodeJS.ProcessEnv = {
       PATH: process.env.PATH,

@@ -78,7 +78,7 @@ describe.each(wires)('$name wire protocol', ({ make, fake }) => {
     expect(turn.text).toBe('Hello there, streaming world');
     expect(deltas.length).toBeGreaterThan(1);
     expect(deltas.join('')).toBe(turn.text);
-    expect(turn.usage).toEqual({ inputTokens: 321, outputTokens: 9 });
+    expect(turn.usage).toMatchObject({ inputTokens: 321, outputTokens: 9 });
     expect(turn.stopReason).toBe('end_turn');
     const req = fake().requests.at(-1)!;
     expect(req.system).toContain('You are a test.');
