@@ -8,7 +8,11 @@ import { join } from 'node:path';
 export const ROOT = process.cwd();
 
 export interface BenchHost {
+  /** The one-time login URL the host printed: page.goto(url) logs the page in (cookie). */
   url: string;
+  /** http://127.0.0.1:PORT, for later visits of a logged-in page. */
+  origin: string;
+  /** The page's own socket URL; a logged-in page sends the cookie on it by itself. */
   wsUrl: string;
   stop(): Promise<void>;
 }
@@ -24,7 +28,7 @@ export function requireBuild(): void {
 }
 
 export async function serve(home: string, env: NodeJS.ProcessEnv = {}): Promise<BenchHost> {
-  const child = spawn(process.execPath, [join(ROOT, 'dist/cli.js'), 'serve', '--port', '0'], {
+  const child = spawn(process.execPath, [join(ROOT, 'dist/cli.js'), 'serve'], {
     env: { ...process.env, MEWBO_HOME: home, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -36,7 +40,7 @@ export async function serve(home: string, env: NodeJS.ProcessEnv = {}): Promise<
     );
     child.stdout!.on('data', (d: Buffer) => {
       out += d.toString();
-      const m = /http:\/\/\S+/.exec(out);
+      const m = /http:\/\/\S+\/login\?code=\S+/.exec(out);
       if (m) {
         clearTimeout(timer);
         resolve(m[0]);
@@ -47,7 +51,8 @@ export async function serve(home: string, env: NodeJS.ProcessEnv = {}): Promise<
   const u = new URL(url);
   return {
     url,
-    wsUrl: `ws://${u.host}/ws?token=${u.searchParams.get('token')}`,
+    origin: u.origin,
+    wsUrl: `ws://${u.host}/ws`,
     stop: () =>
       new Promise((resolve) => {
         if (child.exitCode !== null) return resolve();

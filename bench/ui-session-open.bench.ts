@@ -34,8 +34,10 @@ const browser = await chromium.launch({
 try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   const open: number[] = [];
+  // The login link works once: the first visit logs the page in, later ones reload the app.
+  await page.goto(host.url);
   for (let run = 0; run < RUNS; run++) {
-    await page.goto(host.url);
+    if (run > 0) await page.goto(host.origin);
     const button = page.getByRole('button', { name: /^Ten thousand events/ });
     await button.waitFor();
     const t0 = Date.now();

@@ -1,19 +1,47 @@
 import { fileURLToPath } from 'node:url';
 import { spawn } from 'node:child_process';
 import { Host } from '../host/host';
-import { WebServer } from '../web/web-server';
+import { homePaths } from '../host/config/paths';
+import { WebServer, type WebServerOptions } from '../web/web-server';
+import { loadOrCreateWebSecret } from '../web/web-secret';
+import { rememberedPort, rememberPort, webSecretFile } from '../web/web-host-state';
 import { parseCliArgs, UsageError, type CliCommand } from './command';
 
 const usage = `Usage: mewbo serve [--port N] [--host H] [--open]
 
-Serves the app's UI and its protocol on http://H:N (default 127.0.0.1, a free port). The URL it
-prints carries a random token; only a client holding it can connect.`;
+Serves the app's UI and its protocol on http://H:N (default 127.0.0.1, the port it used last time,
+or a free one when that is taken; --port 0 picks a free port and does not remember it). It prints a one-time login link (single use, valid one minute);
+opening it logs the browser in with a cookie that stays valid across restarts. Another browser
+gets a new link from 'mewbo login' or from the app's menu.`;
 
 /** Opens a URL in the desktop's browser where one is set up; failure is harmless. */
 function openInBrowser(url: string): void {
   const child = spawn('xdg-open', [url], { stdio: 'ignore', detached: true });
   child.on('error', () => {});
   child.unref();
+}
+
+/**
+ * Listens on the explicit port, else on the remembered one (an open tab reconnects to the same
+ * origin, keeping its cookie and local state), else, when that is taken, on a free port.
+ */
+async function listen(
+  base: Omit<WebServerOptions, 'port'>,
+  explicit: number | undefined,
+  remembered: number | null,
+): Promise<WebServer> {
+  const first = new WebServer({ ...base, port: explicit ?? remembered ?? 0 });
+  try {
+    await first.listen();
+    return first;
+  } catch (err) {
+    await first.dispose().catch(() => {});
+    if (explicit !== undefined || remembered === null) throw err;
+    process.stderr.write(`mewbo serve: port ${remembered} is taken; using a new one\n`);
+    const second = new WebServer({ ...base, port: 0 });
+    await second.listen();
+    return second;
+  }
 }
 
 export const serveCommand: CliCommand = {
@@ -25,19 +53,33 @@ export const serveCommand: CliCommand = {
       args: argv,
       options: { port: { type: 'string' }, host: { type: 'string' }, open: { type: 'boolean' } },
     });
-    const port = values.port === undefined ? 0 : Number(values.port);
-    if (!Number.isInteger(port) || port < 0 || port > 65535)
+    const explicit = values.port === undefined ? undefined : Number(values.port);
+    if (explicit !== undefined && (!Number.isInteger(explicit) || explicit < 0 || explicit > 65535))
       throw new UsageError(`--port: not a port number: ${values.port}`);
-    const host = await Host.create({ distDir: fileURLToPath(new URL('.', import.meta.url)) });
-    const server = new WebServer({
-      router: host.router,
-      staticDir: fileURLToPath(new URL('./renderer', import.meta.url)),
-      host: values.host ?? '127.0.0.1',
-      port,
-      token: process.env.MEWBO_WEB_TOKEN || undefined,
+    const paths = homePaths();
+    // The host's web.loginLink command asks the server, which needs the host's router first.
+    const links: { server?: WebServer } = {};
+    const host = await Host.create({
+      distDir: fileURLToPath(new URL('.', import.meta.url)),
+      loginLinks: () => links.server,
     });
-    const { url } = await server.listen();
-    process.stdout.write(`mewbo web host listening\n${url}\n`);
+    const server = await listen(
+      {
+        router: host.router,
+        staticDir: fileURLToPath(new URL('./renderer', import.meta.url)),
+        host: values.host ?? '127.0.0.1',
+        secret: loadOrCreateWebSecret(webSecretFile(paths)),
+      },
+      explicit,
+      explicit === undefined ? rememberedPort(paths) : null,
+    );
+    links.server = server;
+    if (explicit === undefined) await rememberPort(paths, server.port);
+    const { url } = server.newLoginUrl();
+    process.stdout.write(
+      `mewbo web host listening on ${server.origin}\n` +
+        `Open this one-time login link (it works once, for one minute):\n${url}\n`,
+    );
     if (values.open) openInBrowser(url);
     await new Promise<void>((resolve) => {
       const stop = () => resolve();

@@ -34,6 +34,7 @@ import { trustHandlers, trustTopic } from './handlers/trust';
 import { projectMcpPreview } from './mcp/project-config';
 import { projectServerPreview } from './lsp/project-binaries';
 import { RulesService } from './rules/rules-service';
+import { webHandlers, type LoginLinkSource } from './handlers/web';
 
 export interface HostOptions {
   env?: NodeJS.ProcessEnv;
@@ -43,6 +44,8 @@ export interface HostOptions {
   distDir?: string;
   /** Project roots trusted for this process only (`mewbo run --trust`); never written. */
   trustRoots?: string[];
+  /** `mewbo serve` hands its web server here once it listens (web.loginLink); Electron none. */
+  loginLinks?: () => LoginLinkSource | undefined;
 }
 
 /**
@@ -174,6 +177,7 @@ export class Host extends DisposableObject {
         projectMcpPreview,
         async (root) => projectServerPreview(root, config.agent.lsp),
       ]),
+      ...webHandlers(opts.loginLinks ?? (() => undefined)),
     };
     const topics: Record<string, TopicProvider> = {
       session: sessionTopic(sessions),

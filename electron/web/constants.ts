@@ -20,3 +20,28 @@ export const REQUEST_TIMEOUT_MS = 30_000;
 
 /** How often Node checks the two timeouts above; finer than its 30 s default so they hold. */
 export const TIMEOUT_CHECK_MS = 1_000;
+
+/** A login code dies on use and expires within a minute (issue #14): long enough to click it. */
+export const LOGIN_CODE_TTL_MS = 60_000;
+
+/**
+ * Codes waiting to be used at once; a new one past this evicts the oldest. A person opens a
+ * browser or two; this only bounds memory against a client asking in a loop.
+ */
+export const MAX_PENDING_LOGIN_CODES = 16;
+
+/**
+ * How long the login cookie lives in the browser: 400 days, the most Chromium keeps a cookie.
+ * It stays valid across host restarts (derived from the persisted secret) until the secret file
+ * is deleted, which logs every browser out.
+ */
+export const LOGIN_COOKIE_MAX_AGE_S = 400 * 24 * 60 * 60;
+
+/**
+ * A `mewbo login` request carries a proof made at its own clock time; one older or newer than
+ * this is refused, and a proof's nonce is remembered this long so it cannot be replayed.
+ */
+export const LOGIN_PROOF_WINDOW_MS = 60_000;
+
+/** Bytes of the persisted web secret and of each login code (256 bits: not guessable). */
+export const SECRET_BYTES = 32;

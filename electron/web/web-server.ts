@@ -1,40 +1,51 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { RpcConnection } from '../host/rpc/connection';
 import type { Router } from '../host/rpc/router';
 import type { Disposable } from '../host/lifecycle/disposable';
-import type { Duplex } from 'node:stream';
 import { serveStatic } from './static-files';
 import { requestPath, requestQuery } from './request-path';
+import { LoginCodes, type Clock } from './login-codes';
+import { LoginProofVerifier, PROOF_HEADER } from './login-proof';
+import { cookieName, cookieValue, readCookie, sameSecret, setCookieHeader } from './login-cookie';
 import * as C from './constants';
 
 export interface WebServerOptions {
   router: Router;
   /** Built renderer (index.html and assets). */
   staticDir: string;
+  /** The persisted web secret (web-secret.ts): the login cookie and login proofs derive from it. */
+  secret: Buffer;
   host?: string;
   port?: number;
-  token?: string;
+  clock?: Clock;
   /** Tests shorten these; see constants.ts for the defaults' reasons. */
   headersTimeoutMs?: number;
   requestTimeoutMs?: number;
+  loginCodeTtlMs?: number;
 }
 
 /**
- * `mewbo serve`: the renderer over HTTP and the protocol over WebSocket on 127.0.0.1, guarded by a
- * random token in the URL and an Origin check (a page on another origin cannot drive the host).
+ * `mewbo serve`: the renderer over HTTP and the protocol over WebSocket on 127.0.0.1. The page and
+ * its assets are public; the WebSocket needs the login cookie, which a one-time code buys
+ * (electron/web/PROTOCOL.md), and an Origin of this server (a page on another origin cannot drive
+ * the host).
  */
 export class WebServer implements Disposable {
-  readonly token: string;
   private readonly http: Server;
   private readonly wss: WebSocketServer;
   private readonly connections = new Set<WebSocket>();
+  private readonly codes: LoginCodes;
+  private readonly proofs: LoginProofVerifier;
+  private readonly cookie: string;
   private nextClient = 1;
 
   constructor(private readonly opts: WebServerOptions) {
-    this.token = opts.token ?? randomBytes(24).toString('base64url');
+    this.codes = new LoginCodes(opts.clock, opts.loginCodeTtlMs);
+    this.proofs = new LoginProofVerifier(opts.secret, opts.clock);
+    this.cookie = cookieValue(opts.secret);
     const headersTimeout = opts.headersTimeoutMs ?? C.HEADERS_TIMEOUT_MS;
     this.http = createServer(
       {
@@ -60,6 +71,36 @@ export class WebServer implements Disposable {
     });
   }
 
+  /** Listens; rejects with the listen error (EADDRINUSE when the port is taken). */
+  async listen(): Promise<{ port: number; host: string; origin: string }> {
+    const host = this.opts.host ?? '127.0.0.1';
+    await new Promise<void>((resolve, reject) => {
+      this.http.once('error', reject);
+      this.http.listen(this.opts.port ?? 0, host, () => {
+        this.http.off('error', reject);
+        this.http.on('error', (err) => console.error('web host: server error', err));
+        resolve();
+      });
+    });
+    return { port: this.port, host, origin: this.origin };
+  }
+
+  get port(): number {
+    return (this.http.address() as AddressInfo).port;
+  }
+
+  /** http://127.0.0.1:PORT, the origin the UI is served from. */
+  get origin(): string {
+    const host = this.opts.host ?? '127.0.0.1';
+    return `http://${host.includes(':') ? `[${host}]` : host}:${this.port}`;
+  }
+
+  /** A fresh one-time login URL (what `mewbo serve` prints and `mewbo login` asks for). */
+  newLoginUrl(): { url: string; expiresAt: number } {
+    const { code, expiresAt } = this.codes.issue();
+    return { url: `${this.origin}/login?code=${code}`, expiresAt };
+  }
+
   /** No request, upgrade or frame can take the host down: a handler's bug costs its own socket. */
   private guard(work: () => void | Promise<void>, fail: () => void): void {
     const failed = (err: unknown) => {
@@ -80,31 +121,28 @@ export class WebServer implements Disposable {
 
   private onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     if (requestPath(req.url) !== '/ws') return refuse(socket, 404, 'Not Found');
-    if (!this.authorized(req)) return refuse(socket, 403, 'Forbidden');
+    if (!this.ownHost(req) || !this.ownOrigin(req) || !this.loggedIn(req))
+      return refuse(socket, 403, 'Forbidden');
     this.wss.handleUpgrade(req, socket, head, (ws) => this.onSocket(ws));
   }
 
-  async listen(): Promise<{ url: string; port: number; host: string }> {
-    const host = this.opts.host ?? '127.0.0.1';
-    await new Promise<void>((resolve, reject) => {
-      this.http.once('error', reject);
-      this.http.listen(this.opts.port ?? 0, host, () => resolve());
-    });
-    const { port } = this.http.address() as AddressInfo;
-    const shown = host.includes(':') ? `[${host}]` : host;
-    return { url: `http://${shown}:${port}/?token=${this.token}`, port, host };
+  private loggedIn(req: IncomingMessage): boolean {
+    return sameSecret(readCookie(req.headers.cookie, cookieName(this.port)), this.cookie);
   }
 
-  private origin(): string {
-    const { port } = this.http.address() as AddressInfo;
-    return String(port);
+  /**
+   * The Host header names this server (a DNS-rebinding page reaches 127.0.0.1 under its own
+   * name, and must not be taken for the app).
+   */
+  private ownHost(req: IncomingMessage): boolean {
+    const names = new Set(['127.0.0.1', 'localhost', '[::1]', this.opts.host ?? '127.0.0.1']);
+    const host = req.headers.host ?? '';
+    const colon = host.lastIndexOf(':');
+    return colon > 0 && names.has(host.slice(0, colon)) && host.slice(colon + 1) === `${this.port}`;
   }
 
-  private authorized(req: IncomingMessage): boolean {
-    const given = Buffer.from(requestQuery(req.url ?? '/').get('token') ?? '');
-    const want = Buffer.from(this.token);
-    if (given.length !== want.length || !timingSafeEqual(given, want)) return false;
-    // Browsers always send Origin; it must be this server. Non-browser clients (CLI, tests) send none.
+  /** Browsers always send Origin; it must be this server. Non-browser clients send none. */
+  private ownOrigin(req: IncomingMessage): boolean {
     const origin = req.headers.origin;
     if (origin === undefined) return true;
     try {
@@ -114,7 +152,7 @@ export class WebServer implements Disposable {
           o.hostname === 'localhost' ||
           o.hostname === '[::1]' ||
           o.hostname === (this.opts.host ?? '127.0.0.1')) &&
-        o.port === this.origin()
+        o.port === String(this.port)
       );
     } catch {
       return false;
@@ -156,22 +194,67 @@ export class WebServer implements Disposable {
   }
 
   private onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> | void {
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.writeHead(405, { allow: 'GET, HEAD' }).end();
-      return;
-    }
     const path = requestPath(req.url);
     if (path === null) {
       res.writeHead(400, { 'content-type': 'text/plain' }).end('malformed request URL\n');
       return;
     }
+    if (path === '/login/code') return this.onCodeRequest(req, res);
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { allow: 'GET, HEAD' }).end();
+      return;
+    }
+    if (path === '/login') return this.onLogin(req, res);
     return serveStatic(this.opts.staticDir, path, req, res);
+  }
+
+  /** GET /login?code=C: a pending code buys the cookie and a redirect to the app. */
+  private onLogin(req: IncomingMessage, res: ServerResponse): void {
+    const code = requestQuery(req.url!).get('code') ?? '';
+    const headers = { 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' };
+    if (!this.ownHost(req) || !code || !this.codes.redeem(code)) {
+      res
+        .writeHead(403, { ...headers, 'content-type': 'text/plain; charset=utf-8' })
+        .end(
+          'This login link is not valid: it was already used, it expired (links last a minute), ' +
+            "or the app restarted since.\nGet a new one with `mewbo login`, or from the app's " +
+            'menu in a browser that is logged in.\n',
+        );
+      return;
+    }
+    res
+      .writeHead(303, {
+        ...headers,
+        location: '/',
+        'set-cookie': setCookieHeader(this.port, this.cookie),
+      })
+      .end();
+  }
+
+  /** POST /login/code with a proof of the secret (`mewbo login`): a new one-time login URL. */
+  private onCodeRequest(req: IncomingMessage, res: ServerResponse): void {
+    req.resume();
+    if (req.method !== 'POST') {
+      res.writeHead(405, { allow: 'POST' }).end();
+      return;
+    }
+    if (!this.ownHost(req) || !this.proofs.verify(req.headers[PROOF_HEADER] as string)) {
+      res.writeHead(403, { 'content-type': 'text/plain' }).end('login proof refused\n');
+      return;
+    }
+    const { url, expiresAt } = this.newLoginUrl();
+    res
+      .writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' })
+      .end(JSON.stringify({ url, expires_at: expiresAt }) + '\n');
   }
 
   async dispose(): Promise<void> {
     for (const ws of this.connections) ws.terminate();
     this.wss.close();
-    await new Promise<void>((resolve) => this.http.close(() => resolve()));
+    await new Promise<void>((resolve) => {
+      this.http.close(() => resolve());
+      this.http.closeAllConnections();
+    });
   }
 }
 

@@ -14,7 +14,10 @@ interface Sub {
   advance?: (data: unknown) => number | undefined;
 }
 
-/** The protocol over WebSocket to `mewbo serve` (token from the page URL). */
+/**
+ * The protocol over WebSocket to `mewbo serve`. The browser sends the login cookie on the upgrade
+ * by itself (electron/web/PROTOCOL.md); nothing secret is in the page's URL or script.
+ */
 export class WsTransport implements Transport {
   private ws: WebSocket | null = null;
   private nextId = 1;
@@ -37,9 +40,8 @@ export class WsTransport implements Transport {
   }
 
   static fromLocation(loc: Location = window.location): WsTransport {
-    const token = new URLSearchParams(loc.search).get('token') ?? '';
     const proto = loc.protocol === 'https:' ? 'wss:' : 'ws:';
-    return new WsTransport(`${proto}//${loc.host}/ws?token=${encodeURIComponent(token)}`);
+    return new WsTransport(`${proto}//${loc.host}/ws`);
   }
 
   private connect(): void {

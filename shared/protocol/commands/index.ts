@@ -7,6 +7,7 @@ import { deviceCommands } from './devices';
 import { shellCommands } from './shells';
 import { settingsCommands } from './settings';
 import { trustCommands } from './trust';
+import { webCommands } from './web';
 
 // The one map of every command. Each area adds its own file and one spread line here.
 export const commands = {
@@ -18,6 +19,7 @@ export const commands = {
   ...shellCommands,
   ...settingsCommands,
   ...trustCommands,
+  ...webCommands,
 };
 
 export type Commands = typeof commands;

@@ -82,11 +82,12 @@ describe('web host protocol', () => {
     b.close();
   });
 
-  it('refuses a WebSocket without the token or from a foreign origin', async () => {
-    const bad = host.wsUrl.replace(/token=[^&]+/, 'token=wrong');
-    await expect(openSocket(bad)).rejects.toThrow(/403/);
-    await expect(openSocket(host.wsUrl, 'http://evil.example')).rejects.toThrow(/403/);
-    const ok = await openSocket(host.wsUrl);
+  it('refuses a WebSocket without the login cookie, with a wrong one, or from a foreign origin', async () => {
+    await expect(openSocket(host.wsUrl)).rejects.toThrow(/403/);
+    const [name] = host.cookie.split('=');
+    await expect(openSocket(host.wsUrl, undefined, `${name}=wrong`)).rejects.toThrow(/403/);
+    await expect(openSocket(host.wsUrl, 'http://evil.example', host.cookie)).rejects.toThrow(/403/);
+    const ok = await openSocket(host.wsUrl, undefined, host.cookie);
     ok.close();
   });
 
@@ -112,9 +113,12 @@ describe('web host protocol', () => {
   });
 });
 
-function openSocket(url: string, origin?: string): Promise<WebSocket> {
+function openSocket(url: string, origin?: string, cookie?: string): Promise<WebSocket> {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(url, origin ? { origin } : {});
+    const ws = new WebSocket(url, {
+      ...(origin ? { origin } : {}),
+      headers: cookie ? { cookie } : {},
+    });
     ws.once('open', () => resolve(ws));
     ws.once('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
     ws.once('error', reject);

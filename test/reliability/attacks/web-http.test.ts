@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startHost, type HostProcess } from '../../helpers/host-process';
@@ -104,6 +105,7 @@ describe('oversize and half-open requests', () => {
       router: new Router({} as HandlerMap, {}),
       staticDir: staticDir.dir,
       port: 0,
+      secret: randomBytes(32),
       headersTimeoutMs: timeoutMs,
       requestTimeoutMs: timeoutMs,
     });
