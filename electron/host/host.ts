@@ -85,8 +85,8 @@ export class Host extends DisposableObject {
     const config = configStore.config;
     const sessions = new SessionManager(paths.sessionsDir);
     const trust = new WorkspaceTrust({
-      store: configStore,
-      config,
+      config: configStore,
+      onConfigChange: configStore.onDidChange,
       runTrusted: opts.trustRoots,
     });
     const projects = await ProjectRegistry.open({

@@ -27,7 +27,13 @@ export type ServiceFactory = (
 export const standaloneServiceFactories: ServiceFactory[] = [
   (env) => ({ readState: new ReadState({ dedup: env.dedupReads }) }),
   (env) => {
-    const trust = new WorkspaceTrust({ config: env.config });
+    // Read-only here: a standalone tool run asks, it never changes what is trusted.
+    const trust = new WorkspaceTrust({
+      config: {
+        config: env.config,
+        update: () => Promise.reject(new Error('trust is read-only in a standalone tool run')),
+      },
+    });
     return {
       lsp: createLspService({
         config: () => env.config,

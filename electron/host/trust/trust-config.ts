@@ -1,49 +1,40 @@
-import type { ConfigStore } from '../config/config-store';
-import { isObject, validateConfig } from '../config/read-config';
+import { isObject } from '../config/read-config';
 import type { AppConfig } from '../config/schema';
 
-// The only place workspace trust touches configs/app.json: `projects.<key>.trusted` and
-// `trusted_projects`. Everything else in the file is kept as written; the write goes through the
-// ConfigStore, the file's one owner.
+// The trust keys of configs/app.json, `projects.<key>.trusted` and `trusted_projects`, as edits
+// of the file's own JSON. The ConfigStore applies them (one queue, atomic, re-read first), so
+// every other key stays as the user wrote it.
 
-/** The trust keys as the file holds them. */
-export interface TrustKeys {
-  /** Configured project key -> its `trusted` flag (undefined when absent). */
-  flags: Record<string, boolean | undefined>;
-  /** `trusted_projects`, as written. */
-  list: string[];
+/** What WorkspaceTrust needs of the config's owner (ConfigStore fits). */
+export interface TrustConfigSource {
+  /** The live config: hand edits of the file show here. */
+  readonly config: AppConfig;
+  update(mutate: (raw: Record<string, unknown>) => void): Promise<unknown>;
 }
 
-export function trustKeysOf(config: AppConfig): TrustKeys {
-  return {
-    flags: Object.fromEntries(Object.entries(config.projects).map(([k, p]) => [k, p.trusted])),
-    list: [...config.trusted_projects],
-  };
+/** Sets (true) or removes (undefined) a configured project's `trusted` flag. */
+export function setProjectFlag(
+  raw: Record<string, unknown>,
+  key: string,
+  trusted: true | undefined,
+): void {
+  if (!isObject(raw.projects) || !isObject(raw.projects[key])) return;
+  const entry = { ...raw.projects[key] };
+  if (trusted === undefined) delete entry.trusted;
+  else entry.trusted = trusted;
+  raw.projects = { ...raw.projects, [key]: entry };
 }
 
-/**
- * Lets `mutate` change the trust keys of the file as it is on disk now, through the ConfigStore
- * (one queue, validated, atomic; every other key kept as written). Returns the keys as written.
- */
-export async function writeTrustKeys(
-  store: ConfigStore,
-  mutate: (keys: TrustKeys) => void,
-): Promise<TrustKeys> {
-  let keys!: TrustKeys;
-  await store.update((raw) => {
-    keys = trustKeysOf(validateConfig(raw, store.file).config);
-    mutate(keys);
-    const projects = isObject(raw.projects) ? { ...raw.projects } : undefined;
-    for (const [key, flag] of Object.entries(keys.flags)) {
-      const entry = projects?.[key];
-      if (!projects || !isObject(entry)) continue;
-      const next = { ...entry };
-      if (flag === undefined) delete next.trusted;
-      else next.trusted = flag;
-      projects[key] = next;
-    }
-    raw.trusted_projects = keys.list;
-    if (projects) raw.projects = projects;
-  });
-  return keys;
+/** `trusted_projects` with `path` added (once) or removed; `same` compares spellings. */
+export function editTrustedList(
+  raw: Record<string, unknown>,
+  path: string,
+  add: boolean,
+  same: (a: string) => boolean,
+): void {
+  const list = Array.isArray(raw.trusted_projects)
+    ? raw.trusted_projects.filter((p): p is string => typeof p === 'string')
+    : [];
+  const rest = list.filter((p) => !same(p));
+  raw.trusted_projects = add ? [...rest, path] : rest;
 }

@@ -1,11 +1,10 @@
-import type { AppConfig } from '../config/schema';
-import type { ConfigStore } from '../config/config-store';
 import { isInside } from '../fs/safe-path';
 import type { Disposable } from '../lifecycle/disposable';
 import { Emitter, type Event } from '../lifecycle/emitter';
 import { realPathLoose } from '../sandbox/real-path';
 import type { TrustedProject } from '../../../shared/protocol/commands/trust';
-import { trustKeysOf, writeTrustKeys, type TrustKeys } from './trust-config';
+import type { Event as ConfigEvent } from '../lifecycle/emitter';
+import { editTrustedList, setProjectFlag, type TrustConfigSource } from './trust-config';
 
 // Workspace trust: is this project root trusted? A project is untrusted until the user says so
 // (as in VS Code and Claude Code). Until then its `.mcp.json` servers do not start and nothing
@@ -18,9 +17,10 @@ import { trustKeysOf, writeTrustKeys, type TrustKeys } from './trust-config';
 // does not say `trusted: true` itself: the nearer word wins.
 
 export interface WorkspaceTrustOptions {
-  /** The owner of configs/app.json: writes go through it, hand edits are picked up from it. */
-  store?: ConfigStore;
-  config: AppConfig;
+  /** The owner of configs/app.json (ConfigStore). */
+  config: TrustConfigSource;
+  /** ConfigStore.onDidChange: a hand edit ('file') announces the list again (ours already do). */
+  onConfigChange?: ConfigEvent<{ source: 'app' | 'file' }>;
   /** Roots trusted for this process only (`mewbo run --trust`). */
   runTrusted?: string[];
 }
@@ -33,34 +33,38 @@ interface Rule {
 }
 
 export class WorkspaceTrust implements Disposable {
-  private keys: TrustKeys;
-  private projectPaths: Record<string, string>;
   private readonly runTrusted: string[];
-  private readonly storeSub: Disposable | undefined;
   private readonly changed = new Emitter<TrustedProject[]>();
+  private readonly configSub: Disposable | undefined;
   /** The trusted list changed (the `trust` topic; MCP re-reads projects whose trust moved). */
   readonly onDidChange: Event<TrustedProject[]> = this.changed.event;
 
   constructor(private readonly opts: WorkspaceTrustOptions) {
-    this.keys = trustKeysOf(opts.config);
-    this.projectPaths = pathsOf(opts.config);
     this.runTrusted = (opts.runTrusted ?? []).map(realPathLoose);
-    // A hand edit of the trust keys counts as the user's word too.
-    this.storeSub = opts.store?.onDidChange((change) => {
-      if (change.source !== 'file') return;
-      this.keys = trustKeysOf(change.config);
-      this.projectPaths = pathsOf(change.config);
-      this.changed.fire(this.list());
+    this.configSub = opts.onConfigChange?.((c) => {
+      if (c.source === 'file') this.changed.fire(this.list());
     });
   }
 
+  /** Read from the live config at each question, so a hand edit applies at once. */
   private rules(): Rule[] {
+    const { projects, trusted_projects } = this.opts.config.config;
     const rules: Rule[] = [];
-    for (const [key, path] of Object.entries(this.projectPaths))
-      rules.push({ path, trusted: this.keys.flags[key] === true, source: 'config', project: key });
-    for (const path of this.keys.list)
+    for (const [key, p] of Object.entries(projects))
+      rules.push({
+        path: realPathLoose(p.path),
+        trusted: p.trusted === true,
+        source: 'config',
+        project: key,
+      });
+    for (const path of trusted_projects)
       rules.push({ path: realPathLoose(path), trusted: true, source: 'list', project: null });
     return rules;
+  }
+
+  private configuredKey(real: string): string | undefined {
+    const { projects } = this.opts.config.config;
+    return Object.keys(projects).find((k) => realPathLoose(projects[k]!.path) === real);
   }
 
   /** Whether the host may start what `root` asks for. Null (no project) is never trusted. */
@@ -90,39 +94,32 @@ export class WorkspaceTrust implements Disposable {
   /** Trusts `path`: a configured project gets `trusted: true`, any other directory is listed. */
   trust(path: string): Promise<TrustedProject[]> {
     const real = realPathLoose(path);
-    return this.write((keys) => {
-      const key = Object.keys(this.projectPaths).find((k) => this.projectPaths[k] === real);
-      if (key) keys.flags[key] = true;
-      else if (!keys.list.some((p) => realPathLoose(p) === real)) keys.list.push(real);
+    const key = this.configuredKey(real);
+    return this.write((raw) => {
+      if (key) setProjectFlag(raw, key, true);
+      else editTrustedList(raw, real, true, (p) => realPathLoose(p) === real);
     });
   }
 
   /** Withdraws every entry that names `path` itself (an ancestor's entry is its own). */
   revoke(path: string): Promise<TrustedProject[]> {
     const real = realPathLoose(path);
-    return this.write((keys) => {
-      for (const [key, p] of Object.entries(this.projectPaths))
-        if (p === real && keys.flags[key] !== undefined) keys.flags[key] = undefined;
-      keys.list = keys.list.filter((p) => realPathLoose(p) !== real);
+    const key = this.configuredKey(real);
+    return this.write((raw) => {
+      if (key) setProjectFlag(raw, key, undefined);
+      editTrustedList(raw, real, false, (p) => realPathLoose(p) === real);
     });
   }
 
-  private async write(mutate: (keys: TrustKeys) => void): Promise<TrustedProject[]> {
-    if (!this.opts.store) throw new Error('workspace trust is read-only here');
-    this.keys = await writeTrustKeys(this.opts.store, mutate);
+  private async write(mutate: (raw: Record<string, unknown>) => void): Promise<TrustedProject[]> {
+    await this.opts.config.update(mutate);
     const now = this.list();
     this.changed.fire(now);
     return now;
   }
 
   dispose(): void {
-    this.storeSub?.dispose();
+    this.configSub?.dispose();
     this.changed.dispose();
   }
-}
-
-function pathsOf(config: AppConfig): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(config.projects).map(([k, p]) => [k, realPathLoose(p.path)]),
-  );
 }

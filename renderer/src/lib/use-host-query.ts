@@ -14,7 +14,7 @@ export interface HostQuery<T> {
 export function useHostQuery<T>(
   method: string,
   params: unknown = {},
-  topic?: 'settings' | 'projects' | 'devices',
+  topic?: 'settings' | 'projects' | 'devices' | 'trust',
 ): HostQuery<T> {
   const client = useClient();
   const [data, setData] = useState<T | null>(null);

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseConfig, loadConfigFile } from '../../../electron/host/config/load-config';
+import { loadConfigFile } from '../../../electron/host/config/load-config';
 import { ConfigStore } from '../../../electron/host/config/config-store';
 import { WorkspaceTrust } from '../../../electron/host/trust/workspace-trust';
 import { tempDir } from '../../helpers/temp';
@@ -20,11 +20,26 @@ beforeEach(() => {
 });
 afterEach(() => tmp.cleanup());
 
+const stores: ConfigStore[] = [];
+afterEach(async () => {
+  await Promise.all(stores.splice(0).map((s) => s.dispose()));
+});
+
 function trustFrom(raw: unknown, runTrusted: string[] = []): WorkspaceTrust {
+  return open(raw, runTrusted).trust;
+}
+
+function open(raw: unknown, runTrusted: string[] = []) {
   mkdirSync(join(tmp.dir, 'home', 'configs'), { recursive: true });
   writeFileSync(configFile, JSON.stringify(raw));
   const store = ConfigStore.open({ file: configFile, watch: false });
-  return new WorkspaceTrust({ store, config: parseConfig(raw), runTrusted });
+  stores.push(store);
+  const trust = new WorkspaceTrust({
+    config: store,
+    runTrusted,
+    onConfigChange: store.onDidChange,
+  });
+  return { trust, store };
 }
 
 describe('workspace trust', () => {
@@ -87,5 +102,16 @@ describe('workspace trust', () => {
     expect(t.isTrusted(a)).toBe(true);
     expect(t.list()).toEqual([{ path: a, source: 'run', project: null }]);
     expect(loadConfigFile(configFile).trusted_projects).toEqual([]);
+  });
+
+  it('a hand edit of the config trusts at once and is announced', async () => {
+    const a = dir('a');
+    const { trust, store } = open({});
+    const seen: unknown[] = [];
+    trust.onDidChange((list) => seen.push(list));
+    writeFileSync(configFile, JSON.stringify({ projects: { a: { path: a, trusted: true } } }));
+    expect(await store.reload()).toBe(true);
+    expect(trust.isTrusted(a)).toBe(true);
+    expect(seen).toEqual([[{ path: a, source: 'config', project: 'a' }]]);
   });
 });

@@ -7,6 +7,7 @@ import { Timeline } from '../timeline/Timeline';
 import { SessionIdContext } from '../timeline/session-context';
 import { Composer } from './Composer';
 import { SessionHeader } from './SessionHeader';
+import { TrustPrompt } from '../trust/TrustPrompt';
 
 /** One open session: header, timeline, message box. */
 export function Conversation({ sessionId }: { sessionId: string }) {
@@ -30,6 +31,7 @@ export function Conversation({ sessionId }: { sessionId: string }) {
     <SessionIdContext.Provider value={sessionId}>
       <section className="conversation" aria-label="Session">
         {view && <SessionHeader id={sessionId} summary={summary} model={view.model} />}
+        {view?.loaded && <TrustPrompt root={view.model.root} />}
         {view?.loaded ? (
           <Timeline view={view} />
         ) : (

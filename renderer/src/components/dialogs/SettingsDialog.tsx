@@ -4,12 +4,14 @@ import { useUi, type ThemePreference } from '../../state/ui-store';
 import { ModelSettings } from './settings/ModelSettings';
 import { AgentSettings } from './settings/AgentSettings';
 import { McpSettings } from './settings/McpSettings';
+import { TrustSettings } from './settings/TrustSettings';
 
-type Tab = 'model' | 'agent' | 'mcp' | 'appearance';
+type Tab = 'model' | 'agent' | 'mcp' | 'trust' | 'appearance';
 const TABS: { id: Tab; label: string }[] = [
   { id: 'model', label: 'Model' },
   { id: 'agent', label: 'Agent & sandbox' },
   { id: 'mcp', label: 'MCP servers' },
+  { id: 'trust', label: 'Trusted projects' },
   { id: 'appearance', label: 'Appearance' },
 ];
 
@@ -54,6 +56,7 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
           {tab === 'model' && <ModelSettings />}
           {tab === 'agent' && <AgentSettings />}
           {tab === 'mcp' && <McpSettings />}
+          {tab === 'trust' && <TrustSettings />}
           {tab === 'appearance' && <AppearanceSettings />}
         </div>
       </div>
