@@ -16,6 +16,7 @@ import { createPlanTool } from './plan-tool';
 import { projectInstructions } from '../projects/instructions';
 import type { AgentSpec, RunContext } from './run-context';
 import { settleDangling } from './settle-dangling';
+import { stopHooksBlock } from '../hooks/session-hooks';
 import { currentMode } from './session-state';
 import { abortReason } from './stop-reason';
 import { createSubagentTool, type SubagentOutcome } from './subagent-tool';
@@ -63,6 +64,7 @@ export async function runAgent(run: RunContext, spec: AgentSpec): Promise<Subage
   const sub = (s: AgentSpec) => runAgent(run, s);
   let lastText = '';
   let steps = 0;
+  let stopBlocks = 0;
   if (spec.id === 'root') {
     const { root } = run.currentRoot();
     const { bound } = await stepTools(run, spec, root, sub);
@@ -132,6 +134,19 @@ export async function runAgent(run: RunContext, spec: AgentSpec): Promise<Subage
     // A paused turn (a long server-side step) is sent back as it is and the model carries on.
     if (turn.stopReason === 'pause_turn' && !turn.toolCalls.length) continue;
     if (!turn.toolCalls.length) {
+      if (
+        spec.id === 'root' &&
+        (await stopHooksBlock({
+          rules: run.servicesFor(spec.id).rules,
+          session: run.session,
+          root: where.root,
+          signal: run.signal,
+          blocksSoFar: stopBlocks,
+        }))
+      ) {
+        stopBlocks++;
+        continue;
+      }
       if (spec.id !== 'root' || run.tryClose(mark))
         return { text: lastText, steps, reason: 'finished' };
       continue;

@@ -24,6 +24,7 @@ import {
 import { repairOnOpen } from './settle-dangling';
 import { RunAborted } from './stop-reason';
 import { Waiters } from './waiters';
+import { promptHooks } from '../hooks/session-hooks';
 
 // The agent runtime behind sessions.send/stop/setMode: one run at a time per session, started by
 // a user message (or by a decision that arrives when no run is live, e.g. after a restart). A new
@@ -140,6 +141,9 @@ export class AgentService implements SessionRunner, Disposable {
     st.headless = opts.headless ?? false;
     if (opts.model !== undefined) st.model = opts.model;
     const message_id = newMessageId();
+    // A UserPromptSubmit hook that blocks drops the message: its card tells the user why.
+    if (!(await promptHooks({ rules: this.opts.services?.rules, session, prompt: text })))
+      return { message_id };
     await session.append({
       type: 'user_message',
       text,

@@ -156,6 +156,11 @@ export function buildContext(
         });
         break;
       }
+      case 'hook_run':
+        // What the user's hook said to the model: its context, or why it blocked.
+        if (e.to_model && e.agent_id === agentId)
+          userText(`[${e.hook_event} hook (${e.command}):]\n${e.to_model}`);
+        break;
       case 'diagnostics':
         if (e.agent_id === agentId)
           user.push(`[Diagnostics after your edit of ${e.file}:]\n${e.text}`);
