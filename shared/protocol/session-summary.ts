@@ -11,6 +11,11 @@ export const sessionSummarySchema = z.object({
   updated_at: z.number(),
   event_count: z.number().int(),
   run_state: runStateSchema,
+  /**
+   * Set when the log was damaged ("N events could not be read from ..."): sent with the session
+   * when it opens, so the UI can say what is missing instead of failing to open it.
+   */
+  notice: z.string().optional(),
 });
 export type SessionSummary = z.infer<typeof sessionSummarySchema>;
 

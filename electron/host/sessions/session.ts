@@ -47,8 +47,14 @@ export class Session implements Disposable {
     return this.meta.id;
   }
 
+  /** One past the last seq (a cursor), which is more than the event count if the log has gaps. */
   get length(): number {
     return this.log.length;
+  }
+
+  /** What recovery could not read when the log was opened ("N events could not be read"), or null. */
+  get notice(): string | null {
+    return this.log.damage;
   }
 
   events(from = 0, to?: number): readonly SessionEvent[] {
@@ -104,6 +110,7 @@ export class Session implements Disposable {
       updated_at: last?.ts ?? this.meta.created_at,
       event_count: this.log.length,
       run_state: this.runState(),
+      ...(this.log.damage ? { notice: this.log.damage } : {}),
     };
   }
 

@@ -1,24 +1,80 @@
-import { open, readFile, truncate, type FileHandle } from 'node:fs/promises';
+import { open, readFile, truncate } from 'node:fs/promises';
 import {
   sessionEventBodySchema,
   type SessionEvent,
   type SessionEventBody,
 } from '../../../shared/protocol/events';
+import { writeFileAtomic } from './atomic-json';
+import { damageNotice, scanLog, type LogScan } from './log-recovery';
 
-// One session's append-only log: JSON lines, one event a line. An event is acknowledged only after
-// its bytes are written and fdatasync'ed; appends that arrive while a flush is under way are written
-// together in the next flush (group commit), so a burst costs one fsync per batch, not per event.
-// Recovery: a torn last line (a kill mid-write) is cut off on open; earlier lines are never rewritten.
+// One session's append-only log: JSON lines, one event a line, no header. An event is acknowledged
+// only after its bytes are written in full and fdatasync'ed; appends that arrive while a flush is
+// under way are written together in the next flush (group commit), so a burst costs one fsync per
+// batch, not per event. A seq is given when its batch is written, so a batch that fails leaves no
+// hole: the disk filling up rejects that batch (not acknowledged, nobody told of it), the partial
+// bytes are cut off, and once there is space again the next append simply continues.
+// Recovery on open (log-recovery.ts): a torn last line is cut, an unreadable middle line is
+// skipped and its bytes kept aside, seq gaps are reported; earlier lines are never rewritten.
+
+/** What the log needs of an open file; tests inject short writes and a full disk here. */
+export interface LogHandle {
+  write(buf: Uint8Array, offset: number, length: number): Promise<{ bytesWritten: number }>;
+  datasync(): Promise<void>;
+  truncate(len: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface LogIo {
+  /** Opens the log for appending (O_APPEND: every write lands at the current end). */
+  openAppend(file: string): Promise<LogHandle>;
+}
+
+export const nodeLogIo: LogIo = {
+  openAppend: async (file) => {
+    const handle = await open(file, 'a');
+    return {
+      write: (buf, offset, length) => handle.write(buf, offset, length),
+      datasync: () => handle.datasync(),
+      truncate: (len) => handle.truncate(len),
+      close: () => handle.close(),
+    };
+  },
+};
+
+/** Errors of the storage itself: the batch fails, the log stays usable for when they clear. */
+const STORAGE_ERRORS = new Set(['ENOSPC', 'EDQUOT', 'EIO', 'EFBIG', 'EROFS']);
+
+/** An append that did not reach the disk, with the sentence the user sees. */
+export class LogWriteError extends Error {
+  override name = 'LogWriteError';
+  /** The RPC error code a client sees. */
+  readonly code: 'disk_full' | 'disk_error';
+  constructor(
+    readonly file: string,
+    /** The errno code (ENOSPC, EDQUOT, EIO, ...). */
+    readonly errno: string,
+    cause: unknown,
+  ) {
+    const full = errno === 'ENOSPC' || errno === 'EDQUOT';
+    super(
+      full
+        ? `disk full: the session could not be saved at ${file}`
+        : `disk error (${errno}): the session could not be saved at ${file}`,
+      { cause },
+    );
+    this.code = full ? 'disk_full' : 'disk_error';
+  }
+}
 
 interface Pending {
-  event: SessionEvent;
-  line: string;
+  body: SessionEventBody;
   resolve: (e: SessionEvent) => void;
   reject: (err: unknown) => void;
 }
 
-export class EventLogCorruptError extends Error {
-  override name = 'EventLogCorruptError';
+export interface EventLogOptions {
+  onAppended?: (e: SessionEvent) => void;
+  io?: LogIo;
 }
 
 export class EventLog {
@@ -27,64 +83,82 @@ export class EventLog {
   private closed = false;
   private handleClosed = false;
   private nextSeq: number;
+  /** Bytes of acknowledged lines: a failed write is cut back to here. */
+  private size: number;
+  /** A failed write may have left partial bytes past `size` that are not cut off yet. */
+  private dirty = false;
 
   private constructor(
     readonly file: string,
-    private readonly handle: FileHandle,
+    private readonly handle: LogHandle,
     private readonly events: SessionEvent[],
+    scan: LogScan,
+    /** The notice for the user when recovery found damage, else null. */
+    readonly damage: string | null,
     private readonly onAppended: (e: SessionEvent) => void,
   ) {
-    this.nextSeq = events.length;
+    this.nextSeq = (events.at(-1)?.seq ?? -1) + 1;
+    this.size = scan.goodSize;
   }
 
   /** Opens (creating if needed) and recovers a log. `onAppended` fires once an event is durable. */
   static async open(
     file: string,
-    onAppended: (e: SessionEvent) => void = () => {},
+    onAppendedOrOpts: ((e: SessionEvent) => void) | EventLogOptions = {},
   ): Promise<EventLog> {
-    const events = await EventLog.recover(file);
-    const handle = await open(file, 'a');
-    return new EventLog(file, handle, events, onAppended);
+    const opts =
+      typeof onAppendedOrOpts === 'function' ? { onAppended: onAppendedOrOpts } : onAppendedOrOpts;
+    const scan = await EventLog.scan(file);
+    const aside = scan.unreadable.length ? unreadableFileFor(file) : null;
+    if (aside) {
+      // The raw bytes of every unreadable line, so nothing is lost even if the log is edited later.
+      const lines = scan.unreadable.map((u) =>
+        JSON.stringify({ line: u.line, offset: u.offset, base64: u.bytes.toString('base64') }),
+      );
+      await writeFileAtomic(aside, `${lines.join('\n')}\n`);
+    }
+    const handle = await (opts.io ?? nodeLogIo).openAppend(file);
+    return new EventLog(
+      file,
+      handle,
+      scan.events,
+      scan,
+      damageNotice(scan, file, aside),
+      opts.onAppended ?? (() => {}),
+    );
   }
 
-  /** Parses a log, cutting a torn tail. A bad line that is not the last is real corruption. */
-  static async recover(file: string): Promise<SessionEvent[]> {
+  /** Reads a log, cutting a torn tail; damage is reported in the result, never thrown. */
+  static async scan(file: string): Promise<LogScan> {
     let buf: Buffer;
     try {
       buf = await readFile(file);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT')
+        return { events: [], goodSize: 0, torn: false, unreadable: [], gaps: [] };
       throw err;
     }
-    const events: SessionEvent[] = [];
-    let start = 0;
-    let goodEnd = 0;
-    while (start < buf.length) {
-      const nl = buf.indexOf(0x0a, start);
-      if (nl === -1) break; // torn: the final newline never made it
-      const line = buf.subarray(start, nl).toString('utf8');
-      const event = parseLine(line, events.length);
-      if (!event) {
-        if (nl + 1 < buf.length) {
-          throw new EventLogCorruptError(`${file}: line ${events.length + 1} is not a valid event`);
-        }
-        break;
-      }
-      events.push(event);
-      start = nl + 1;
-      goodEnd = start;
-    }
-    if (goodEnd < buf.length) await truncate(file, goodEnd);
-    return events;
+    const scan = scanLog(buf);
+    if (scan.torn) await truncate(file, scan.goodSize);
+    return scan;
   }
 
+  /** The readable events of a log (a torn tail cut first). */
+  static async recover(file: string): Promise<SessionEvent[]> {
+    return (await EventLog.scan(file)).events;
+  }
+
+  /** One past the last seq: the next event's seq, and the cursor a live subscriber starts at. */
   get length(): number {
-    return this.events.length;
+    return this.nextSeq;
   }
 
-  /** Durable events from `from` (a seq) on; the array is the log's own, do not mutate. */
+  /** Durable events with seq in [from, to); the array is the log's own, do not mutate. */
   slice(from = 0, to?: number): readonly SessionEvent[] {
-    return this.events.slice(from, to);
+    return this.events.slice(
+      indexOfSeq(this.events, from),
+      to === undefined ? undefined : indexOfSeq(this.events, to),
+    );
   }
 
   all(): readonly SessionEvent[] {
@@ -95,12 +169,8 @@ export class EventLog {
     if (this.closed) return Promise.reject(new Error(`${this.file}: log is closed`));
     const checked = sessionEventBodySchema.safeParse(body);
     if (!checked.success) return Promise.reject(checked.error);
-    // Counted apart from events + pending: a batch being flushed is in neither.
-    const seq = this.nextSeq++;
-    const event = { ...checked.data, seq, ts: Date.now() } as SessionEvent;
-    const line = JSON.stringify(event) + '\n';
     return new Promise<SessionEvent>((resolve, reject) => {
-      this.pending.push({ event, line, resolve, reject });
+      this.pending.push({ body: checked.data, resolve, reject });
       this.schedule();
     });
   }
@@ -116,19 +186,41 @@ export class EventLog {
   private async flush(): Promise<void> {
     const batch = this.pending.splice(0, this.pending.length);
     if (!batch.length) return;
+    const ts = Date.now();
+    const events = batch.map((p, i) => ({ ...p.body, seq: this.nextSeq + i, ts }) as SessionEvent);
+    const bytes = Buffer.from(events.map((e) => JSON.stringify(e) + '\n').join(''));
     try {
-      await this.handle.write(batch.map((p) => p.line).join(''));
+      if (this.dirty) {
+        await this.handle.truncate(this.size);
+        this.dirty = false;
+      }
+      this.dirty = true;
+      // write(2) may write less than asked (a signal, a nearly full disk): go on from there.
+      for (let off = 0; off < bytes.length;) {
+        const { bytesWritten } = await this.handle.write(bytes, off, bytes.length - off);
+        off += bytesWritten;
+      }
       await this.handle.datasync();
+      this.dirty = false;
     } catch (err) {
-      // The batch is not acknowledged; later appends would leave a gap in seq, so close the log.
-      this.closed = true;
-      for (const p of [...batch, ...this.pending.splice(0)]) p.reject(err);
+      // Not acknowledged: no seq is used up, nobody is told of these events, and the partial
+      // bytes are cut now (or before the next write) so the log stays whole lines.
+      await this.handle.truncate(this.size).then(
+        () => (this.dirty = false),
+        () => {},
+      );
+      const code = (err as NodeJS.ErrnoException).code ?? '';
+      const error = STORAGE_ERRORS.has(code) ? new LogWriteError(this.file, code, err) : err;
+      for (const p of batch) p.reject(error);
       return;
     }
-    for (const p of batch) {
-      this.events.push(p.event);
-      this.onAppended(p.event);
-      p.resolve(p.event);
+    this.size += bytes.length;
+    this.nextSeq += events.length;
+    for (const [i, p] of batch.entries()) {
+      const event = events[i]!;
+      this.events.push(event);
+      this.onAppended(event);
+      p.resolve(event);
     }
   }
 
@@ -141,17 +233,19 @@ export class EventLog {
   }
 }
 
-function parseLine(line: string, expectedSeq: number): SessionEvent | null {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(line);
-  } catch {
-    return null;
+/** Where the raw bytes of unreadable lines are kept: beside the log. */
+export function unreadableFileFor(logFile: string): string {
+  return logFile.replace(/\.jsonl$/, '') + '.unreadable.jsonl';
+}
+
+/** Index of the first event with seq >= `seq` (events are in seq order). */
+function indexOfSeq(events: readonly SessionEvent[], seq: number): number {
+  let lo = 0;
+  let hi = events.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (events[mid]!.seq < seq) lo = mid + 1;
+    else hi = mid;
   }
-  if (!raw || typeof raw !== 'object') return null;
-  const { seq, ts } = raw as { seq?: unknown; ts?: unknown };
-  if (seq !== expectedSeq || typeof ts !== 'number') return null;
-  const body = sessionEventBodySchema.safeParse(raw);
-  if (!body.success) return null;
-  return { ...body.data, seq, ts } as SessionEvent;
+  return lo;
 }

@@ -32,10 +32,13 @@ export class SessionModel {
   /** Item position by correlation key (call, question, approval, plan, panel id). */
   private readonly at = new Map<string, number>();
 
-  /** Applies events in seq order; returns false for a duplicate or a gap (ignored). */
+  /**
+   * Applies events in seq order; returns false for a duplicate (ignored). A seq past `length` is
+   * a gap the host found in a damaged log (and reported with the session): the rest still shows.
+   */
   apply(e: SessionEvent): boolean {
-    if (e.seq !== this.length) return false;
-    this.length += 1;
+    if (e.seq < this.length) return false;
+    this.length = e.seq + 1;
     this.project_(e);
     const base = { key: `e${e.seq}`, seq: e.seq, ts: e.ts };
     switch (e.type) {

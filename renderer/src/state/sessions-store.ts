@@ -99,12 +99,8 @@ export const useSessions = create<SessionsState>((set) => ({
       let changed = false;
       let streaming = view.streaming;
       for (const e of incoming) {
-        if (!view.model.apply(e)) {
-          // A gap means a bug upstream; keep what we have rather than show events out of order.
-          if (e.seq > view.model.length)
-            console.error(`session ${id}: expected seq ${view.model.length}, got ${e.seq}`);
-          continue;
-        }
+        // A duplicate (replay overlapping live) is dropped; a gap is damage the host reported.
+        if (!view.model.apply(e)) continue;
         changed = true;
         if (e.type === 'assistant_message' && streaming[e.message_id]) {
           streaming = { ...streaming };

@@ -47,7 +47,7 @@ describe('SessionModel', () => {
     expect(m.items[0]).not.toBe(before);
   });
 
-  it('ignores a duplicate and a gap instead of drawing events out of order', () => {
+  it('ignores a duplicate, and shows what follows a gap in a damaged log', () => {
     const m = build([{ type: 'user_message', text: 'a', message_id: 'm1' }]);
     expect(
       m.apply({
@@ -66,9 +66,12 @@ describe('SessionModel', () => {
         seq: 5,
         ts: 1,
       } as SessionEvent),
+    ).toBe(true);
+    expect(m.items).toHaveLength(2);
+    expect(m.length).toBe(6);
+    expect(
+      m.apply({ type: 'user_message', text: 'x', message_id: 'm4', seq: 3, ts: 1 } as SessionEvent),
     ).toBe(false);
-    expect(m.items).toHaveLength(1);
-    expect(m.length).toBe(1);
   });
 
   it('keeps only the newest todos list of the root agent', () => {
