@@ -17,7 +17,17 @@ import type { ProviderId, ThinkingSetting } from './types';
 
 export interface ModelSettingsPatch {
   model?: { provider?: ProviderId | null; name?: string | null; context_window?: number | null };
-  providers?: Partial<Record<ProviderId, { base_url?: string | null; model?: string | null }>>;
+  providers?: Partial<
+    Record<
+      ProviderId,
+      {
+        base_url?: string | null;
+        model?: string | null;
+        /** The key entered with this change (stored as a secret, never in app.json). */
+        api_key?: string;
+      }
+    >
+  >;
 }
 
 export interface ProviderView {
@@ -75,14 +85,32 @@ export class ModelSettings {
     });
   }
 
-  /** Applies a patch (null clears a value), validates the whole file, writes it atomically. */
+  /**
+   * Applies a patch (null clears a value), validates the whole file, writes it atomically.
+   * A provider whose base_url changes loses its stored key, unless the same patch enters one:
+   * otherwise a changed URL would send the key somewhere the user never sent it. The key goes
+   * first, so no run can start between the new URL and the old key.
+   */
   async update(patch: ModelSettingsPatch): Promise<ModelSection> {
+    const dropped = new Set<string>();
+    for (const [id, p] of Object.entries(patch.providers ?? {}) as [
+      ProviderId,
+      NonNullable<NonNullable<ModelSettingsPatch['providers']>[ProviderId]>,
+    ][]) {
+      if (p.api_key) await this.setKey(id, p.api_key);
+      else if (p.base_url !== undefined && (await this.movesBaseUrl(id, p.base_url))) {
+        await this.deleteKey(id);
+        dropped.add(id);
+      }
+    }
     await this.opts.config.update((raw) => {
       if (patch.model) raw.model = stripNulls({ ...((raw.model as object) ?? {}), ...patch.model });
       if (patch.providers) {
         const providers = { ...((raw.providers as Record<string, object>) ?? {}) };
-        for (const [id, p] of Object.entries(patch.providers)) {
-          const merged = stripNulls({ ...(providers[id] ?? {}), ...p });
+        for (const [id, { api_key: _entered, ...p }] of Object.entries(patch.providers)) {
+          const merged: Record<string, unknown> = stripNulls({ ...(providers[id] ?? {}), ...p });
+          // A key written in app.json by hand goes with the URL it was meant for, too.
+          if (dropped.has(id)) delete merged.api_key;
           if (Object.keys(merged).length) providers[id] = merged;
           else delete providers[id];
         }
@@ -90,6 +118,18 @@ export class ModelSettings {
       }
     });
     return this.current;
+  }
+
+  /** Whether setting base_url to `next` (null: back to the env or default) changes where requests go. */
+  private async movesBaseUrl(id: ProviderId, next: string | null): Promise<boolean> {
+    const { env, secrets } = this.opts;
+    const conf = { ...this.current.providers[id], base_url: next ?? undefined };
+    const after = { ...this.current, providers: { ...this.current.providers, [id]: conf } };
+    const [was, will] = await Promise.all([
+      providerSettings(id, this.current, env, secrets),
+      providerSettings(id, after, env, secrets),
+    ]);
+    return was.baseUrl !== will.baseUrl;
   }
 
   setKey(provider: ProviderId, key: string): Promise<void> {

@@ -104,18 +104,24 @@ export const agentCommands = {
             .object({
               base_url: z.url().nullable().optional(),
               model: z.string().nullable().optional(),
+              /** Changing base_url drops the stored key unless this enters it again. */
+              api_key: z.string().trim().min(1).max(1_000).optional(),
             })
             .optional(),
           openai: z
             .object({
               base_url: z.url().nullable().optional(),
               model: z.string().nullable().optional(),
+              /** Changing base_url drops the stored key unless this enters it again. */
+              api_key: z.string().trim().min(1).max(1_000).optional(),
             })
             .optional(),
           ollama: z
             .object({
               base_url: z.url().nullable().optional(),
               model: z.string().nullable().optional(),
+              /** Changing base_url drops the stored key unless this enters it again. */
+              api_key: z.string().trim().min(1).max(1_000).optional(),
             })
             .optional(),
         })
