@@ -5,6 +5,7 @@ import { homePaths, type HomePaths } from './config/paths';
 import { ConfigStore } from './config/config-store';
 import type { AppConfig } from './config/schema';
 import { SessionManager } from './sessions/session-manager';
+import { adoptSessionFolders } from './sessions/session-folders';
 import { AgentService } from './agent/agent-service';
 import { agentHandlers } from './handlers/agent';
 import { ModelSettings } from './models/model-settings';
@@ -79,6 +80,8 @@ export class Host extends DisposableObject {
     const env = opts.env ?? process.env;
     const paths = homePaths(env);
     await mkdir(paths.sessionsDir, { recursive: true });
+    // Folders put under sessions/ by hand are listed like the rest.
+    await adoptSessionFolders(paths.sessionsDir);
     // The one owner of configs/app.json (and the queue secrets.json shares); mistakes in the file
     // warn and fall back to defaults, they never stop the host.
     const configStore = ConfigStore.open({ file: paths.configFile });

@@ -1,13 +1,13 @@
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { Emitter, type Event } from '../lifecycle/emitter';
 import type { Disposable } from '../lifecycle/disposable';
 import { readJsonOr, writeJsonAtomic } from '../store/atomic-json';
 import { Session, type SessionMeta } from './session';
+import { newSessionId, SESSION_ID_PATTERN } from './session-folders';
 import type { SessionSummary, SessionsChange } from '../../../shared/protocol/session-summary';
 
-const ID_PATTERN = /^s_[a-z0-9]{6,40}$/;
+const ID_PATTERN = SESSION_ID_PATTERN;
 
 export class SessionNotFoundError extends Error {
   override name = 'SessionNotFoundError';
@@ -45,7 +45,7 @@ export class SessionManager implements Disposable {
   async create(
     opts: { title?: string; project?: string | null; root?: string | null } = {},
   ): Promise<Session> {
-    const id = `s_${Date.now().toString(36)}${randomBytes(5).toString('hex')}`;
+    const id = newSessionId();
     const meta: SessionMeta = {
       id,
       title: opts.title?.trim() || 'New session',
@@ -149,12 +149,22 @@ export class SessionManager implements Disposable {
     this.changed.fire({ type: 'upsert', session: session.summary() });
   }
 
+  /**
+   * Removes a session and its files. Works whatever state its log is in: a session that cannot
+   * be opened (unreadable log, no meta.json) is deleted without being opened.
+   */
   async delete(id: string): Promise<void> {
-    const session = await this.get(id);
-    this.deleting.fire(session);
+    if (!ID_PATTERN.test(id)) throw new SessionNotFoundError(id);
+    const folder = this.paths(id).folder;
+    const loading = this.open.get(id);
+    const session = loading ? await loading.catch(() => null) : null;
+    if (!session && !(await stat(folder).catch(() => null))) throw new SessionNotFoundError(id);
+    if (session) this.deleting.fire(session);
     this.open.delete(id);
-    await session.dispose();
-    await rm(this.paths(id).folder, { recursive: true, force: true });
+    await session?.dispose().catch((err: unknown) => {
+      console.warn(`sessions: closing ${id} before deleting it failed: ${(err as Error).message}`);
+    });
+    await rm(folder, { recursive: true, force: true });
     this.changed.fire({ type: 'deleted', id });
   }
 
