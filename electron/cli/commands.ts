@@ -4,6 +4,7 @@ import { toolCommand } from './tool';
 import { mcpCommand } from './mcp';
 import { runCommand } from './run';
 import { loginCommand } from './login';
+import { sessionsCommand } from './sessions';
 
 // The registry of `mewbo` subcommands: one file per command, one line here.
 export const commands: CliCommand[] = [
@@ -12,4 +13,5 @@ export const commands: CliCommand[] = [
   mcpCommand,
   runCommand,
   loginCommand,
+  sessionsCommand,
 ];

@@ -1,14 +1,20 @@
-import { realpathSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, realpathSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 
 import { Host } from '../host/host';
+import { homePaths } from '../host/config/paths';
+import { readJsonOr } from '../host/store/atomic-json';
 import { lastRunState } from '../host/agent/session-state';
+import type { Session } from '../host/sessions/session';
 import { parseCliArgs, permissionModeOption, UsageError, type CliCommand } from './command';
 
 const usage = `Usage: mewbo run --project DIR [--trust] [--model M] [--permission-mode ask|accept-edits|auto|plan] "prompt"
+       mewbo run --resume ID [options] "prompt"
+       mewbo run --continue [--project DIR] [options] "prompt"
 
 Runs one agent session on DIR without a UI (trigger/API style) and streams its events as JSON lines
-on stdout, one event a line. Nobody is there to ask: no ask_user_question, no device tools, and in
+on stdout, one event a line. --resume continues session ID with its whole history (the model sees
+it); --continue continues the most recent session of --project (default: the current directory). Nobody is there to ask: no ask_user_question, no device tools, and in
 ask mode (the default) a call that needs approval is refused with a reason the model sees; use
 --permission-mode accept-edits or auto to let it edit or run commands.
 
@@ -17,11 +23,7 @@ configs/app.json, else ANTHROPIC_API_KEY / OPENAI_API_KEY (with ANTHROPIC_BASE_U
 else a local Ollama. Settings live under $MEWBO_HOME (default ~/.mewbo).
 
 Exit status: 0 when the run finished, 1 when it failed (no model, a provider error, the step limit,
-interrupted), 2 on bad usage.
-
-A project is untrusted unless configs/app.json says \`"trusted": true\` for it (or lists it in
-trusted_projects): its .mcp.json servers do not start and nothing under it is executed by the host.
---trust trusts DIR for this run only (nothing is written).`;
+interrupted), 2 on bad usage.`;
 
 function parse(argv: string[]) {
   const parsed = parseCliArgs({
@@ -32,21 +34,74 @@ function parse(argv: string[]) {
       model: { type: 'string' },
       'permission-mode': { type: 'string' },
       trust: { type: 'boolean' },
+      resume: { type: 'string' },
+      continue: { type: 'boolean' },
     },
   });
   const { values, positionals } = parsed;
   const prompt = positionals.join(' ').trim();
-  if (!values.project) throw new UsageError('--project DIR is required');
+  if (values.resume !== undefined && values.continue)
+    throw new UsageError('--resume and --continue exclude each other');
+  if (!values.project && values.resume === undefined && !values.continue)
+    throw new UsageError('--project DIR is required');
   if (!prompt) throw new UsageError('a prompt is required');
   const mode = permissionModeOption(values['permission-mode']);
-  let project: string;
-  try {
-    project = realpathSync(resolve(values.project));
-    if (!statSync(project).isDirectory()) throw new Error('not a directory');
-  } catch {
-    throw new UsageError(`--project: ${values.project} is not a directory`);
+  const dir = values.project ?? (values.continue ? process.cwd() : undefined);
+  let project: string | undefined;
+  if (dir !== undefined) {
+    try {
+      project = realpathSync(resolve(dir));
+      if (!statSync(project).isDirectory()) throw new Error('not a directory');
+    } catch {
+      throw new UsageError(`--project: ${dir} is not a directory`);
+    }
   }
-  return { project, prompt, model: values.model, mode, trust: values.trust === true };
+  return {
+    project,
+    prompt,
+    model: values.model,
+    mode,
+    trust: values.trust === true,
+    resume: values.resume,
+    continue: values.continue ?? false,
+  };
+}
+
+/** The session to continue (--resume, --continue) or a new one on the project. */
+async function sessionFor(host: Host, args: ReturnType<typeof parse>): Promise<Session> {
+  if (args.resume !== undefined) {
+    const session = await host.sessions.get(args.resume).catch(() => {
+      throw new RunFailure(`no session '${args.resume}' (see mewbo sessions list)`);
+    });
+    const root = session.meta.root;
+    if (root && !existsSync(root))
+      throw new RunFailure(`session ${session.id}'s project folder ${root} no longer exists`);
+    return session;
+  }
+  if (args.continue) {
+    const latest = (await host.sessions.list()).find((s) => s.root === args.project);
+    if (!latest)
+      throw new RunFailure(
+        `no session to continue in ${args.project}: start one with mewbo run --project DIR "prompt"`,
+      );
+    return host.sessions.get(latest.id);
+  }
+  return host.sessions.create({
+    title: args.prompt.split('\n')[0]!.slice(0, 80),
+    project: null,
+    root: args.project!,
+  });
+}
+
+class RunFailure extends Error {}
+
+/** The project folder of a session to resume, read before the host starts (for --trust). */
+async function rootOfSession(id: string | undefined): Promise<string> {
+  if (id === undefined) return '';
+  const meta = (await readJsonOr(join(homePaths().sessionsDir, id, 'meta.json'), null)) as {
+    root?: string | null;
+  } | null;
+  return meta?.root ?? '';
 }
 
 export const runCommand: CliCommand = {
@@ -55,19 +110,29 @@ export const runCommand: CliCommand = {
   usage,
   async run(argv) {
     const args = parse(argv);
-    const host = await Host.create({ trustRoots: args.trust ? [args.project] : [] });
+    const host = await Host.create({
+      trustRoots: args.trust ? [args.project ?? (await rootOfSession(args.resume))] : [],
+    });
     try {
-      const session = await host.sessions.create({
-        title: args.prompt.split('\n')[0]!.slice(0, 80),
-        project: null,
-        root: args.project,
-      });
+      let session: Session;
+      try {
+        session = await sessionFor(host, args);
+      } catch (err) {
+        if (!(err instanceof RunFailure)) throw err;
+        process.stderr.write(`mewbo run: ${err.message}\n`);
+        return 1;
+      }
       process.stderr.write(`mewbo run: session ${session.id}\n`);
-      for (const w of (await host.rules.load(args.project)).warnings)
-        process.stderr.write(
-          `mewbo run: warning: ${w.file}${w.line ? `:${w.line}` : ''}: ${w.message}\n`,
-        );
-      const sub = session.subscribe(0, (item) => process.stdout.write(`${JSON.stringify(item)}\n`));
+      if (session.meta.root)
+        for (const w of (await host.rules.load(session.meta.root)).warnings)
+          process.stderr.write(
+            `mewbo run: warning: ${w.file}${w.line ? `:${w.line}` : ''}: ${w.message}\n`,
+          );
+      // A continued session prints only what this run adds.
+      const continued = args.resume !== undefined || args.continue;
+      const sub = session.subscribe(continued ? session.length : 0, (item) =>
+        process.stdout.write(`${JSON.stringify(item)}\n`),
+      );
       const interrupt = () => void host.agent.stop(session);
       process.once('SIGINT', interrupt);
       process.once('SIGTERM', interrupt);

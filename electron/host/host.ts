@@ -36,6 +36,9 @@ import { projectMcpPreview } from './mcp/project-config';
 import { projectServerPreview } from './lsp/project-binaries';
 import { RulesService } from './rules/rules-service';
 import { webHandlers, type LoginLinkSource } from './handlers/web';
+import { CheckpointStore } from './checkpoints/checkpoint-store';
+import { SessionCheckpoints } from './checkpoints/session-checkpoints';
+import { checkpointHandlers } from './handlers/checkpoints';
 
 export interface HostOptions {
   env?: NodeJS.ProcessEnv;
@@ -144,10 +147,20 @@ export class Host extends DisposableObject {
       env,
       updateUserConfig: (mutate) => configStore.update(mutate),
     });
-    const agent = new AgentService({
+    const checkpoints: SessionCheckpoints = new SessionCheckpoints({
+      store: new CheckpointStore({
+        dir: paths.checkpointsDir,
+        maxFileBytes: config.checkpoints.max_file_bytes,
+      }),
+      isRunning: (id): boolean => agent.isRunning(id),
+      conversationRewound: (s): void => agent.forgetReads(s),
+      enabled: () => config.checkpoints.enabled,
+    });
+    const agent: AgentService = new AgentService({
       sessions,
       config,
       models,
+      checkpoints,
       toolsForRun: () =>
         withDeviceTools(
           createRunToolSource({
@@ -181,6 +194,7 @@ export class Host extends DisposableObject {
         async (root) => projectServerPreview(root, config.agent.lsp),
       ]),
       ...webHandlers(opts.loginLinks ?? (() => undefined)),
+      ...checkpointHandlers(sessions, checkpoints),
     };
     const topics: Record<string, TopicProvider> = {
       session: sessionTopic(sessions),

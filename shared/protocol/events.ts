@@ -257,6 +257,45 @@ export const sessionEventBodySchema = z.discriminatedUnion('type', [
     to_model: z.string().optional(),
   }),
   z.object({ type: z.literal('session_renamed'), title: z.string() }),
+  /** A snapshot of the project's files (checkpoints/), taken before a turn first writes and after it. */
+  z.object({
+    type: z.literal('checkpoint'),
+    /** The user message that started the turn. */
+    turn_seq: z.number().int().min(0),
+    phase: z.enum(['before', 'after']),
+    root: z.string(),
+    commit: z.string(),
+    /** Files over the size limit: listed, not stored, never restored. */
+    large_files: z.array(z.object({ path: z.string(), size: z.number() })).default([]),
+  }),
+  /**
+   * Files and/or the conversation taken back to before the user message `to_seq`; with `undo_of`,
+   * the undoing of the rewind at that seq (its hidden events shown again, its files put back).
+   */
+  z.object({
+    type: z.literal('rewind'),
+    to_seq: z.number().int().min(0),
+    mode: z.enum(['both', 'files', 'conversation']),
+    undo_of: z.number().int().min(0).optional(),
+    root: z.string().nullable(),
+    /** The project's files just before this rewind (what undoing it restores), and just after. */
+    before_commit: z.string().nullable(),
+    after_commit: z.string().nullable().default(null),
+    restored: z.array(z.string()).default([]),
+    created: z.array(z.string()).default([]),
+    deleted: z.array(z.string()).default([]),
+    /** Changed by the user since the agent's last snapshot, and left as they are. */
+    kept: z.array(z.string()).default([]),
+    /** Over the size limit: never stored, left as they are. */
+    not_stored: z.array(z.string()).default([]),
+  }),
+  z.object({
+    type: z.literal('session_forked'),
+    from_session: z.string(),
+    /** Events [0, at_seq) of the original were copied. */
+    at_seq: z.number().int().min(0),
+  }),
+
   z.object({ type: z.literal('error'), message: z.string(), code: z.string().optional() }),
 ]);
 export type SessionEventBody = z.infer<typeof sessionEventBodySchema>;

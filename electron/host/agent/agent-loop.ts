@@ -147,6 +147,8 @@ export async function runAgent(run: RunContext, spec: AgentSpec): Promise<Subage
         stopBlocks++;
         continue;
       }
+      // The files as the turn leaves them, recorded before the run says it is done.
+      if (spec.id === 'root') await run.afterWrites();
       if (spec.id !== 'root' || run.tryClose(mark))
         return { text: lastText, steps, reason: 'finished' };
       continue;

@@ -44,6 +44,13 @@ export interface AgentServiceOptions {
   services?: ToolServices;
   /** Working directories of sessions bound to no project live under here. */
   scratchDir: string;
+  /** Snapshots of the project's files around turns that write (rewind). */
+  checkpoints?: RunCheckpoints;
+}
+
+export interface RunCheckpoints {
+  beforeWrite(session: Session): Promise<void>;
+  afterRun(session: Session): Promise<void>;
 }
 
 export interface AgentSendOptions extends SendOptions {
@@ -96,6 +103,11 @@ export class AgentService implements SessionRunner, Disposable {
       );
     }
     return st;
+  }
+
+  /** The conversation was rewound: what the agents read is no longer in their context. */
+  forgetReads(session: Session): void {
+    for (const rs of this.states.get(session.id)?.readStates.values() ?? []) rs.forgetReads();
   }
 
   isRunning(sessionId: string): boolean {
@@ -202,9 +214,12 @@ export class AgentService implements SessionRunner, Disposable {
   private startRun(session: Session, st: SessionAgentState): void {
     const run: ActiveRun = { abort: new AbortController(), done: Promise.resolve(), waiting: 0 };
     this.runs.set(session.id, run);
-    run.done = this.execute(session, st, run).finally(() => {
-      if (this.runs.get(session.id) === run) this.runs.delete(session.id);
-    });
+    run.done = this.execute(session, st, run)
+      .then(() => this.opts.checkpoints?.afterRun(session))
+      .catch((err) => console.error('[agent] checkpoint after the run failed', err))
+      .finally(() => {
+        if (this.runs.get(session.id) === run) this.runs.delete(session.id);
+      });
   }
 
   private async execute(session: Session, st: SessionAgentState, run: ActiveRun): Promise<void> {
@@ -238,6 +253,8 @@ export class AgentService implements SessionRunner, Disposable {
         tools: this.opts.toolsForRun(session),
         scratchDir: this.opts.scratchDir,
         release,
+        beforeWrite: () => this.opts.checkpoints?.beforeWrite(session) ?? Promise.resolve(),
+        afterWrites: () => this.opts.checkpoints?.afterRun(session) ?? Promise.resolve(),
       });
       const outcome = await runAgent(ctx, {
         id: 'root',

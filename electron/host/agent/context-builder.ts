@@ -1,4 +1,5 @@
 import type { ImageWire, SessionEvent, SessionEventOf } from '../../../shared/protocol/events';
+import { visibleEvents } from '../../../shared/protocol/rewinds';
 import { errorPayload } from '../../../shared/tools/payload';
 import type { ModelImage, ModelMessage, ModelToolCall, ReasoningBlocks } from '../models/types';
 import { formatAnswerText } from './question-format';
@@ -45,13 +46,16 @@ export function latestCompaction(
 }
 
 export function buildContext(
-  events: readonly SessionEvent[],
+  log: readonly SessionEvent[],
   agentId: string,
   opts: ContextOptions = {},
 ): ModelMessage[] {
   const isRoot = agentId === 'root';
+  // A rewound conversation leaves its hidden turns (and any compaction among them) out.
+  const events = visibleEvents(log);
   const compaction = latestCompaction(events, agentId);
-  const start = compaction ? compaction.upto_seq + 1 : 0;
+  const after = compaction ? events.findIndex((e) => e.seq > compaction.upto_seq) : 0;
+  const start = after === -1 ? events.length : after;
   const questions = new Map<string, SessionEventOf<'question'>>();
   for (const e of events) if (e.type === 'question') questions.set(e.question_id, e);
 

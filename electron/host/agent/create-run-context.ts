@@ -45,6 +45,9 @@ export interface CreateRunContextInput {
   scratchDir: string;
   /** Forgets the run as the session's live one (synchronously). */
   release(): void;
+  /** Before a call that may write, and when the turn ends (the turn's checkpoints). */
+  beforeWrite?(): Promise<void>;
+  afterWrites?(): Promise<void>;
 }
 
 export function newInputSince(session: Session, seq: number): boolean {
@@ -117,6 +120,8 @@ export async function createRunContext(i: CreateRunContextInput): Promise<RunCon
         : { root: scratch, hasProject: false },
     append,
     beginWait,
+    beforeWrite: i.beforeWrite ?? (() => Promise.resolve()),
+    afterWrites: i.afterWrites ?? (() => Promise.resolve()),
     tryClose: (mark) => {
       if (newInputSince(session, mark)) return false;
       i.release();

@@ -202,6 +202,7 @@ async function runCall(run: RunContext, agent: StepAgent, call: ModelToolCall): 
         if (gate.kind === 'blocked') payload = gate.payload;
         else {
           const verdict = await requestApproval(run, agent, tool, call.id, parsed.args, gate);
+          if (verdict.allow && !tool.flags.readOnly) await run.beforeWrite();
           payload = verdict.allow
             ? await executeTool(run, agent, tool, call.id, parsed.args)
             : deniedPayload(verdict);

@@ -74,6 +74,10 @@ export interface RunContext {
   /** The session's working directory now (its project root, or a scratch directory). */
   currentRoot(): { root: string; hasProject: boolean };
   append(event: SessionEventBody): Promise<void>;
+  /** Before a call that may write: snapshots the project's files once per turn (rewind). */
+  beforeWrite(): Promise<void>;
+  /** When the root agent is about to finish: snapshots the files again if anything wrote. */
+  afterWrites(): Promise<void>;
   /** Counts waits on the user: the run shows `waiting` while any is open. */
   beginWait(reason: string): () => void;
   /** Called synchronously when the root agent has nothing left to do; false means new input came. */

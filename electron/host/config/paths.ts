@@ -9,6 +9,8 @@ export interface HomePaths {
   sessionsDir: string;
   secretsFile: string;
   stateDir: string;
+  /** Shadow git stores of project files (rewind); never inside a project. */
+  checkpointsDir: string;
 }
 
 export function homePaths(env: NodeJS.ProcessEnv = process.env): HomePaths {
@@ -21,5 +23,6 @@ export function homePaths(env: NodeJS.ProcessEnv = process.env): HomePaths {
     secretsFile: join(configDir, 'secrets.json'),
     sessionsDir: join(home, 'sessions'),
     stateDir: join(home, 'state'),
+    checkpointsDir: join(home, 'checkpoints'),
   };
 }

@@ -150,6 +150,18 @@ export const appConfigSchema = z.strictObject({
    */
   permissions: z.unknown().optional(),
   hooks: z.unknown().optional(),
+  /** Snapshots of the project's files before each turn that writes, for rewind (checkpoints/). */
+  checkpoints: z
+    .strictObject({
+      enabled: z.boolean().default(true),
+      /** Larger files are listed in a checkpoint, not stored (and a rewind leaves them alone). */
+      max_file_bytes: z
+        .number()
+        .int()
+        .min(0)
+        .default(10 * 1024 * 1024),
+    })
+    .prefault({}),
   devices: z
     .strictObject({
       /** The LAN pairing listener is off until the user turns it on. */

@@ -6,6 +6,8 @@ import { readJsonOr, writeJsonAtomic } from '../store/atomic-json';
 import { Session, type SessionMeta } from './session';
 import { newSessionId, SESSION_ID_PATTERN } from './session-folders';
 import type { SessionSummary, SessionsChange } from '../../../shared/protocol/session-summary';
+import type { SessionEvent } from '../../../shared/protocol/events';
+import { atomicWriteFile } from '../fs/atomic-write';
 
 const ID_PATTERN = SESSION_ID_PATTERN;
 
@@ -63,6 +65,28 @@ export class SessionManager implements Disposable {
       project: meta.project,
       root: meta.root,
     });
+    this.changed.fire({ type: 'upsert', session: session.summary() });
+    return session;
+  }
+
+  /**
+   * A new session whose log starts as `events` (a fork's prefix, an imported log), checked to be
+   * a contiguous log from seq 0; the log is written in full before the session is listed.
+   */
+  async createFrom(
+    opts: { title: string; project: string | null; root: string | null },
+    events: readonly SessionEvent[],
+  ): Promise<Session> {
+    events.forEach((e, i) => {
+      if (e.seq !== i) throw new Error(`event ${i} has seq ${e.seq}: the log is not contiguous`);
+    });
+    const id = `s_${Date.now().toString(36)}${randomBytes(5).toString('hex')}`;
+    const meta: SessionMeta = { id, ...opts, created_at: Date.now() };
+    const p = this.paths(id);
+    await mkdir(p.folder, { recursive: true });
+    await atomicWriteFile(p.folder, p.log, events.map((e) => JSON.stringify(e) + '\n').join(''));
+    await writeJsonAtomic(p.meta, { ...meta, event_count: events.length });
+    const session = await this.load(id, meta);
     this.changed.fire({ type: 'upsert', session: session.summary() });
     return session;
   }

@@ -8,6 +8,7 @@ import { shellCommands } from './shells';
 import { settingsCommands } from './settings';
 import { trustCommands } from './trust';
 import { webCommands } from './web';
+import { checkpointCommands } from './checkpoints';
 
 // The one map of every command. Each area adds its own file and one spread line here.
 export const commands = {
@@ -20,6 +21,7 @@ export const commands = {
   ...settingsCommands,
   ...trustCommands,
   ...webCommands,
+  ...checkpointCommands,
 };
 
 export type Commands = typeof commands;

@@ -1,0 +1,236 @@
+import { readFile, realpath, writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { createInterface } from 'node:readline/promises';
+import { userTurns } from '../../shared/protocol/rewinds';
+import { homePaths } from '../host/config/paths';
+import { loadConfigFile } from '../host/config/load-config';
+import { CheckpointStore } from '../host/checkpoints/checkpoint-store';
+import { SessionCheckpoints } from '../host/checkpoints/session-checkpoints';
+import { HostError } from '../host/rpc/host-error';
+import { SessionManager, SessionNotFoundError } from '../host/sessions/session-manager';
+import type { Session } from '../host/sessions/session';
+import {
+  exportSession,
+  forkSession,
+  importSession,
+  ImportError,
+} from '../host/sessions/session-transfer';
+import { parseCliArgs, UsageError, type CliCommand } from './command';
+
+const usage = `Usage:
+  mewbo sessions list [--project DIR] [--json]
+  mewbo sessions export <id> --format markdown|jsonl [-o FILE]
+  mewbo sessions import FILE.jsonl
+  mewbo sessions fork <id> [--at-turn N]
+  mewbo sessions rewind <id> --to-turn N [--files-only | --conversation-only] [--yes]
+
+Sessions live under $MEWBO_HOME/sessions (default ~/.mewbo). A turn is a user message, counted
+from 1 in the conversation as it stands. fork copies the history up to and including turn N (all
+of it without --at-turn) into a new session and prints its id. rewind takes the project's files
+and the conversation back to just before turn N (one of them with --files-only or
+--conversation-only); it prints what it would change and asks, or goes ahead with --yes. Files you
+changed yourself since the agent last touched them are kept. A rewind can be undone in the app.
+
+Exit status: 0 done, 1 a failure (unknown session, bad file, a refused rewind), 2 bad usage.`;
+
+function failure(err: unknown): never {
+  if (
+    err instanceof SessionNotFoundError ||
+    err instanceof HostError ||
+    err instanceof ImportError
+  ) {
+    throw new CliFailure(err.message);
+  }
+  throw err;
+}
+
+class CliFailure extends Error {}
+
+function turnSeq(session: Session, n: string | undefined, flag: string): number {
+  const turns = userTurns(session.events());
+  const i = Number(n);
+  if (!Number.isInteger(i) || i < 1)
+    throw new UsageError(`${flag} takes a turn number from 1 (the first user message)`);
+  if (i > turns.length)
+    throw new CliFailure(
+      `${flag} ${i}: session ${session.id} has ${turns.length} turn${turns.length === 1 ? '' : 's'}`,
+    );
+  return turns[i - 1]!.seq;
+}
+
+async function list(sessions: SessionManager, argv: string[]): Promise<number> {
+  const { values } = parseCliArgs({
+    args: argv,
+    options: { project: { type: 'string' }, json: { type: 'boolean' } },
+  });
+  let rows = await sessions.list();
+  if (values.project) {
+    const dir = await realpath(resolve(values.project)).catch(() => resolve(values.project!));
+    rows = rows.filter((r) => r.root === dir);
+  }
+  const out = rows.map((r) => ({
+    id: r.id,
+    title: r.title,
+    project: r.root,
+    updated: new Date(r.updated_at).toISOString(),
+    events: r.event_count,
+  }));
+  if (values.json) {
+    process.stdout.write(JSON.stringify(out, null, 2) + '\n');
+    return 0;
+  }
+  for (const r of out)
+    process.stdout.write(`${r.id}\t${r.updated}\t${r.events}\t${r.project ?? '-'}\t${r.title}\n`);
+  return 0;
+}
+
+async function exportCmd(sessions: SessionManager, argv: string[]): Promise<number> {
+  const { values, positionals } = parseCliArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { format: { type: 'string' }, output: { type: 'string', short: 'o' } },
+  });
+  const [id] = positionals;
+  if (!id) throw new UsageError('a session id is required');
+  const format = values.format;
+  if (format !== 'markdown' && format !== 'jsonl')
+    throw new UsageError('--format must be markdown or jsonl');
+  const session = await sessions.get(id).catch(failure);
+  const { content } = exportSession(session, format);
+  if (values.output) await writeFile(values.output, content);
+  else process.stdout.write(content);
+  return 0;
+}
+
+async function importCmd(sessions: SessionManager, argv: string[]): Promise<number> {
+  const { positionals } = parseCliArgs({ args: argv, allowPositionals: true, options: {} });
+  const [file] = positionals;
+  if (!file) throw new UsageError('a FILE.jsonl to import is required');
+  const text = await readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
+    throw new CliFailure(`cannot read ${file}: ${err.code ?? err.message}`);
+  });
+  const session = await importSession(sessions, text, file).catch(failure);
+  process.stdout.write(`${session.id}\n`);
+  return 0;
+}
+
+async function fork(sessions: SessionManager, argv: string[]): Promise<number> {
+  const { values, positionals } = parseCliArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { 'at-turn': { type: 'string' } },
+  });
+  const [id] = positionals;
+  if (!id) throw new UsageError('a session id is required');
+  const session = await sessions.get(id).catch(failure);
+  let at: number | undefined;
+  if (values['at-turn'] !== undefined) {
+    // Up to and including turn N: everything before turn N+1.
+    const turns = userTurns(session.events());
+    turnSeq(session, values['at-turn'], '--at-turn');
+    const next = turns[Number(values['at-turn'])];
+    at = next ? next.seq : session.length;
+  }
+  const copy = await forkSession(sessions, session, at).catch(failure);
+  process.stdout.write(`${copy.id}\n`);
+  return 0;
+}
+
+async function rewind(sessions: SessionManager, argv: string[]): Promise<number> {
+  const { values, positionals } = parseCliArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      'to-turn': { type: 'string' },
+      'files-only': { type: 'boolean' },
+      'conversation-only': { type: 'boolean' },
+      yes: { type: 'boolean', short: 'y' },
+    },
+  });
+  const [id] = positionals;
+  if (!id) throw new UsageError('a session id is required');
+  if (values['to-turn'] === undefined) throw new UsageError('--to-turn N is required');
+  if (values['files-only'] && values['conversation-only'])
+    throw new UsageError('--files-only and --conversation-only exclude each other');
+  const mode = values['files-only']
+    ? 'files'
+    : values['conversation-only']
+      ? 'conversation'
+      : 'both';
+  const paths = homePaths();
+  const config = loadConfigFile(paths.configFile);
+  const checkpoints = new SessionCheckpoints({
+    store: new CheckpointStore({
+      dir: paths.checkpointsDir,
+      maxFileBytes: config.checkpoints.max_file_bytes,
+    }),
+    isRunning: () => false,
+    conversationRewound: () => undefined,
+    enabled: () => true,
+  });
+  const session = await sessions.get(id).catch(failure);
+  const toSeq = turnSeq(session, values['to-turn'], '--to-turn');
+  if (mode !== 'conversation') {
+    const preview = await checkpoints.preview(session, toSeq).catch(failure);
+    const lines = preview.files.map(
+      (f) => `  ${f.action.padEnd(7)} ${f.path}${f.user_changed ? '  (changed by you: kept)' : ''}`,
+    );
+    process.stdout.write(
+      preview.files.length
+        ? `Files in ${preview.root}:\n${lines.join('\n')}\n`
+        : `No file changes to take back in ${preview.root}.\n`,
+    );
+    for (const p of preview.not_stored)
+      process.stdout.write(`  left as is (over the checkpoint size limit): ${p}\n`);
+  }
+  if (mode !== 'files')
+    process.stdout.write(`The conversation goes back to before turn ${values['to-turn']}.\n`);
+  if (!values.yes) {
+    if (!process.stdin.isTTY)
+      throw new CliFailure('nothing was changed: run again with --yes to rewind');
+    const rl = createInterface({ input: process.stdin, output: process.stdout });
+    const answer = await rl.question('Rewind? [y/N] ');
+    rl.close();
+    if (!/^y(es)?$/i.test(answer.trim())) {
+      process.stdout.write('Nothing was changed.\n');
+      return 1;
+    }
+  }
+  const e = await checkpoints.rewind(session, { toSeq, mode }).catch(failure);
+  process.stdout.write(
+    `Rewound: ${e.restored.length} restored, ${e.created.length} created, ${e.deleted.length} deleted` +
+      `${e.kept.length ? `, ${e.kept.length} kept` : ''}.\n`,
+  );
+  return 0;
+}
+
+const subcommands: Record<string, (s: SessionManager, argv: string[]) => Promise<number>> = {
+  list,
+  export: exportCmd,
+  import: importCmd,
+  fork,
+  rewind,
+};
+
+export const sessionsCommand: CliCommand = {
+  name: 'sessions',
+  summary: 'list, export, import, fork and rewind sessions',
+  usage,
+  async run(argv) {
+    const [sub, ...rest] = argv;
+    const fn = sub ? subcommands[sub] : undefined;
+    if (!fn) throw new UsageError(sub ? `unknown subcommand '${sub}'` : 'a subcommand is required');
+    const sessions = new SessionManager(homePaths().sessionsDir);
+    try {
+      return await fn(sessions, rest);
+    } catch (err) {
+      if (err instanceof CliFailure) {
+        process.stderr.write(`mewbo sessions ${sub}: ${err.message}\n`);
+        return 1;
+      }
+      throw err;
+    } finally {
+      await sessions.dispose();
+    }
+  },
+};

@@ -1,0 +1,99 @@
+import { basename } from 'node:path';
+import { sessionEventSchema, type SessionEvent } from '../../../shared/protocol/events';
+import { HostError } from '../rpc/host-error';
+import type { Session } from './session';
+import type { SessionManager } from './session-manager';
+import { markdownTranscript } from './markdown-transcript';
+
+// Sessions carried elsewhere: a fork (a new session from a prefix of the log, sharing nothing
+// mutable with the original), an export (the log itself as JSON lines, or a readable markdown
+// transcript) and an import (an exported log back as a new session).
+
+/** A fork of `session` holding its events [0, atSeq) (all of them without atSeq). */
+export async function forkSession(
+  sessions: SessionManager,
+  session: Session,
+  atSeq?: number,
+): Promise<Session> {
+  const end = atSeq ?? session.length;
+  if (end < 1 || end > session.length)
+    throw new HostError(
+      'bad_turn',
+      `cannot fork at event ${end}: the session has events 0 to ${session.length - 1}`,
+    );
+  // Deep copies: the new log shares no object with the original's in-memory events.
+  const prefix = session.events(0, end).map((e) => structuredClone(e) as SessionEvent);
+  const fork = await sessions.createFrom(
+    {
+      title: `${session.meta.title} (fork)`,
+      project: session.meta.project,
+      root: session.meta.root,
+    },
+    prefix,
+  );
+  await fork.append({ type: 'session_forked', from_session: session.id, at_seq: end });
+  await sessions.rename(fork.id, `${session.meta.title} (fork)`);
+  return fork;
+}
+
+export function exportSession(
+  session: Session,
+  format: 'markdown' | 'jsonl',
+): { filename: string; content: string } {
+  const events = session.events();
+  const stem = session.id;
+  if (format === 'jsonl')
+    return {
+      filename: `${stem}.jsonl`,
+      content: events.map((e) => JSON.stringify(e) + '\n').join(''),
+    };
+  return { filename: `${stem}.md`, content: markdownTranscript(session.meta, events) };
+}
+
+export class ImportError extends Error {
+  override name = 'ImportError';
+}
+
+/** Parses an exported log: every line a valid event, seq 0, 1, 2, ... from a session_created. */
+export function parseExportedLog(text: string, file: string): SessionEvent[] {
+  const name = basename(file);
+  const lines = text.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  if (!lines.length)
+    throw new ImportError(`${name} is empty: export a session with --format jsonl`);
+  const events: SessionEvent[] = [];
+  for (const [i, line] of lines.entries()) {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(line);
+    } catch {
+      throw new ImportError(`${name}: line ${i + 1} is not JSON (is this a jsonl export?)`);
+    }
+    const parsed = sessionEventSchema.safeParse(raw);
+    if (!parsed.success)
+      throw new ImportError(
+        `${name}: line ${i + 1} is not a session event (${parsed.error.issues[0]?.message ?? 'invalid'})`,
+      );
+    const e = parsed.data as SessionEvent;
+    if (e.seq !== i)
+      throw new ImportError(
+        `${name}: line ${i + 1} has seq ${e.seq}, expected ${i}: lines are missing or out of order`,
+      );
+    events.push(e);
+  }
+  if (events[0]!.type !== 'session_created')
+    throw new ImportError(`${name}: the first event must be session_created`);
+  return events;
+}
+
+export async function importSession(
+  sessions: SessionManager,
+  text: string,
+  file: string,
+): Promise<Session> {
+  const events = parseExportedLog(text, file);
+  const first = events[0] as Extract<SessionEvent, { type: 'session_created' }>;
+  let title = first.title;
+  for (const e of events) if (e.type === 'session_renamed') title = e.title;
+  return sessions.createFrom({ title, project: first.project, root: first.root }, events);
+}
