@@ -80,7 +80,7 @@ export class SessionManager implements Disposable {
     events.forEach((e, i) => {
       if (e.seq !== i) throw new Error(`event ${i} has seq ${e.seq}: the log is not contiguous`);
     });
-    const id = `s_${Date.now().toString(36)}${randomBytes(5).toString('hex')}`;
+    const id = newSessionId();
     const meta: SessionMeta = { id, ...opts, created_at: Date.now() };
     const p = this.paths(id);
     await mkdir(p.folder, { recursive: true });
