@@ -4,7 +4,7 @@ import { useSessions } from './state/sessions-store';
 import { syncSessionList } from './state/session-sync';
 import { useUi } from './state/ui-store';
 import { useApplyTheme } from './theme';
-import { isPrimary } from './lib/shortcuts';
+import { isMac, isPrimary, shortcutLabel } from './lib/shortcuts';
 import { keepFocusInApp } from './lib/focus';
 import { SessionSidebar } from './components/sidebar/SessionSidebar';
 import { Conversation } from './components/conversation/Conversation';
@@ -15,6 +15,8 @@ import { PairPhoneDialog } from './components/dialogs/PairPhoneDialog';
 import { useProjectSync } from './state/project-sync';
 import { useConsoleRegistry } from './consoles/console-context';
 import { createSession } from './state/session-actions';
+import { AppPanes } from './components/layout/AppPanes';
+import { useWaitingSignals } from './state/waiting-signals';
 import type { Client } from './transport/transport';
 
 /** App-wide shortcuts; the Electron menu sends the same key events, so there is one path. */
@@ -34,6 +36,10 @@ function useShortcuts(client: Client): void {
       } else if (isPrimary(e, ',')) {
         e.preventDefault();
         openDialog('settings');
+      } else if (isPrimary(e, 'b')) {
+        e.preventDefault();
+        const ui = useUi.getState();
+        ui.setSidebarOpen(!ui.sidebarOpen);
       }
     };
     window.addEventListener('keydown', onKey);
@@ -53,6 +59,7 @@ export function App() {
   useShortcuts(client);
   useProjectSync(client);
   useEffect(() => keepFocusInApp(window), []);
+  useWaitingSignals();
 
   useEffect(() => {
     const offStatus = client.transport.onStatus((c) => useSessions.getState().setConnected(c));
@@ -63,22 +70,58 @@ export function App() {
     };
   }, [client]);
 
+  // Whether the open session has a dock (todos or consoles), read from its projection.
+  const dock = useSessions((s) => {
+    const m = currentId ? s.views[currentId]?.model : undefined;
+    if (!m || (m.todos === null && m.shells.size === 0)) return 'none';
+    return m.shells.size > 0 ? 'wide' : 'narrow';
+  });
+
   return (
-    <div className="app">
-      <SessionSidebar />
-      <main className="main">
-        {!connected && (
-          <div role="status" className="banner">
-            Connecting to the host…
-          </div>
-        )}
-        {currentId ? <Conversation key={currentId} sessionId={currentId} /> : <EmptyState />}
-      </main>
-      {currentId && <ActivityDock key={currentId} sessionId={currentId} />}
+    <>
+      <AppPanes
+        sidebar={<SessionSidebar />}
+        main={
+          <main className="main">
+            <ShowSidebar />
+            {!connected && (
+              <div role="status" className="banner">
+                Connecting to the host…
+              </div>
+            )}
+            {currentId ? <Conversation key={currentId} sessionId={currentId} /> : <EmptyState />}
+          </main>
+        }
+        dock={
+          currentId && dock !== 'none' ? (
+            <ActivityDock key={currentId} sessionId={currentId} />
+          ) : null
+        }
+        wideDock={dock === 'wide'}
+      />
       {dialog === 'picker' && <ProjectPicker onClose={closeDialog} />}
       {dialog === 'settings' && <SettingsDialog onClose={closeDialog} />}
       {dialog === 'pair' && <PairPhoneDialog onClose={closeDialog} />}
-    </div>
+    </>
+  );
+}
+
+/** With the sessions pane folded away, the way back (Ctrl+B does the same). */
+function ShowSidebar() {
+  const open = useUi((s) => s.sidebarOpen);
+  const setOpen = useUi((s) => s.setSidebarOpen);
+  if (open) return null;
+  return (
+    <button
+      type="button"
+      className="show-sidebar"
+      aria-label="Show sessions"
+      aria-keyshortcuts={isMac ? 'Meta+B' : 'Control+B'}
+      title={`Show sessions (${shortcutLabel('B')})`}
+      onClick={() => setOpen(true)}
+    >
+      ☰
+    </button>
   );
 }
 

@@ -1,6 +1,7 @@
 import type { HandlerMap } from '../rpc/router';
 import type { SessionManager } from '../sessions/session-manager';
 import type { SessionRunner } from '../sessions/session-runner';
+import { DEFAULT_SESSION_TITLE, titleFromMessage } from '../sessions/session-title';
 
 type SessionHandlers = Pick<
   HandlerMap,
@@ -9,6 +10,7 @@ type SessionHandlers = Pick<
   | 'sessions.open'
   | 'sessions.rename'
   | 'sessions.delete'
+  | 'sessions.search'
   | 'sessions.send'
   | 'sessions.stop'
   | 'sessions.setMode'
@@ -48,11 +50,18 @@ export function sessionHandlers({
       await sessions.delete(req.id);
       return { ok: true as const };
     },
-    'sessions.send': async (req) =>
-      runner.send(await sessions.get(req.id), req.text, {
+    'sessions.search': async (req) => ({ hits: await sessions.search(req.query) }),
+    'sessions.send': async (req) => {
+      const session = await sessions.get(req.id);
+      const sent = await runner.send(session, req.text, {
         capabilities: req.capabilities,
         images: req.images,
-      }),
+      });
+      // Untitled until now: the first message names it (the user can rename it any time).
+      const title = session.meta.title === DEFAULT_SESSION_TITLE && titleFromMessage(req.text);
+      if (title) await sessions.rename(req.id, title);
+      return sent;
+    },
     'sessions.stop': async (req) => {
       await runner.stop(await sessions.get(req.id));
       return { ok: true as const };

@@ -5,6 +5,8 @@ import type { Disposable } from '../lifecycle/disposable';
 import { readJsonOr, writeJsonAtomic } from '../store/atomic-json';
 import { Session, type SessionMeta } from './session';
 import { newSessionId, SESSION_ID_PATTERN } from './session-folders';
+import { searchLog, type SessionHit } from './session-search';
+import { DEFAULT_SESSION_TITLE } from './session-title';
 import type { SessionSummary, SessionsChange } from '../../../shared/protocol/session-summary';
 import type { SessionEvent } from '../../../shared/protocol/events';
 import { atomicWriteFile } from '../fs/atomic-write';
@@ -50,7 +52,7 @@ export class SessionManager implements Disposable {
     const id = newSessionId();
     const meta: SessionMeta = {
       id,
-      title: opts.title?.trim() || 'New session',
+      title: opts.title?.trim() || DEFAULT_SESSION_TITLE,
       project: opts.project ?? null,
       root: opts.root ?? null,
       created_at: Date.now(),
@@ -154,6 +156,25 @@ export class SessionManager implements Disposable {
     return rows
       .filter((r): r is SessionSummary => r !== null)
       .sort((a, b) => b.updated_at - a.updated_at);
+  }
+
+  /** Sessions whose messages contain `query`, with where it was said. */
+  async search(query: string): Promise<Array<SessionHit & { id: string }>> {
+    let names: string[];
+    try {
+      names = await readdir(this.dir);
+    } catch {
+      return [];
+    }
+    const hits = await Promise.all(
+      names
+        .filter((n) => ID_PATTERN.test(n))
+        .map(async (id) => {
+          const hit = await searchLog(this.paths(id).log, query);
+          return hit ? { id, ...hit } : null;
+        }),
+    );
+    return hits.filter((h) => h !== null);
   }
 
   async rename(id: string, title: string): Promise<SessionSummary> {

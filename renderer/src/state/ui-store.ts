@@ -9,13 +9,27 @@ export type DialogName = 'picker' | 'settings' | 'pair' | null;
 
 const PREFS_KEY = 'mewbo.ui.prefs';
 
+/** Below this window width the dock starts folded: the conversation needs the width more. */
+export const NARROW_WINDOW_PX = 1100;
+
 interface Prefs {
   theme: ThemePreference;
   diffLayout: DiffLayout;
   dockOpen: boolean;
+  sidebarOpen: boolean;
+  /** A system notification when the agent waits for the user and the window is not focused. */
+  notify: boolean;
 }
 
-const defaults: Prefs = { theme: 'system', diffLayout: 'inline', dockOpen: true };
+const wide = () => typeof window === 'undefined' || window.innerWidth >= NARROW_WINDOW_PX;
+
+const defaults = (): Prefs => ({
+  theme: 'system',
+  diffLayout: 'inline',
+  dockOpen: wide(),
+  sidebarOpen: true,
+  notify: true,
+});
 
 function loadPrefs(): Prefs {
   try {
@@ -23,10 +37,12 @@ function loadPrefs(): Prefs {
     return {
       theme: raw.theme === 'light' || raw.theme === 'dark' ? raw.theme : 'system',
       diffLayout: raw.diffLayout === 'split' ? 'split' : 'inline',
-      dockOpen: raw.dockOpen !== false,
+      dockOpen: typeof raw.dockOpen === 'boolean' ? raw.dockOpen : wide(),
+      sidebarOpen: raw.sidebarOpen !== false,
+      notify: raw.notify !== false,
     };
   } catch {
-    return defaults;
+    return defaults();
   }
 }
 
@@ -41,15 +57,20 @@ interface UiState extends Prefs {
   setTheme(t: ThemePreference): void;
   setDiffLayout(l: DiffLayout): void;
   setDockOpen(open: boolean): void;
+  setSidebarOpen(open: boolean): void;
+  setNotify(on: boolean): void;
   setActiveConsole(id: string | null): void;
   setExpanded(key: string, open: boolean): void;
 }
 
 export const useUi = create<UiState>((set, get) => {
   const save = () => {
-    const { theme, diffLayout, dockOpen } = get();
+    const { theme, diffLayout, dockOpen, sidebarOpen, notify } = get();
     try {
-      localStorage.setItem(PREFS_KEY, JSON.stringify({ theme, diffLayout, dockOpen }));
+      localStorage.setItem(
+        PREFS_KEY,
+        JSON.stringify({ theme, diffLayout, dockOpen, sidebarOpen, notify }),
+      );
     } catch {}
   };
   return {
@@ -69,6 +90,14 @@ export const useUi = create<UiState>((set, get) => {
     },
     setDockOpen: (dockOpen) => {
       set({ dockOpen });
+      save();
+    },
+    setSidebarOpen: (sidebarOpen) => {
+      set({ sidebarOpen });
+      save();
+    },
+    setNotify: (notify) => {
+      set({ notify });
       save();
     },
     setActiveConsole: (activeConsole) => set({ activeConsole }),

@@ -32,6 +32,11 @@ export const sessionCommands = {
     z.object({ session: sessionSummarySchema }),
   ),
   'sessions.delete': command(z.object({ id }), ok),
+  /** Sessions whose messages contain the text (titles are matched on the client). */
+  'sessions.search': command(
+    z.object({ query: z.string().trim().min(1).max(200) }),
+    z.object({ hits: z.array(z.object({ id: z.string(), snippet: z.string() })) }),
+  ),
   'sessions.send': command(
     z.object({
       id,

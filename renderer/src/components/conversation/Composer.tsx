@@ -2,6 +2,8 @@ import { useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useClient } from '../../client-context';
 import { errorText } from '../../state/agent-actions';
 import { COMPOSER_ID } from '../../lib/focus';
+import { useUi } from '../../state/ui-store';
+import { askNotificationPermission } from '../../state/waiting-signals';
 import type { ClientCapability } from '../../../../shared/protocol/capabilities';
 
 /** What this UI can do for a run: draw panels, ask the person, show approvals. */
@@ -27,6 +29,8 @@ export function Composer({
     if (!text || sending) return;
     setSending(true);
     setError(null);
+    // A send is a user gesture: the one moment a browser lets the app ask to notify later.
+    if (useUi.getState().notify) askNotificationPermission();
     try {
       await client.invoke('sessions.send', { id: sessionId, text, capabilities: CAPABILITIES });
       setDraft('');

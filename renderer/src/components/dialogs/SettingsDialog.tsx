@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { askNotificationPermission } from '../../state/waiting-signals';
 import { Dialog } from '../common/Dialog';
 import { useUi, type ThemePreference } from '../../state/ui-store';
 import { ModelSettings } from './settings/ModelSettings';
@@ -69,8 +70,24 @@ function AppearanceSettings() {
   const setTheme = useUi((s) => s.setTheme);
   const layout = useUi((s) => s.diffLayout);
   const setLayout = useUi((s) => s.setDiffLayout);
+  const notify = useUi((s) => s.notify);
+  const setNotify = useUi((s) => s.setNotify);
   return (
     <div className="form">
+      <fieldset>
+        <legend>Notifications</legend>
+        <label className="radio">
+          <input
+            type="checkbox"
+            checked={notify}
+            onChange={(e) => {
+              setNotify(e.target.checked);
+              if (e.target.checked) askNotificationPermission();
+            }}
+          />
+          Notify me when the agent waits for me and this window is not in front
+        </label>
+      </fieldset>
       <fieldset>
         <legend>Theme</legend>
         {(['system', 'light', 'dark'] as ThemePreference[]).map((t) => (

@@ -11,10 +11,13 @@ export function SessionRow({
   session,
   active,
   onSelect,
+  snippet,
 }: {
   session: SessionSummary;
   active: boolean;
   onSelect: () => void;
+  /** Where a search found the query in what was said. */
+  snippet?: string;
 }) {
   const client = useClient();
   const [renaming, setRenaming] = useState(false);
@@ -87,7 +90,12 @@ export function SessionRow({
         >
           <span className={`run-dot ${session.run_state}`} aria-hidden="true" />
           <span className="title">{session.title}</span>
-          <span className="meta">{formatAgo(session.updated_at)}</span>
+          {session.run_state === 'waiting' ? (
+            <span className="waiting-badge">waiting for you</span>
+          ) : (
+            <span className="meta">{formatAgo(session.updated_at)}</span>
+          )}
+          {snippet && <span className="snippet">{snippet}</span>}
         </button>
       )}
       {!renaming && (

@@ -1,4 +1,4 @@
-import { useMemo, useState, type KeyboardEvent } from 'react';
+import { useEffect, useMemo, useState, type KeyboardEvent } from 'react';
 import fuzzysort from 'fuzzysort';
 import { useClient } from '../../client-context';
 import { useSessions } from '../../state/sessions-store';
@@ -9,6 +9,9 @@ import type { SessionSummary } from '../../../../shared/protocol/session-summary
 import { SessionRow } from './SessionRow';
 import { shortcutLabel } from '../../lib/shortcuts';
 import { createSession } from '../../state/session-actions';
+
+/** A search waits this long after the last key before asking the host (a keystroke per request is waste). */
+const SEARCH_PAUSE_MS = 200;
 
 /** The sessions of the current project: new, search, rename, delete; the project picker above. */
 export function SessionSidebar() {
@@ -26,10 +29,35 @@ export function SessionSidebar() {
     () => sessions.filter((s) => s.project === project),
     [sessions, project],
   );
+  // What was said in a session counts too: the host searches the logs (after a pause in typing).
+  const [hits, setHits] = useState<{ query: string; snippets: Map<string, string> } | null>(null);
+  useEffect(() => {
+    const q = query.trim();
+    if (!q) return;
+    let live = true;
+    const timer = setTimeout(() => {
+      client.invoke('sessions.search', { query: q }).then(
+        (r) => {
+          if (live) setHits({ query: q, snippets: new Map(r.hits.map((h) => [h.id, h.snippet])) });
+        },
+        () => {},
+      );
+    }, SEARCH_PAUSE_MS);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [client, query]);
+  const snippets = hits && hits.query === query.trim() ? hits.snippets : null;
   const shown = useMemo(() => {
     if (!query.trim()) return inProject;
-    return fuzzysort.go(query, inProject, { key: 'title', threshold: 0.2 }).map((r) => r.obj);
-  }, [inProject, query]);
+    const byTitle = fuzzysort
+      .go(query, inProject, { key: 'title', threshold: 0.2 })
+      .map((r) => r.obj);
+    const titled = new Set(byTitle.map((s) => s.id));
+    const bySaid = snippets ? inProject.filter((s) => snippets.has(s.id) && !titled.has(s.id)) : [];
+    return [...byTitle, ...bySaid];
+  }, [inProject, query, snippets]);
   const projectName = projects.find((p) => p.key === project)?.name ?? project ?? 'No project';
 
   const create = async () => {
@@ -97,6 +125,7 @@ export function SessionSidebar() {
               key={s.id}
               session={s}
               active={s.id === currentId}
+              snippet={query.trim() ? snippets?.get(s.id) : undefined}
               onSelect={() => select(s.id)}
             />
           ))}

@@ -1,4 +1,4 @@
-import { useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { SessionModel } from '../../state/session-model';
 import type { SessionView } from '../../state/sessions-store';
@@ -72,9 +72,28 @@ export function Timeline({ view }: { view: SessionView }) {
   });
 
   const streamedChars = Object.values(streaming).reduce((n, s) => n + s.text.length, 0);
+  // Rows measured taller or shorter (a pane resized, a card opened, fonts loaded) change the total
+  // height without adding a row: that, too, keeps the end in view while the reader is there.
+  const total = virtualizer.getTotalSize();
   useLayoutEffect(() => {
     if (stick && rows.length) virtualizer.scrollToIndex(rows.length - 1, { align: 'end' });
-  }, [rows.length, streamedChars, stick, virtualizer]);
+  }, [rows.length, streamedChars, total, stick, virtualizer]);
+  useEffect(() => {
+    const el = scrollRef.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const ro = new ResizeObserver(() => {
+      if (stickRef.current && rowsRef.current)
+        virtualizer.scrollToIndex(rowsRef.current - 1, { align: 'end' });
+    });
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, [virtualizer]);
+  const stickRef = useRef(stick);
+  const rowsRef = useRef(rows.length);
+  useLayoutEffect(() => {
+    stickRef.current = stick;
+    rowsRef.current = rows.length;
+  });
 
   const onScroll = useCallback(() => {
     const el = scrollRef.current;

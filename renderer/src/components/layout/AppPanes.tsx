@@ -1,0 +1,134 @@
+import { useEffect, useMemo, type ReactNode } from 'react';
+import {
+  Group,
+  Panel,
+  Separator,
+  useDefaultLayout,
+  usePanelRef,
+  type PanelImperativeHandle,
+  type PanelSize,
+} from 'react-resizable-panels';
+import { NARROW_WINDOW_PX, useUi } from '../../state/ui-store';
+import { paneStorage } from './pane-storage';
+
+// The window's three panes: sessions | conversation | activity dock. Splitters resize them (mouse
+// or keyboard: focus a splitter, arrow keys), each side pane collapses (its button, Ctrl+B for
+// the sidebar, or dragging it small), and the sizes are remembered per window.
+
+/** Pixels: narrower than this, a session list or dock stops being useful, so it collapses. */
+const SIDEBAR_MIN_PX = 160;
+const DOCK_MIN_PX = 220;
+/** The collapsed dock keeps a strip for its "show" button. */
+const DOCK_COLLAPSED_PX = 28;
+/** The conversation never gets narrower than a readable column. */
+const MAIN_MIN_PX = 360;
+
+/**
+ * Keeps a collapsible panel and the preference that says whether it is open in step. The panel's
+ * imperative API throws until its group has measured it: a call that early is retried on the
+ * next resize report (which the panel makes once measured).
+ */
+function useCollapse(
+  ref: React.RefObject<PanelImperativeHandle | null>,
+  open: boolean,
+  present: boolean,
+) {
+  useEffect(() => {
+    if (present) applyOpen(ref.current, open);
+  }, [ref, open, present]);
+}
+
+function applyOpen(p: PanelImperativeHandle | null, open: boolean): void {
+  try {
+    if (open && p?.isCollapsed()) p.expand();
+    if (!open && p && !p.isCollapsed()) p.collapse();
+  } catch {
+    // Not measured yet.
+  }
+}
+
+/** A resize report: the user dragged the pane shut or open (the preference follows). */
+function followDrag(
+  size: PanelSize,
+  collapsedPx: number,
+  open: boolean,
+  setOpen: (open: boolean) => void,
+): void {
+  const collapsed = size.inPixels <= collapsedPx + 1;
+  if (collapsed === open) setOpen(!collapsed);
+}
+
+export function AppPanes({
+  sidebar,
+  main,
+  dock,
+  wideDock,
+}: {
+  sidebar: ReactNode;
+  main: ReactNode;
+  /** null: the open session has no todos or consoles, so there is no dock pane. */
+  dock: ReactNode | null;
+  /** The dock shows consoles: it starts wider. */
+  wideDock: boolean;
+}) {
+  const sidebarOpen = useUi((s) => s.sidebarOpen);
+  const setSidebarOpen = useUi((s) => s.setSidebarOpen);
+  const dockOpen = useUi((s) => s.dockOpen);
+  const setDockOpen = useUi((s) => s.setDockOpen);
+  const sidebarRef = usePanelRef();
+  const dockRef = usePanelRef();
+  const storage = useMemo(() => paneStorage(sessionStorage, localStorage), []);
+  const ids = dock ? ['sidebar', 'main', 'dock'] : ['sidebar', 'main'];
+  const layout = useDefaultLayout({ id: 'mewbo-panes', panelIds: ids, storage });
+  useCollapse(sidebarRef, sidebarOpen, true);
+  useCollapse(dockRef, dockOpen, dock !== null);
+  const narrow = window.innerWidth < NARROW_WINDOW_PX;
+
+  return (
+    <Group
+      id="mewbo-panes"
+      className="app"
+      orientation="horizontal"
+      defaultLayout={layout.defaultLayout}
+      onLayoutChanged={layout.onLayoutChanged}
+    >
+      <Panel
+        id="sidebar"
+        panelRef={sidebarRef}
+        className="pane"
+        collapsible
+        collapsedSize={0}
+        minSize={SIDEBAR_MIN_PX}
+        maxSize="40%"
+        defaultSize={narrow ? 200 : 248}
+        groupResizeBehavior="preserve-pixel-size"
+        onResize={(size) => followDrag(size, 0, sidebarOpen, setSidebarOpen)}
+      >
+        {sidebar}
+      </Panel>
+      <Separator className="splitter" aria-label="Resize the sessions pane" />
+      <Panel id="main" className="pane" minSize={MAIN_MIN_PX}>
+        {main}
+      </Panel>
+      {dock && (
+        <>
+          <Separator className="splitter" aria-label="Resize the activity dock" />
+          <Panel
+            id="dock"
+            panelRef={dockRef}
+            className="pane"
+            collapsible
+            collapsedSize={DOCK_COLLAPSED_PX}
+            minSize={DOCK_MIN_PX}
+            maxSize="60%"
+            defaultSize={!dockOpen ? DOCK_COLLAPSED_PX : wideDock ? '38%' : 280}
+            groupResizeBehavior="preserve-pixel-size"
+            onResize={(size) => followDrag(size, DOCK_COLLAPSED_PX, dockOpen, setDockOpen)}
+          >
+            {dock}
+          </Panel>
+        </>
+      )}
+    </Group>
+  );
+}

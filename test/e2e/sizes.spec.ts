@@ -1,0 +1,102 @@
+import { test, expect, SCREENSHOTS } from './fixtures';
+import { longSessionBodies, seedSession } from './seed-session';
+import type { SessionEventBody } from '../../shared/protocol/events';
+
+// #17.9 and the issue's screenshot bar: the same rich session at 1440x900 and 900x650, light and
+// dark. Each shot is looked at by a person; the assertions hold what the shots showed was wrong.
+
+const rich: SessionEventBody[] = [
+  ...longSessionBodies(24),
+  {
+    type: 'todos',
+    agent_id: 'root',
+    source: 'update_todos',
+    items: [
+      { label: 'Read the server entry point', status: 'completed' },
+      { label: 'Make the port configurable', status: 'in_progress' },
+      { label: 'Update the README', status: 'pending' },
+    ],
+  },
+  {
+    type: 'approval_request',
+    approval_id: 'ap_1',
+    call_id: 'c_ap',
+    tool: 'aider_shell_tool',
+    summary: 'Run: npm run build -- --mode production',
+    detail: '$ npm run build -- --mode production\n\ncwd: /work/app',
+  },
+  { type: 'run_state', state: 'waiting', reason: 'approval' },
+];
+
+const SIZES = [
+  { width: 1440, height: 900 },
+  { width: 900, height: 650 },
+];
+
+for (const size of SIZES) {
+  for (const theme of ['light', 'dark'] as const) {
+    test(`a session at ${size.width}x${size.height} in ${theme}: nothing overlaps, nothing is cut off`, async ({
+      app,
+      home,
+    }) => {
+      seedSession(home, 'Configurable port', rich);
+      await app.setViewportSize(size);
+      await app.emulateMedia({ colorScheme: theme });
+      await app.reload();
+      await app.getByRole('button', { name: /^Configurable port/ }).click();
+      await expect(app.getByRole('article', { name: /^Approval/ })).toBeVisible();
+      if (size.width < 1100) {
+        // A small window starts with the dock folded to a strip; one click opens it.
+        await expect(app.getByRole('region', { name: 'Todos' })).toHaveCount(0);
+        await app.getByRole('button', { name: 'Show activity dock' }).click();
+      }
+      await expect(app.getByRole('region', { name: 'Todos' })).toBeVisible();
+      // The controls a person needs are inside the window.
+      for (const name of ['Send', 'Stop', 'Approve', 'New session']) {
+        const box = await app.getByRole('button', { name, exact: true }).boundingBox();
+        expect(box, name).not.toBeNull();
+        expect(box!.x + box!.width, `${name} right edge`).toBeLessThanOrEqual(size.width);
+        expect(box!.y + box!.height, `${name} bottom edge`).toBeLessThanOrEqual(size.height);
+      }
+      // The conversation stays at its end through the panes' first layout: the waiting approval's
+      // buttons are in view, not under the message box.
+      await expect(app.getByRole('button', { name: 'Approve', exact: true })).toBeInViewport({
+        ratio: 1,
+      });
+      // No sideways scrolling of the page.
+      const overflow = await app.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
+      expect(overflow).toBeLessThanOrEqual(0);
+      await app.screenshot({
+        path: `${SCREENSHOTS}/session-${size.width}x${size.height}-${theme}.png`,
+      });
+    });
+  }
+}
+
+test('panes resize from the keyboard, fold away, and keep their sizes through a reload', async ({
+  app,
+}) => {
+  await app.setViewportSize({ width: 1440, height: 900 });
+  await app.reload();
+  const sidebar = app.getByRole('navigation', { name: 'Sessions' });
+  await expect(sidebar).toBeVisible();
+  const before = (await sidebar.boundingBox())!.width;
+  const splitter = app.getByRole('separator', { name: 'Resize the sessions pane' });
+  await splitter.focus();
+  for (let i = 0; i < 5; i++) await app.keyboard.press('ArrowRight');
+  await expect.poll(async () => (await sidebar.boundingBox())!.width).toBeGreaterThan(before + 20);
+  const widened = (await sidebar.boundingBox())!.width;
+  await app.reload();
+  await expect
+    .poll(async () => Math.round((await sidebar.boundingBox())!.width))
+    .toBe(Math.round(widened));
+
+  // Ctrl+B folds the sessions pane; its button (or Ctrl+B again) brings it back.
+  await app.getByRole('searchbox', { name: 'Search sessions' }).focus();
+  await app.keyboard.press('Control+B');
+  await expect(sidebar).not.toBeInViewport();
+  await app.getByRole('button', { name: 'Show sessions' }).click();
+  await expect(sidebar).toBeInViewport();
+});
