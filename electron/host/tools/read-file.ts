@@ -1,9 +1,9 @@
 import type { BigIntStats } from 'node:fs';
-import type { FileHandle } from 'node:fs/promises';
+import { lstat, type FileHandle } from 'node:fs/promises';
 import { z } from 'zod';
 import { errorPayload, type ToolPayload } from '../../../shared/tools/payload';
 import { fileVersionKey } from '../fs/line-index';
-import { readLineWindow, type WindowLine } from '../fs/line-window';
+import { readLineWindow, SCAN_BUDGET_BYTES, type WindowLine } from '../fs/line-window';
 import { openForRead } from '../fs/safe-open';
 import { relativeToRoot, safeResolve } from '../fs/safe-path';
 import { looksBinary } from '../fs/text-sniff';
@@ -53,7 +53,11 @@ function renderLine(number: number, line: WindowLine): string {
     cutBytes += Buffer.byteLength(text.slice(READ_FILE_MAX_LINE_CHARS));
     text = text.slice(0, READ_FILE_MAX_LINE_CHARS);
   }
-  const cut = cutBytes > 0 ? ` ... [line cut: ${cutBytes} more bytes]` : '';
+  const cut = line.cutUnscanned
+    ? ` ... [line cut: ${cutBytes} more bytes and more not scanned]`
+    : cutBytes > 0
+      ? ` ... [line cut: ${cutBytes} more bytes]`
+      : '';
   return `${String(number).padStart(LINE_NUMBER_WIDTH)}\t${text}${cut}`;
 }
 
@@ -68,7 +72,9 @@ export const readFileTool = defineTool({
   description:
     'Read a line-windowed slice of a text file, numbered from 1 like `cat -n`. Use offset (0-based ' +
     'first line, negative from the end) and limit to page through large files. Re-reading an ' +
-    'unchanged slice returns a short note instead of the content you already have.',
+    'unchanged slice returns a short note instead of the content you already have. A file too ' +
+    'large to count in one read has total_lines null, and its last lines (negative offset) are ' +
+    'numbered from the end (-1 is the last line). Only regular files are read.',
   parameters,
   flags: { readOnly: true, approval: 'none' },
   async run(ctx, args): Promise<ToolPayload> {
@@ -78,10 +84,19 @@ export const readFileTool = defineTool({
     const shown = relativeToRoot(root, path);
     let opened;
     try {
+      // Refused before any open where possible: opening a device can have effects of its own.
+      const pre = await lstat(path);
+      if (!pre.isFile() && !pre.isDirectory() && !pre.isSymbolicLink()) return notRegular(shown);
+    } catch (err) {
+      return fsErrorPayload(err, root, path, shown);
+    }
+    try {
       // No race between the check above and this open: the descriptor is verified to be `path`,
       // and it opens non-blocking so a FIFO or device is refused below, never waited on.
       opened = await openForRead(root, path);
     } catch (err) {
+      // A socket (swapped in after the check above) cannot be opened at all.
+      if ((err as NodeJS.ErrnoException).code === 'ENXIO') return notRegular(shown);
       return fsErrorPayload(err, root, path, shown);
     }
     const { handle, stat: st } = opened;
@@ -95,6 +110,14 @@ export const readFileTool = defineTool({
   },
 });
 
+function notRegular(shown: string): ToolPayload {
+  return errorPayload(
+    'not_regular_file',
+    `${shown} is not a regular file (a device, FIFO or socket); read_file only reads regular files`,
+    { path: shown },
+  );
+}
+
 async function readOpened(
   ctx: ToolContext,
   args: z.infer<typeof parameters>,
@@ -107,13 +130,7 @@ async function readOpened(
     const message = `${shown} is a directory; list it with aider_list_dir_tool`;
     return errorPayload('is_directory', message, { path: shown });
   }
-  if (!st.isFile()) {
-    return errorPayload(
-      'not_regular_file',
-      `${shown} is not a regular file (a device, FIFO or socket); read_file only reads regular files`,
-      { path: shown },
-    );
-  }
+  if (!st.isFile()) return notRegular(shown);
   if (looksBinary(await sniff(handle))) {
     return {
       kind: 'binary',
@@ -135,6 +152,7 @@ async function readOpened(
   }
   const window = await readLineWindow(
     handle,
+    Number(st.size),
     {
       offset: args.offset,
       limit: args.limit,
@@ -146,30 +164,56 @@ async function readOpened(
   const budget = READ_FILE_MAX_CHARS - TRUNCATION_MARKER.length - 1;
   const out: string[] = [];
   let size = 0;
+  // Numbered from 1, or from the end (-1: the last line) when the lines before were not counted.
+  const first = window.fromEnd ? window.start : window.start + 1;
   for (const [i, line] of window.lines.entries()) {
-    const rendered = renderLine(window.start + i + 1, line);
+    const rendered = renderLine(first + i, line);
     if (size + rendered.length + 1 > budget) break;
     out.push(rendered);
     size += rendered.length + 1;
   }
-  const endLine = window.start + out.length;
-  const truncated = endLine < window.totalLines;
+  // A window not reached has nothing to continue from: the note says to read it again.
+  const notReached = window.reachedOnly !== undefined && !window.fromEnd;
+  const truncated = !notReached && (window.more || out.length < window.lines.length);
   let content = out.join('\n');
   if (truncated) content += `${content ? '\n' : ''}${TRUNCATION_MARKER}`;
+  const next = window.start + out.length;
   const payload: ToolPayload = {
     kind: 'file',
     path: shown,
     content,
-    start_line: out.length ? window.start + 1 : window.start,
-    end_line: endLine,
+    start_line: out.length ? first : window.start,
+    end_line: window.fromEnd ? next - 1 : next,
     total_lines: window.totalLines,
     truncated,
   };
-  if (truncated) payload.next_offset = endLine;
-  if (window.totalLines === 0) payload.note = 'The file is empty.';
-  else if (out.length === 0 && window.start >= window.totalLines) {
-    payload.note = `offset ${args.offset} is past the end of the file (${window.totalLines} lines)`;
+  if (window.fromEnd) payload.lines_from_end = true;
+  if (truncated) payload.next_offset = next;
+  const notes: string[] = [];
+  const mib = `${SCAN_BUDGET_BYTES / (1 << 20)} MiB`;
+  if (window.totalLines === 0) notes.push('The file is empty.');
+  else if (notReached) {
+    notes.push(
+      `Line ${args.offset + 1} was not reached: one read scans at most ${mib} and this one got to line ${(window.reachedOnly ?? 0) + 1}. Read again with the same offset to go on from there, or use a negative offset to read the end.`,
+    );
+  } else if (out.length === 0 && window.totalLines !== null && window.start >= window.totalLines) {
+    notes.push(`offset ${args.offset} is past the end of the file (${window.totalLines} lines)`);
   }
-  readState.markRead(path, args.offset, args.limit, version);
+  if (window.fromEnd) {
+    notes.push(
+      `${shown} is too large to count its lines in one read (${st.size} bytes), so lines are numbered from the end (-1 is the last line); page back with a more negative offset.`,
+    );
+    if (window.reachedOnly !== undefined)
+      notes.push(
+        `Only the last ${window.reachedOnly} lines were found within the ${mib} one read scans; the line before them is longer than that.`,
+      );
+  } else if (window.totalLines === null && window.reachedOnly === undefined) {
+    notes.push(
+      `${shown} is larger than one read counts (${st.size} bytes; at most ${mib} are scanned), so its total line count is unknown (total_lines is null).`,
+    );
+  }
+  if (notes.length) payload.note = notes.join(' ');
+  // A window that was not reached is not remembered as read: reading it again goes on scanning.
+  if (!notReached) readState.markRead(path, args.offset, args.limit, version);
   return payload;
 }

@@ -14,12 +14,12 @@ afterEach(() => cleanup?.());
 
 async function readAt(
   file: string,
-  req: Parameters<typeof readLineWindow>[1],
-  index: Parameters<typeof readLineWindow>[2],
+  req: Parameters<typeof readLineWindow>[2],
+  index: Parameters<typeof readLineWindow>[3],
 ): ReturnType<typeof readLineWindow> {
   const handle = await open(file, 'r');
   try {
-    return await readLineWindow(handle, req, index);
+    return await readLineWindow(handle, (await handle.stat()).size, req, index);
   } finally {
     await handle.close();
   }
@@ -112,6 +112,90 @@ describe('readLineWindow', () => {
     );
     expect(w.lines).toHaveLength(11);
     expect(w.totalLines).toBe(10_000);
+  });
+
+  it('a window far in stops at the scan budget and a second read goes on from the index', async () => {
+    const t = tempDir();
+    cleanup = t.cleanup;
+    const file = join(t.dir, 'f.txt');
+    const lines = Array.from({ length: 20_000 }, (_, i) => `row ${i}`);
+    writeFileSync(file, lines.join('\n') + '\n');
+    const index = fresh();
+    const req = { offset: 15_000, limit: 3, maxLineBytes: 100, maxWindowBytes: 1e9 };
+    const first = await readAt(file, { ...req, budgetBytes: 64 << 10 }, index);
+    expect(first.lines).toEqual([]);
+    expect(first.totalLines).toBeNull();
+    expect(first.reachedOnly).toBeGreaterThan(0);
+    expect(first.reachedOnly).toBeLessThan(15_000);
+    let w = first;
+    for (let i = 0; i < 100 && w.reachedOnly !== undefined; i++)
+      w = await readAt(file, { ...req, budgetBytes: 64 << 10 }, index);
+    expect(w.lines.map((l) => l.text)).toEqual(lines.slice(15_000, 15_003));
+    expect(w.more).toBe(true);
+  });
+
+  it('counts no further than the budget: the total of a bigger file is unknown', async () => {
+    const t = tempDir();
+    cleanup = t.cleanup;
+    const file = join(t.dir, 'f.txt');
+    writeFileSync(file, `${'x'.repeat(99)}\n`.repeat(10_000));
+    const small = { maxLineBytes: 100, maxWindowBytes: 1e9 };
+    const w = await readAt(file, { offset: 0, limit: 2, ...small, budgetBytes: 100_000 }, fresh());
+    expect(w).toMatchObject({ start: 0, fromEnd: false, totalLines: null, more: true });
+    expect(w.lines).toHaveLength(2);
+    const all = await readAt(
+      file,
+      { offset: 0, limit: 2, ...small, budgetBytes: 2_000_000 },
+      fresh(),
+    );
+    expect(all.totalLines).toBe(10_000);
+  });
+
+  it('the tail of a file too big to count is read backwards and numbered from the end', async () => {
+    const t = tempDir();
+    cleanup = t.cleanup;
+    const file = join(t.dir, 'f.txt');
+    const lines = Array.from({ length: 50_000 }, (_, i) => `entry ${i} ${'.'.repeat(i % 50)}`);
+    writeFileSync(file, lines.join('\n') + '\n');
+    const opts = { maxLineBytes: 1000, maxWindowBytes: 1e9, budgetBytes: 200_000 };
+    for (const [offset, limit] of [
+      [-100, 100],
+      [-1, 5],
+      [-300, 10],
+      [-5000, 3],
+    ] as const) {
+      const index = fresh();
+      const w = await readAt(file, { offset, limit, ...opts }, index);
+      expect(w).toMatchObject({ start: offset, fromEnd: true, totalLines: null });
+      const want = lines.slice(lines.length + offset, lines.length + offset + limit);
+      expect(w.lines.map((l) => l.text)).toEqual(want);
+      expect(w.more).toBe(offset + limit < 0);
+      // Nothing was counted from the start: the index learnt nothing.
+      expect(index.offsets).toEqual([0]);
+    }
+    // Without a trailing newline the last line is still line -1.
+    writeFileSync(file, 'x\n'.repeat(1000) + 'a\nb\nc');
+    const w = await readAt(file, { offset: -2, limit: 2, ...opts, budgetBytes: 100 }, fresh());
+    expect(w.lines.map((l) => l.text)).toEqual(['b', 'c']);
+  });
+
+  it('a tail read that reaches the start of the file numbers lines from the start', async () => {
+    const t = tempDir();
+    cleanup = t.cleanup;
+    const file = join(t.dir, 'f.txt');
+    // One huge line makes the file bigger than the budget, but it has only four lines.
+    writeFileSync(file, `${'h'.repeat(300_000)}\nb\nc\nd\n`);
+    const opts = { maxLineBytes: 10, maxWindowBytes: 1e9, budgetBytes: 100_000 };
+    const w = await readAt(file, { offset: -3, limit: 10, ...opts }, fresh());
+    expect(w.lines.map((l) => l.text)).toEqual(['b', 'c', 'd']);
+    expect(w.fromEnd).toBe(true);
+    const all = await readAt(file, { offset: -10, limit: 10, ...opts, budgetBytes: 1e6 }, fresh());
+    expect(all).toMatchObject({ start: 0, fromEnd: false, totalLines: 4, more: false });
+    expect(all.lines[0]).toEqual({ text: 'h'.repeat(10), cutBytes: 299_990 });
+    // A budget smaller than the huge line: the lines after it, and a note of how many were found.
+    const part = await readAt(file, { offset: -10, limit: 10, ...opts }, fresh());
+    expect(part.lines.map((l) => l.text)).toEqual(['b', 'c', 'd']);
+    expect(part.reachedOnly).toBe(3);
   });
 
   it('the per-session index cache drops a file version once the file changes', () => {

@@ -10,10 +10,15 @@ export function readRange(payload: ToolPayload | undefined): string {
   if (payload.kind !== 'file') return '';
   const { start_line, end_line, total_lines, truncated } = payload as unknown as Record<
     string,
-    number | boolean
+    number | boolean | null
   >;
   if (total_lines === 0) return 'empty file';
-  return `lines ${start_line}–${end_line} of ${total_lines}${truncated ? ', truncated' : ''}`;
+  // A file too large to count: its total is null and a tail window is numbered from the end.
+  const of = total_lines === null ? 'of a file too large to count' : `of ${total_lines}`;
+  const range = payload.lines_from_end
+    ? `last lines ${start_line}–${end_line}`
+    : `lines ${start_line}–${end_line}`;
+  return `${range} ${of}${truncated ? ', truncated' : ''}`;
 }
 
 /** A shell payload's merged output (stdout for a run, output for a session read). */
