@@ -13,6 +13,9 @@ import {
 // `data: [DONE]`) with scripted replies; also GET /v1/models and Ollama's GET /api/tags, so it can
 // stand in for an Ollama server. It checks the bearer key (when one is set) and that every
 // assistant tool call is answered by a `tool` message before the next assistant or user turn.
+// POST /v1/responses speaks the Responses API (semantic SSE events); like the real one with store
+// false, it refuses a function_call sent back without the reasoning item (and its encrypted
+// content, unchanged) that came out with it.
 
 export interface FakeOpenAiOptions {
   /** Required bearer key; undefined accepts requests without one (a local server). */
@@ -68,9 +71,26 @@ function protocolError(body: any): string | null {
   return null;
 }
 
+function responsesTranscript(body: any): string {
+  return (body.input ?? [])
+    .map((i: any) => {
+      if (i.type === 'function_call_output') return `tool_result: ${i.output}`;
+      if (i.type === 'function_call') return `assistant tool_use ${i.name} ${i.arguments}`;
+      if (i.type === 'reasoning') return `reasoning ${i.id}`;
+      const content =
+        typeof i.content === 'string'
+          ? i.content
+          : (i.content ?? []).map((c: any) => c.text ?? `[${c.type}]`).join('');
+      return `${i.role}: ${content}`;
+    })
+    .join('\n');
+}
+
 export class FakeOpenAi {
   readonly script = new ModelScript();
   private counter = 0;
+  /** call_id -> the reasoning item issued with it. */
+  private readonly issuedReasoning = new Map<string, { id: string; encrypted_content: string }>();
 
   private constructor(
     private readonly server: Server,
@@ -129,6 +149,7 @@ export class FakeOpenAi {
         object: 'list',
         data: models.map((id) => ({ id, object: 'model' })),
       });
+    if (req.method === 'POST' && req.url === '/v1/responses') return this.responses(req, res, raw);
     if (req.method !== 'POST' || req.url !== '/v1/chat/completions')
       return this.fail(res, 404, `no route ${req.method} ${req.url}`);
     if (
@@ -199,6 +220,198 @@ export class FakeOpenAi {
       });
     }
     this.stream(res, step, body);
+  }
+
+  private responsesError(body: any): string | null {
+    if (typeof body.model !== 'string' || !body.model) return 'model is required';
+    if (!Array.isArray(body.input)) return 'input must be an array';
+    const input = body.input as any[];
+    for (const [n, item] of input.entries()) {
+      if (item.type === 'reasoning' && body.store === false && !item.encrypted_content)
+        return `Item with id '${item.id}' not found. Items are not persisted when \`store\` is set to false.`;
+      if (item.type !== 'function_call') continue;
+      if (!input.some((o: any) => o.type === 'function_call_output' && o.call_id === item.call_id))
+        return `No tool output found for function call ${item.call_id}.`;
+      const needed = this.issuedReasoning.get(item.call_id);
+      if (
+        needed &&
+        !input
+          .slice(0, n)
+          .some(
+            (r: any) =>
+              r.type === 'reasoning' &&
+              r.id === needed.id &&
+              r.encrypted_content === needed.encrypted_content,
+          )
+      )
+        return `Item '${item.call_id}' of type 'function_call' was provided without its required 'reasoning' item: '${needed.id}'.`;
+    }
+    for (const t of body.tools ?? [])
+      if (t.type !== 'function' || !t.name || t.parameters?.type !== 'object')
+        return 'tools: each must be {type:"function", name, parameters: object schema}';
+    return null;
+  }
+
+  private async responses(req: IncomingMessage, res: ServerResponse, raw: string) {
+    if (
+      this.opts.apiKey !== undefined &&
+      req.headers.authorization !== `Bearer ${this.opts.apiKey}`
+    )
+      return this.fail(res, 401, 'Incorrect API key provided.', 'invalid_api_key');
+    let body: any;
+    try {
+      body = JSON.parse(raw);
+    } catch {
+      return this.fail(res, 400, 'body is not JSON');
+    }
+    const bad = this.responsesError(body);
+    if (bad) return this.fail(res, 400, bad);
+    const step = this.script.next({
+      path: req.url!,
+      headers: req.headers,
+      body,
+      transcript: responsesTranscript(body),
+      tools: (body.tools ?? []).map((t: any) => t.name),
+      system: body.instructions ?? '',
+    });
+    if ('disconnect' in step) {
+      req.socket.destroy();
+      return;
+    }
+    if ('error' in step)
+      return this.fail(
+        res,
+        step.error.status,
+        step.error.message,
+        step.error.type ?? null,
+        step.error.headers,
+      );
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    let seq = 0;
+    const send = (data: Record<string, unknown>) =>
+      res.write(
+        `event: ${String(data.type)}\ndata: ${JSON.stringify({ ...data, sequence_number: seq++ })}\n\n`,
+      );
+    const id = `resp_${++this.counter}`;
+    const output: any[] = [];
+    send({ type: 'response.created', response: { id, status: 'in_progress', output: [] } });
+    let reasoningItem: { id: string; encrypted_content: string } | undefined;
+    if (step.thinking) {
+      const rid = `rs_${++this.counter}`;
+      const item = {
+        type: 'reasoning',
+        id: rid,
+        summary: [{ type: 'summary_text', text: step.thinking }],
+        encrypted_content: Buffer.from(`sealed:${rid}:${step.thinking}`).toString('base64'),
+      };
+      send({
+        type: 'response.output_item.added',
+        output_index: output.length,
+        item: { type: 'reasoning', id: rid, summary: [] },
+      });
+      send({
+        type: 'response.reasoning_summary_text.delta',
+        item_id: rid,
+        output_index: output.length,
+        summary_index: 0,
+        delta: step.thinking,
+      });
+      send({ type: 'response.output_item.done', output_index: output.length, item });
+      output.push(item);
+      reasoningItem = item;
+    }
+    if (step.text) {
+      const mid = `msg_${++this.counter}`;
+      const at = output.length;
+      send({
+        type: 'response.output_item.added',
+        output_index: at,
+        item: { type: 'message', id: mid, role: 'assistant', status: 'in_progress', content: [] },
+      });
+      send({
+        type: 'response.content_part.added',
+        item_id: mid,
+        output_index: at,
+        content_index: 0,
+        part: { type: 'output_text', text: '', annotations: [] },
+      });
+      for (const p of pieces(step.text))
+        send({
+          type: 'response.output_text.delta',
+          item_id: mid,
+          output_index: at,
+          content_index: 0,
+          delta: p,
+        });
+      const item = {
+        type: 'message',
+        id: mid,
+        role: 'assistant',
+        status: 'completed',
+        content: [{ type: 'output_text', text: step.text, annotations: [] }],
+      };
+      send({ type: 'response.output_item.done', output_index: at, item });
+      output.push(item);
+    }
+    if (step.truncate) {
+      res.end();
+      return;
+    }
+    for (const c of step.toolCalls ?? []) {
+      const callId = c.id ?? `call_${++this.counter}`;
+      const fid = `fc_${++this.counter}`;
+      const at = output.length;
+      const args = JSON.stringify(c.args);
+      send({
+        type: 'response.output_item.added',
+        output_index: at,
+        item: { type: 'function_call', id: fid, call_id: callId, name: c.name, arguments: '' },
+      });
+      for (const p of pieces(args))
+        send({
+          type: 'response.function_call_arguments.delta',
+          item_id: fid,
+          output_index: at,
+          delta: p,
+        });
+      send({
+        type: 'response.function_call_arguments.done',
+        item_id: fid,
+        output_index: at,
+        arguments: args,
+      });
+      const item = {
+        type: 'function_call',
+        id: fid,
+        call_id: callId,
+        name: c.name,
+        arguments: args,
+        status: 'completed',
+      };
+      send({ type: 'response.output_item.done', output_index: at, item });
+      output.push(item);
+      if (reasoningItem) this.issuedReasoning.set(callId, reasoningItem);
+    }
+    const usage = {
+      input_tokens: step.usage?.input ?? 100,
+      input_tokens_details: { cached_tokens: Math.floor((step.usage?.input ?? 100) / 2) },
+      output_tokens: step.usage?.output ?? 20,
+      output_tokens_details: { reasoning_tokens: step.thinking ? 7 : 0 },
+      total_tokens: (step.usage?.input ?? 100) + (step.usage?.output ?? 20),
+    };
+    if (step.stopReason === 'max_tokens')
+      send({
+        type: 'response.incomplete',
+        response: {
+          id,
+          status: 'incomplete',
+          incomplete_details: { reason: 'max_output_tokens' },
+          output,
+          usage,
+        },
+      });
+    else send({ type: 'response.completed', response: { id, status: 'completed', output, usage } });
+    res.end();
   }
 
   private calls(reply: ScriptedReply) {

@@ -59,6 +59,13 @@ export const thinkingConfigSchema = z.union([
   z.strictObject({ type: z.literal('enabled'), budget_tokens: z.number().int().min(1024) }),
 ]);
 export const REASONING_EFFORTS = ['minimal', 'low', 'medium', 'high'] as const;
+export const openaiConfigSchema = providerConfigSchema.extend({
+  /**
+   * auto: the Responses API for GPT-5, o-series and Codex models at api.openai.com, Chat
+   * Completions otherwise (what compatible servers such as LM Studio, vLLM, llama.cpp speak).
+   */
+  api: z.enum(['auto', 'chat', 'responses']).default('auto'),
+});
 export const ollamaConfigSchema = providerConfigSchema.extend({
   /** Context tokens asked of Ollama (options.num_ctx); default: the model's own, from /api/show. */
   num_ctx: z.number().int().min(512).optional(),
@@ -133,7 +140,7 @@ export const appConfigSchema = z.strictObject({
   providers: z
     .strictObject({
       anthropic: providerConfigSchema.optional(),
-      openai: providerConfigSchema.optional(),
+      openai: openaiConfigSchema.optional(),
       ollama: ollamaConfigSchema.optional(),
     })
     .prefault({}),

@@ -4,6 +4,7 @@ import { contextWindowFor, parseModelRef, providerForModelName } from './catalog
 import { DEFAULT_MODELS, OLLAMA_PROBE_TIMEOUT_MS } from './constants';
 import type { RetryPolicy } from './http';
 import { OpenAiProvider } from './openai';
+import { isReasoningModel, OpenAiResponsesProvider } from './openai-responses';
 import {
   isConfigured,
   providerSettings,
@@ -54,6 +55,18 @@ export async function probeOllama(
   }
 }
 
+/** GPT-5, o-series and Codex at OpenAI itself speak Responses; compatible servers Chat Completions. */
+function usesResponses(
+  api: 'auto' | 'chat' | 'responses' = 'auto',
+  baseUrl: string,
+  model: string,
+) {
+  if (api !== 'auto') return api === 'responses';
+  return URL.canParse(baseUrl) && new URL(baseUrl).hostname === 'api.openai.com'
+    ? isReasoningModel(model)
+    : false;
+}
+
 function build(p: ProviderSettings, model: string, opts: SelectOptions): ModelProvider {
   const contextWindow = opts.cfg.model.context_window ?? contextWindowFor(model);
   if (p.id === 'anthropic') {
@@ -63,6 +76,16 @@ function build(p: ProviderSettings, model: string, opts: SelectOptions): ModelPr
       model,
       contextWindow,
       thinking: opts.thinking ?? opts.cfg.model.thinking,
+      retry: opts.retry,
+    });
+  }
+  if (p.id === 'openai' && usesResponses(opts.cfg.providers.openai?.api, p.baseUrl, model)) {
+    return new OpenAiResponsesProvider({
+      baseUrl: p.baseUrl,
+      apiKey: p.apiKey,
+      model,
+      contextWindow,
+      reasoningEffort: opts.cfg.model.reasoning_effort,
       retry: opts.retry,
     });
   }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnthropicProvider } from '../../../electron/host/models/anthropic';
 import { OpenAiProvider } from '../../../electron/host/models/openai';
+import { OpenAiResponsesProvider } from '../../../electron/host/models/openai-responses';
 import { ModelError } from '../../../electron/host/models/model-error';
 import type {
   ModelMessage,
@@ -62,6 +63,18 @@ const wires: {
         apiKey: key,
         model: 'gpt-test',
         contextWindow: 128_000,
+        retry: FAST_RETRY,
+      }),
+    fake: () => openai,
+  },
+  {
+    name: 'openai responses',
+    make: (key = 'sk-test') =>
+      new OpenAiResponsesProvider({
+        baseUrl: openai.baseUrl,
+        apiKey: key,
+        model: 'gpt-5',
+        contextWindow: 400_000,
         retry: FAST_RETRY,
       }),
     fake: () => openai,
