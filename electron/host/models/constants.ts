@@ -18,7 +18,8 @@ export const ERROR_DETAIL_MAX_CHARS = 500;
 export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
 export const ANTHROPIC_API_VERSION = '2023-06-01';
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
-export const OLLAMA_DEFAULT_BASE_URL = 'http://127.0.0.1:11434/v1';
+/** Ollama's root: its native API is under /api (a configured trailing /v1 is ignored). */
+export const OLLAMA_DEFAULT_BASE_URL = 'http://127.0.0.1:11434';
 
 export const DEFAULT_MODELS = {
   anthropic: 'claude-sonnet-4-5',
@@ -26,3 +27,9 @@ export const DEFAULT_MODELS = {
 } as const;
 /** Prompt-cache breakpoints the Messages API accepts in one request. */
 export const ANTHROPIC_MAX_CACHE_BREAKPOINTS = 4;
+/**
+ * num_ctx taken from a model's /api/show when nothing is configured is capped here: Ollama
+ * allocates the whole KV cache up front, and a 128k-token window would not fit most machines.
+ * providers.ollama.num_ctx (or model.context_window) asks for more.
+ */
+export const OLLAMA_AUTO_NUM_CTX_MAX = 32_768;

@@ -180,9 +180,9 @@ export class ModelSettings {
     const base = p.baseUrl.replace(/\/+$/, '');
     const url =
       provider === 'anthropic'
-        ? `${base}/v1/models`
+        ? `${base}/v1/models?limit=1000`
         : provider === 'ollama'
-          ? `${base.replace(/\/v1$/, '')}/api/tags`
+          ? `${base}/api/tags`
           : `${base}/models`;
     const headers: Record<string, string> =
       provider === 'anthropic'

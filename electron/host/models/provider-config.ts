@@ -19,6 +19,8 @@ export interface ProviderSettings {
   baseUrl: string;
   baseUrlSource: ValueSource;
   model?: string;
+  /** Ollama: the context to ask for (options.num_ctx), when configured. */
+  numCtx?: number;
 }
 
 const ENV: Record<ProviderId, { key?: string; base?: string }> = {
@@ -55,14 +57,14 @@ export async function providerSettings(
   if (conf?.base_url) [baseUrl, baseUrlSource] = [conf.base_url, 'config'];
   else if (envNames.base && env[envNames.base])
     [baseUrl, baseUrlSource] = [env[envNames.base]!, 'env'];
-  if (id === 'ollama') baseUrl = ollamaChatBase(baseUrl);
-  return { id, apiKey, keySource, baseUrl, baseUrlSource, model: conf?.model };
+  if (id === 'ollama') baseUrl = ollamaRoot(baseUrl);
+  const numCtx = conf && 'num_ctx' in conf ? conf.num_ctx : undefined;
+  return { id, apiKey, keySource, baseUrl, baseUrlSource, model: conf?.model, numCtx };
 }
 
-/** Ollama's OpenAI-compatible API is under /v1; accept the bare server URL too. */
-export function ollamaChatBase(url: string): string {
-  const trimmed = url.replace(/\/+$/, '');
-  return trimmed.endsWith('/v1') ? trimmed : `${trimmed}/v1`;
+/** Ollama's root URL: a trailing /v1 (its OpenAI-compatible API, from older configs) is ignored. */
+export function ollamaRoot(url: string): string {
+  return url.replace(/\/+$/, '').replace(/\/v1$/, '');
 }
 
 /** A provider is configured when it has a key, or (OpenAI-compatible) an explicit server URL. */

@@ -1,12 +1,19 @@
 import type { SecretStore } from '../secrets/secret-store';
 import { AnthropicProvider } from './anthropic';
-import { contextWindowFor, parseModelRef, providerForModelName } from './catalog';
-import { DEFAULT_MODELS, OLLAMA_PROBE_TIMEOUT_MS } from './constants';
+import {
+  contextWindowFor,
+  DEFAULT_CONTEXT_WINDOW,
+  parseModelRef,
+  providerForModelName,
+} from './catalog';
+import { DEFAULT_MODELS, OLLAMA_AUTO_NUM_CTX_MAX, OLLAMA_PROBE_TIMEOUT_MS } from './constants';
+import { ollamaModelContext, OllamaProvider } from './ollama';
 import type { RetryPolicy } from './http';
 import { OpenAiProvider } from './openai';
 import { isReasoningModel, OpenAiResponsesProvider } from './openai-responses';
 import {
   isConfigured,
+  ollamaRoot,
   providerSettings,
   PROVIDER_IDS,
   type ModelSection,
@@ -41,10 +48,10 @@ export interface SelectOptions {
 
 /** Model names an Ollama server holds, or null when nothing answers there. */
 export async function probeOllama(
-  chatBase: string,
+  base: string,
   timeoutMs = OLLAMA_PROBE_TIMEOUT_MS,
 ): Promise<string[] | null> {
-  const root = chatBase.replace(/\/v1$/, '');
+  const root = ollamaRoot(base);
   try {
     const res = await fetch(`${root}/api/tags`, { signal: AbortSignal.timeout(timeoutMs) });
     if (!res.ok) return null;
@@ -129,7 +136,26 @@ async function withProvider(
         code: 'no_local_model',
         message: `Ollama at ${p.baseUrl} has no model: pull one (ollama pull qwen3) or set model.name`,
       };
-    return { ok: true, provider: build(p, chosen, opts), reason };
+    // The window Ollama is asked for (num_ctx) is the one the app budgets for: configured, or
+    // the model's own (from /api/show) up to a cap.
+    const shown =
+      (opts.cfg.model.context_window ?? p.numCtx)
+        ? null
+        : await ollamaModelContext(p.baseUrl, chosen, OLLAMA_PROBE_TIMEOUT_MS);
+    const contextWindow =
+      opts.cfg.model.context_window ??
+      p.numCtx ??
+      (shown ? Math.min(shown, OLLAMA_AUTO_NUM_CTX_MAX) : DEFAULT_CONTEXT_WINDOW);
+    return {
+      ok: true,
+      provider: new OllamaProvider({
+        baseUrl: p.baseUrl,
+        model: chosen,
+        contextWindow,
+        retry: opts.retry,
+      }),
+      reason,
+    };
   }
   if (!isConfigured(p))
     return {

@@ -5,6 +5,7 @@ import type { ClientContext } from '../../../electron/host/rpc/router';
 import type { SessionEvent } from '../../../shared/protocol/events';
 import type { CommandName, RequestOf, ResponseOf } from '../../../shared/protocol/commands';
 import { FakeAnthropic } from '../../helpers/fake-anthropic';
+import { FakeOllama } from '../../helpers/fake-ollama';
 import { FakeOpenAi } from '../../helpers/fake-openai';
 import type { ModelScript } from '../../helpers/fake-model-script';
 import { tempDir } from '../../helpers/temp';
@@ -12,7 +13,7 @@ import { tempDir } from '../../helpers/temp';
 // A host on a temp $MEWBO_HOME with one project, its model served by a fake provider server, driven
 // through the protocol (router.invoke / subscribe) as a client would.
 
-export type Wire = 'anthropic' | 'openai';
+export type Wire = 'anthropic' | 'openai' | 'ollama';
 
 export interface HarnessOptions {
   wire?: Wire;
@@ -33,7 +34,7 @@ export class Harness {
     readonly home: string,
     readonly project: string,
     readonly env: NodeJS.ProcessEnv,
-    readonly fake: FakeAnthropic | FakeOpenAi,
+    readonly fake: FakeAnthropic | FakeOpenAi | FakeOllama,
   ) {}
 
   static async start(opts: HarnessOptions = {}): Promise<Harness> {
@@ -47,14 +48,19 @@ export class Harness {
     const fake =
       wire === 'anthropic'
         ? await FakeAnthropic.start({ maxPromptChars: opts.maxPromptChars, cache: opts.cache })
-        : await FakeOpenAi.start({ apiKey: 'sk-test', maxPromptChars: opts.maxPromptChars });
+        : wire === 'ollama'
+          ? await FakeOllama.start()
+          : await FakeOpenAi.start({ apiKey: 'sk-test', maxPromptChars: opts.maxPromptChars });
     const env: NodeJS.ProcessEnv = {
       PATH: process.env.PATH,
       HOME: home.dir,
       MEWBO_HOME: home.dir,
       ...(wire === 'anthropic'
         ? { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.url }
-        : { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: (fake as FakeOpenAi).baseUrl }),
+        : wire === 'ollama'
+          ? // A /v1 left over from the OpenAI-compatible endpoint is ignored.
+            { OLLAMA_BASE_URL: `${fake.url}/v1` }
+          : { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: (fake as FakeOpenAi).baseUrl }),
     };
     mkdirSync(join(home.dir, 'configs'), { recursive: true });
     const config = { projects: { proj: { path: project.dir } }, ...opts.config };

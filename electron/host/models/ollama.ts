@@ -1,0 +1,231 @@
+import type { Ollama as OllamaClient } from 'ollama';
+import { MODEL_IDLE_TIMEOUT_MS } from './constants';
+import { withRetry, type RetryPolicy } from './http';
+import { httpModelError, ModelError, networkModelError } from './model-error';
+import { idleGuard } from './stream-idle';
+import type {
+  ModelMessage,
+  ModelProvider,
+  ModelRequest,
+  ModelToolCall,
+  ModelTurn,
+  StopReason,
+  StreamCallbacks,
+} from './types';
+
+// Ollama's native chat API (POST /api/chat, NDJSON stream) through the official client, imported
+// when the first request is made. Unlike its OpenAI-compatible endpoint, it takes
+// options.num_ctx: every request asks for exactly the context the app budgets for, so Ollama never
+// truncates a long prompt to its small default in silence. The client has no per-call signal, so
+// each call gets a client whose fetch carries the run's.
+
+export interface OllamaOptions {
+  /** Ollama's root URL (no /v1). */
+  baseUrl: string;
+  model: string;
+  /** The context the app assumes; sent as options.num_ctx. */
+  contextWindow: number;
+  retry?: RetryPolicy;
+}
+
+type WireMessage = {
+  role: string;
+  content: string;
+  images?: string[];
+  thinking?: string;
+  tool_calls?: { function: { name: string; arguments: Record<string, unknown> } }[];
+  tool_name?: string;
+};
+
+export function toOllamaMessages(system: string, messages: ModelMessage[]): WireMessage[] {
+  const out: WireMessage[] = system ? [{ role: 'system', content: system }] : [];
+  for (const m of messages) {
+    if (m.role === 'user')
+      out.push({
+        role: 'user',
+        content: m.text,
+        ...(m.images?.length ? { images: m.images.map((i) => i.data) } : {}),
+      });
+    else if (m.role === 'tool')
+      out.push({ role: 'tool', content: m.content || '(empty)', tool_name: m.name });
+    else
+      out.push({
+        role: 'assistant',
+        content: m.text,
+        ...(m.toolCalls.length
+          ? {
+              tool_calls: m.toolCalls.map((c) => ({
+                function: {
+                  name: c.name,
+                  arguments:
+                    c.args && typeof c.args === 'object' ? (c.args as Record<string, unknown>) : {},
+                },
+              })),
+            }
+          : {}),
+      });
+  }
+  return out;
+}
+
+interface Chunk {
+  message?: WireMessage;
+  done?: boolean;
+  done_reason?: string;
+  prompt_eval_count?: number;
+  eval_count?: number;
+}
+
+function stopReason(raw: string | undefined, calls: number): StopReason {
+  if (calls) return 'tool_use';
+  if (raw === 'length') return 'max_tokens';
+  if (raw === 'stop' || raw === undefined) return 'end_turn';
+  return 'other';
+}
+
+export class OllamaProvider implements ModelProvider {
+  readonly provider = 'ollama' as const;
+  readonly model: string;
+  readonly contextWindow: number;
+
+  constructor(private readonly opts: OllamaOptions) {
+    this.model = opts.model;
+    this.contextWindow = opts.contextWindow;
+  }
+
+  body(req: ModelRequest) {
+    return {
+      model: this.model,
+      messages: toOllamaMessages(req.system, req.messages),
+      stream: true as const,
+      options: { num_ctx: this.contextWindow, num_predict: req.maxTokens },
+      ...(req.tools.length
+        ? {
+            tools: req.tools.map((t) => ({
+              type: 'function',
+              function: { name: t.name, description: t.description, parameters: t.parameters },
+            })),
+          }
+        : {}),
+    };
+  }
+
+  async complete(
+    req: ModelRequest,
+    signal: AbortSignal,
+    cb: StreamCallbacks = {},
+  ): Promise<ModelTurn> {
+    const { Ollama } = await import('ollama');
+    const local = new AbortController();
+    const abort = () => local.abort();
+    signal.addEventListener('abort', abort, { once: true });
+    const client: OllamaClient = new Ollama({
+      host: this.opts.baseUrl,
+      fetch: (input, init) =>
+        fetch(input, {
+          ...init,
+          signal: init?.signal ? AbortSignal.any([init.signal, local.signal]) : local.signal,
+        }),
+    });
+    const url = `${this.opts.baseUrl}/api/chat`;
+    try {
+      const stream = await withRetry(this.opts.retry, signal, async () => {
+        try {
+          return await client.chat(
+            this.body(req) as Parameters<typeof client.chat>[0] & {
+              stream: true;
+            },
+          );
+        } catch (e) {
+          if (signal.aborted) throw new ModelError('aborted', 'stopped');
+          const status = (e as { status_code?: number }).status_code;
+          if (typeof status === 'number')
+            throw httpModelError('Ollama', status, (e as Error).message);
+          throw networkModelError('Ollama', url, e);
+        }
+      });
+      return await this.read(stream as AsyncIterable<Chunk>, signal, local, cb);
+    } finally {
+      signal.removeEventListener('abort', abort);
+    }
+  }
+
+  private async read(
+    stream: AsyncIterable<Chunk>,
+    signal: AbortSignal,
+    local: AbortController,
+    cb: StreamCallbacks,
+  ): Promise<ModelTurn> {
+    const turn: ModelTurn = {
+      text: '',
+      toolCalls: [],
+      stopReason: 'other',
+      usage: { inputTokens: 0, outputTokens: 0 },
+    };
+    const calls: ModelToolCall[] = [];
+    let thinking = '';
+    let done = false;
+    let reason: string | undefined;
+    try {
+      for await (const chunk of idleGuard(stream, MODEL_IDLE_TIMEOUT_MS, 'Ollama', () =>
+        local.abort(),
+      )) {
+        if (signal.aborted) throw new ModelError('aborted', 'stopped');
+        const m = chunk.message;
+        if (m?.content) {
+          turn.text += m.content;
+          cb.onText?.(m.content);
+        }
+        if (m?.thinking) thinking += m.thinking;
+        for (const tc of m?.tool_calls ?? [])
+          calls.push({
+            id: `call_${calls.length}_${Date.now().toString(36)}`,
+            name: tc.function.name,
+            args: tc.function.arguments ?? {},
+          });
+        if (chunk.done) {
+          done = true;
+          reason = chunk.done_reason;
+          // prompt_eval_count leaves out a prefix Ollama still had evaluated (its KV cache).
+          turn.usage = {
+            inputTokens: chunk.prompt_eval_count ?? 0,
+            outputTokens: chunk.eval_count ?? 0,
+          };
+        }
+      }
+    } catch (err) {
+      if (err instanceof ModelError) throw err;
+      if (signal.aborted) throw new ModelError('aborted', 'stopped');
+      throw new ModelError('server', `Ollama stream error: ${(err as Error).message}`);
+    }
+    if (signal.aborted) throw new ModelError('aborted', 'stopped');
+    if (!done) throw new ModelError('network', 'Ollama stream ended before done');
+    turn.toolCalls = calls;
+    turn.stopReason = stopReason(reason, calls.length);
+    if (thinking) turn.thinking = thinking;
+    return turn;
+  }
+}
+
+/** The context length a model was trained for, from /api/show (null when unknown). */
+export async function ollamaModelContext(
+  root: string,
+  model: string,
+  timeoutMs: number,
+): Promise<number | null> {
+  try {
+    const res = await fetch(`${root}/api/show`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model }),
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    if (!res.ok) return null;
+    const json = (await res.json()) as { model_info?: Record<string, unknown> };
+    for (const [k, v] of Object.entries(json.model_info ?? {}))
+      if (k.endsWith('.context_length') && typeof v === 'number' && v > 0) return v;
+    return null;
+  } catch {
+    return null;
+  }
+}
