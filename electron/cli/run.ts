@@ -123,15 +123,24 @@ export const runCommand: CliCommand = {
         return 1;
       }
       process.stderr.write(`mewbo run: session ${session.id}\n`);
-      if (session.meta.root)
-        for (const w of (await host.rules.load(session.meta.root)).warnings)
+      if (session.meta.root) {
+        const root = session.meta.root;
+        const warnings = [
+          ...(await host.rules.load(root)).warnings,
+          ...(await host.skills.load(root)).warnings,
+          ...(await host.commands.load(root)).warnings,
+        ];
+        for (const w of warnings)
           process.stderr.write(
-            `mewbo run: warning: ${w.file}${w.line ? `:${w.line}` : ''}: ${w.message}\n`,
+            `mewbo run: warning: ${w.file}${w.line ? `:${w.line}` : ''}: ${w.message}
+`,
           );
+      }
       // A continued session prints only what this run adds.
       const continued = args.resume !== undefined || args.continue;
       const sub = session.subscribe(continued ? session.length : 0, (item) =>
-        process.stdout.write(`${JSON.stringify(item)}\n`),
+        process.stdout.write(`${JSON.stringify(item)}
+`),
       );
       const interrupt = () => void host.agent.stop(session);
       process.once('SIGINT', interrupt);

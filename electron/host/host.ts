@@ -35,6 +35,8 @@ import { trustHandlers, trustTopic } from './handlers/trust';
 import { projectMcpPreview } from './mcp/project-config';
 import { projectServerPreview } from './lsp/project-binaries';
 import { RulesService } from './rules/rules-service';
+import { SkillService } from './skills/skill-service';
+import { CommandService } from './commands/command-service';
 import { webHandlers, type LoginLinkSource } from './handlers/web';
 import { CheckpointStore } from './checkpoints/checkpoint-store';
 import { SessionCheckpoints } from './checkpoints/session-checkpoints';
@@ -75,6 +77,9 @@ export class Host extends DisposableObject {
     readonly trust: WorkspaceTrust,
     /** The user's permission rules and hooks (issue 20). */
     readonly rules: RulesService,
+    /** The user's skills (issue 20). */
+    readonly skills: SkillService,
+    readonly commands: CommandService,
   ) {
     super();
   }
@@ -147,6 +152,8 @@ export class Host extends DisposableObject {
       env,
       updateUserConfig: (mutate) => configStore.update(mutate),
     });
+    const skills = new SkillService({ userDir: join(paths.home, 'skills'), trust });
+    const commands = new CommandService({ userDir: join(paths.home, 'commands'), trust, skills });
     const checkpoints: SessionCheckpoints = new SessionCheckpoints({
       store: new CheckpointStore({
         dir: paths.checkpointsDir,
@@ -171,7 +178,15 @@ export class Host extends DisposableObject {
           }),
           devices.hub,
         ),
-      services: { projects: projectTools, devices: devices.hub, shells, lsp, rules },
+      services: {
+        projects: projectTools,
+        devices: devices.hub,
+        shells,
+        lsp,
+        rules,
+        skills,
+        commands,
+      },
       scratchDir: join(paths.stateDir, 'scratch'),
     });
     const runner = agent;
@@ -219,6 +234,8 @@ export class Host extends DisposableObject {
       shells,
       trust,
       rules,
+      skills,
+      commands,
     );
     host.register(configStore);
     host.register(appSettings);

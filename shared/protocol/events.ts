@@ -256,6 +256,15 @@ export const sessionEventBodySchema = z.discriminatedUnion('type', [
     stderr: z.string().default(''),
     to_model: z.string().optional(),
   }),
+  /** A user message that was `/name args`: what the model reads instead (a command's or skill's text). */
+  z.object({
+    type: z.literal('command_expanded'),
+    message_id: z.string(),
+    name: z.string(),
+    kind: z.enum(['command', 'skill']),
+    scope: z.enum(['user', 'project']),
+    text: z.string(),
+  }),
   z.object({ type: z.literal('session_renamed'), title: z.string() }),
   /** A snapshot of the project's files (checkpoints/), taken before a turn first writes and after it. */
   z.object({

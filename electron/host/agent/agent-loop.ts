@@ -17,6 +17,7 @@ import { projectInstructions } from '../projects/instructions';
 import type { AgentSpec, RunContext } from './run-context';
 import { settleDangling } from './settle-dangling';
 import { stopHooksBlock } from '../hooks/session-hooks';
+import { createSkillTool } from '../skills/skill-tool';
 import { currentMode } from './session-state';
 import { abortReason } from './stop-reason';
 import { createSubagentTool, type SubagentOutcome } from './subagent-tool';
@@ -41,6 +42,8 @@ async function stepTools(
   if (spec.id === 'root') {
     own.push(createPlanTool(run), createSubagentTool(run, { root, held: () => held }, runAgent));
   }
+  const skills = (await run.servicesFor(spec.id).skills?.load(root))?.skills ?? [];
+  if (skills.length) own.push(createSkillTool(skills));
   const candidates = [...(await run.tools.candidates(input)), ...own];
   const result = bindTools({
     tools: candidates,
@@ -57,7 +60,7 @@ async function stepTools(
       : undefined,
   });
   held.push(...result.bound.map((t) => t.name));
-  return result;
+  return { ...result, skills };
 }
 
 export async function runAgent(run: RunContext, spec: AgentSpec): Promise<SubagentOutcome> {
@@ -74,7 +77,7 @@ export async function runAgent(run: RunContext, spec: AgentSpec): Promise<Subage
     const stop = abortReason(run.signal);
     if (stop) throw stop;
     const where = spec.fixedRoot ? { root: spec.fixedRoot, hasProject: true } : run.currentRoot();
-    const { bound, deferredNames } = await stepTools(run, spec, where.root, sub);
+    const { bound, deferredNames, skills } = await stepTools(run, spec, where.root, sub);
     const mode = currentMode(run.session.events(), run.config.permission_mode);
     const instructions = where.hasProject
       ? await projectInstructions(where.root).catch(() => null)
@@ -87,6 +90,7 @@ export async function runAgent(run: RunContext, spec: AgentSpec): Promise<Subage
       headless: run.headless,
       toolNames: bound.map((t) => t.name),
       deferredCount: deferredNames.length,
+      skills: skills.map((k) => ({ name: k.name, description: k.description })),
       instructions: instructions
         ? { file: basename(instructions.file), text: instructions.text }
         : null,

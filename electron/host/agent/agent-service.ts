@@ -162,6 +162,18 @@ export class AgentService implements SessionRunner, Disposable {
       message_id,
       ...(opts.images?.length ? { images: opts.images } : {}),
     });
+    const expansion = await this.opts.services?.commands
+      ?.expand(text, session.meta.root)
+      .catch(() => null);
+    if (expansion)
+      await session.append({
+        type: 'command_expanded',
+        message_id,
+        name: expansion.name,
+        kind: expansion.kind,
+        scope: expansion.scope,
+        text: expansion.text,
+      });
     if (this.runs.has(session.id)) {
       await this.decisions.supersedeWaits(session, st);
       return { message_id };

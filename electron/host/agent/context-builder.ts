@@ -57,7 +57,11 @@ export function buildContext(
   const after = compaction ? events.findIndex((e) => e.seq > compaction.upto_seq) : 0;
   const start = after === -1 ? events.length : after;
   const questions = new Map<string, SessionEventOf<'question'>>();
-  for (const e of events) if (e.type === 'question') questions.set(e.question_id, e);
+  const expanded = new Map<string, string>();
+  for (const e of events) {
+    if (e.type === 'question') questions.set(e.question_id, e);
+    else if (e.type === 'command_expanded') expanded.set(e.message_id, e.text);
+  }
 
   const messages: ModelMessage[] = [];
   let user: string[] = [];
@@ -120,7 +124,7 @@ export function buildContext(
     const e = events[i]!;
     switch (e.type) {
       case 'user_message':
-        if (isRoot) userText(e.text, toModelImages(e.images));
+        if (isRoot) userText(expanded.get(e.message_id) ?? e.text, toModelImages(e.images));
         break;
       case 'usage':
         if (e.agent_id === agentId) startTurn('');

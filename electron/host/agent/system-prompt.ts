@@ -13,6 +13,8 @@ export interface PromptInput {
   headless: boolean;
   toolNames: readonly string[];
   deferredCount: number;
+  /** The user's skills (names and descriptions only; the `skill` tool loads a body). */
+  skills?: readonly { name: string; description: string }[];
   instructions: { file: string; text: string } | null;
   date: Date;
   platform: string;
@@ -81,6 +83,14 @@ export function buildSystemPrompt(p: PromptInput): string {
         'session switches to act mode and you carry it out. If the user rejects it, revise the plan with their feedback.',
     );
   }
+  if (p.skills?.length && has('skill'))
+    parts.push(
+      [
+        '# Skills',
+        'Skills the user installed. When a task matches one, call `skill` with its name first and follow what it loads:',
+        ...p.skills.map((k) => `- ${k.name}: ${k.description.replace(/\s+/g, ' ')}`),
+      ].join('\n'),
+    );
   if (p.instructions)
     parts.push(`# Project instructions (${p.instructions.file})\n${p.instructions.text}`);
   return parts.join('\n\n');

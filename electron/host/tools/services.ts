@@ -9,6 +9,8 @@ import type { PanelLookup, QuestionBroker } from '../agent/interaction';
 import type { ShellService } from '../shells/shell-service';
 import type { ProjectSwitcher } from '../projects/project-switcher';
 import type { RulesService } from '../rules/rules-service';
+import type { SkillService } from '../skills/skill-service';
+import type { CommandService } from '../commands/command-service';
 
 export interface ToolServices {
   /** read_file: slices already read this session (dedup) and line indexes of big files. */
@@ -27,5 +29,9 @@ export interface ToolServices {
   projects?: ProjectSwitcher;
   /** Dispatch: the user's permission rules and hooks (issue 20). */
   rules?: RulesService;
+  /** The `skill` tool and the system prompt's skill list (issue 20). */
+  skills?: SkillService;
+  /** `/name` messages: the user's commands and skills (issue 20). */
+  commands?: CommandService;
   [name: string]: unknown;
 }
