@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { writeFileAtomic } from '../store/atomic-json';
 import { z } from 'zod';
 import { matchesHash, randomId, randomToken, sha256Hex } from './tokens';
+import PQueue from 'p-queue';
 
 // The paired devices, in $MEWBO_HOME/state/devices.json (0600, replaced atomically). Tokens are
 // kept only as sha256. Also remembers the port the listener picked, so the phone page's origin
@@ -28,7 +29,7 @@ const fileSchema = z.object({
 type DevicesFile = z.infer<typeof fileSchema>;
 
 export class DeviceStore {
-  private writing: Promise<void> = Promise.resolve();
+  private readonly writing = new PQueue({ concurrency: 1 });
 
   private constructor(
     private readonly file: string,
@@ -120,15 +121,15 @@ export class DeviceStore {
 
   /** Resolves once every write asked for so far has finished (or failed and been logged). */
   flush(): Promise<void> {
-    return this.writing;
+    return this.writing.onIdle();
   }
 
   /** Writes are serialized; each writes the state as of when it runs. */
   save(): Promise<void> {
-    const next = this.writing.then(() =>
+    const next = this.writing.add(() =>
       writeFileAtomic(this.file, `${JSON.stringify(this.data, null, 2)}\n`, { mode: 0o600 }),
     );
-    this.writing = next.catch((err: unknown) => {
+    next.catch((err: unknown) => {
       console.error(`devices: could not write ${this.file}: ${(err as Error).message}`);
     });
     return next;

@@ -10,6 +10,7 @@ import { DeviceStore } from './device-store';
 import { lanAddress } from './lan-address';
 import { PairingListener } from './pairing-listener';
 import { buildOffer } from './pairing-offer';
+import PQueue from 'p-queue';
 
 // Phone pairing as the app's command handlers use it: turn the LAN listener on and off
 // (remembered), make a pairing offer, list, revoke, bind a session to a device. The DeviceHub
@@ -49,7 +50,7 @@ export class DevicesService extends DisposableObject {
   private certificate: ListenerCertificate | undefined;
   private enabled: boolean;
   private lastError: string | null = null;
-  private transition: Promise<unknown> = Promise.resolve();
+  private readonly transition = new PQueue({ concurrency: 1 });
   private readonly statusChanged = this.register(new Emitter<PairingStatus>());
 
   readonly onDidChangeStatus: Event<PairingStatus> = this.statusChanged.event;
@@ -204,8 +205,6 @@ export class DevicesService extends DisposableObject {
 
   /** Turning on and off are serialized, so a double click cannot open two listeners. */
   private serialize<T>(step: () => Promise<T>): Promise<T> {
-    const next = this.transition.then(step, step);
-    this.transition = next.catch(() => undefined);
-    return next;
+    return this.transition.add(step);
   }
 }

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { EXIT_DRAIN_MS, HOOK_OUTPUT_MAX_BYTES } from './constants';
+import { signalProcessGroup } from '../system/process-group';
 
 // Runs one hook command: `sh -c command` in its own process group, the event as JSON on stdin,
 // with the user's rights and environment (hooks are the user's own code; a project's run only
@@ -39,12 +40,7 @@ function capped() {
 }
 
 function killGroup(pid: number | undefined): void {
-  if (!pid) return;
-  try {
-    process.kill(-pid, 'SIGKILL');
-  } catch {
-    /* already gone */
-  }
+  if (pid) signalProcessGroup(pid, 'SIGKILL');
 }
 
 export function runHook(i: RunHookInput): Promise<HookProcessResult> {

@@ -9,6 +9,7 @@ import {
 } from 'vscode-languageserver-protocol/node';
 import { MAX_OPEN_DOCUMENTS } from './constants';
 import type { DiagnosticsStore, SyncMark } from './diagnostics-store';
+import PQueue from 'p-queue';
 
 // Keeps a server's view of files equal to the disk: a file is opened (didOpen, version 1) on first
 // use and sent again in full (didChange, next version) whenever its content on disk differs from
@@ -34,7 +35,7 @@ export interface SyncedDocument {
 export class DocumentSync {
   /** Insertion order is recency: the first entry is the least recently used. */
   private readonly open = new Map<string, OpenDocument>();
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly queue = new PQueue({ concurrency: 1 });
 
   constructor(
     private readonly connection: ProtocolConnection,
@@ -70,9 +71,7 @@ export class DocumentSync {
   }
 
   private serialize<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(fn, fn);
-    this.queue = run.catch(() => undefined);
-    return run;
+    return this.queue.add(fn);
   }
 
   private async syncNow(file: string): Promise<SyncedDocument> {

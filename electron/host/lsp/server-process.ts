@@ -2,6 +2,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { Emitter } from '../lifecycle/emitter';
 import type { Disposable } from '../lifecycle/disposable';
 import { KILL_GRACE_MS, STDERR_TAIL_BYTES } from './constants';
+import { signalProcessGroup } from '../system/process-group';
 
 export interface ExitInfo {
   code: number | null;
@@ -64,22 +65,14 @@ export class ServerProcess implements Disposable {
   private signalGroup(signal: NodeJS.Signals): void {
     const pid = this.child.pid;
     if (pid === undefined || this.exitInfo) return;
-    try {
-      process.kill(-pid, signal);
-    } catch {
-      // The group is already gone; the exit event is on its way.
-    }
+    // False when the group is already gone; the exit event is on its way.
+    signalProcessGroup(pid, signal);
   }
 
   /** SIGKILL to whatever is left of the group once the leader is gone. */
   private killGroup(): void {
     const pid = this.child.pid;
-    if (pid === undefined) return;
-    try {
-      process.kill(-pid, 'SIGKILL');
-    } catch {
-      // Nothing left in the group.
-    }
+    if (pid !== undefined) signalProcessGroup(pid, 'SIGKILL');
   }
 
   /** Waits up to `ms` for the process to exit on its own; true if it did. */

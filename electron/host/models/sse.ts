@@ -1,7 +1,8 @@
+import { createParser } from 'eventsource-parser';
 import { ModelError } from './model-error';
 
-// Server-sent events from a fetch body: `event:` and `data:` fields, events separated by a blank
-// line (LF or CRLF). Comments (`:`) and ids are ignored. A stream that goes silent for longer than
+// Server-sent events from a fetch body, parsed by eventsource-parser (the WHATWG algorithm: LF,
+// CR or CRLF, comments, ids, retry, multi-line data). A stream that goes silent for longer than
 // `idleMs` fails as a network error instead of hanging the run.
 
 export interface SseEvent {
@@ -16,7 +17,10 @@ export async function* readSse(
 ): AsyncGenerator<SseEvent> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
-  let buf = '';
+  const ready: SseEvent[] = [];
+  const parser = createParser({
+    onEvent: (e) => ready.push({ event: e.event ?? 'message', data: e.data }),
+  });
   try {
     for (;;) {
       let timer: NodeJS.Timeout | undefined;
@@ -34,34 +38,13 @@ export async function* readSse(
         clearTimeout(timer);
       }
       if (chunk.done) break;
-      buf += decoder.decode(chunk.value, { stream: true });
-      buf = buf.replace(/\r\n/g, '\n');
-      let sep: number;
-      while ((sep = buf.indexOf('\n\n')) !== -1) {
-        const block = buf.slice(0, sep);
-        buf = buf.slice(sep + 2);
-        const parsed = parseBlock(block);
-        if (parsed) yield parsed;
-      }
+      parser.feed(decoder.decode(chunk.value, { stream: true }));
+      yield* ready.splice(0);
     }
-    const tail = parseBlock(buf + decoder.decode());
-    if (tail) yield tail;
+    // A last event without its blank line still counts (some servers close right after data:).
+    parser.feed(`${decoder.decode()}\n\n`);
+    yield* ready.splice(0);
   } finally {
     await reader.cancel().catch(() => {});
   }
-}
-
-function parseBlock(block: string): SseEvent | null {
-  let event = 'message';
-  const data: string[] = [];
-  for (const line of block.split('\n')) {
-    if (!line || line.startsWith(':')) continue;
-    const colon = line.indexOf(':');
-    const field = colon === -1 ? line : line.slice(0, colon);
-    let value = colon === -1 ? '' : line.slice(colon + 1);
-    if (value.startsWith(' ')) value = value.slice(1);
-    if (field === 'event') event = value;
-    else if (field === 'data') data.push(value);
-  }
-  return data.length ? { event, data: data.join('\n') } : null;
 }

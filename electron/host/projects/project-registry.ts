@@ -17,6 +17,7 @@ import {
   type RegistryState,
 } from './registry-state';
 import { scanProjects } from './registry-scan';
+import PQueue from 'p-queue';
 
 export interface ProjectListing {
   projects: ProjectEntry[];
@@ -44,7 +45,8 @@ export class ProjectRegistry implements Disposable {
   private scanned = false;
   private scanning: Promise<ProjectEntry[]> | null = null;
   private rescan = false;
-  private writes: Promise<unknown> = Promise.resolve();
+  /** State changes one at a time: each reads the state the previous one left. */
+  private readonly writes = new PQueue({ concurrency: 1 });
   private readonly timer: NodeJS.Timeout;
   private readonly changed = new Emitter<ProjectListing>();
   readonly onDidChange: Event<ProjectListing> = this.changed.event;
@@ -134,7 +136,7 @@ export class ProjectRegistry implements Disposable {
 
   /** Serialized state changes: mutate, persist atomically, rescan. */
   private mutate<T>(fn: (state: RegistryState) => Promise<T> | T): Promise<T> {
-    const run = this.writes.then(async () => {
+    return this.writes.add(async () => {
       const draft = structuredClone(this.state);
       const result = await fn(draft);
       await saveRegistryState(this.opts.stateDir, draft);
@@ -142,8 +144,6 @@ export class ProjectRegistry implements Disposable {
       await this.refresh();
       return result;
     });
-    this.writes = run.catch(() => {});
-    return run;
   }
 
   private byPath(path: string): ProjectEntry | undefined {

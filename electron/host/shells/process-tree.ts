@@ -1,4 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { readProcStat, type ProcStat } from '../system/proc-stat';
+import { signalProcess } from '../system/process-group';
 
 // The host's view of processes, from /proc. The launcher normally kills a shell's whole tree
 // itself; these are the host's fallback (no launcher, or a launcher that was killed) and what
@@ -7,23 +9,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 
 export const SHELL_TOKEN_VAR = 'MEWBO_SHELL_TOKEN';
 
-export interface ProcEntry {
-  pid: number;
-  ppid: number;
-  pgid: number;
-  state: string;
-}
-
-function readStat(pid: number): ProcEntry | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // The command name is in parentheses and may itself contain spaces and ')'.
-    const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return { pid, state: rest[0]!, ppid: Number(rest[1]), pgid: Number(rest[2]) };
-  } catch {
-    return null;
-  }
-}
+export type ProcEntry = ProcStat;
+const readStat = readProcStat;
 
 function pids(): number[] {
   try {
@@ -74,12 +61,9 @@ export function descendantsOf(root: number): number[] {
   return out;
 }
 
+/** Already gone (ESRCH) or not ours to signal (EPERM): nothing more to do either way. */
 export function signalQuietly(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(pid, signal);
-  } catch {
-    // already gone (ESRCH), or not ours to signal (EPERM): nothing more to do either way
-  }
+  signalProcess(pid, signal);
 }
 
 /** SIGKILLs every process carrying the token, repeating until none is left (bounded). */

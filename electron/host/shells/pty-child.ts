@@ -3,6 +3,7 @@ import { spawn as spawnPty, type IPty } from 'node-pty';
 import { Emitter } from '../lifecycle/emitter';
 import { DRAIN_QUIET_MS, PAUSED_EXIT_POLL_MS } from './constants';
 import { signalQuietly } from './process-tree';
+import { isLiveProcess } from '../system/proc-stat';
 import { exitFrom, signalGroupOf, type ChildExit, type ShellChild } from './shell-child';
 
 export interface PtySpawnOptions {
@@ -26,14 +27,7 @@ function childless(pid: number): boolean {
   }
 }
 
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
-}
+const alive = isLiveProcess;
 
 /** A shell on a pseudo-terminal: forkpty makes it a session leader with the PTY as its terminal. */
 export class PtyChild implements ShellChild {

@@ -1,5 +1,6 @@
 import { constants } from 'node:os';
 import type { Event } from '../lifecycle/emitter';
+import { signalProcessGroup } from '../system/process-group';
 
 // One spawned shell process as the manager sees it, whatever carries its output: a PTY
 // (node-pty) or pipes (child_process). Both put the process in its own session and process
@@ -48,9 +49,5 @@ export function exitFrom(
 }
 
 export function signalGroupOf(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // the group is gone already
-  }
+  signalProcessGroup(pid, signal);
 }
