@@ -10,6 +10,7 @@ import { ConsoleRegistry } from './consoles/console-registry';
 import { ConsoleRegistryContext } from './consoles/console-context';
 import './styles/base.css';
 import './styles/timeline.css';
+import './styles/rewind.css';
 import './styles/cards.css';
 import './styles/dock.css';
 import './styles/dialogs.css';

@@ -1,4 +1,4 @@
-import type { SessionEvent } from '../../../shared/protocol/events';
+import type { SessionEvent, SessionEventOf } from '../../../shared/protocol/events';
 import type { PermissionModeWire } from '../../../shared/protocol/common';
 import type { RunState, ShellInfo, TimelineItem, TodoItem } from './timeline-items';
 
@@ -31,6 +31,8 @@ export class SessionModel {
   title = '';
   /** Item position by correlation key (call, question, approval, plan, panel id). */
   private readonly at = new Map<string, number>();
+  /** Seq ranges [from, to) hidden by rewinds in force, by the rewind's seq. */
+  private readonly rewinds = new Map<number, [number, number]>();
 
   /**
    * Applies events in seq order; returns false for a duplicate (ignored). A seq past `length` is
@@ -253,12 +255,50 @@ export class SessionModel {
         break;
       case 'usage':
         break;
+      case 'checkpoint':
+        break;
+      case 'rewind':
+        this.rewind(e, base);
+        break;
+      case 'session_forked':
+        this.push({ ...base, kind: 'fork', fromSession: e.from_session });
+        break;
     }
     return true;
   }
 
+  /** A rewind folds the turns it took back; undoing it unfolds them (O(items), rare). */
+  private rewind(e: SessionEventOf<'rewind'>, base: { key: string; seq: number; ts: number }) {
+    if (e.undo_of !== undefined) {
+      this.rewinds.delete(e.undo_of);
+      this.update(`rewind:${e.undo_of}`, (it) => ({ ...it, undone: true }) as TimelineItem);
+    } else {
+      if (e.mode !== 'files') this.rewinds.set(e.seq, [e.to_seq, e.seq]);
+      this.push(
+        {
+          ...base,
+          kind: 'rewind',
+          mode: e.mode,
+          restored: e.restored.length,
+          created: e.created.length,
+          deleted: e.deleted.length,
+          kept: e.kept,
+          notStored: e.not_stored,
+          undone: false,
+        },
+        `rewind:${e.seq}`,
+      );
+    }
+    const ranges = [...this.rewinds.values()];
+    this.items.forEach((it, i) => {
+      const rewound = ranges.some(([from, to]) => it.seq >= from && it.seq < to);
+      if ((it.rewound ?? false) !== rewound) this.items[i] = { ...it, rewound };
+    });
+  }
+
   /** Whether a tool item is drawn (tools drawn by their own event show only when they failed). */
   static visible(item: TimelineItem): boolean {
+    if (item.rewound) return false;
     if (item.kind !== 'tool' || !DRAWN_BY_OWN_EVENT.has(item.name)) return true;
     return item.result?.kind === 'error';
   }

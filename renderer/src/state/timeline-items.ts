@@ -13,6 +13,8 @@ interface Base {
   key: string;
   seq: number;
   ts: number;
+  /** Hidden from the conversation by a rewind in force (drawn dimmed and folded). */
+  rewound?: boolean;
 }
 
 export interface UserItem extends Base {
@@ -112,7 +114,26 @@ export interface DiagnosticsItem extends Base {
   text: string;
 }
 
+export interface RewindItem extends Base {
+  kind: 'rewind';
+  mode: 'both' | 'files' | 'conversation';
+  restored: number;
+  created: number;
+  deleted: number;
+  kept: string[];
+  notStored: string[];
+  /** A later rewind event undid this one. */
+  undone: boolean;
+}
+
+export interface ForkItem extends Base {
+  kind: 'fork';
+  fromSession: string;
+}
+
 export type TimelineItem =
+  | RewindItem
+  | ForkItem
   | UserItem
   | AssistantItem
   | ToolItem

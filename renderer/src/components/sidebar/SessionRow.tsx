@@ -5,6 +5,7 @@ import { errorText } from '../../state/agent-actions';
 import type { SessionSummary } from '../../../../shared/protocol/session-summary';
 import { formatAgo } from '../../lib/format';
 import { Dialog } from '../common/Dialog';
+import { ExportDialog } from '../rewind/ExportDialog';
 
 /** One session in the sidebar: select, rename in place (F2), delete with a confirm (Delete). */
 export function SessionRow({
@@ -23,6 +24,7 @@ export function SessionRow({
   const [renaming, setRenaming] = useState(false);
   const [title, setTitle] = useState(session.title);
   const [confirmDelete, setConfirmDelete] = useState(false);
+  const [exporting, setExporting] = useState(false);
   const [error, setError] = useState<string | null>(null);
   // Enter submits and the input's blur follows as it unmounts: one rename, not two.
   const committed = useRef(false);
@@ -112,6 +114,15 @@ export function SessionRow({
           <button
             type="button"
             className="icon"
+            aria-label={`Export ${session.title}`}
+            title="Export"
+            onClick={() => setExporting(true)}
+          >
+            ⇩
+          </button>
+          <button
+            type="button"
+            className="icon"
             aria-label={`Delete ${session.title}`}
             title="Delete (Del)"
             onClick={() => setConfirmDelete(true)}
@@ -124,6 +135,13 @@ export function SessionRow({
         <span className="error-text small" role="alert">
           {error}
         </span>
+      )}
+      {exporting && (
+        <ExportDialog
+          sessionId={session.id}
+          title={session.title}
+          onClose={() => setExporting(false)}
+        />
       )}
       {confirmDelete && (
         <Dialog label="Delete session?" onClose={() => setConfirmDelete(false)} className="confirm">

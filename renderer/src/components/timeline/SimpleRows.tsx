@@ -10,12 +10,14 @@ import type {
 } from '../../state/timeline-items';
 import { Markdown } from '../common/Markdown';
 import { formatTime } from '../../lib/format';
+import { MessageActions } from '../rewind/MessageActions';
 
 export const UserRow = memo(function UserRow({ item }: { item: UserItem }) {
   return (
     <div className="msg user" aria-label="You">
       <div className="msg-text">{item.text}</div>
       <time className="msg-time">{formatTime(item.ts)}</time>
+      <MessageActions seq={item.seq} rewind />
     </div>
   );
 });
@@ -27,6 +29,7 @@ export const AssistantRow = memo(function AssistantRow({ item }: { item: Assista
       agentId={item.agentId}
       thinking={item.thinking}
       stopped={item.stopped}
+      seq={item.seq}
     />
   );
 });
@@ -37,12 +40,15 @@ export function AssistantText({
   thinking,
   streaming,
   stopped,
+  seq,
 }: {
   text: string;
   agentId: string;
   thinking?: string;
   streaming?: boolean;
   stopped?: boolean;
+  /** The logged message's seq: it can be forked from (a streaming answer cannot yet). */
+  seq?: number;
 }) {
   const [showThinking, setShowThinking] = useState(false);
   return (
@@ -70,6 +76,7 @@ export function AssistantText({
           Stopped by you: the answer ends here.
         </p>
       )}
+      {seq !== undefined && agentId === 'root' && <MessageActions seq={seq} rewind={false} />}
     </div>
   );
 }

@@ -4,6 +4,7 @@ import { QuestionCard } from '../cards/QuestionCard';
 import { ApprovalCard } from '../cards/ApprovalCard';
 import { PlanCard } from '../cards/PlanCard';
 import { PanelCard } from '../panels/PanelCard';
+import { ForkRow, RewindRow } from '../rewind/RewindRow';
 import {
   AssistantRow,
   DeviceCallRow,
@@ -40,5 +41,9 @@ export function TimelineRow({ item }: { item: TimelineItem }) {
       return <DeviceCallRow item={item} />;
     case 'diagnostics':
       return <DiagnosticsRow item={item} />;
+    case 'rewind':
+      return <RewindRow item={item} />;
+    case 'fork':
+      return <ForkRow item={item} />;
   }
 }

@@ -1,0 +1,56 @@
+import { memo, useState } from 'react';
+import { useClient } from '../../client-context';
+import { errorText } from '../../state/agent-actions';
+import type { ForkItem, RewindItem } from '../../state/timeline-items';
+import { useSessionId } from '../timeline/session-context';
+
+const WHAT = {
+  both: 'files and conversation',
+  files: 'files',
+  conversation: 'conversation',
+} as const;
+
+/** A rewind in the conversation: what it did, and Undo while it is in force. */
+export const RewindRow = memo(function RewindRow({ item }: { item: RewindItem }) {
+  const client = useClient();
+  const sessionId = useSessionId();
+  const [error, setError] = useState<string | null>(null);
+  const counts =
+    item.mode === 'conversation'
+      ? ''
+      : `: ${item.restored} restored, ${item.created} created, ${item.deleted} deleted` +
+        (item.kept.length ? `, ${item.kept.length} kept (${item.kept.join(', ')})` : '');
+  const undo = async () => {
+    try {
+      await client.invoke('sessions.undoRewind', { id: sessionId, rewind_seq: item.seq });
+    } catch (err) {
+      setError(errorText(err));
+    }
+  };
+  return (
+    <div className="notice rewind-row" role="note">
+      <span>
+        {item.undone ? 'Undone: rewind' : 'Rewound'} {WHAT[item.mode]} to an earlier message
+        {counts}.
+      </span>
+      {!item.undone && (
+        <button type="button" className="link-button small" onClick={() => void undo()}>
+          Undo rewind
+        </button>
+      )}
+      {error && (
+        <span className="error-text small" role="alert">
+          {error}
+        </span>
+      )}
+    </div>
+  );
+});
+
+export const ForkRow = memo(function ForkRow({ item }: { item: ForkItem }) {
+  return (
+    <div className="notice fork-row" role="note">
+      Forked from session {item.fromSession}: the history above is a copy.
+    </div>
+  );
+});
