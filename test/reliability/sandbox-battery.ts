@@ -197,7 +197,7 @@ export function readAttempts(b: Battery): [string, string][] {
     ['chroot to /', `chroot / cat ${s}`],
     [
       'a child applying a wider ruleset',
-      `${b.launcherCopy} --rules ${b.wideRules()} -- cat ${s} ${app}`,
+      `${b.launcherCopy} --rules-fd 3 -- cat ${s} ${app} 3< ${b.wideRules()}`,
     ],
     ['kill the supervisor, then read', `kill -9 $PPID; sleep 0.2; cat ${s}`],
     [
@@ -231,7 +231,7 @@ export function writeAttempts(b: Battery): [string, string][] {
     ['sed -i', `sed -i s/SECRET/CHANGED/ ${s}`],
     [
       'a child applying a wider ruleset',
-      `${b.launcherCopy} --rules ${b.wideRules()} -- sh -c 'echo x > ${b.other}/wide.txt; echo {} > ${app}'`,
+      `${b.launcherCopy} --rules-fd 3 -- sh -c 'echo x > ${b.other}/wide.txt; echo {} > ${app}' 3< ${b.wideRules()}`,
     ],
     [
       'bind mount in a new namespace',
@@ -264,7 +264,7 @@ export function outsideWriteAttempts(b: Battery, etcProbe: string): [string, str
     ['a system directory', `touch ${etcProbe}`],
     [
       'a child applying a wider ruleset',
-      `${b.launcherCopy} --rules ${b.wideRules()} -- sh -c 'echo x > ${o}/wide.txt; touch ${etcProbe}'`,
+      `${b.launcherCopy} --rules-fd 3 -- sh -c 'echo x > ${o}/wide.txt; touch ${etcProbe}' 3< ${b.wideRules()}`,
     ],
     [
       'bind mount in a new namespace',

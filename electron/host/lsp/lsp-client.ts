@@ -73,6 +73,8 @@ export interface StartOptions {
   pullDiagnostics?: boolean;
   /** Sent with initialize (project-binaries.ts: the app's tsserver for an untrusted project). */
   initializationOptions?: Record<string, unknown>;
+  /** Written to the server's stdin first (the sandbox launcher's rules). */
+  stdinPrefix?: Buffer;
 }
 
 export class LspClient implements Disposable {
@@ -108,7 +110,7 @@ export class LspClient implements Disposable {
 
   /** Spawns the server and completes the initialize handshake; rejects with an LspError. */
   static async start(opts: StartOptions): Promise<LspClient> {
-    const proc = new ServerProcess(opts.argv, opts.root, opts.env);
+    const proc = new ServerProcess(opts.argv, opts.root, opts.env, opts.stdinPrefix);
     const connection = createProtocolConnection(
       new StreamMessageReader(proc.child.stdout),
       new StreamMessageWriter(proc.child.stdin),

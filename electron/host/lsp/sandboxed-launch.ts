@@ -1,10 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { AppConfig } from '../config/schema';
 import type { Disposable } from '../lifecycle/disposable';
 import { errorPayload } from '../../../shared/tools/payload';
-import { Sandbox } from '../sandbox/sandbox';
+import { rulesOverStdin, Sandbox } from '../sandbox/sandbox';
 import type { ServerSandbox } from './server-registry';
 
 // `agent.server_sandbox`: a language server starts under the same Landlock launcher as the shells,
@@ -24,7 +22,6 @@ export interface LauncherSandboxOptions {
 
 export class LauncherSandbox implements Disposable {
   private sandbox: Sandbox | undefined;
-  private rulesRoot: string | undefined;
 
   constructor(private readonly opts: LauncherSandboxOptions) {}
 
@@ -44,29 +41,31 @@ export class LauncherSandbox implements Disposable {
     const config = { ...base, agent: { ...base.agent, shell_sandbox: true } };
     const prepared = await this.get().prepare({ config, root: projectRoot, tempDirs: [tmpdir()] });
     if ('refused' in prepared) return prepared;
-    const rulesFile = prepared.rulesFile;
     return {
       // Not --merge-stderr: stdout carries the protocol and must stay apart from the server's logs.
-      argv: [launcher, ...prepared.launcherArgs, '--host-pid', String(process.pid), '--', ...argv],
-      cleanup: rulesFile ? () => rmSync(rulesFile, { force: true }) : undefined,
+      argv: [
+        launcher,
+        ...rulesOverStdin(prepared.rules),
+        '--host-pid',
+        String(process.pid),
+        '--',
+        ...argv,
+      ],
+      stdinPrefix: prepared.rules ?? undefined,
     };
   };
 
-  /** One Sandbox over a private rules directory, made on first use (most hosts never need it). */
+  /** One Sandbox, made on first use (most hosts never need it). */
   private get(): Sandbox {
-    if (!this.sandbox) {
-      this.rulesRoot = mkdtempSync(join(tmpdir(), 'mewbo-lsp-rules-'));
-      this.sandbox = new Sandbox({
-        launcher: this.opts.launcher,
-        installRoot: this.opts.installRoot,
-        configDir: this.opts.configDir,
-        rulesDir: this.rulesRoot,
-      });
-    }
+    this.sandbox ??= new Sandbox({
+      launcher: this.opts.launcher,
+      installRoot: this.opts.installRoot,
+      configDir: this.opts.configDir,
+    });
     return this.sandbox;
   }
 
   dispose(): void {
-    if (this.rulesRoot) rmSync(this.rulesRoot, { recursive: true, force: true });
+    // nothing on disk: the rules travel over the server's stdin
   }
 }

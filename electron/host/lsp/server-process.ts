@@ -25,9 +25,10 @@ export class ServerProcess implements Disposable {
   private exitInfo: ExitInfo | undefined;
   private stderrTail = '';
 
-  constructor(argv: string[], cwd: string, env: NodeJS.ProcessEnv) {
+  constructor(argv: string[], cwd: string, env: NodeJS.ProcessEnv, stdinPrefix?: Buffer) {
     const [program, ...args] = argv;
     this.child = spawn(program!, args, { cwd, env, stdio: 'pipe', detached: true });
+    if (stdinPrefix) this.child.stdin.write(stdinPrefix);
     this.exited = new Promise((resolve) => {
       const finish = (info: ExitInfo) => {
         if (this.exitInfo) return;

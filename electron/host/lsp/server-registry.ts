@@ -13,8 +13,8 @@ import { buildServerSpecs, specForFile } from './server-specs';
 
 export interface SandboxedCommand {
   argv: string[];
-  /** Removes what the launch left behind (a one-use rules file); called once the start settles. */
-  cleanup?: () => void;
+  /** Written to the server's stdin before anything else: the launcher's rules. */
+  stdinPrefix?: Buffer;
 }
 
 /**
@@ -123,10 +123,11 @@ export class ServerRegistry implements Disposable {
       );
     }
     if (this.disposed) return errorPayload('server_exited', 'language servers were shut down');
-    const start = (command: string[]) =>
+    const start = (command: string[], stdinPrefix?: Buffer) =>
       LspClient.start({
         name: spec.name,
         argv: command,
+        stdinPrefix,
         root,
         env: serverEnv(this.opts.env),
         languageId: spec.languageId,
@@ -138,11 +139,7 @@ export class ServerRegistry implements Disposable {
       const confined = await sandbox(projectRoot, argv);
       if ('refused' in confined)
         throw new LspError('sandbox_unavailable', confined.refused.message);
-      try {
-        return await start(confined.argv);
-      } finally {
-        confined.cleanup?.();
-      }
+      return start(confined.argv, confined.stdinPrefix);
     });
     this.servers.set(key, server);
     return server;

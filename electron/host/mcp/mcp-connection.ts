@@ -45,8 +45,6 @@ export class McpConnection implements Disposable {
   readonly onDidChange: Event<McpConnection> = this.changed.event;
   readonly id: string;
 
-  private cleanupLaunch: (() => void) | null = null;
-
   constructor(
     readonly spec: McpServerSpec,
     readonly limits: McpLimits = DEFAULT_MCP_LIMITS,
@@ -84,10 +82,10 @@ export class McpConnection implements Disposable {
   private async attempt(): Promise<void> {
     if (this.disposed) return;
     this.setState(this.everConnected ? 'restarting' : 'starting');
-    const argv = await this.sandboxedArgv();
-    if (argv === 'refused' || this.disposed) return;
+    const launch = await this.sandboxedLaunch();
+    if (launch === 'refused' || this.disposed) return;
     const client = new Client(CLIENT_INFO, { capabilities: {} });
-    const opened = openTransport(this.spec, this.stderr, argv);
+    const opened = openTransport(this.spec, this.stderr, launch);
     this.client = client;
     this.pidOf = opened.pid;
     client.onclose = () => this.onClosed(client);
@@ -124,9 +122,10 @@ export class McpConnection implements Disposable {
     }
   }
 
-  /** Fresh launcher rules per start (they are one-use); a refusal fails the server, never runs it unconfined. */
-  private async sandboxedArgv(): Promise<string[] | undefined | 'refused'> {
-    this.releaseLaunch();
+  /** Fresh launcher rules per start; a refusal fails the server, never runs it unconfined. */
+  private async sandboxedLaunch(): Promise<
+    { argv: string[]; stdinPrefix?: Buffer } | undefined | 'refused'
+  > {
     const config = this.spec.config;
     if (!this.sandbox || 'url' in config) return undefined;
     const wrapped = await this.sandbox(this.spec.root, [config.command, ...config.args]);
@@ -135,13 +134,7 @@ export class McpConnection implements Disposable {
       this.setState('failed');
       return 'refused';
     }
-    this.cleanupLaunch = wrapped.cleanup ?? null;
-    return wrapped.argv;
-  }
-
-  private releaseLaunch(): void {
-    this.cleanupLaunch?.();
-    this.cleanupLaunch = null;
+    return wrapped;
   }
 
   private async listAll(client: Client): Promise<McpTool[]> {
@@ -295,7 +288,6 @@ export class McpConnection implements Disposable {
     this.disposed = true;
     this.clearTimer();
     await this.closeClient();
-    this.releaseLaunch();
     if (this.stateValue !== 'disabled') this.stateValue = 'stopped';
     this.changed.fire(this);
     this.changed.dispose();

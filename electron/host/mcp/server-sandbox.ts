@@ -1,6 +1,7 @@
 // `agent.server_sandbox` for stdio MCP servers: the host passes a hook that wraps a server's argv
 // in the Landlock launcher with the shells' deny list (lsp/sandboxed-launch.ts LauncherSandbox.wrap
-// fits). A project's server is scoped to its project; an app server belongs to no project, so it
+// fits). The launcher's rules come as `stdinPrefix`, written to the server's stdin before
+// anything else (the launcher reads exactly that much, then execs the server). A project's server is scoped to its project; an app server belongs to no project, so it
 // gets the scope of a session bound to none (it reaches no configured project). HTTP servers are
 // not processes of ours and are not confined.
 
@@ -8,4 +9,4 @@ export type McpServerSandbox = (
   /** The project a `.mcp.json` server belongs to; null for an app server. */
   root: string | null,
   argv: string[],
-) => Promise<{ argv: string[]; cleanup?: () => void } | { refused: { message: string } }>;
+) => Promise<{ argv: string[]; stdinPrefix?: Buffer } | { refused: { message: string } }>;

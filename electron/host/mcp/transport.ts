@@ -4,6 +4,7 @@ import {
 } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { Writable } from 'node:stream';
 import type { McpServerSpec } from './server-spec';
 import { StderrTail } from './stderr-tail';
 
@@ -21,7 +22,7 @@ export interface OpenedTransport {
 export function openTransport(
   spec: McpServerSpec,
   stderr: StderrTail,
-  argv?: readonly string[],
+  launch?: { argv: readonly string[]; stdinPrefix?: Buffer },
 ): OpenedTransport {
   const config = spec.config;
   if ('url' in config) {
@@ -30,9 +31,12 @@ export function openTransport(
     });
     return { transport, pid: () => null };
   }
-  // `argv` (from the sandbox) replaces command and args: the launcher runs the server.
-  const [command, ...args] = argv ?? [config.command, ...config.args];
-  const transport = new StdioClientTransport({
+  // `launch` (from the sandbox) replaces command and args: the launcher runs the server.
+  const [command, ...args] = launch?.argv ?? [config.command, ...config.args];
+  const Transport = launch?.stdinPrefix
+    ? prefixedTransport(launch.stdinPrefix)
+    : StdioClientTransport;
+  const transport = new Transport({
     command: command!,
     args,
     env: { ...getDefaultEnvironment(), ...config.env },
@@ -41,6 +45,21 @@ export function openTransport(
   });
   stderr.attach(transport.stderr as import('node:stream').Readable | null);
   return { transport, pid: () => transport.pid };
+}
+
+/**
+ * A stdio transport that writes `prefix` to the child's stdin as soon as it is spawned, before the
+ * client's first message (Client.connect awaits start() before sending initialize).
+ */
+function prefixedTransport(prefix: Buffer): typeof StdioClientTransport {
+  return class extends StdioClientTransport {
+    override async start(): Promise<void> {
+      await super.start();
+      const stdin = (this as unknown as { _process?: { stdin?: Writable | null } })._process?.stdin;
+      if (!stdin) throw new Error('the MCP transport exposes no stdin for the sandbox rules');
+      stdin.write(prefix);
+    }
+  };
 }
 
 export function transportKind(spec: McpServerSpec): 'stdio' | 'http' {

@@ -4,8 +4,9 @@
  *
  *   mewbo-landlock --probe
  *       prints {"abi":N} (N = 0 when the kernel has no Landlock, with "errno" and "reason").
- *   mewbo-landlock [--rules FILE] [--host-pid PID] [--grace-ms MS] [--merge-stderr]
- *                  [--stdin-null] [--detach-tty] -- PROGRAM [ARGS...]
+ *   mewbo-landlock [--rules-fd FD | --rules-stdin LEN] [--ctty] [--host-pid PID]
+ *                  [--grace-ms MS] [--merge-stderr] [--stdin-null] [--detach-tty]
+ *                  -- PROGRAM [ARGS...]
  *
  * Why a separate process: Landlock applies to a thread and its future children, so it must be
  * applied between fork and exec, which Node cannot do. The launcher stays outside the sandbox as
@@ -16,9 +17,14 @@
  * changing). Only then does it exit, with the command's status. On a terminal it keeps the
  * terminal open while the host has paused reading it (SIGUSR1 .. SIGUSR2, see MAX_LINGER_MS).
  *
- * Rules file: records "HEXMASK PATH\0", written by the host (grant-plan.ts) and unlinked here
- * once read. Every right of the probed ABI is handled; each record grants MASK beneath PATH.
- * Landlock only grants, so the host has already turned its deny list into these grants.
+ * Rules: records "HEXMASK PATH\0" (grant-plan.ts), handed over an inherited descriptor and never
+ * a path, so no confined command can rewrite the rules a later command starts under: --rules-fd
+ * reads a pipe to its end (shells), --rules-stdin reads exactly LEN bytes off stdin before the
+ * program gets it (servers, whose stdio the host's client library owns). Every right of the
+ * probed ABI is handled; each record grants MASK beneath PATH. Landlock only grants, so the host
+ * has already turned its deny list into these grants.
+ *
+ * --ctty makes stdin (a PTY slave the host opened) the controlling terminal, as forkpty would.
  *
  * Exit codes of its own: 125 sandbox refused (never runs unconfined), 126 cannot execute,
  * 127 not found, 2 bad usage.
@@ -34,6 +40,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -116,24 +123,49 @@ static int probe(void) {
   return 0;
 }
 
-static char *read_rules(const char *path, size_t *len) {
-  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-  if (fd < 0) return NULL;
-  struct stat st;
-  if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > MAX_RULES_BYTES) {
-    close(fd);
-    errno = EINVAL;
+/*
+ * Reads the rules from an inherited descriptor, never a path: a file a confined command can name,
+ * it can rewrite before the next command reads it. `exact` < 0 reads to EOF (a pipe the host
+ * closes after writing); otherwise exactly that many bytes and not one more, because the
+ * descriptor is the command's stdin and what follows the rules belongs to it.
+ */
+static char *read_rules(int fd, long exact, size_t *len) {
+  size_t cap = exact >= 0 ? (size_t)exact : 65536, got = 0;
+  if (exact > MAX_RULES_BYTES) {
+    errno = EFBIG;
     return NULL;
   }
-  char *buf = malloc((size_t)st.st_size + 1);
-  size_t got = 0;
-  while (buf && got < (size_t)st.st_size) {
-    ssize_t n = read(fd, buf + got, (size_t)st.st_size - got);
-    if (n <= 0) break;
+  char *buf = malloc(cap + 1);
+  while (buf) {
+    size_t want = exact >= 0 ? (size_t)exact - got : cap - got;
+    if (exact >= 0 && want == 0) break;
+    ssize_t n = read(fd, buf + got, want);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      free(buf);
+      return NULL;
+    }
+    if (n == 0) {
+      if (exact >= 0) {
+        free(buf);
+        errno = EPIPE; /* the host promised more than it sent */
+        return NULL;
+      }
+      break;
+    }
     got += (size_t)n;
+    if (exact < 0 && got == cap) {
+      if (cap >= MAX_RULES_BYTES) {
+        free(buf);
+        errno = EFBIG;
+        return NULL;
+      }
+      char *grown = realloc(buf, cap * 2 + 1);
+      if (!grown) free(buf);
+      buf = grown;
+      cap *= 2;
+    }
   }
-  close(fd);
-  unlink(path); /* one use: the plan belongs to this spawn only */
   if (!buf) return NULL;
   buf[got] = '\0';
   *len = got;
@@ -141,7 +173,7 @@ static char *read_rules(const char *path, size_t *len) {
 }
 
 /* Builds the ruleset; returns its fd, or -1 after printing why (the caller refuses to run). */
-static int build_ruleset(const char *rules_path) {
+static int build_ruleset(int rules_fd, long rules_len) {
   long abi = ll_create(NULL, 0, LL_CREATE_RULESET_VERSION);
   if (abi < 1) {
     fprintf(stderr, "%s: ruleset refused: Landlock unavailable (%s); not running unconfined\n",
@@ -149,9 +181,10 @@ static int build_ruleset(const char *rules_path) {
     return -1;
   }
   size_t len = 0;
-  char *rules = read_rules(rules_path, &len);
+  char *rules = read_rules(rules_fd, rules_len, &len);
+  if (rules_len < 0) close(rules_fd); /* a rules pipe: nothing after the rules */
   if (!rules) {
-    fprintf(stderr, "%s: ruleset refused: cannot read rules %s (%s)\n", prog, rules_path,
+    fprintf(stderr, "%s: ruleset refused: cannot read rules from fd %d (%s)\n", prog, rules_fd,
             strerror(errno));
     return -1;
   }
@@ -320,7 +353,9 @@ static void exit_like(int status) {
 }
 
 struct options {
-  const char *rules;
+  int rules_fd; /* -1: no sandbox */
+  long rules_len; /* -1: read rules_fd to its end */
+  int ctty;
   pid_t host_pid;
   long grace_ms;
   int merge_stderr, stdin_null, detach_tty;
@@ -418,14 +453,14 @@ static _Noreturn void supervise(const struct options *o, pid_t child, const sigs
 static void usage(void) {
   fprintf(stderr,
           "usage: %s --probe\n"
-          "       %s [--rules FILE] [--host-pid PID] [--grace-ms MS] [--merge-stderr] "
-          "[--stdin-null] [--detach-tty] -- PROGRAM [ARGS...]\n",
+          "       %s [--rules-fd FD | --rules-stdin LEN] [--ctty] [--host-pid PID] [--grace-ms MS] "
+          "[--merge-stderr] [--stdin-null] [--detach-tty] -- PROGRAM [ARGS...]\n",
           prog, prog);
   exit(2);
 }
 
 int main(int argc, char **argv) {
-  struct options o = {.grace_ms = 3000};
+  struct options o = {.grace_ms = 3000, .rules_fd = -1, .rules_len = -1};
   int i = 1;
   for (; i < argc; i++) {
     const char *a = argv[i];
@@ -434,8 +469,16 @@ int main(int argc, char **argv) {
       break;
     } else if (!strcmp(a, "--probe")) {
       return probe();
-    } else if (!strcmp(a, "--rules") && i + 1 < argc) {
-      o.rules = argv[++i];
+    } else if (!strcmp(a, "--rules-fd") && i + 1 < argc) {
+      o.rules_fd = atoi(argv[++i]);
+      o.rules_len = -1;
+      if (o.rules_fd < 0) usage();
+    } else if (!strcmp(a, "--rules-stdin") && i + 1 < argc) {
+      o.rules_fd = 0;
+      o.rules_len = atol(argv[++i]);
+      if (o.rules_len < 0) usage();
+    } else if (!strcmp(a, "--ctty")) {
+      o.ctty = 1;
     } else if (!strcmp(a, "--host-pid") && i + 1 < argc) {
       o.host_pid = (pid_t)atoi(argv[++i]);
     } else if (!strcmp(a, "--grace-ms") && i + 1 < argc) {
@@ -459,9 +502,20 @@ int main(int argc, char **argv) {
   if (o.host_pid > 0 && getppid() != o.host_pid) return EXIT_REFUSED;
   prctl(PR_SET_CHILD_SUBREAPER, 1);
 
+  if (o.ctty) {
+    /* The host opened the terminal non-blocking for itself; a command must see a blocking one
+     * (a `cat` of a big file would otherwise fail with EAGAIN). The flag is the description's,
+     * shared by 0, 1 and 2. */
+    int fl = fcntl(0, F_GETFL);
+    if (fl >= 0) fcntl(0, F_SETFL, fl & ~O_NONBLOCK);
+    setsid(); /* already a session leader when the host spawned us detached */
+    if (ioctl(0, TIOCSCTTY, 0) < 0)
+      fprintf(stderr, "%s: cannot take the terminal: %s\n", prog, strerror(errno));
+  }
+
   int ruleset = -1;
-  if (o.rules) {
-    ruleset = build_ruleset(o.rules);
+  if (o.rules_fd >= 0) {
+    ruleset = build_ruleset(o.rules_fd, o.rules_len);
     if (ruleset < 0) return EXIT_REFUSED;
   }
 

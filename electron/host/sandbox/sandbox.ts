@@ -1,7 +1,5 @@
-import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { dirname } from 'node:path';
 import type { AppConfig } from '../config/schema';
 import { errorPayload, type ErrorPayload } from '../../../shared/tools/payload';
 import type { SandboxStatus } from '../../../shared/tools/shell-payload';
@@ -25,8 +23,6 @@ export interface SandboxOptions {
   installRoot: string | null;
   /** $MEWBO_HOME/configs. */
   configDir: string;
-  /** A private directory (0700) for one-use rules files. */
-  rulesDir: string;
   /** Directories a denial may not cover; default: the runtime's and the shell's. */
   protectedDirs?: string[];
   platform?: NodeJS.Platform;
@@ -40,11 +36,26 @@ export interface SandboxOptions {
 
 export interface SpawnSandbox {
   status: SandboxStatus;
-  /** Arguments for the launcher before `--` (the rules file), empty when unconfined. */
-  launcherArgs: string[];
+  /**
+   * The launcher's rules, null when unconfined. They go to the launcher over an inherited
+   * descriptor (rulesOverFd, rulesOverStdin), never a path: a confined command could rewrite a
+   * file before the next command read it.
+   */
+  rules: Buffer | null;
   warnings: string[];
-  /** The rules file, if one was written; the launcher unlinks it, the caller after exit too. */
-  rulesFile: string | null;
+}
+
+/** The descriptor a shell's launcher reads its rules from (a pipe the host writes and closes). */
+export const RULES_FD = 3;
+
+/** Launcher arguments: read the rules from the pipe on RULES_FD. */
+export function rulesOverFd(rules: Buffer | null): string[] {
+  return rules ? ['--rules-fd', String(RULES_FD)] : [];
+}
+
+/** Launcher arguments: read exactly the rules' length off stdin, before the program gets it. */
+export function rulesOverStdin(rules: Buffer | null): string[] {
+  return rules ? ['--rules-stdin', String(rules.length)] : [];
 }
 
 export interface SpawnRequest {
@@ -59,7 +70,6 @@ export interface SpawnRequest {
 export class Sandbox {
   private probed: Promise<LandlockProbe> | null = null;
   private loggedUnconfined = false;
-  private counter = 0;
   private readonly protectedDirs: string[];
   private readonly platform: NodeJS.Platform;
 
@@ -114,8 +124,7 @@ export class Sandbox {
     const status = await this.status(req.config);
     if (status.mode === 'unavailable')
       return { refused: errorPayload('sandbox_unavailable', status.reason) };
-    if (status.mode !== 'landlock')
-      return { status, launcherArgs: [], warnings: [], rulesFile: null };
+    if (status.mode !== 'landlock') return { status, rules: null, warnings: [] };
 
     const deny = buildDenyList({
       config: withRegisteredProjects(req.config, this.opts.registeredProjects?.() ?? {}),
@@ -130,16 +139,10 @@ export class Sandbox {
       tempDirs: [...req.tempDirs, ...SYSTEM_TEMP_DIRS],
       terminalWriteOnly: req.terminalWriteOnly,
     });
-    const rulesFile = join(
-      this.opts.rulesDir,
-      `rules-${++this.counter}-${randomBytes(4).toString('hex')}`,
-    );
-    writeFileSync(rulesFile, encodeRules(plan.grants), { mode: 0o600 });
     return {
       status,
-      launcherArgs: ['--rules', rulesFile],
+      rules: encodeRules(plan.grants),
       warnings: [...deny.warnings, ...plan.warnings],
-      rulesFile,
     };
   }
 }

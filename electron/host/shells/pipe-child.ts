@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import type { Writable } from 'node:stream';
 import { Emitter } from '../lifecycle/emitter';
 import { PIPE_DRAIN_MS } from './constants';
 import { exitFrom, signalGroupOf, type ChildExit, type ShellChild } from './shell-child';
@@ -8,6 +9,8 @@ export interface PipeSpawnOptions {
   env: Record<string, string>;
   /** A writable stdin pipe (background), or /dev/null (foreground: no prompt can wait). */
   writable: boolean;
+  /** Descriptors from 3 on: each buffer is written to a pipe the child reads, then closed. */
+  fds?: Buffer[];
 }
 
 /**
@@ -30,7 +33,17 @@ export class PipeChild implements ShellChild {
       cwd: opts.cwd,
       env: opts.env,
       detached: true,
-      stdio: [opts.writable ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+      stdio: [
+        opts.writable ? 'pipe' : 'ignore',
+        'pipe',
+        'pipe',
+        ...(opts.fds ?? []).map(() => 'pipe' as const),
+      ],
+    });
+    (opts.fds ?? []).forEach((buf, i) => {
+      const pipe = this.child.stdio[3 + i] as Writable;
+      pipe.on('error', () => {}); // a launcher that died before reading reports through its exit
+      pipe.end(buf);
     });
     for (const stream of [this.child.stdout!, this.child.stderr!]) {
       stream.setEncoding('utf8');

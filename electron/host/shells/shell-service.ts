@@ -60,13 +60,10 @@ export class ShellService implements Disposable {
       opts.installRoot !== undefined ? opts.installRoot : findInstallRoot(moduleDir());
     this.launcher = opts.launcher !== undefined ? opts.launcher : findLauncher(installRoot);
     this.tempRoot = mkdtempSync(join(tmpdir(), 'mewbo-shells-'));
-    const rulesDir = join(this.tempRoot, 'rules');
-    mkdirSync(rulesDir, { mode: 0o700 });
     this.sandbox = new Sandbox({
       launcher: this.launcher,
       installRoot,
       configDir: opts.paths.configDir,
-      rulesDir,
       log: opts.log,
       registeredProjects: opts.registeredProjects,
     });

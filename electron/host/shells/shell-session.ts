@@ -108,7 +108,6 @@ export class ShellSession implements Disposable {
   private onExit(exit: ChildExit): void {
     this.exit = exit;
     this.endedAt = this.now();
-    this.spawned.cleanup();
     // Without the launcher, or when it was killed hard, strays may have left the tree.
     if (!this.spawned.supervised || exit.signal === 'SIGKILL') killByToken(this.token);
     const info = this.info();

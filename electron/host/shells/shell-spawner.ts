@@ -1,11 +1,12 @@
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import type { AppConfig } from '../config/schema';
 import type { ErrorPayload } from '../../../shared/tools/payload';
 import type { SandboxStatus } from '../../../shared/tools/shell-payload';
-import type { Sandbox } from '../sandbox/sandbox';
+import { rulesOverFd, type Sandbox } from '../sandbox/sandbox';
 import { DEFAULT_COLS, DEFAULT_ROWS } from './constants';
 import { PipeChild } from './pipe-child';
 import { PtyChild } from './pty-child';
+import { LaunchedPtyChild } from './launched-pty-child';
 import type { ShellChild } from './shell-child';
 import { shellEnv } from './shell-env';
 
@@ -30,8 +31,6 @@ export interface Spawned {
   warnings: string[];
   /** False when bash runs without the launcher: the host must sweep the tree itself. */
   supervised: boolean;
-  /** Removes what the spawn left on disk (a rules file the launcher did not consume). */
-  cleanup(): void;
 }
 
 export interface SpawnerOptions {
@@ -67,7 +66,8 @@ export class ShellSpawner {
     if (launcher) {
       file = launcher;
       args = [
-        ...prepared.launcherArgs,
+        ...rulesOverFd(prepared.rules),
+        ...(spec.tty ? ['--ctty'] : []),
         '--host-pid',
         String(process.pid),
         '--grace-ms',
@@ -84,31 +84,19 @@ export class ShellSpawner {
       args = ['-c', prefix + spec.command];
     }
     const writable = spec.background;
-    const cleanup = () => {
-      if (prepared.rulesFile) rmSync(prepared.rulesFile, { force: true });
-    };
-    let child: ShellChild;
-    try {
-      child = spec.tty
-        ? new PtyChild(file, args, {
-            cwd: spec.cwd,
-            env,
-            cols: DEFAULT_COLS,
-            rows: DEFAULT_ROWS,
-            writable,
-            supervised: launcher !== null,
-          })
-        : new PipeChild(file, args, { cwd: spec.cwd, env, writable });
-    } catch (err) {
-      cleanup();
-      throw err;
-    }
+    // The rules reach the launcher on an inherited pipe (fd 3), never a path a shell could rewrite.
+    const fds = launcher && prepared.rules ? [prepared.rules] : [];
+    const size = { cols: DEFAULT_COLS, rows: DEFAULT_ROWS };
+    const child: ShellChild = !spec.tty
+      ? new PipeChild(file, args, { cwd: spec.cwd, env, writable, fds })
+      : launcher
+        ? new LaunchedPtyChild(file, args, { cwd: spec.cwd, env, ...size, writable, fds })
+        : new PtyChild(file, args, { cwd: spec.cwd, env, ...size, writable, supervised: false });
     return {
       child,
       sandbox: prepared.status,
       warnings: prepared.warnings,
       supervised: launcher !== null,
-      cleanup,
     };
   }
 }

@@ -33,12 +33,7 @@ function workspace() {
   mkdirSync(join(dir, 'closed'));
   writeFileSync(join(dir, 'open', 'ok.txt'), 'readable');
   writeFileSync(join(dir, 'closed', 'secret.txt'), 'TOP-SECRET');
-  let n = 0;
-  const rules = (grants: { path: string; rights: number }[]) => {
-    const file = join(dir, `rules-${n++}`);
-    writeFileSync(file, encodeRules(grants));
-    return file;
-  };
+  const rules = (grants: { path: string; rights: number }[]) => encodeRules(grants);
   const system = ['/usr', '/etc', '/proc', '/dev', '/lib', '/lib64', '/bin'].map((path) => ({
     path,
     rights: ALL,
@@ -46,8 +41,14 @@ function workspace() {
   return { dir, rules, system };
 }
 
-function run(args: string[]) {
-  return spawnSync(launcher, args, { encoding: 'utf8', timeout: 20_000 });
+/** Runs the launcher with `rules` on its stdin (--rules-stdin), the way servers get theirs. */
+function run(args: string[], rules?: Buffer) {
+  const head = rules ? ['--rules-stdin', String(rules.length)] : [];
+  return spawnSync(launcher, [...head, ...args], {
+    encoding: 'utf8',
+    timeout: 20_000,
+    input: rules ?? '',
+  });
 }
 
 describe('the launcher', () => {
@@ -63,15 +64,16 @@ describe('the launcher', () => {
     () => {
       const w = workspace();
       const rules = w.rules([...w.system, { path: join(w.dir, 'open'), rights: ALL }]);
-      const r = run([
-        '--rules',
+      const r = run(
+        [
+          '--merge-stderr',
+          '--',
+          '/bin/bash',
+          '-c',
+          `cat ${w.dir}/open/ok.txt; echo; cat ${w.dir}/closed/secret.txt; echo x > ${w.dir}/closed/new.txt; echo y > ${w.dir}/open/new.txt && echo wrote-open`,
+        ],
         rules,
-        '--merge-stderr',
-        '--',
-        '/bin/bash',
-        '-c',
-        `cat ${w.dir}/open/ok.txt; echo; cat ${w.dir}/closed/secret.txt; echo x > ${w.dir}/closed/new.txt; echo y > ${w.dir}/open/new.txt && echo wrote-open`,
-      ]);
+      );
       expect(r.stdout).toContain('readable');
       expect(r.stdout).not.toContain('TOP-SECRET');
       expect(r.stdout).toMatch(/secret.txt: Permission denied/);
@@ -86,7 +88,7 @@ describe('the launcher', () => {
       const w = workspace();
       const bad = `/${'n'.repeat(300)}`;
       const rules = w.rules([...w.system, { path: bad, rights: ALL }]);
-      const r = run(['--rules', rules, '--', '/bin/bash', '-c', `cat ${w.dir}/closed/secret.txt`]);
+      const r = run(['--', '/bin/bash', '-c', `cat ${w.dir}/closed/secret.txt`], rules);
       expect(r.stderr).toContain(`dropped grant ${bad}`);
       expect(r.stdout + r.stderr).not.toContain('TOP-SECRET');
     },
@@ -97,11 +99,16 @@ describe('the launcher', () => {
     () => {
       // Landlock stacks at most 16 rulesets; the 17th nested launcher is refused by the kernel.
       const w = workspace();
+      // Each reads its own rules off the shared stdin, exactly their length, then runs the next.
+      const one = w.rules([{ path: '/', rights: ALL }]);
       const args: string[] = [];
-      for (let i = 0; i < 17; i++)
-        args.push(launcher, '--rules', w.rules([{ path: '/', rights: ALL }]), '--');
+      for (let i = 0; i < 17; i++) args.push(launcher, '--rules-stdin', String(one.length), '--');
       args.push('/bin/bash', '-c', `echo ran-unconfined; cat ${w.dir}/closed/secret.txt`);
-      const r = spawnSync(args[0]!, args.slice(1), { encoding: 'utf8', timeout: 20_000 });
+      const r = spawnSync(args[0]!, args.slice(1), {
+        encoding: 'utf8',
+        timeout: 20_000,
+        input: Buffer.concat(Array.from({ length: 17 }, () => one)),
+      });
       expect(r.status).toBe(125);
       expect(r.stderr).toMatch(
         /mewbo-landlock: ruleset refused: landlock_restrict_self: .*; not running unconfined/,
@@ -111,10 +118,16 @@ describe('the launcher', () => {
     },
   );
 
-  test('a rules file that cannot be read refuses the spawn', () => {
-    const r = run(['--rules', '/nonexistent/rules', '--', '/bin/true']);
-    expect(r.status).toBe(125);
-    expect(r.stderr).toContain('ruleset refused');
+  test('rules cut short refuse the spawn; a rules path is not accepted at all', () => {
+    const short = spawnSync(launcher, ['--rules-stdin', '100', '--', '/bin/true'], {
+      encoding: 'utf8',
+      input: 'ffff /\0',
+    });
+    expect(short.status).toBe(125);
+    expect(short.stderr).toContain('ruleset refused: cannot read rules from fd 0');
+    const path = run(['--rules', '/nonexistent/rules', '--', '/bin/true']);
+    expect(path.status).toBe(2);
+    expect(path.stderr).toContain('usage');
   });
 });
 
