@@ -62,6 +62,13 @@ export async function describeForApproval(
       detail: `$ ${str(a.command)}\n\ncwd: ${str(a.cwd) ?? root}${flags.length ? `\nruns ${flags.join(', ')}` : ''}`,
     };
   }
+  // Input to a running shell (shell_session_tool write) runs code: show exactly what is typed.
+  if (str(a.input) !== undefined && str(a.shell_id) !== undefined) {
+    return {
+      summary: `Type into ${str(a.shell_id)}: ${str(a.input)!.split('\n')[0]!.slice(0, 200)}`,
+      detail: `${str(a.input)}${a.newline === false ? '' : '⏎'}\n\ninto the running shell ${str(a.shell_id)}`,
+    };
+  }
   if (tool.flags.approval === 'edit') {
     const preview = await filePreview(root, a).catch(() => undefined);
     const file = str(a.file_path);

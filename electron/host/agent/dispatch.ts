@@ -4,7 +4,7 @@ import { parseToolArgs } from '../tools/parse-args';
 import type { AnyTool, ToolContext } from '../tools/tool';
 import { describeForApproval } from './approval-detail';
 import { newApprovalId } from './ids';
-import { headlessDenialReason, needsApproval } from './permissions';
+import { classifyCall, decideApproval, headlessDenialReason } from './permissions';
 import type { AgentSpec, ApprovalVerdict, RunContext } from './run-context';
 import { currentMode } from './session-state';
 import { abortReason, RunAborted } from './stop-reason';
@@ -44,7 +44,8 @@ async function requestApproval(
 ): Promise<ApprovalVerdict> {
   const mode = currentMode(run.session.events(), run.config.permission_mode);
   if (gate.kind === 'allow') return { allow: true };
-  if (gate.kind !== 'ask' && !needsApproval(tool, mode)) return { allow: true };
+  const policy = decideApproval({ tool, args, mode });
+  if (gate.kind !== 'ask' && !policy.ask) return { allow: true };
   const { summary, detail } = await describeForApproval(tool, args, agent.root);
   const approval_id = newApprovalId();
   const suggested = suggestRule(tool.name, args, agent.root);
@@ -62,7 +63,7 @@ async function requestApproval(
     const reason =
       gate.kind === 'ask'
         ? `This call needs approval (${gate.why}), and this headless run has nobody to approve it. The call was not run.`
-        : headlessDenialReason(tool, mode);
+        : headlessDenialReason(policy.kind, mode);
     await run.append({
       type: 'approval_decision',
       approval_id,
@@ -247,13 +248,20 @@ function notifyHooks(run: RunContext, agent: StepAgent, message: string): void {
     .catch(() => {});
 }
 
-/** Groups: a run of consecutive read-only calls, or one call that may write. */
+/**
+ * Groups: a run of consecutive read-only calls, or one call that may write. Read-only is per call
+ * (a read of shell_session_tool is a read); a call whose arguments do not parse is not.
+ */
 export function groupCalls(
   calls: readonly ModelToolCall[],
   bound: readonly AnyTool[],
 ): ModelToolCall[][] {
-  const readOnly = (c: ModelToolCall) =>
-    bound.find((t) => t.name === c.name)?.flags.readOnly === true;
+  const readOnly = (c: ModelToolCall) => {
+    const tool = bound.find((t) => t.name === c.name);
+    if (!tool || c.argsError) return false;
+    const parsed = parseToolArgs(tool, c.args);
+    return parsed.ok && classifyCall(tool, parsed.args).readOnly;
+  };
   const groups: ModelToolCall[][] = [];
   for (const c of calls) {
     const last = groups[groups.length - 1];

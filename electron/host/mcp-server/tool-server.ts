@@ -71,11 +71,11 @@ export class McpToolServer extends DisposableObject {
         `No tool named '${name}' is served here; available: ${[...this.tools.keys()].join(', ')}`,
       );
     }
-    const refusal = refusalFor(tool, this.opts.mode);
-    if (refusal)
-      return errorPayload('permission_denied', `Refused: ${refusal}.`, { mode: this.opts.mode });
     const parsed = parseToolArgs(tool, rawArgs);
     if (!parsed.ok) return parsed.error;
+    const refusal = refusalFor(tool, parsed.args, this.opts.mode);
+    if (refusal)
+      return errorPayload('permission_denied', `Refused: ${refusal}.`, { mode: this.opts.mode });
     const ctx: ToolContext = {
       ...this.opts.context,
       signal: AbortSignal.any([this.opts.context.signal, signal]),

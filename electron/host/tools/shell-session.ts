@@ -41,7 +41,15 @@ export const shellSessionTool = defineTool({
     'exited shell is refused. kill sends SIGTERM to the whole process group, then SIGKILL after a grace period. ' +
     `Output over ${RESULT_CAP_CHARS.toLocaleString('en-US')} characters keeps its head and tail around a marker.`,
   parameters,
-  flags: { readOnly: false, approval: 'none' },
+  // Not read-only as a tool (plan mode does not bind it), but per call: read and list only read;
+  // write sends input to a running shell or interpreter, which runs code like a shell command.
+  flags: { readOnly: false, approval: 'shell' },
+  classify: (args) =>
+    args.operation === 'read' || args.operation === 'list'
+      ? { readOnly: true, approval: 'none' }
+      : args.operation === 'write'
+        ? { readOnly: false, approval: 'shell' }
+        : { readOnly: false, approval: 'none' },
   async run(ctx, args) {
     const shells = ctx.services.shells as ShellService | undefined;
     if (!shells)

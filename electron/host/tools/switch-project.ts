@@ -18,8 +18,9 @@ export const switchProjectTool = defineTool({
       .min(1, 'project is empty: pass a key from list_projects')
       .describe('A key reported by list_projects'),
   }),
-  // Not read-only: a switch changes the root of every later call, so it never runs beside another call.
-  flags: { readOnly: false, rootOnly: true, autoWorkspaceOnly: true, approval: 'none' },
+  // Not read-only: a switch changes the root of every later call, so it never runs beside another
+  // call. It widens what the agent reaches (another project's files and shells): asked in ask mode.
+  flags: { readOnly: false, rootOnly: true, autoWorkspaceOnly: true, approval: 'scope' },
   async run(ctx, args) {
     if (ctx.agentId !== 'root')
       return errorPayload(

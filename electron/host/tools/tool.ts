@@ -6,7 +6,8 @@ import type { AppConfig } from '../config/schema';
 import type { ToolServices } from './services';
 
 // A tool is data plus one function (the agent engines' model): the loop knows nothing about any
-// particular tool. Binding reads `flags`; dispatch reads `flags.readOnly`.
+// particular tool. Binding reads `flags`; dispatch and the permission policy read what each call
+// does (`classify`, else `flags`).
 
 export interface ToolFlags {
   /** Reads only: calls of one step may run in parallel. Write tools never run beside another write. */
@@ -23,8 +24,21 @@ export interface ToolFlags {
   needsInteractive?: boolean;
   /** Only in auto workspace mode. */
   autoWorkspaceOnly?: boolean;
-  /** What the permission policy treats it as. */
-  approval?: 'none' | 'edit' | 'shell';
+  /** What the permission policy treats its calls as, unless `classify` says per call. */
+  approval?: ApprovalKind;
+}
+
+/**
+ * What a call asks of the user: nothing, an edit, a shell command (anything that runs code), or a
+ * scope change (it widens what the agent reaches: another project).
+ */
+export type ApprovalKind = 'none' | 'edit' | 'shell' | 'scope';
+
+/** What one call does with its arguments (agent/permissions.ts decides approval from it). */
+export interface CallClass {
+  /** Reads only: it may run beside other reads of the step. */
+  readOnly: boolean;
+  approval: ApprovalKind;
 }
 
 export interface ToolContext {
@@ -52,6 +66,11 @@ export interface ToolDefinition<P extends z.ZodType = z.ZodType> {
    */
   inputJsonSchema?: Record<string, unknown>;
   flags: ToolFlags;
+  /**
+   * Per-call classification from the parsed arguments, for tools whose calls differ (a read and
+   * a write of shell_session_tool). Unset: `flags.readOnly` and `flags.approval` for every call.
+   */
+  classify?(args: z.infer<P>): CallClass;
   run(ctx: ToolContext, args: z.infer<P>): Promise<ToolPayload>;
 }
 

@@ -37,13 +37,13 @@ describe('MCP exposure and permission modes', () => {
   });
 
   it('ask refuses every write, accept-edits refuses shell only, auto refuses nothing', () => {
-    expect(refusalFor(reader, 'ask')).toBeNull();
-    expect(refusalFor(editor, 'ask')).toMatch(/nobody to approve/);
-    expect(refusalFor(shell, 'ask')).toMatch(/nobody to approve/);
-    expect(refusalFor(editor, 'accept-edits')).toBeNull();
-    expect(refusalFor(shell, 'accept-edits')).toMatch(/--permission-mode auto/);
-    expect(refusalFor(shell, 'auto')).toBeNull();
-    expect(refusalFor(session, 'ask')).toBeNull();
-    expect(refusalFor(session, 'plan')).toMatch(/plan mode/);
+    expect(refusalFor(reader, {}, 'ask')).toBeNull();
+    expect(refusalFor(editor, {}, 'ask')).toMatch(/nobody to approve/);
+    expect(refusalFor(shell, {}, 'ask')).toMatch(/nobody to approve/);
+    expect(refusalFor(editor, {}, 'accept-edits')).toBeNull();
+    expect(refusalFor(shell, {}, 'accept-edits')).toMatch(/--permission-mode auto/);
+    expect(refusalFor(shell, {}, 'auto')).toBeNull();
+    expect(refusalFor(session, {}, 'ask')).toBeNull();
+    expect(refusalFor(session, {}, 'plan')).toMatch(/plan mode/);
   });
 });
