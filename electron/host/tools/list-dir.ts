@@ -3,6 +3,7 @@ import { join, relative, sep } from 'node:path';
 import { z } from 'zod';
 import { errorPayload, type ToolPayload } from '../../../shared/tools/payload';
 import { GitignoreRules } from '../fs/gitignore-rules';
+import { openDirInRoot, type RootedDir } from '../fs/safe-open';
 import { relativeToRoot, safeResolve } from '../fs/safe-path';
 import {
   LIST_DIR_DEFAULT_MAX_ENTRIES,
@@ -14,11 +15,13 @@ import { defineTool } from './tool';
 
 // aider_list_dir_tool: every file under a directory, recursively, as paths relative to root;
 // .gitignore honoured, .git skipped, symlinked directories listed but not followed (they could
-// lead out of the root or loop). Past the shown entries the walk only counts, up to a bound, so
-// the truncation note can say how much was left out.
+// lead out of the root or loop). Directories are read in parallel by a bounded pool, each opened
+// through a verified descriptor (safe-open), so swapping one for a symlink mid-walk cannot list
+// another project. The whole tree is walked, so a listing cut at its cap still gives the exact
+// total; the order is fixed (a directory's files by name, then its subdirectories by name).
 
-/** Files counted at most for the "N total" of a truncated listing (keeps huge trees bounded). */
-const COUNT_LIMIT = 1_000_000;
+/** Directories read at once (libuv runs four file operations at a time by default). */
+const LIST_DIR_CONCURRENCY = 8;
 const SKIPPED_DIRS = new Set(['.git']);
 
 const parameters = z.strictObject({
@@ -37,66 +40,117 @@ const parameters = z.strictObject({
 });
 
 const toPosix = (p: string): string => (sep === '/' ? p : p.split(sep).join('/'));
+const byName = (x: string, y: string): number => (x < y ? -1 : x > y ? 1 : 0);
 
-interface Walk {
-  shown: string[];
-  chars: number;
-  total: number;
-  cutByChars: boolean;
+/** One directory of the walk: its listed files and its entered subdirectories, both by name. */
+interface DirNode {
+  rel: string;
+  files: string[];
+  subdirs: DirNode[];
 }
 
+interface Task {
+  abs: string;
+  node: DirNode;
+  rules: GitignoreRules;
+  /** The listed directory itself: its rules (and its ancestors') are already in `rules`. */
+  top: boolean;
+}
+
+/** Reads every directory under `start` (bounded parallelism); returns the tree and the file count. */
 async function walk(
   root: string,
   start: string,
-  maxEntries: number,
   signal: AbortSignal,
-): Promise<Walk> {
-  const state: Walk = { shown: [], chars: 0, total: 0, cutByChars: false };
-  let rules = GitignoreRules.empty();
+): Promise<{ tree: DirNode; total: number; aborted: boolean }> {
   // Rules of the directories between the root and the listed one apply too.
+  let rules = await GitignoreRules.empty().enter(root, '');
   const between = toPosix(relative(root, start)).split('/').filter(Boolean);
   let dir = root;
-  rules = await rules.enter(root, '');
   for (const part of between) {
     dir = join(dir, part);
     rules = await rules.enter(dir, toPosix(relative(root, dir)));
   }
-  const stack: Array<{ abs: string; rel: string; rules: GitignoreRules }> = [
-    { abs: start, rel: toPosix(relative(root, start)), rules },
-  ];
-  while (stack.length && state.total < COUNT_LIMIT) {
-    if (signal.aborted) break;
-    const { abs, rel, rules: parent } = stack.pop()!;
+  const tree: DirNode = { rel: toPosix(relative(root, start)), files: [], subdirs: [] };
+  let total = 0;
+  const queue: Task[] = [{ abs: start, node: tree, rules, top: true }];
+
+  const visit = async (task: Task): Promise<void> => {
+    const { node } = task;
     let entries;
+    let here = task.rules;
+    let opened: RootedDir;
     try {
-      entries = await readdir(abs, { withFileTypes: true });
+      opened = await openDirInRoot(root, task.abs);
     } catch {
-      continue; // unreadable subdirectory: skip it rather than fail the listing
+      return; // unreadable, or swapped for a link since it was listed: skip it
     }
-    const here =
-      abs === start ? parent : await parent.enter(abs, rel, new Set(entries.map((e) => e.name)));
-    entries.sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
-    const subdirs: Array<{ abs: string; rel: string; rules: GitignoreRules }> = [];
+    try {
+      entries = await readdir(opened.self, { withFileTypes: true });
+      if (!task.top)
+        here = await here.enter(opened.self, node.rel, new Set(entries.map((e) => e.name)));
+    } catch {
+      return;
+    } finally {
+      await opened.close();
+    }
+    entries.sort((x, y) => byName(x.name, y.name));
     for (const e of entries) {
-      const childRel = rel ? `${rel}/${e.name}` : e.name;
+      const childRel = node.rel ? `${node.rel}/${e.name}` : e.name;
       if (e.isDirectory()) {
         if (SKIPPED_DIRS.has(e.name) || here.ignores(`${childRel}/`)) continue;
-        subdirs.push({ abs: join(abs, e.name), rel: childRel, rules: here });
+        const child: DirNode = { rel: childRel, files: [], subdirs: [] };
+        node.subdirs.push(child);
+        queue.push({ abs: join(task.abs, e.name), node: child, rules: here, top: false });
         continue;
       }
       if (here.ignores(childRel)) continue;
-      state.total++;
-      if (state.shown.length < maxEntries && !state.cutByChars) {
-        if (state.chars + childRel.length + 1 > LIST_DIR_MAX_CHARS) state.cutByChars = true;
-        else {
-          state.shown.push(childRel);
-          state.chars += childRel.length + 1;
-        }
-      }
+      node.files.push(childRel);
+      total++;
     }
-    for (let k = subdirs.length - 1; k >= 0; k--) stack.push(subdirs[k]!);
+  };
+
+  await new Promise<void>((resolve, reject) => {
+    let active = 0;
+    const pump = (): void => {
+      while (!signal.aborted && active < LIST_DIR_CONCURRENCY && queue.length) {
+        active++;
+        visit(queue.pop()!).then(() => {
+          active--;
+          pump();
+        }, reject);
+      }
+      if (active === 0 && (queue.length === 0 || signal.aborted)) resolve();
+    };
+    pump();
+  });
+  return { tree, total, aborted: signal.aborted };
+}
+
+interface Shown {
+  shown: string[];
+  cutByChars: boolean;
+}
+
+/** The first files of the tree in listing order, within max_entries and the character cap. */
+function firstFiles(tree: DirNode, maxEntries: number): Shown {
+  const out: Shown = { shown: [], cutByChars: false };
+  let chars = 0;
+  const stack: DirNode[] = [tree];
+  while (stack.length) {
+    const node = stack.pop()!;
+    for (const f of node.files) {
+      if (out.shown.length >= maxEntries) return out;
+      if (chars + f.length + 1 > LIST_DIR_MAX_CHARS) {
+        out.cutByChars = true;
+        return out;
+      }
+      out.shown.push(f);
+      chars += f.length + 1;
+    }
+    for (let k = node.subdirs.length - 1; k >= 0; k--) stack.push(node.subdirs[k]!);
   }
-  return state;
+  return out;
 }
 
 export const listDirTool = defineTool({
@@ -122,7 +176,8 @@ export const listDirTool = defineTool({
     } catch (err) {
       return fsErrorPayload(err, root, path, shown);
     }
-    const result = await walk(root, path, args.max_entries, ctx.signal);
+    const walked = await walk(root, path, ctx.signal);
+    const result = { ...firstFiles(walked.tree, args.max_entries), total: walked.total };
     const truncated = result.shown.length < result.total;
     let text = result.shown.join('\n');
     const payload: ToolPayload = {
@@ -134,7 +189,7 @@ export const listDirTool = defineTool({
       truncated,
     };
     if (truncated) {
-      const total = result.total >= COUNT_LIMIT ? `more than ${COUNT_LIMIT}` : String(result.total);
+      const total = walked.aborted ? `at least ${result.total}` : String(result.total);
       const why = result.cutByChars
         ? `the ${LIST_DIR_MAX_CHARS}-character limit`
         : `max_entries ${args.max_entries}`;

@@ -9,7 +9,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -28,7 +28,10 @@ const SECRET = 'OTHER-PROJECT-SECRET-7f3a';
 const CONTROL_ATTEMPTS = 5000;
 /** The control stops once it has leaked this often: the attack is shown to work. */
 const CONTROL_LEAKS_ENOUGH = 3;
+/** A file name only the other project has: a listing that shows it leaked. */
+const LISTED_SECRET = 'other-project-only';
 const READ_ATTEMPTS = 2000;
+const LIST_ATTEMPTS = 400;
 const EDIT_ATTEMPTS = 400;
 
 let fx: Fixture;
@@ -56,6 +59,7 @@ beforeAll(() => {
   mkdirSync(join(fx.outside, 'deep'));
   writeFileSync(join(fx.outside, 'deep', 'secret.txt'), SECRET);
   writeFileSync(join(fx.outside, 'deep', 'notes.txt'), SECRET);
+  writeFileSync(join(fx.outside, 'deep', `${LISTED_SECRET}.txt`), SECRET);
   // Directory swap: sub (a real directory) <-> alt (a symlink to the other project). The swapped
   // directory is not the last one of the path, so refusing a symlink at the open does not help.
   mkdirSync(join(fx.root, 'sub', 'deep'), { recursive: true });
@@ -130,6 +134,36 @@ describe.skipIf(process.platform !== 'linux')('file tools under a swapping racer
     await stopRacer(racer!);
     console.log(`unprotected write: ${leaks} leaks in ${attempts} attempts`);
     expect(leaks).toBeGreaterThan(0);
+  });
+
+  it('the racer works: an unprotected resolve-then-readdir lists the other project', async (t) => {
+    if (!swapper) t.skip('no renameat2(RENAME_EXCHANGE) here');
+    race('sub', 'alt');
+    let leaks = 0;
+    let attempts = 0;
+    while (attempts < CONTROL_ATTEMPTS && leaks < CONTROL_LEAKS_ENOUGH) {
+      attempts++;
+      const r = safeResolve(fx.root, undefined, 'sub/deep');
+      if (!r.ok) continue;
+      const names = await readdir(r.path).catch(() => [] as string[]);
+      if (names.some((n) => n.startsWith(LISTED_SECRET))) leaks++;
+    }
+    console.log(`unprotected readdir: ${leaks} leaks in ${attempts} attempts`);
+    expect(leaks).toBeGreaterThan(0);
+  });
+
+  it('aider_list_dir_tool never lists the other project while a directory is swapped', async (t) => {
+    if (!swapper) t.skip('no renameat2(RENAME_EXCHANGE) here');
+    race('sub', 'alt');
+    const outcomes = new Map<string, number>();
+    for (let i = 0; i < LIST_ATTEMPTS; i++) {
+      const path = i % 2 ? 'sub/deep' : '.';
+      const p = await runApi(fx.root, 'aider_list_dir_tool', { path });
+      expect(JSON.stringify(p)).not.toContain(LISTED_SECRET);
+      const key = p.kind === 'error' ? String(p.code) : p.kind;
+      outcomes.set(key, (outcomes.get(key) ?? 0) + 1);
+    }
+    console.log('aider_list_dir_tool under race:', Object.fromEntries(outcomes));
   });
 
   for (const [what, a, b, path] of [
