@@ -122,6 +122,8 @@ export class FakeAnthropic {
   readonly script = new ModelScript();
   private idCounter = 0;
   private cache?: PromptCache;
+  /** What GET /v1/models lists (a test may add to it). */
+  readonly models = ['claude-sonnet-4-5'];
 
   private constructor(
     private readonly server: Server,
@@ -157,9 +159,14 @@ export class FakeAnthropic {
     res: ServerResponse,
   ): Promise<void> {
     const raw = await readBody(req);
-    if (req.method === 'GET' && req.url === '/v1/models') {
+    if (req.method === 'GET' && req.url?.split('?')[0] === '/v1/models') {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ data: [{ id: 'claude-sonnet-4-5', type: 'model' }] }));
+      res.end(
+        JSON.stringify({
+          data: this.models.map((id) => ({ id, type: 'model' })),
+          has_more: false,
+        }),
+      );
       return;
     }
     if (req.method !== 'POST' || req.url !== '/v1/messages')

@@ -1,6 +1,7 @@
 import type { SessionEvent, SessionEventOf } from '../../../shared/protocol/events';
 import type { PermissionModeWire } from '../../../shared/protocol/common';
 import type { RunState, ShellInfo, TimelineItem, TodoItem } from './timeline-items';
+import { UsageTotals } from './usage-totals';
 
 /**
  * Tools whose own events draw them (the question card, the panel, the todo dock): their tool card
@@ -29,6 +30,10 @@ export class SessionModel {
   project: string | null = null;
   root: string | null = null;
   title = '';
+  /** Model usage: the context meter and the cost estimate. */
+  readonly usage = new UsageTotals();
+  /** This session's own model (`provider:name`); null or undefined: the app's default. */
+  chosenModel: string | null = null;
   /** Item position by correlation key (call, question, approval, plan, panel id). */
   private readonly at = new Map<string, number>();
   /** Seq ranges [from, to) hidden by rewinds in force, by the rewind's seq. */
@@ -254,6 +259,10 @@ export class SessionModel {
         this.push({ ...base, kind: 'error', message: e.message, code: e.code });
         break;
       case 'usage':
+        this.usage.add(e);
+        break;
+      case 'model_change':
+        this.chosenModel = e.model;
         break;
       case 'checkpoint':
         break;

@@ -108,6 +108,33 @@ describe('mewbo run', () => {
     expect(r.events.at(-1)).toMatchObject({ type: 'run_state', state: 'idle', reason: 'finished' });
   });
 
+  it("each model call's usage is a JSON line: input, output, cache reads and writes, the window and the cost", async () => {
+    await fake.close();
+    fake = await FakeAnthropic.start({ cache: { minTokens: 1 } });
+    fake.script.push(
+      { toolCalls: [{ name: 'read_file', args: { path: 'a.txt' } }] },
+      { text: 'one' },
+    );
+    const r = await mewboRun(['--project', project.dir, 'what is in a.txt?']);
+    expect(r.code).toBe(0);
+    const usage = r.events.filter((e) => e.type === 'usage') as Record<string, unknown>[];
+    expect(usage).toHaveLength(2);
+    for (const u of usage)
+      expect(u).toMatchObject({
+        provider: 'anthropic',
+        model: 'claude-sonnet-4-5',
+        input_tokens: expect.any(Number),
+        output_tokens: expect.any(Number),
+        cache_read_tokens: expect.any(Number),
+        cache_write_tokens: expect.any(Number),
+        context_window: 200_000,
+        compact_at_tokens: expect.any(Number),
+        cost_usd: expect.any(Number),
+      });
+    expect(usage[0]!.cache_write_tokens).toBeGreaterThan(0);
+    expect(usage[1]!.cache_read_tokens).toBeGreaterThan(0);
+  });
+
   it('in ask mode a call that needs approval is denied with a reason the model sees, and nothing is written', async () => {
     fake.script.push({ toolCalls: [EDIT] }, { text: 'I could not edit: approval is needed.' });
     const r = await mewboRun(['--project', project.dir, 'change one to two']);

@@ -5,6 +5,8 @@ import { errorText } from '../../state/agent-actions';
 import { permissionModeWire, type PermissionModeWire } from '../../../../shared/protocol/common';
 import type { SessionSummary } from '../../../../shared/protocol/session-summary';
 import { focusComposer } from '../../lib/focus';
+import { ContextMeter } from './ContextMeter';
+import { ModelPicker } from './ModelPicker';
 
 const MODE_LABEL: Record<PermissionModeWire, string> = {
   ask: 'Ask first',
@@ -78,6 +80,8 @@ export function SessionHeader({
           {error}
         </span>
       )}
+      <ContextMeter usage={model.usage} />
+      <ModelPicker id={id} chosen={model.chosenModel} />
       <label className="mode">
         <span className="visually-hidden">Permission mode</span>
         <select

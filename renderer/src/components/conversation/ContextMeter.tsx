@@ -1,0 +1,47 @@
+import type { UsageTotals } from '../../state/usage-totals';
+
+const pct = (share: number) => `${Math.round(share * 100)}%`;
+const tokens = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(n >= 10_000 ? 0 : 1)}k` : `${n}`);
+const usd = (n: number) => (n < 0.01 && n > 0 ? '<$0.01' : `$${n.toFixed(2)}`);
+
+/**
+ * How full the model's context window is after the newest call, with a tick where compaction
+ * starts, and the session's estimated cost (prices per model in configs/app.json `prices`).
+ */
+export function ContextMeter({ usage }: { usage: UsageTotals }) {
+  const fill = usage.fill;
+  const last = usage.last;
+  if (fill === null || !last) return null;
+  const at = usage.compactAt;
+  const used = last.input_tokens + last.output_tokens;
+  const cached = usage.inputTokens ? usage.cacheReadTokens / usage.inputTokens : 0;
+  const title =
+    `Context: ${tokens(used)} of ${tokens(last.context_window ?? 0)} tokens (${pct(fill)})` +
+    (at !== null ? `; compacted at ${pct(at)}` : '') +
+    `\nModel: ${last.model}. ${usage.calls} calls, ${tokens(usage.inputTokens)} in (${pct(cached)} from cache), ${tokens(usage.outputTokens)} out` +
+    (usage.unpriced
+      ? `\n${usage.unpriced} calls of a model with no price in configs/app.json "prices"`
+      : '');
+  const tone = at !== null && fill >= at * 0.9 ? 'warning' : 'neutral';
+  return (
+    <div className={`context-meter ${tone}`} title={title}>
+      <div
+        role="meter"
+        aria-label="Context window"
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={Math.round(fill * 100)}
+        aria-valuetext={`${pct(fill)} of the context window${at !== null ? `, compaction at ${pct(at)}` : ''}`}
+        className="context-meter-bar"
+      >
+        <span className="context-meter-fill" style={{ width: pct(fill) }} />
+        {at !== null && <span className="context-meter-mark" style={{ left: pct(at) }} />}
+      </div>
+      <span className="small muted">{pct(fill)}</span>
+      <span className="small muted" aria-label="Estimated cost">
+        {usd(usage.costUsd)}
+        {usage.unpriced ? '+' : ''}
+      </span>
+    </div>
+  );
+}
