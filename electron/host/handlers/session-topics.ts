@@ -5,8 +5,7 @@ import { toDisposable } from '../lifecycle/disposable';
 /** `session:<id>`: replay from the cursor, then live durable and transient events. */
 export function sessionTopic(sessions: SessionManager): TopicProvider {
   return async (id, cursor, sink) => {
-    const session = await sessions.get(id);
-    return session.subscribe(cursor ?? 0, sink);
+    return sessions.watch(id, cursor ?? 0, sink);
   };
 }
 

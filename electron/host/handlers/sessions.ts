@@ -8,6 +8,7 @@ type SessionHandlers = Pick<
   | 'sessions.list'
   | 'sessions.create'
   | 'sessions.open'
+  | 'sessions.events'
   | 'sessions.rename'
   | 'sessions.delete'
   | 'sessions.search'
@@ -41,9 +42,14 @@ export function sessionHandlers({
       return { session: session.summary() };
     },
     'sessions.open': async (req) => {
-      const session = await sessions.get(req.id);
-      const events = session.events(req.from, req.from + req.limit);
-      return { session: session.summary(), events: [...events], next: req.from + events.length };
+      const view = await sessions.view(req.id, req.limit);
+      if (req.from === undefined) return view;
+      const events = await sessions.page(req.id, req.from, req.from + req.limit);
+      return { ...view, events, start: req.from, next: req.from + events.length };
+    },
+    'sessions.events': async (req) => {
+      const start = Math.max(0, req.before - req.limit);
+      return { events: await sessions.page(req.id, start, req.before), start };
     },
     'sessions.rename': async (req) => ({ session: await sessions.rename(req.id, req.title) }),
     'sessions.delete': async (req) => {

@@ -1,17 +1,50 @@
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Emitter, type Event } from '../lifecycle/emitter';
-import type { Disposable } from '../lifecycle/disposable';
+import { toDisposable, type Disposable } from '../lifecycle/disposable';
 import { readJsonOr, writeJsonAtomic } from '../store/atomic-json';
-import { Session, type SessionMeta } from './session';
+import { EventLogIndex, readTail } from '../store/event-index';
+import { Session, type SessionMeta, type SessionStreamItem } from './session';
 import { newSessionId, SESSION_ID_PATTERN } from './session-folders';
 import { searchLog, type SessionHit } from './session-search';
 import { DEFAULT_SESSION_TITLE } from './session-title';
 import type { SessionSummary, SessionsChange } from '../../../shared/protocol/session-summary';
 import type { SessionEvent } from '../../../shared/protocol/events';
+import type {
+  SessionSnapshot,
+  SessionSnapshotFrame,
+} from '../../../shared/protocol/session-snapshot';
 import { atomicWriteFile } from '../fs/atomic-write';
 
 const ID_PATTERN = SESSION_ID_PATTERN;
+/** A log with more than this not indexed yet is opened from its end and indexed after the answer. */
+const TAIL_FIRST_BYTES = 1024 * 1024;
+
+function lastRunState(events: readonly SessionEvent[]): SessionSummary['run_state'] | undefined {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i]!;
+    if (e.type === 'run_state') return e.state;
+  }
+  return undefined;
+}
+
+/** What a client draws first: the state now and the newest events (`start` is the first seq). */
+export interface SessionView {
+  session: SessionSummary;
+  snapshot: SessionSnapshot | null;
+  events: SessionEvent[];
+  start: number;
+  next: number;
+}
+
+/** What a `session:<id>` topic carries: events, transient deltas, the snapshot after replay. */
+export type SessionTopicItem = SessionStreamItem | SessionSnapshotFrame;
+
+interface Watcher {
+  cursor: number;
+  sink: (item: SessionTopicItem) => void;
+  attached: Disposable | null;
+}
 
 export class SessionNotFoundError extends Error {
   override name = 'SessionNotFoundError';
@@ -29,6 +62,10 @@ export type { SessionsChange };
  */
 export class SessionManager implements Disposable {
   private readonly open = new Map<string, Promise<Session>>();
+  /** Read side for sessions not loaded: windows, pages and replays come from the log's index. */
+  private readonly indexes = new Map<string, Promise<EventLogIndex>>();
+  /** Topic subscribers of sessions not loaded: attached to the session when it loads. */
+  private readonly watchers = new Map<string, Set<Watcher>>();
   private readonly changed = new Emitter<SessionsChange>();
   private readonly created = new Emitter<Session>();
   private readonly deleting = new Emitter<Session>();
@@ -39,7 +76,10 @@ export class SessionManager implements Disposable {
   /** Fires before a session's files are removed; its resources are disposed right after. */
   readonly onWillDelete: Event<Session> = this.deleting.event;
 
-  constructor(private readonly dir: string) {}
+  constructor(
+    private readonly dir: string,
+    private readonly opts: { tailFirstBytes?: number } = {},
+  ) {}
 
   private paths(id: string) {
     const folder = join(this.dir, id);
@@ -96,7 +136,10 @@ export class SessionManager implements Disposable {
   private load(id: string, meta: SessionMeta): Promise<Session> {
     const pending = Session.open(meta, this.paths(id).log).then((session) => {
       // meta.json may lag the log after a crash; the log wins.
-      session.meta = { ...session.meta, title: lastTitle(session) ?? session.meta.title };
+      session.meta = { ...session.meta, title: session.snapshot().title || session.meta.title };
+      // Subscribers who followed the session before it loaded continue from their cursor.
+      for (const w of this.watchers.get(id) ?? []) w.attached = session.subscribe(w.cursor, w.sink);
+      this.watchers.delete(id);
       session.onDidAppend((e) => {
         // The title follows the log as each rename lands, before anyone is told of it.
         if (e.type === 'session_renamed') session.meta = { ...session.meta, title: e.title };
@@ -119,6 +162,150 @@ export class SessionManager implements Disposable {
     const meta = await readJsonOr<SessionMeta | null>(this.paths(id).meta, null);
     if (!meta) throw new SessionNotFoundError(id);
     return this.load(id, meta as SessionMeta);
+  }
+
+  /** The stored index as loaded, without scanning what the log gained since. */
+  private storedIndex(id: string): Promise<EventLogIndex> {
+    let idx = this.indexes.get(id);
+    if (!idx) {
+      idx = EventLogIndex.open(this.paths(id).log, false);
+      this.indexes.set(id, idx);
+      idx.catch(() => this.indexes.delete(id));
+    }
+    return idx;
+  }
+
+  /** The index, caught up with the log. */
+  private index(id: string): Promise<EventLogIndex> {
+    return this.storedIndex(id).then(async (i) => {
+      await i.catchUp();
+      // Written after the caller got its answer; a failure only costs the next open a scan.
+      setImmediate(() => void i.save());
+      return i;
+    });
+  }
+
+  private async readMeta(id: string): Promise<SessionMeta> {
+    if (!ID_PATTERN.test(id)) throw new SessionNotFoundError(id);
+    const meta = await readJsonOr<SessionMeta | null>(this.paths(id).meta, null);
+    if (!meta) throw new SessionNotFoundError(id);
+    return meta as SessionMeta;
+  }
+
+  /**
+   * The snapshot and the newest `limit` events, without loading the session: a session not open
+   * in this host is read through its index (a seek to the window), so the cost does not grow with
+   * its history.
+   */
+  async view(id: string, limit: number): Promise<SessionView> {
+    const loaded = this.open.get(id);
+    if (loaded) {
+      const session = await loaded;
+      const next = session.length;
+      const start = Math.max(0, next - limit);
+      return {
+        session: session.summary(),
+        snapshot: session.snapshot(),
+        events: [...session.events(start, next)],
+        start,
+        next,
+      };
+    }
+    const meta = await this.readMeta(id);
+    const stored = await this.storedIndex(id);
+    if ((await stored.unscannedBytes()) > (this.opts.tailFirstBytes ?? TAIL_FIRST_BYTES)) {
+      const events = await readTail(this.paths(id).log, limit);
+      void this.index(id).catch((err: unknown) =>
+        console.error(`[sessions] indexing ${id} failed`, err),
+      );
+      const last = events[events.length - 1];
+      return {
+        session: {
+          id,
+          title: meta.title,
+          project: meta.project,
+          root: meta.root,
+          created_at: meta.created_at,
+          updated_at: last?.ts ?? meta.created_at,
+          event_count: last ? last.seq + 1 : 0,
+          run_state: lastRunState(events) ?? 'idle',
+        },
+        snapshot: null,
+        events,
+        start: events[0]?.seq ?? 0,
+        next: last ? last.seq + 1 : 0,
+      };
+    }
+    const idx = await this.index(id);
+    const next = idx.length;
+    const start = Math.max(0, next - limit);
+    const events = await idx.read(start, next);
+    const snapshot = idx.snapshot();
+    return {
+      session: {
+        id,
+        title: snapshot.title || meta.title,
+        project: meta.project,
+        root: meta.root,
+        created_at: meta.created_at,
+        updated_at: events[events.length - 1]?.ts ?? meta.created_at,
+        event_count: next,
+        run_state: snapshot.run_state,
+      },
+      snapshot,
+      events,
+      start,
+      next,
+    };
+  }
+
+  /** Events with seq in [from, to) (an older page on scroll, or a forward read from a cursor). */
+  async page(id: string, from: number, to: number): Promise<SessionEvent[]> {
+    const loaded = this.open.get(id);
+    if (loaded) return [...(await loaded).events(from, to)];
+    await this.readMeta(id);
+    return (await this.index(id)).read(from, to);
+  }
+
+  /**
+   * The `session:<id>` topic: replay from `cursor`, then live, with no gap and no duplicate, and
+   * without loading a session nobody runs: its replay comes from the index, and the subscription
+   * attaches to the session if it loads later (a message sent, a decision).
+   */
+  async watch(
+    id: string,
+    cursor: number,
+    sink: (item: SessionTopicItem) => void,
+  ): Promise<Disposable> {
+    if (!this.open.has(id)) {
+      await this.readMeta(id);
+      const idx = await this.index(id);
+      // Replayed in pages so a far-behind cursor does not read everything at once.
+      for (let from = cursor; !this.open.has(id) && from < idx.length;) {
+        const to = Math.min(idx.length, from + 1000);
+        const events = await idx.read(from, to);
+        if (this.open.has(id)) break;
+        for (const e of events) if (e.seq >= cursor) sink(e);
+        cursor = Math.max(cursor, to);
+        from = to;
+      }
+      if (!this.open.has(id)) {
+        const w: Watcher = { cursor, sink, attached: null };
+        let set = this.watchers.get(id);
+        if (!set) this.watchers.set(id, (set = new Set()));
+        set.add(w);
+        sink({ type: 'session_snapshot', snapshot: idx.snapshot() });
+        return toDisposable(() => {
+          this.watchers.get(id)?.delete(w);
+          void w.attached?.dispose();
+        });
+      }
+    }
+    // Loaded (or loading): the session replays from its memory what the index did not.
+    const session = await this.open.get(id)!;
+    const sub = session.subscribe(cursor, sink);
+    sink({ type: 'session_snapshot', snapshot: session.snapshot() });
+    return sub;
   }
 
   async list(): Promise<SessionSummary[]> {
@@ -206,6 +393,9 @@ export class SessionManager implements Disposable {
     if (!session && !(await stat(folder).catch(() => null))) throw new SessionNotFoundError(id);
     if (session) this.deleting.fire(session);
     this.open.delete(id);
+    this.indexes.delete(id);
+    for (const w of this.watchers.get(id) ?? []) void w.attached?.dispose();
+    this.watchers.delete(id);
     await session?.dispose().catch((err: unknown) => {
       console.warn(`sessions: closing ${id} before deleting it failed: ${(err as Error).message}`);
     });
@@ -214,6 +404,12 @@ export class SessionManager implements Disposable {
   }
 
   async dispose(): Promise<void> {
+    // Indexes of sessions read but not loaded: what they learned saves the next start a scan.
+    const indexes = await Promise.allSettled([...this.indexes.values()]);
+    this.indexes.clear();
+    for (const i of indexes) if (i.status === 'fulfilled') await i.value.save(true);
+    for (const set of this.watchers.values()) for (const w of set) void w.attached?.dispose();
+    this.watchers.clear();
     const sessions = await Promise.allSettled([...this.open.values()]);
     this.open.clear();
     for (const s of sessions) {
@@ -228,13 +424,4 @@ export class SessionManager implements Disposable {
     this.created.dispose();
     this.deleting.dispose();
   }
-}
-
-function lastTitle(session: Session): string | undefined {
-  const events = session.events();
-  for (let i = events.length - 1; i >= 0; i--) {
-    const e = events[i]!;
-    if (e.type === 'session_renamed') return e.title;
-  }
-  return undefined;
 }

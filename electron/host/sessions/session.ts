@@ -1,6 +1,8 @@
 import { Emitter, type Event } from '../lifecycle/emitter';
 import { DisposableStore, toDisposable, type Disposable } from '../lifecycle/disposable';
 import { EventLog } from '../store/event-log';
+import { SnapshotBuilder } from '../store/snapshot-builder';
+import type { SessionSnapshot } from '../../../shared/protocol/session-snapshot';
 import type {
   SessionEvent,
   SessionEventBody,
@@ -31,6 +33,7 @@ export class Session implements Disposable {
     public meta: SessionMeta,
     private readonly log: EventLog,
     private readonly appended: Emitter<SessionEvent>,
+    private readonly state: SnapshotBuilder,
   ) {}
 
   get onDidAppend(): Event<SessionEvent> {
@@ -39,8 +42,14 @@ export class Session implements Disposable {
 
   static async open(meta: SessionMeta, file: string): Promise<Session> {
     const appended = new Emitter<SessionEvent>();
-    const log = await EventLog.open(file, (e) => appended.fire(e));
-    return new Session(meta, log, appended);
+    const state = new SnapshotBuilder();
+    const log = await EventLog.open(file, (e) => {
+      // Folded before anyone hears of the event, so a listener reads the state that includes it.
+      state.apply(e);
+      appended.fire(e);
+    });
+    for (const e of log.all()) state.apply(e);
+    return new Session(meta, log, appended, state);
   }
 
   get id(): string {
@@ -91,12 +100,12 @@ export class Session implements Disposable {
   }
 
   runState(): SessionSummary['run_state'] {
-    const events = this.log.all();
-    for (let i = events.length - 1; i >= 0; i--) {
-      const e = events[i]!;
-      if (e.type === 'run_state') return e.state;
-    }
-    return 'idle';
+    return this.state.currentRunState;
+  }
+
+  /** The current state (mode, todos, open questions, shells) as of the newest event. */
+  snapshot(): SessionSnapshot {
+    return this.state.snapshot();
   }
 
   summary(): SessionSummary {

@@ -1,4 +1,5 @@
 import type { SessionEvent, SessionEventOf } from '../../../shared/protocol/events';
+import type { SessionSnapshot } from '../../../shared/protocol/session-snapshot';
 import type { PermissionModeWire } from '../../../shared/protocol/common';
 import type { RunState, ShellInfo, TimelineItem, TodoItem } from './timeline-items';
 import { UsageTotals } from './usage-totals';
@@ -38,6 +39,54 @@ export class SessionModel {
   private readonly at = new Map<string, number>();
   /** Seq ranges [from, to) hidden by rewinds in force, by the rewind's seq. */
   private readonly rewinds = new Map<number, [number, number]>();
+
+  /** `base`: the first seq this projection holds (a paged session starts at its window). */
+  constructor(readonly base = 0) {
+    this.length = base;
+  }
+
+  /**
+   * The state the events before `base` left (the host's snapshot), applied before the events
+   * from `base` on: questions still open whose card is older than the window are drawn first.
+   */
+  applySnapshot(s: SessionSnapshot): void {
+    this.title = s.title;
+    this.project = s.project;
+    this.root = s.root;
+    this.mode = s.mode;
+    this.todos = s.todos;
+    this.runState = s.run_state;
+    this.shells.clear();
+    for (const sh of s.shells) {
+      this.shells.set(sh.shell_id, {
+        shellId: sh.shell_id,
+        command: sh.command,
+        cwd: sh.cwd,
+        state: sh.state,
+        exitCode: sh.exit_code,
+        signal: sh.signal,
+        startedTs: sh.started_ts,
+        endedTs: sh.ended_ts,
+      });
+    }
+    for (const q of s.open_questions) {
+      if (q.type !== 'question' || q.seq >= this.base) continue;
+      this.push(
+        {
+          key: `e${q.seq}`,
+          seq: q.seq,
+          ts: q.ts,
+          kind: 'question',
+          questionId: q.question_id,
+          questions: q.questions,
+          notesPlaceholder: q.notes_placeholder,
+          timeoutSeconds: q.timeout_seconds,
+          state: 'pending',
+        },
+        `q:${q.question_id}`,
+      );
+    }
+  }
 
   /**
    * Applies events in seq order; returns false for a duplicate (ignored). A seq past `length` is

@@ -4,11 +4,15 @@ import {
   type SessionEvent,
 } from '../../../shared/protocol/events';
 import { sessionsChangeSchema } from '../../../shared/protocol/session-summary';
+import { sessionSnapshotFrameSchema } from '../../../shared/protocol/session-snapshot';
 import type { Client } from '../transport/transport';
 import { useSessions } from './sessions-store';
 
-/** Events per `sessions.open` page: a 10,000-event session arrives in two. */
-const PAGE_EVENTS = 5000;
+/**
+ * Events per page: the newest window `sessions.open` sends, and each older page loaded on scroll.
+ * Opening a session costs the same whatever its history.
+ */
+const PAGE_EVENTS = 256;
 
 /** Keeps the sessions list live from the `sessions` topic. Returns an unsubscribe. */
 export function syncSessionList(client: Client): () => void {
@@ -35,8 +39,9 @@ export function syncSessionList(client: Client): () => void {
 }
 
 /**
- * Follows one session: what the store lacks arrives in large pages (one state update each), then
- * the topic carries live events from the last seq, so there is no gap and no duplicate.
+ * Follows one session: the snapshot and newest window first (one state update), then the topic
+ * carries live events from the window's end, so there is no gap and no duplicate. Older events
+ * come page by page through `loadOlderEvents` as the reader scrolls up.
  */
 export function followSession(client: Client, id: string): () => void {
   let stopped = false;
@@ -44,28 +49,23 @@ export function followSession(client: Client, id: string): () => void {
   const store = useSessions.getState;
 
   const load = async () => {
-    const have = store().views[id]?.model.length ?? 0;
-    const first = await client.invoke('sessions.open', { id, from: have, limit: PAGE_EVENTS });
-    if (stopped) return;
-    // The rest is requested at once (pipelined): the host serializes one page while this side
-    // parses the previous one. Pages are applied in order.
-    const rest: ReturnType<typeof client.invoke<'sessions.open'>>[] = [];
-    for (let from = first.next; from < first.session.event_count; from += PAGE_EVENTS) {
-      rest.push(client.invoke('sessions.open', { id, from, limit: PAGE_EVENTS }));
-    }
-    store().addEvents(id, first.events as SessionEvent[]);
-    let from = first.next;
-    for (const pending of rest) {
-      const page = await pending;
+    let from = store().views[id]?.model.length ?? 0;
+    if (!store().views[id]?.loaded) {
+      const first = await client.invoke('sessions.open', { id, limit: PAGE_EVENTS });
       if (stopped) return;
-      store().addEvents(id, page.events as SessionEvent[]);
-      from = page.next;
+      store().openWindow(id, first.snapshot, first.events as SessionEvent[], first.start);
+      store().markLoaded(id);
+      from = first.next;
     }
-    store().markLoaded(id);
     const sub = client.subscribe(`session:${id}`, from, (data) => {
       const transient = transientEventSchema.safeParse(data);
       if (transient.success) {
         store().addTransient(id, transient.data);
+        return;
+      }
+      const snapshot = sessionSnapshotFrameSchema.safeParse(data);
+      if (snapshot.success) {
+        store().setSnapshot(id, snapshot.data.snapshot);
         return;
       }
       // Live events come one at a time; the parse guards the projection against a malformed frame.
@@ -82,4 +82,19 @@ export function followSession(client: Client, id: string): () => void {
     stopped = true;
     unsubscribe();
   };
+}
+
+const loadingOlder = new Set<string>();
+
+/** Loads the page of events just before what the session's view holds (scrolling up). */
+export async function loadOlderEvents(client: Client, id: string): Promise<void> {
+  const base = useSessions.getState().views[id]?.model.base ?? 0;
+  if (base === 0 || loadingOlder.has(id)) return;
+  loadingOlder.add(id);
+  try {
+    const page = await client.invoke('sessions.events', { id, before: base, limit: PAGE_EVENTS });
+    useSessions.getState().prependEvents(id, page.events as SessionEvent[], page.start);
+  } finally {
+    loadingOlder.delete(id);
+  }
 }

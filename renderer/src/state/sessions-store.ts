@@ -1,6 +1,7 @@
 import { create } from 'zustand';
 import type { SessionEvent, TransientEvent } from '../../../shared/protocol/events';
 import type { SessionSummary } from '../../../shared/protocol/session-summary';
+import type { SessionSnapshot } from '../../../shared/protocol/session-snapshot';
 import { SessionModel } from './session-model';
 
 export interface SessionView {
@@ -11,6 +12,9 @@ export interface SessionView {
   streaming: Record<string, { text: string; agentId: string }>;
   /** The first page(s) arrived: the timeline can draw and scroll to the end. */
   loaded: boolean;
+  /** Paging: the events held (from `model.base` on) and the host's snapshot before them. */
+  events: SessionEvent[];
+  snapshot: SessionSnapshot | null;
 }
 
 interface SessionsState {
@@ -27,6 +31,17 @@ interface SessionsState {
   select(id: string | null): void;
   /** Adds durable events in seq order; duplicates (a replay overlapping a page) are ignored. */
   addEvents(id: string, events: readonly SessionEvent[]): void;
+  /** The `sessions.open` answer: the snapshot and the newest window, from seq `start`. */
+  openWindow(
+    id: string,
+    snapshot: SessionSnapshot | null,
+    events: readonly SessionEvent[],
+    start: number,
+  ): void;
+  /** The topic's snapshot (after its replay): the projection is rebuilt on it. */
+  setSnapshot(id: string, snapshot: SessionSnapshot): void;
+  /** An older page (seqs `start` .. the view's base - 1): the projection is rebuilt around it. */
+  prependEvents(id: string, events: readonly SessionEvent[], start: number): void;
   addTransient(id: string, event: TransientEvent): void;
   markLoaded(id: string): void;
   /** Drops a session's projection (it reloads from the host when opened again). */
@@ -57,7 +72,17 @@ const emptyView = (): SessionView => ({
   version: 0,
   streaming: {},
   loaded: false,
+  events: [],
+  snapshot: null,
 });
+
+/** A projection from `base`: the snapshot's state first, then the events in order. */
+function build(base: number, snapshot: SessionSnapshot | null, events: readonly SessionEvent[]) {
+  const model = new SessionModel(base);
+  if (snapshot) model.applySnapshot(snapshot);
+  for (const e of events) model.apply(e);
+  return model;
+}
 
 export const useSessions = create<SessionsState>((set) => ({
   sessions: [],
@@ -98,10 +123,12 @@ export const useSessions = create<SessionsState>((set) => ({
       const view = st.views[id] ?? emptyView();
       let changed = false;
       let streaming = view.streaming;
+      const events = view.events;
       for (const e of incoming) {
         // A duplicate (replay overlapping live) is dropped; a gap is damage the host reported.
         if (!view.model.apply(e)) continue;
         changed = true;
+        events.push(e);
         if (e.type === 'assistant_message' && streaming[e.message_id]) {
           streaming = { ...streaming };
           delete streaming[e.message_id];
@@ -112,6 +139,47 @@ export const useSessions = create<SessionsState>((set) => ({
       }
       if (!changed && st.views[id]) return st;
       return { views: { ...st.views, [id]: { ...view, version: view.version + 1, streaming } } };
+    }),
+  openWindow: (id, snapshot, events, start) =>
+    set((st) => {
+      const view = st.views[id] ?? emptyView();
+      const held = events.filter((e) => e.seq >= start);
+      const model = build(start, snapshot, held);
+      return {
+        views: {
+          ...st.views,
+          [id]: {
+            ...view,
+            model,
+            snapshot,
+            events: held.slice(0, model.length - start),
+            version: view.version + 1,
+          },
+        },
+      };
+    }),
+  setSnapshot: (id, snapshot) =>
+    set((st) => {
+      const view = st.views[id];
+      if (!view) return st;
+      const model = build(view.model.base, snapshot, view.events);
+      return {
+        views: { ...st.views, [id]: { ...view, model, snapshot, version: view.version + 1 } },
+      };
+    }),
+  prependEvents: (id, older, start) =>
+    set((st) => {
+      const view = st.views[id];
+      const base = view?.model.base ?? 0;
+      if (!view || start >= base) return st;
+      // Only the seqs this view lacks, contiguous up to its base; anything else is ignored.
+      const page = older.filter((e) => e.seq >= start && e.seq < base);
+      if (page.length !== base - start || page.some((e, i) => e.seq !== start + i)) return st;
+      const events = [...page, ...view.events];
+      const model = build(start, view.snapshot, events);
+      return {
+        views: { ...st.views, [id]: { ...view, model, events, version: view.version + 1 } },
+      };
     }),
   addTransient: (id, e) =>
     set((st) => {

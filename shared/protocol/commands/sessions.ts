@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { command } from '../command';
 import { sessionSummarySchema } from '../session-summary';
 import { imageWire, sessionEventSchema, thinkingWire } from '../events';
+import { sessionSnapshotSchema } from '../session-snapshot';
 import { clientCapabilitySchema } from '../capabilities';
 import { permissionModeWire } from '../common';
 
@@ -14,18 +15,36 @@ export const sessionCommands = {
     z.object({ title: z.string().max(200).optional(), project: z.string().nullable().optional() }),
     z.object({ session: sessionSummarySchema }),
   ),
-  /** Summary plus a page of events; live events come through the `session:<id>` topic. */
+  /**
+   * Summary, snapshot (the state as of `next`) and the newest `limit` events as they are in the
+   * log, `start` being the first one's seq; with `from`, the events from that seq on instead.
+   * `snapshot` is null for a long log not indexed yet (written before indexes existed): it is read
+   * from its end, indexed after the answer, and its snapshot comes on the topic.
+   * Older events come from `sessions.events`; live ones through the `session:<id>` topic from
+   * `next`. The cost does not grow with the session's history.
+   */
   'sessions.open': command(
     z.object({
       id,
-      from: z.number().int().min(0).default(0),
-      limit: z.number().int().min(1).max(20000).default(5000),
+      from: z.number().int().min(0).optional(),
+      limit: z.number().int().min(1).max(20000).default(256),
     }),
     z.object({
       session: sessionSummarySchema,
+      snapshot: sessionSnapshotSchema.nullable(),
       events: z.array(sessionEventSchema),
+      start: z.number().int(),
       next: z.number().int(),
     }),
+  ),
+  /** An older page: up to `limit` events just before seq `before`, oldest first. */
+  'sessions.events': command(
+    z.object({
+      id,
+      before: z.number().int().min(0),
+      limit: z.number().int().min(1).max(5000).default(256),
+    }),
+    z.object({ events: z.array(sessionEventSchema), start: z.number().int() }),
   ),
   'sessions.rename': command(
     z.object({ id, title: z.string().trim().min(1).max(200) }),

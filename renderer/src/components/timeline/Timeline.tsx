@@ -5,11 +5,16 @@ import type { SessionView } from '../../state/sessions-store';
 import type { TimelineItem } from '../../state/timeline-items';
 import { TimelineRow } from './TimelineRow';
 import { AssistantText } from './SimpleRows';
+import { useClient } from '../../client-context';
+import { loadOlderEvents } from '../../state/session-sync';
+import { useSessionId } from './session-context';
 
 /** Rows rendered beyond the viewport on each side: smooth scrolling without rendering thousands. */
 const OVERSCAN_ROWS = 6;
 /** Within this many pixels of the end counts as "at the end": new output keeps it in view. */
 const STICK_SLACK_PX = 48;
+/** Within this many pixels of the top, the page of older events loads (a session is paged). */
+const LOAD_OLDER_PX = 600;
 
 type Row =
   | { type: 'item'; item: TimelineItem }
@@ -41,6 +46,8 @@ export function Timeline({ view }: { view: SessionView }) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const [stick, setStick] = useState(true);
   const { model, version, streaming } = view;
+  const client = useClient();
+  const sessionId = useSessionId();
 
   const items = useMemo(
     () => model.items.filter(SessionModel.visible),
@@ -95,11 +102,32 @@ export function Timeline({ view }: { view: SessionView }) {
     rowsRef.current = rows.length;
   });
 
+  // An older page lands above what the reader looks at: keep that row where it was on screen.
+  const anchor = useRef<{ key: unknown; delta: number } | null>(null);
+  useLayoutEffect(() => {
+    const a = anchor.current;
+    if (!a || stick) return;
+    const m = virtualizer.measurementsCache.find((x) => x.key === a.key);
+    if (m) virtualizer.scrollToOffset(m.start + a.delta);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [model.base]);
+
+  // A window too short to scroll cannot be scrolled up to: fetch the page before it at once.
+  useLayoutEffect(() => {
+    const el = scrollRef.current;
+    if (el && model.base > 0 && el.scrollHeight <= el.clientHeight + LOAD_OLDER_PX)
+      void loadOlderEvents(client, sessionId).catch(() => {});
+  }, [client, sessionId, model.base, rows.length]);
+
   const onScroll = useCallback(() => {
     const el = scrollRef.current;
     if (!el) return;
     setStick(el.scrollHeight - el.scrollTop - el.clientHeight <= STICK_SLACK_PX);
-  }, []);
+    const first = virtualizer.getVirtualItems().find((v) => v.end > el.scrollTop);
+    anchor.current = first ? { key: first.key, delta: el.scrollTop - first.start } : null;
+    if (el.scrollTop < LOAD_OLDER_PX && model.base > 0)
+      void loadOlderEvents(client, sessionId).catch(() => {});
+  }, [client, sessionId, model.base, virtualizer]);
 
   return (
     <div className="timeline-scroll" ref={scrollRef} onScroll={onScroll}>
