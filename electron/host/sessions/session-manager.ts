@@ -198,6 +198,16 @@ export class SessionManager implements Disposable {
    * its history.
    */
   async view(id: string, limit: number): Promise<SessionView> {
+    const view = await this.readView(id, limit);
+    // A session the log says is running was cut off by a restart: load it, so its owners repair
+    // it (the run state it really has), which the client sees on the topic.
+    const state = view.session.run_state;
+    if (!this.open.has(id) && (state === 'running' || state === 'waiting'))
+      void this.get(id).catch((err: unknown) => console.error(`[sessions] loading ${id}`, err));
+    return view;
+  }
+
+  private async readView(id: string, limit: number): Promise<SessionView> {
     const loaded = this.open.get(id);
     if (loaded) {
       const session = await loaded;
@@ -289,6 +299,10 @@ export class SessionManager implements Disposable {
         cursor = Math.max(cursor, to);
         from = to;
       }
+      // A run the log says is live was cut off by a restart: load the session so its owners
+      // repair it; the subscriber follows the loaded session from its cursor.
+      const state = idx.snapshot().run_state;
+      if (!this.open.has(id) && (state === 'running' || state === 'waiting')) await this.get(id);
       if (!this.open.has(id)) {
         const w: Watcher = { cursor, sink, attached: null };
         let set = this.watchers.get(id);
