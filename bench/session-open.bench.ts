@@ -5,6 +5,7 @@ import { requireBuild, serve, type BenchHost } from './ui-host';
 import { tempDir } from '../test/helpers/temp';
 import { longSessionBodies } from '../test/e2e/seed-session';
 import { report } from './report';
+import { exchangeCode } from '../test/helpers/web-login';
 
 // Opening a session over the protocol until its newest events reach the client: `mewbo serve`
 // and a WebSocket client, `sessions.open` sent and its answer (snapshot + the newest 256 events)
@@ -42,7 +43,8 @@ function seedCopies(home: string, n: number, tag: string): string[] {
 }
 
 async function connect(host: BenchHost): Promise<(id: string) => Promise<number>> {
-  const ws = new WebSocket(host.wsUrl);
+  const cookie = await exchangeCode(host.url);
+  const ws = new WebSocket(host.wsUrl, { headers: { cookie } });
   await new Promise((resolve, reject) => {
     ws.once('open', resolve);
     ws.once('error', reject);
