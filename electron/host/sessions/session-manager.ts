@@ -261,6 +261,7 @@ export class SessionManager implements Disposable {
         updated_at: events[events.length - 1]?.ts ?? meta.created_at,
         event_count: next,
         run_state: snapshot.run_state,
+        ...(idx.notice() ? { notice: idx.notice()! } : {}),
       },
       snapshot,
       events,

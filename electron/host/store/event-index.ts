@@ -6,6 +6,7 @@ import {
 } from '../../../shared/protocol/session-snapshot';
 import { readJsonOr, writeJsonAtomic } from './atomic-json';
 import { SNAPSHOT_TYPES, SnapshotBuilder } from './snapshot-builder';
+import { damageNotice, type SeqGap, type UnreadableLine } from './log-recovery';
 
 // The read side of a session's event log for clients that page through it: an index beside the
 // log (`events.idx.json`) holds the byte offset of every INDEX_EVERY-th event and the session's
@@ -31,6 +32,10 @@ interface IndexFile {
   /** offsets[i]: byte offset of the first line whose seq is >= i * every. */
   offsets: number[];
   snapshot: SessionSnapshot;
+  /** Damage seen while scanning (as recovery reports it): unreadable lines, seq gaps. */
+  lines: number;
+  unreadable: { line: number; offset: number }[];
+  gaps: SeqGap[];
 }
 
 export function indexFileFor(logFile: string): string {
@@ -40,6 +45,9 @@ export function indexFileFor(logFile: string): string {
 export class EventLogIndex {
   private offsets: number[] = [];
   private count = 0;
+  private lines = 0;
+  private unreadable: { line: number; offset: number }[] = [];
+  private gaps: SeqGap[] = [];
   private size = 0;
   private builder = new SnapshotBuilder();
   private savedCount = -1;
@@ -61,6 +69,9 @@ export class EventLogIndex {
       idx.size = stored.size;
       idx.builder = SnapshotBuilder.from(stored.snapshot);
       idx.savedCount = stored.count;
+      idx.lines = stored.lines;
+      idx.unreadable = stored.unreadable;
+      idx.gaps = stored.gaps;
     }
     if (scan) await idx.catchUp();
     return idx;
@@ -79,6 +90,15 @@ export class EventLogIndex {
 
   snapshot(): SessionSnapshot {
     return this.builder.snapshot();
+  }
+
+  /** What could not be read, worded as recovery words it; null when nothing was lost. */
+  notice(): string | null {
+    return damageNotice(
+      { unreadable: this.unreadable as UnreadableLine[], gaps: this.gaps },
+      this.file,
+      null,
+    );
   }
 
   /** Scans whatever the log gained since the last look; one scan at a time. */
@@ -123,6 +143,9 @@ export class EventLogIndex {
       size: this.size,
       offsets: [...this.offsets],
       snapshot: this.builder.snapshot(),
+      lines: this.lines,
+      unreadable: this.unreadable,
+      gaps: this.gaps,
     };
     this.savedCount = this.count;
     this.saving = this.saving
@@ -171,6 +194,7 @@ export class EventLogIndex {
   }
 
   private indexLine(b: Buffer, start: number, end: number, absStart: number): void {
+    this.lines++;
     // Most lines only move the index on: their seq and type are read from the bytes the log wrote
     // (`{"type":"…"` first, `"seq":N,"ts":T}` last), and only the few kinds that change the
     // snapshot are parsed. Anything unexpected is parsed in full.
@@ -192,7 +216,11 @@ export class EventLogIndex {
       }
     }
     const event = parseEventLine(b.toString('utf8', start, end));
-    if (!event) return; // not an event (a corrupt line): pages skip it too
+    if (!event) {
+      // Not an event (a corrupt line): pages skip it, the session opens with a notice.
+      this.unreadable.push({ line: this.lines, offset: absStart });
+      return;
+    }
     seq = event.seq;
     if (seq < this.count) return; // a duplicate or out-of-order line
     this.slot(seq, absStart);
@@ -200,6 +228,7 @@ export class EventLogIndex {
   }
 
   private slot(seq: number, absStart: number): void {
+    if (seq > this.count) this.gaps.push({ from: this.count, to: seq - 1 });
     while (this.offsets.length * INDEX_EVERY <= seq) this.offsets.push(absStart);
     this.count = seq + 1;
   }
@@ -210,6 +239,9 @@ export class EventLogIndex {
     this.size = 0;
     this.builder = new SnapshotBuilder();
     this.savedCount = -1;
+    this.lines = 0;
+    this.unreadable = [];
+    this.gaps = [];
   }
 }
 
@@ -228,6 +260,8 @@ async function readStoredIndex(file: string): Promise<IndexFile | null> {
   const snapshot = sessionSnapshotSchema.safeParse(r.snapshot);
   if (!snapshot.success) return null;
   if (r.offsets.length !== Math.ceil(r.count! / INDEX_EVERY)) return null;
+  if (!Number.isInteger(r.lines) || !Array.isArray(r.unreadable) || !Array.isArray(r.gaps))
+    return null;
   return { ...(r as IndexFile), snapshot: snapshot.data };
 }
 

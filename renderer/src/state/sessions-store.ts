@@ -152,7 +152,7 @@ export const useSessions = create<SessionsState>((set) => ({
             ...view,
             model,
             snapshot,
-            events: held.slice(0, model.length - start),
+            events: held,
             version: view.version + 1,
           },
         },
@@ -172,9 +172,10 @@ export const useSessions = create<SessionsState>((set) => ({
       const view = st.views[id];
       const base = view?.model.base ?? 0;
       if (!view || start >= base) return st;
-      // Only the seqs this view lacks, contiguous up to its base; anything else is ignored.
+      // Only the seqs this view lacks, in order (a damaged log may have gaps); a page that does not
+      // fit (a duplicate request answered twice) changes nothing.
       const page = older.filter((e) => e.seq >= start && e.seq < base);
-      if (page.length !== base - start || page.some((e, i) => e.seq !== start + i)) return st;
+      if (page.some((e, i) => i > 0 && e.seq <= page[i - 1]!.seq)) return st;
       const events = [...page, ...view.events];
       const model = build(start, view.snapshot, events);
       return {

@@ -273,4 +273,28 @@ describe('paged session reads', () => {
     expect(seen).toEqual(Array.from({ length: 30 }, (_, i) => 290 + i));
     await m.dispose();
   });
+
+  it('a damaged log not loaded still opens: its unreadable line is skipped and reported with the session', async () => {
+    t = tempDir();
+    const s = seed(
+      t.dir,
+      Array.from({ length: 40 }, (_, i) => ({
+        type: 'user_message' as const,
+        text: `m${i}`,
+        message_id: `m${i}`,
+      })),
+    );
+    const lines = readFileSync(s.file, 'utf8').split('\n');
+    lines[10] = '{"type":"user_message","text":garbage';
+    writeFileSync(s.file, lines.join('\n'));
+    const m = new SessionManager(t.dir);
+    const view = await m.view(s.id, 100);
+    expect(view.events.map((e) => e.seq)).toEqual(
+      s.events.map((e) => e.seq).filter((q) => q !== 10),
+    );
+    expect(view.session.notice).toMatch(
+      /^1 event could not be read from .*events\.jsonl; unreadable line 11/,
+    );
+    await m.dispose();
+  });
 });
