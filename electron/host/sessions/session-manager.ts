@@ -198,7 +198,13 @@ export class SessionManager implements Disposable {
    * its history.
    */
   async view(id: string, limit: number): Promise<SessionView> {
-    const view = await this.readView(id, limit);
+    let view = await this.readView(id, limit);
+    // A damaged log (rare) is opened by its owner, whose recovery keeps the unreadable bytes
+    // aside and words the notice; the view then comes from the loaded session.
+    if (view.session.notice && !this.open.has(id)) {
+      await this.get(id);
+      view = await this.readView(id, limit);
+    }
     // A session the log says is running was cut off by a restart: load it, so its owners repair
     // it (the run state it really has), which the client sees on the topic.
     const state = view.session.run_state;
