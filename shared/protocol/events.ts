@@ -145,6 +145,10 @@ export const sessionEventBodySchema = z.discriminatedUnion('type', [
     decision: z.enum(['allow', 'deny']),
     reason: z.string().optional(),
     by: z.enum(['user', 'policy']),
+    /** "Always allow": the rule the user added with this decision, and where. */
+    always: z
+      .object({ rule: z.string(), scope: z.enum(['session', 'project', 'user']) })
+      .optional(),
   }),
   z.object({
     type: z.literal('plan'),

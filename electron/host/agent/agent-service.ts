@@ -83,6 +83,7 @@ export class AgentService implements SessionRunner, Disposable {
       config: opts.config,
       state: (s) => this.state(s),
       resume: (s) => this.resumeIfIdle(s),
+      rules: opts.services?.rules,
     });
   }
 

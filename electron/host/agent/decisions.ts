@@ -6,6 +6,8 @@ import type { Session } from '../sessions/session';
 import type { SessionManager } from '../sessions/session-manager';
 import type { QuestionAnswer } from './interaction';
 import { checkAnswer } from './question-format';
+import type { RulesService } from '../rules/rules-service';
+import type { RuleScope } from '../rules/settings-sources';
 import type { SessionWaits } from './run-context';
 import {
   findApproval,
@@ -33,6 +35,8 @@ export interface DecisionDeps {
     capabilities: ClientCapability[];
   };
   resume(session: Session): void;
+  /** "Always allow" writes its rule here. */
+  rules?: RulesService;
 }
 
 export interface PendingView {
@@ -120,6 +124,7 @@ export class AgentDecisions {
     decision: 'allow' | 'deny',
     reason?: string,
     capabilities?: ClientCapability[],
+    always?: RuleScope,
   ): Promise<void> {
     const { session, waits } = await this.open(sessionId, capabilities);
     const { request, decision: prior } = findApproval(session.events(), approvalId);
@@ -131,6 +136,8 @@ export class AgentDecisions {
         `approval '${approvalId}' was already decided (${prior.decision})`,
       );
     const why = reason?.trim() || undefined;
+    const added =
+      always && decision === 'allow' ? await this.alwaysAllow(session, request, always) : undefined;
     const verdict =
       decision === 'allow'
         ? ({ allow: true } as const)
@@ -147,10 +154,30 @@ export class AgentDecisions {
           decision,
           ...(why ? { reason: why } : {}),
           by: 'user',
+          ...(added ? { always: added } : {}),
         });
         if (!live) this.deps.resume(session);
       },
     );
+  }
+
+  /** "Always allow": the approval's suggested rule joins the chosen scope before the call runs. */
+  private async alwaysAllow(
+    session: Session,
+    request: SessionEventOf<'approval_request'>,
+    scope: RuleScope,
+  ): Promise<{ rule: string; scope: RuleScope }> {
+    const rules = this.deps.rules;
+    if (!rules) throw new HostError('unavailable', 'permission rules are not available here');
+    const rule = request.suggested_rule;
+    if (!rule)
+      throw new HostError('no_rule', 'no rule can safely cover this call: approve it once instead');
+    try {
+      await rules.addRule(scope, 'allow', rule, { root: session.meta.root, sessionId: session.id });
+    } catch (err) {
+      throw new HostError('rule_failed', (err as Error).message);
+    }
+    return { rule, scope };
   }
 
   async decidePlan(

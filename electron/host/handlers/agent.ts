@@ -32,6 +32,7 @@ export function agentHandlers(decisions: AgentDecisions, models: ModelSettings):
         req.decision,
         req.reason,
         req.capabilities,
+        req.always,
       );
       return { ok: true as const };
     },

@@ -26,12 +26,14 @@ export async function decideApproval(
   approvalId: string,
   decision: 'allow' | 'deny',
   reason?: string,
+  always?: 'session' | 'project' | 'user',
 ): Promise<void> {
   await client.invoke('agent.decideApproval', {
     id: sessionId,
     approval_id: approvalId,
     decision,
     ...(reason ? { reason } : {}),
+    ...(always ? { always } : {}),
   });
 }
 

@@ -201,6 +201,7 @@ export class SessionModel {
             tool: e.tool,
             summary: e.summary,
             detail: e.detail,
+            ...(e.suggested_rule ? { suggestedRule: e.suggested_rule } : {}),
           },
           `ap:${e.approval_id}`,
         );
@@ -208,7 +209,10 @@ export class SessionModel {
       case 'approval_decision':
         this.update(`ap:${e.approval_id}`, (it) =>
           it.kind === 'approval'
-            ? { ...it, decision: { decision: e.decision, by: e.by, reason: e.reason } }
+            ? {
+                ...it,
+                decision: { decision: e.decision, by: e.by, reason: e.reason, always: e.always },
+              }
             : it,
         );
         break;
@@ -303,6 +307,21 @@ export class SessionModel {
       }
       case 'diagnostics':
         this.push({ ...base, kind: 'diagnostics', file: e.file, text: e.text });
+        break;
+      case 'hook_run':
+        this.push({
+          ...base,
+          kind: 'hook',
+          event: e.hook_event,
+          command: e.command,
+          scope: e.scope,
+          toolName: e.tool_name,
+          outcome: e.outcome,
+          exitCode: e.exit_code,
+          durationMs: e.duration_ms,
+          stdout: e.stdout,
+          stderr: e.stderr,
+        });
         break;
       case 'error':
         this.push({ ...base, kind: 'error', message: e.message, code: e.code });

@@ -62,7 +62,14 @@ export interface ApprovalItem extends Base {
   tool: string;
   summary: string;
   detail: string;
-  decision?: { decision: 'allow' | 'deny'; by: 'user' | 'policy'; reason?: string };
+  /** The rule "Always allow" would add (none when no single rule would be safe). */
+  suggestedRule?: string;
+  decision?: {
+    decision: 'allow' | 'deny';
+    by: 'user' | 'policy';
+    reason?: string;
+    always?: { rule: string; scope: 'session' | 'project' | 'user' };
+  };
 }
 
 export interface PlanItem extends Base {
@@ -108,6 +115,20 @@ export interface DeviceCallItem extends Base {
   result?: SessionEventOf<'device_tool_result'>;
 }
 
+/** One run of a user's hook (issue 20). */
+export interface HookItem extends Base {
+  kind: 'hook';
+  event: string;
+  command: string;
+  scope: 'user' | 'project';
+  toolName?: string;
+  outcome: 'ok' | 'blocked' | 'failed' | 'timeout';
+  exitCode: number | null;
+  durationMs: number;
+  stdout: string;
+  stderr: string;
+}
+
 export interface DiagnosticsItem extends Base {
   kind: 'diagnostics';
   file: string;
@@ -139,6 +160,7 @@ export type TimelineItem =
   | ToolItem
   | QuestionItem
   | ApprovalItem
+  | HookItem
   | PlanItem
   | PanelItem
   | ProjectSwitchItem

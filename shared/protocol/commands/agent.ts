@@ -64,6 +64,8 @@ export const agentCommands = {
       approval_id: z.string().min(1),
       decision: z.enum(['allow', 'deny']),
       reason: z.string().max(2_000).optional(),
+      /** With allow: also add the approval's suggested rule to this scope ("Always allow"). */
+      always: z.enum(['session', 'project', 'user']).optional(),
       capabilities,
     }),
     ok,

@@ -7,6 +7,7 @@ import { useCardOpen, useSessionId } from '../timeline/session-context';
 import { APPROVE_KEYS, DENY_KEYS, approvalKey } from '../../lib/approval-keys';
 import { focusComposer } from '../../lib/focus';
 import { DiffLayoutToggle, DiffView } from './DiffView';
+import { AlwaysAllow, SCOPE_LABEL, type AlwaysScope } from './AlwaysAllow';
 
 const looksLikeDiff = (text: string) => /^(--- |@@ )/m.test(text) && /^@@ /m.test(text);
 
@@ -28,7 +29,8 @@ export const ApprovalCard = memo(function ApprovalCard({ item }: { item: Approva
   const open = pending || (stored ?? false);
   const isDiff = looksLikeDiff(item.detail);
 
-  const decide = async (decision: 'allow' | 'deny') => {
+  const [scope, setScope] = useState<AlwaysScope>('session');
+  const decide = async (decision: 'allow' | 'deny', always?: AlwaysScope) => {
     if (busy) return;
     setBusy(true);
     setError(null);
@@ -39,6 +41,7 @@ export const ApprovalCard = memo(function ApprovalCard({ item }: { item: Approva
         item.approvalId,
         decision,
         decision === 'deny' && reason.trim() ? reason.trim() : undefined,
+        always,
       );
       focusComposer();
     } catch (err) {
@@ -138,6 +141,15 @@ export const ApprovalCard = memo(function ApprovalCard({ item }: { item: Approva
               </button>
             </div>
           )}
+          {pending && item.suggestedRule && (
+            <AlwaysAllow
+              rule={item.suggestedRule}
+              scope={scope}
+              onScope={setScope}
+              busy={busy}
+              onAllow={() => void decide('allow', scope)}
+            />
+          )}
         </div>
       )}
     </article>
@@ -160,6 +172,7 @@ function ApprovalTitle({ item }: { item: ApprovalItem }) {
         <span className="card-meta">
           {d.by === 'policy' ? 'by policy' : 'by you'}
           {d.reason ? `: ${d.reason}` : ''}
+          {d.always ? `, always: ${d.always.rule} (${SCOPE_LABEL[d.always.scope]})` : ''}
         </span>
       )}
     </>

@@ -3,6 +3,7 @@ import { ToolCard } from '../cards/ToolCard';
 import { QuestionCard } from '../cards/QuestionCard';
 import { ApprovalCard } from '../cards/ApprovalCard';
 import { PlanCard } from '../cards/PlanCard';
+import { HookCard } from '../cards/HookCard';
 import { PanelCard } from '../panels/PanelCard';
 import { ForkRow, RewindRow } from '../rewind/RewindRow';
 import {
@@ -45,5 +46,7 @@ export function TimelineRow({ item }: { item: TimelineItem }) {
       return <RewindRow item={item} />;
     case 'fork':
       return <ForkRow item={item} />;
+    case 'hook':
+      return <HookCard item={item} />;
   }
 }

@@ -1,0 +1,40 @@
+// "Always allow" on an approval: the rule it would add, shown in full, and where it goes (this
+// session, this project's .mewbo/settings.json, or the user's configs/app.json). It takes effect
+// on the next call; Settings lists and removes it.
+
+export type AlwaysScope = 'session' | 'project' | 'user';
+
+export const SCOPE_LABEL: Record<AlwaysScope, string> = {
+  session: 'this session',
+  project: 'this project',
+  user: 'everywhere',
+};
+
+export function AlwaysAllow(props: {
+  rule: string;
+  scope: AlwaysScope;
+  onScope(scope: AlwaysScope): void;
+  busy: boolean;
+  onAllow(): void;
+}) {
+  return (
+    <div className="actions always-allow">
+      <span className="muted">Always allow</span>
+      <code aria-label="Rule to add">{props.rule}</code>
+      <select
+        aria-label="Where the rule applies"
+        value={props.scope}
+        onChange={(e) => props.onScope(e.target.value as AlwaysScope)}
+      >
+        {(Object.keys(SCOPE_LABEL) as AlwaysScope[]).map((s) => (
+          <option key={s} value={s}>
+            {SCOPE_LABEL[s]}
+          </option>
+        ))}
+      </select>
+      <button type="button" disabled={props.busy} onClick={props.onAllow}>
+        Always allow
+      </button>
+    </div>
+  );
+}
