@@ -21,7 +21,7 @@ export function shellHandlers(shells: ShellService, sessions: SessionManager): S
   return {
     'shells.list': async (req) => {
       await sessions.get(req.session_id);
-      return { shells: shells.forSession(req.session_id).list() };
+      return { shells: shells.list(req.session_id) };
     },
     'shells.input': async (req) => {
       await lookup(req.session_id, req.shell_id);
@@ -34,7 +34,8 @@ export function shellHandlers(shells: ShellService, sessions: SessionManager): S
       return { ok: true as const };
     },
     'shells.resize': async (req) => {
-      (await lookup(req.session_id, req.shell_id)).resize(req.cols, req.rows);
+      await lookup(req.session_id, req.shell_id);
+      shells.forSession(req.session_id).fitted(req.cols, req.rows, req.shell_id);
       return { ok: true as const };
     },
     'shells.kill': async (req) => {

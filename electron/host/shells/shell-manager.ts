@@ -56,6 +56,8 @@ export interface RunResult {
 export interface ManagerOptions {
   spawner: ShellSpawner;
   limits: ShellLimits;
+  /** The first background shell number (after the shells a previous run recorded). */
+  firstBackground?: number;
   now?: () => number;
 }
 
@@ -78,6 +80,7 @@ export class ShellManager implements Disposable {
 
   constructor(private readonly opts: ManagerOptions) {
     this.now = opts.now ?? Date.now;
+    this.nextBackground = opts.firstBackground ?? 1;
     const every = Math.min(
       60_000,
       Math.max(250, opts.limits.idleTimeoutMs / REAP_CHECKS_PER_TIMEOUT),
@@ -126,6 +129,7 @@ export class ShellManager implements Disposable {
     try {
       spawned = await this.opts.spawner.spawn({
         ...req,
+        ...(this.consoleSize ? { size: this.consoleSize } : {}),
         background,
         token,
         graceMs: this.opts.limits.killGraceMs,
@@ -150,6 +154,22 @@ export class ShellManager implements Disposable {
     this.started.fire(session.info());
     if (this.disposed) void session.terminate('shutdown', 0);
     return session;
+  }
+
+  /**
+   * The size the session's console last fitted to. A PTY started later is born at it, so a
+   * program's first output is laid out for the pane it shows in (not 120x30 until a resize).
+   */
+  private consoleSize: { cols: number; rows: number } | null = null;
+
+  /** A console fitted `shellId` (or, without one, measured the console pane): resize and remember. */
+  fitted(cols: number, rows: number, shellId?: string): boolean {
+    this.consoleSize = { cols, rows };
+    if (shellId === undefined) return true;
+    const shell = this.shells.get(shellId);
+    if (!shell) return false;
+    shell.resize(cols, rows);
+    return true;
   }
 
   /** A background shell: returns once it is spawned. */

@@ -12,6 +12,13 @@ import { Sandbox } from '../sandbox/sandbox';
 import type { ShellSink, ShellSubscription } from './output-stream';
 import { limitsFrom, ShellManager } from './shell-manager';
 import { ShellSpawner } from './shell-spawner';
+import {
+  listShellRecords,
+  loadShellRecord,
+  nextShellNumber,
+  saveShellRecord,
+  type ShellRecord,
+} from './shell-records';
 
 // The host's shells: one ShellManager per session (deleting the session disposes its shells),
 // one sandbox and one launcher for all. This is what tools reach as ctx.services.shells and what
@@ -41,6 +48,28 @@ function moduleDir(): string {
 export interface SessionShellEvent {
   sessionId: string;
   shell: ShellInfo;
+}
+
+/** An ended shell's console: its output from the cursor, then its final state. Nothing is live. */
+function replayRecord(
+  record: ShellRecord,
+  fromCursor: number | undefined,
+  sink: ShellSink,
+): ShellSubscription {
+  const from = Math.max(record.start, fromCursor ?? record.start);
+  const data = record.output.slice(from - record.start);
+  const missed =
+    fromCursor !== undefined && fromCursor < record.start ? record.start - fromCursor : 0;
+  if (data)
+    sink({
+      type: 'shell_output',
+      shell_id: record.info.shell_id,
+      cursor: from,
+      data,
+      ...(missed ? { missed_characters: missed } : {}),
+    });
+  sink({ type: 'shell_state', shell: record.info });
+  return { ack: () => {}, dispose: () => {} };
 }
 
 export class ShellService implements Disposable {
@@ -87,22 +116,66 @@ export class ShellService implements Disposable {
         tmpDir,
         baseEnv: this.opts.env,
       });
-      manager = new ShellManager({ spawner, limits: limitsFrom(this.opts.config()) });
-      manager.onDidStart((shell) => this.started.fire({ sessionId, shell }));
-      manager.onDidExit((shell) => this.exited.fire({ sessionId, shell }));
+      const m = new ShellManager({
+        spawner,
+        limits: limitsFrom(this.opts.config()),
+        firstBackground: nextShellNumber(listShellRecords(this.recordsDir(sessionId))),
+      });
+      manager = m;
+      m.onDidStart((shell) => this.started.fire({ sessionId, shell }));
+      m.onDidExit((shell) => {
+        this.record(sessionId, m, shell);
+        this.exited.fire({ sessionId, shell });
+      });
       this.managers.set(sessionId, manager);
     }
     return manager;
   }
 
-  /** A console's live stream of one shell, or null when there is no such shell. */
+  private recordsDir(sessionId: string): string {
+    return join(this.opts.paths.sessionsDir, sessionId, 'shells');
+  }
+
+  /** Keeps an ended background shell's state and output for consoles after a restart. */
+  private record(sessionId: string, manager: ShellManager, info: ShellInfo): void {
+    const shell = manager.get(info.shell_id);
+    if (!shell?.background) return;
+    const slice = shell.buffer.read();
+    try {
+      saveShellRecord(this.recordsDir(sessionId), {
+        info,
+        start: shell.buffer.start,
+        output: slice.text,
+      });
+    } catch (err) {
+      this.opts.log?.(`[shells] could not keep ${info.shell_id}'s output: ${String(err)}`);
+    }
+  }
+
+  /** Live shells, then those a previous run of the host recorded (ended). */
+  list(sessionId: string): ShellInfo[] {
+    const live = this.managers.get(sessionId)?.list() ?? [];
+    const ids = new Set(live.map((s) => s.shell_id));
+    const ended = listShellRecords(this.recordsDir(sessionId))
+      .map((r) => r.info)
+      .filter((i) => !ids.has(i.shell_id));
+    return [...ended, ...live];
+  }
+
+  /**
+   * A console's stream of one shell: live, or, for a shell an earlier run of the host recorded,
+   * its final state and retained output. Null when there is no such shell.
+   */
   subscribe(
     sessionId: string,
     shellId: string,
     fromCursor: number | undefined,
     sink: ShellSink,
   ): ShellSubscription | null {
-    return this.managers.get(sessionId)?.subscribe(shellId, fromCursor, sink) ?? null;
+    const live = this.managers.get(sessionId)?.subscribe(shellId, fromCursor, sink);
+    if (live) return live;
+    const record = loadShellRecord(this.recordsDir(sessionId), shellId);
+    return record ? replayRecord(record, fromCursor, sink) : null;
   }
 
   /** Kills a session's shells (the session was deleted or closed). */

@@ -23,6 +23,8 @@ export interface SpawnSpec {
   background: boolean;
   token: string;
   graceMs: number;
+  /** A PTY's size at birth: the session's console, when one has reported its size. */
+  size?: { cols: number; rows: number };
 }
 
 export interface Spawned {
@@ -86,7 +88,7 @@ export class ShellSpawner {
     const writable = spec.background;
     // The rules reach the launcher on an inherited pipe (fd 3), never a path a shell could rewrite.
     const fds = launcher && prepared.rules ? [prepared.rules] : [];
-    const size = { cols: DEFAULT_COLS, rows: DEFAULT_ROWS };
+    const size = { cols: spec.size?.cols ?? DEFAULT_COLS, rows: spec.size?.rows ?? DEFAULT_ROWS };
     const child: ShellChild = !spec.tty
       ? new PipeChild(file, args, { cwd: spec.cwd, env, writable, fds })
       : launcher

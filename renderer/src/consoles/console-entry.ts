@@ -41,6 +41,8 @@ export class ConsoleEntry {
   private snapshot: ConsoleSnapshot = { info: null, missed: 0, error: null };
   private readonly listeners = new Set<() => void>();
   private resizeObserver: ResizeObserver | null = null;
+  /** The size last sent to the host's PTY. */
+  private sentSize: { cols: number; rows: number } | null = null;
   private lastInfoRefresh = 0;
   private infoTimer: ReturnType<typeof setTimeout> | null = null;
 
@@ -68,13 +70,7 @@ export class ConsoleEntry {
     // The app's own shortcuts (project picker, settings) work with the console focused too; the
     // terminal never sees them (bash's Ctrl+P history is still on the arrow keys).
     this.term.attachCustomKeyEventHandler((e) => !(isPrimary(e, 'p') || isPrimary(e, ',')));
-    this.term.onResize(({ cols, rows }) => {
-      if (this.snapshot.info?.tty && this.snapshot.info.status === 'running') {
-        void this.client.transport
-          .invoke('shells.resize', { session_id: sessionId, shell_id: shellId, cols, rows })
-          .catch(() => {});
-      }
-    });
+    this.term.onResize(() => this.sendSize());
     this.sub = client.subscribe(
       `shell:${sessionId}:${shellId}`,
       undefined,
@@ -89,6 +85,8 @@ export class ConsoleEntry {
     const frame = parsed.data;
     if (frame.type === 'shell_state') {
       this.update({ info: frame.shell, error: null });
+      // The first word of a PTY: it may have been born before this console measured its pane.
+      this.sendSize();
       return;
     }
     const { data, cursor } = frame;
@@ -167,6 +165,21 @@ export class ConsoleEntry {
     try {
       this.fit.fit();
     } catch {}
+    this.sendSize();
+  }
+
+  /** The PTY takes the console's size (once per change; xterm's own resize event covers the rest). */
+  private sendSize(): void {
+    const info = this.snapshot.info;
+    if (!this.opened || !info?.tty || info.status !== 'running') return;
+    const { cols, rows } = this.term;
+    if (this.sentSize?.cols === cols && this.sentSize.rows === rows) return;
+    this.sentSize = { cols, rows };
+    void this.client.transport
+      .invoke('shells.resize', { session_id: this.sessionId, shell_id: this.shellId, cols, rows })
+      .catch(() => {
+        this.sentSize = null;
+      });
   }
 
   /** The whole buffer as text (Copy all). */

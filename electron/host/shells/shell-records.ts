@@ -1,0 +1,67 @@
+import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { shellInfoSchema, type ShellInfo } from '../../../shared/tools/shell-payload';
+
+// What is left of a session's background shells once they ended: their last state and their
+// retained output, one file each under the session's folder. A restarted host has no processes
+// but still shows each console's output, with the shell as it ended (exited or killed), instead
+// of an empty console saying "no shell".
+
+export interface ShellRecord {
+  info: ShellInfo;
+  /** Absolute cursor of output[0] (older output had been evicted from the ring buffer). */
+  start: number;
+  output: string;
+}
+
+const FILE = /^(shell_\d+)\.json$/;
+
+/** Written synchronously: the last write happens while the host shuts down. */
+export function saveShellRecord(dir: string, record: ShellRecord): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const file = join(dir, `${record.info.shell_id}.json`);
+  const tmp = `${file}.tmp`;
+  writeFileSync(tmp, JSON.stringify(record), { mode: 0o600 });
+  renameSync(tmp, file);
+}
+
+export function loadShellRecord(dir: string, shellId: string): ShellRecord | null {
+  if (!FILE.test(`${shellId}.json`)) return null;
+  try {
+    const raw = JSON.parse(readFileSync(join(dir, `${shellId}.json`), 'utf8')) as ShellRecord;
+    const info = shellInfoSchema.safeParse(raw.info);
+    if (!info.success || typeof raw.output !== 'string' || typeof raw.start !== 'number')
+      return null;
+    // A shell still running when the host went down did not survive it.
+    const ended =
+      info.data.status === 'running'
+        ? { ...info.data, status: 'killed' as const, kill_reason: 'shutdown' as const }
+        : info.data;
+    return { info: ended, start: raw.start, output: raw.output };
+  } catch {
+    return null;
+  }
+}
+
+/** The recorded shells of a session, oldest first. */
+export function listShellRecords(dir: string): ShellRecord[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  return names
+    .map((n) => FILE.exec(n)?.[1])
+    .filter((id): id is string => id !== undefined)
+    .map((id) => loadShellRecord(dir, id))
+    .filter((r): r is ShellRecord => r !== null)
+    .sort((a, b) => a.info.started_at - b.info.started_at);
+}
+
+/** The number after the highest recorded shell id: new shells never reuse an old one's id. */
+export function nextShellNumber(records: readonly ShellRecord[]): number {
+  let max = 0;
+  for (const r of records) max = Math.max(max, Number(r.info.shell_id.slice('shell_'.length)));
+  return max + 1;
+}

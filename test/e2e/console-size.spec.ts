@@ -1,0 +1,64 @@
+import { test, expect, openProject, startSession } from './agent-fixtures';
+
+// #17.6: a PTY has the console's size, not 120x30: the first shell is resized as soon as its
+// console has measured itself, and a shell started later is born at that size (its first line
+// of output is already laid out for the pane).
+
+test.use({ config: { permission_mode: 'auto' } });
+
+const SIZES = 'while true; do stty size; sleep 0.2; done';
+
+test('a PTY takes the size of the console it shows in, from its first line when it can', async ({
+  app,
+  script,
+}) => {
+  script.push(
+    {
+      toolCalls: [
+        { name: 'aider_shell_tool', args: { command: SIZES, run_in_background: true, tty: true } },
+      ],
+    },
+    { text: 'Watching the size.' },
+    {
+      toolCalls: [
+        {
+          name: 'aider_shell_tool',
+          args: { command: 'stty size; sleep 30', run_in_background: true, tty: true },
+        },
+      ],
+    },
+    { text: 'Second one started.' },
+  );
+  await openProject(app, 'app');
+  await startSession(app, 'Show the terminal size');
+  const first = app.getByRole('region', { name: /^Console: while true/ });
+  await expect(first).toBeVisible();
+  // The size xterm fitted to, read from the page (rows and columns of its grid).
+  const fitted = async () =>
+    app.evaluate(() => {
+      const rows = document.querySelectorAll('.xterm-rows > div').length;
+      const probe = document.querySelector('.xterm-helper-textarea')?.closest('.xterm');
+      const width = probe?.querySelector('.xterm-screen')?.clientWidth ?? 0;
+      return { rows, width };
+    });
+  expect((await fitted()).rows).toBeGreaterThan(0);
+  // stty prints "rows cols": soon it is the console's, and never again 30x120.
+  await expect(first.locator('.xterm-rows')).not.toContainText(/\b30 120\s*$/);
+  await expect
+    .poll(async () => {
+      const text = (await first.locator('.xterm-rows').innerText()).trim().split('\n');
+      return text.at(-1)?.trim() ?? '';
+    })
+    .toMatch(/^\d+ \d+$/);
+  const last = (await first.locator('.xterm-rows').innerText()).trim().split('\n').at(-1)!.trim();
+  const [rows, cols] = last.split(' ').map(Number) as [number, number];
+  expect(cols).toBeLessThan(120);
+  expect(rows).toBe((await fitted()).rows);
+
+  await app.getByRole('textbox', { name: 'Message' }).fill('Start another');
+  await app.getByRole('button', { name: 'Send' }).click();
+  await app.getByRole('tab', { name: /stty size; sleep 30/ }).click();
+  const second = app.getByRole('region', { name: /^Console: stty size; sleep 30/ });
+  // Its very first line, printed before any console could resize it, is the console's size.
+  await expect(second.locator('.xterm-rows')).toContainText(`${rows} ${cols}`);
+});
