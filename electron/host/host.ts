@@ -109,8 +109,7 @@ export class Host extends DisposableObject {
     const mcp = createMcpManager({
       config,
       trust,
-      configDir: paths.configDir,
-      noProjectRoot: paths.stateDir,
+      homeDir: paths.home,
       store: mcpStore,
     });
     const projectTools = new ProjectSwitcher(projects, sessions);
@@ -118,7 +117,7 @@ export class Host extends DisposableObject {
     const lspStore = new DisposableStore();
     const lsp = createLspService({
       config: () => config,
-      configDir: paths.configDir,
+      homeDir: paths.home,
       store: lspStore,
       isTrusted: (root) => trust.isTrusted(root),
     });

@@ -10,8 +10,8 @@ import { LauncherSandbox } from './sandboxed-launch';
 
 export interface CreateLspOptions {
   config: () => AppConfig;
-  /** $MEWBO_HOME/configs. */
-  configDir: string;
+  /** $MEWBO_HOME: denied whole to confined shells and servers. */
+  homeDir: string;
   store: DisposableStore;
   env?: NodeJS.ProcessEnv;
   /** Workspace trust (trust/workspace-trust.ts). */
@@ -24,7 +24,7 @@ export function createLspService(opts: CreateLspOptions): LspService {
     new LauncherSandbox({
       launcher: findLauncher(installRoot),
       installRoot,
-      configDir: opts.configDir,
+      homeDir: opts.homeDir,
       config: opts.config,
     }),
   );

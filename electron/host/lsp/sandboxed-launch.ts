@@ -6,7 +6,7 @@ import { rulesOverStdin, Sandbox } from '../sandbox/sandbox';
 import type { ServerSandbox } from './server-registry';
 
 // `agent.server_sandbox`: a language server starts under the same Landlock launcher as the shells,
-// with the same deny list (other projects, the app's config and keys, agent.shell_denied_paths).
+// with the same deny list (other projects, all of $MEWBO_HOME, agent.shell_denied_paths).
 // The launcher also supervises the server's tree and ends it if the host dies. Servers bundled in
 // the app's own install are denied with it (harness_self_deny) unless the project re-admits them
 // through allowed_paths; servers on PATH or in the project's node_modules need nothing.
@@ -15,8 +15,8 @@ export interface LauncherSandboxOptions {
   /** The compiled launcher, or null when it was not built. */
   launcher: string | null;
   installRoot: string | null;
-  /** $MEWBO_HOME/configs (denied with harness_self_deny). */
-  configDir: string;
+  /** $MEWBO_HOME: denied whole to confined shells and servers. */
+  homeDir: string;
   config: () => AppConfig;
 }
 
@@ -60,7 +60,7 @@ export class LauncherSandbox implements Disposable {
     this.sandbox ??= new Sandbox({
       launcher: this.opts.launcher,
       installRoot: this.opts.installRoot,
-      configDir: this.opts.configDir,
+      homeDir: this.opts.homeDir,
     });
     return this.sandbox;
   }

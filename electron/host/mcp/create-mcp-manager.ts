@@ -1,4 +1,8 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AppConfig } from '../config/schema';
+import { toDisposable } from '../lifecycle/disposable';
 import type { DisposableStore } from '../lifecycle/disposable';
 import { LauncherSandbox } from '../lsp/sandboxed-launch';
 import { moduleDir } from '../lsp/resolve-command';
@@ -13,22 +17,26 @@ export interface CreateMcpOptions {
   config: AppConfig;
   /** Workspace trust: only trusted projects' `.mcp.json` servers start. */
   trust: McpTrust;
-  /** $MEWBO_HOME/configs (denied to a confined server with harness_self_deny). */
-  configDir: string;
-  /** Stands in as the root of app servers, which belong to no project: they reach none. */
-  noProjectRoot: string;
+  /** $MEWBO_HOME: denied whole to confined shells and servers. */
+  homeDir: string;
   store: DisposableStore;
 }
 
 export function createMcpManager(opts: CreateMcpOptions): McpManager {
   let sandbox: LauncherSandbox | undefined;
+  // App servers belong to no project, so they reach none: an empty directory of their own
+  // stands in as their root (never one under $MEWBO_HOME, which they may not reach either).
+  let noProjectRoot = '';
   if (opts.config.agent.server_sandbox) {
+    const dir = mkdtempSync(join(tmpdir(), 'mewbo-app-servers-'));
+    noProjectRoot = dir;
+    opts.store.add(toDisposable(() => rmSync(dir, { recursive: true, force: true })));
     const installRoot = findInstallRoot(moduleDir());
     sandbox = opts.store.add(
       new LauncherSandbox({
         launcher: findLauncher(installRoot),
         installRoot,
-        configDir: opts.configDir,
+        homeDir: opts.homeDir,
         config: () => opts.config,
       }),
     );
@@ -38,7 +46,7 @@ export function createMcpManager(opts: CreateMcpOptions): McpManager {
     new McpManager({
       appServers: opts.config.mcpServers,
       trust: opts.trust,
-      sandbox: wrap ? (root, argv) => wrap(root ?? opts.noProjectRoot, argv) : undefined,
+      sandbox: wrap ? (root, argv) => wrap(root ?? noProjectRoot, argv) : undefined,
     }),
   );
 }

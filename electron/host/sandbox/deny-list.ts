@@ -5,16 +5,17 @@ import { isInside } from '../fs/safe-path';
 import { realPathLoose } from './real-path';
 
 // What a shell of this session must not reach, before it is compiled into Landlock grants
-// (tool-parameters.md, "The shell sandbox"): other configured projects, the app's install and
-// config directory (harness_self_deny), agent.shell_denied_paths. The active project's
+// (tool-parameters.md, "The shell sandbox"): other configured projects, all of $MEWBO_HOME
+// (configs and keys, sessions, state, the TLS key, device records: always), the app's install
+// (harness_self_deny), agent.shell_denied_paths. The active project's
 // allowed_paths re-admit and win over every denial.
 
 export interface DenyInputs {
   config: AppConfig;
   /** The session's root (its active project's directory, or the --root of a CLI run). */
   root: string;
-  /** $MEWBO_HOME/configs: app.json and the keys. */
-  configDir: string;
+  /** $MEWBO_HOME: configs and keys, sessions, state, the TLS key, device records. */
+  homeDir: string;
   /** The app's install (package root); null when unknown. */
   installRoot: string | null;
   /** Directories that must stay reachable: the running runtime's and the shell's. */
@@ -70,11 +71,10 @@ export function buildDenyList(input: DenyInputs): DenyList {
   for (const [key, project] of Object.entries(config.projects)) {
     if (key !== activeProject) requested.push({ path: project.path, source: `project '${key}'` });
   }
+  // Never optional: a shell that can write sessions/ rewrites a session's root, state/ pairs a
+  // device, configs/ holds the keys.
+  requested.push({ path: input.homeDir, source: "the app's state ($MEWBO_HOME)" });
   if (config.agent.harness_self_deny) {
-    requested.push({
-      path: input.configDir,
-      source: 'the app config directory (harness_self_deny)',
-    });
     if (input.installRoot) {
       requested.push({ path: input.installRoot, source: "the app's install (harness_self_deny)" });
       // Packaged, the install is app.asar plus the files unpacked beside it.

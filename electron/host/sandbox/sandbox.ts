@@ -21,8 +21,8 @@ export interface SandboxOptions {
   /** The compiled launcher, or null when it was not built. */
   launcher: string | null;
   installRoot: string | null;
-  /** $MEWBO_HOME/configs. */
-  configDir: string;
+  /** $MEWBO_HOME: denied whole to confined shells and servers. */
+  homeDir: string;
   /** Directories a denial may not cover; default: the runtime's and the shell's. */
   protectedDirs?: string[];
   platform?: NodeJS.Platform;
@@ -129,7 +129,7 @@ export class Sandbox {
     const deny = buildDenyList({
       config: withRegisteredProjects(req.config, this.opts.registeredProjects?.() ?? {}),
       root: req.root,
-      configDir: this.opts.configDir,
+      homeDir: this.opts.homeDir,
       installRoot: this.opts.installRoot,
       protectedDirs: this.protectedDirs,
     });

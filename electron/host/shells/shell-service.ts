@@ -92,7 +92,7 @@ export class ShellService implements Disposable {
     this.sandbox = new Sandbox({
       launcher: this.launcher,
       installRoot,
-      configDir: opts.paths.configDir,
+      homeDir: opts.paths.home,
       log: opts.log,
       registeredProjects: opts.registeredProjects,
     });

@@ -37,7 +37,7 @@ export const standaloneServiceFactories: ServiceFactory[] = [
     return {
       lsp: createLspService({
         config: () => env.config,
-        configDir: env.home.configDir,
+        homeDir: env.home.home,
         store: env.store,
         isTrusted: (root) => trust.isTrusted(root),
       }),

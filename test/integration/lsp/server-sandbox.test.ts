@@ -60,7 +60,7 @@ describe.runIf(landlock)('language servers under agent.server_sandbox', () => {
     const sandbox = new LauncherSandbox({
       launcher,
       installRoot,
-      configDir: join(temp.dir, 'configs'),
+      homeDir: join(temp.dir, 'home'),
       config: () => withProjects,
     });
     const lsp = new LspService({ config: () => withProjects, sandbox: sandbox.wrap });

@@ -51,7 +51,7 @@ beforeAll(async () => {
   sandbox = new LauncherSandbox({
     launcher,
     installRoot,
-    configDir: join(root, 'configs'),
+    homeDir: join(root, 'home'),
     config: () => config,
   });
 });

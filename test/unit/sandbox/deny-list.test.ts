@@ -37,7 +37,7 @@ function inputs(
   return {
     config: parseConfig(raw),
     root,
-    configDir: t.config,
+    homeDir: t.config,
     installRoot: t.install,
     protectedDirs: [t.runtime],
   };
@@ -61,11 +61,11 @@ describe('deny list', () => {
     expect(deny.denied).toEqual(expect.arrayContaining([t.a, t.b]));
   });
 
-  test('harness_self_deny off leaves the config dir and install reachable; shell_denied_paths adds more', () => {
+  test('harness_self_deny off leaves the install reachable, never $MEWBO_HOME; shell_denied_paths adds more', () => {
     const t = tree();
     const raw = { agent: { harness_self_deny: false, shell_denied_paths: [t.extra] } };
     const deny = buildDenyList(inputs(t, raw, t.a));
-    expect(deny.denied).not.toContain(t.config);
+    expect(deny.denied).toContain(t.config);
     expect(deny.denied).not.toContain(t.install);
     expect(deny.denied).toContain(t.extra);
   });
