@@ -56,6 +56,9 @@ export class WsTransport implements Transport {
       this.statusListeners.forEach((l) => l(true));
     };
     ws.onmessage = (msg) => this.onFrame(JSON.parse(String(msg.data)) as HostFrame);
+    // A refused or dropped connection reports an error, then closes: onclose reconnects. (Node's
+    // `ws` throws an error nobody listens to, so the listener must exist.)
+    ws.onerror = () => {};
     ws.onclose = () => {
       this.statusListeners.forEach((l) => l(false));
       for (const [, call] of this.calls)
