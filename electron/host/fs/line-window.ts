@@ -11,6 +11,11 @@ import { LINE_INDEX_STRIDE, type LineIndex } from './line-index';
 
 /** Bytes one call scans at most, forward and backward together (about 60 ms of counting). */
 export const SCAN_BUDGET_BYTES = 64 << 20;
+/**
+ * Milliseconds one call scans at most: many reads of huge files at once (20 of an 8 TiB sparse
+ * log) share the disk and the thread, and each still answers in time with what it scanned.
+ */
+export const SCAN_DEADLINE_MS = 1000;
 /** Bytes of the first read of a scan: a window near a checkpoint needs little. */
 const FIRST_CHUNK_BYTES = 64 << 10;
 /** Reads double up to this size on a long scan (fewer syscalls); also the scan's buffer size. */
@@ -27,6 +32,8 @@ export interface WindowRequest {
   maxWindowBytes: number;
   /** Bytes scanned at most by this call (default SCAN_BUDGET_BYTES). */
   budgetBytes?: number;
+  /** performance.now() after which the scan stops as if its budget were spent. */
+  deadline?: number;
 }
 
 export interface WindowLine {
@@ -101,6 +108,12 @@ interface WalkOptions {
   size: number;
   /** Checkpoints are added to it as lines are passed (forward walks from line 0 numbering). */
   index?: LineIndex;
+  deadline: number;
+}
+
+/** A read buffer that grows with the chunk size (a short read never touches 4 MiB). */
+function grow(buf: Buffer, size: number): Buffer {
+  return buf.length >= size ? buf : Buffer.allocUnsafe(size);
 }
 
 /**
@@ -114,7 +127,7 @@ async function walk(handle: FileHandle, o: WalkOptions): Promise<WalkResult> {
   let pos = o.pos;
   let end = o.end;
   const lines: WindowLine[] = [];
-  const buf = Buffer.allocUnsafe(MAX_CHUNK_BYTES);
+  let buf: Buffer = Buffer.allocUnsafe(FIRST_CHUNK_BYTES);
   let chunk = FIRST_CHUNK_BYTES;
   let parts: Buffer[] = [];
   let kept = 0;
@@ -135,12 +148,13 @@ async function walk(handle: FileHandle, o: WalkOptions): Promise<WalkResult> {
   for (;;) {
     if (line >= end && !keepCounting())
       return { lines, line, eof: false, total: null, budgetHit: false };
-    if (scanned >= o.budget) {
+    if (scanned >= o.budget || (scanned > 0 && performance.now() > o.deadline)) {
       if (line >= o.start && line < end && lineBytes > 0)
         lines.push(finishLine(parts, kept, lineBytes, true));
       return { lines, line, eof: false, total: null, budgetHit: true };
     }
     const want = Math.min(chunk, o.budget - scanned);
+    buf = grow(buf, want);
     const { bytesRead } = await handle.read(buf, 0, want, pos);
     chunk = Math.min(chunk * 2, MAX_CHUNK_BYTES);
     if (bytesRead === 0) break;
@@ -206,6 +220,7 @@ async function findTailStart(
   size: number,
   want: number,
   budget: number,
+  deadline: number,
 ): Promise<TailStart> {
   if (size === 0) return { pos: 0, found: 0, atStart: true, scanned: 0 };
   const last = Buffer.alloc(1);
@@ -216,11 +231,13 @@ async function findTailStart(
   let lineStart = end;
   let scanned = 1;
   let block = FIRST_CHUNK_BYTES;
-  const buf = Buffer.allocUnsafe(MAX_CHUNK_BYTES);
+  let buf: Buffer = Buffer.allocUnsafe(FIRST_CHUNK_BYTES);
   while (end > 0) {
-    if (scanned >= budget) return { pos: lineStart, found: found - 1, atStart: false, scanned };
+    if (scanned >= budget || (scanned > 1 && performance.now() > deadline))
+      return { pos: lineStart, found: found - 1, atStart: false, scanned };
     const len = Math.min(block, end, budget - scanned);
     const from = end - len;
+    buf = grow(buf, len);
     const { bytesRead } = await handle.read(buf, 0, len, from);
     if (bytesRead < len) break; // the file shrank under us: treat what we have as its start
     scanned += len;
@@ -247,7 +264,13 @@ export async function readLineWindow(
   index: LineIndex,
 ): Promise<WindowResult> {
   const budget = req.budgetBytes ?? SCAN_BUDGET_BYTES;
-  const limits = { maxLineBytes: req.maxLineBytes, maxWindowBytes: req.maxWindowBytes, size };
+  const deadline = req.deadline ?? performance.now() + SCAN_DEADLINE_MS;
+  const limits = {
+    maxLineBytes: req.maxLineBytes,
+    maxWindowBytes: req.maxWindowBytes,
+    size,
+    deadline,
+  };
   let start = req.offset;
   if (start < 0) {
     const lastCheckpoint = index.offsets[index.offsets.length - 1]!;
@@ -266,7 +289,11 @@ export async function readLineWindow(
       });
       if (counted.eof) index.totalLines = counted.total;
     }
-    if (index.totalLines === null) return readTail(handle, size, req, budget);
+    if (index.totalLines === null) {
+      // A count cut short by the deadline still leaves the tail some time of its own.
+      const tailDeadline = Math.max(deadline, performance.now() + SCAN_DEADLINE_MS / 4);
+      return readTail(handle, size, req, budget, tailDeadline);
+    }
     start = Math.max(0, index.totalLines + start);
   }
   return readForward(handle, start, req, index, budget, limits);
@@ -278,7 +305,7 @@ async function readForward(
   req: WindowRequest,
   index: LineIndex,
   budget: number,
-  limits: { maxLineBytes: number; maxWindowBytes: number; size: number },
+  limits: { maxLineBytes: number; maxWindowBytes: number; size: number; deadline: number },
 ): Promise<WindowResult> {
   const k = Math.min(Math.floor(start / LINE_INDEX_STRIDE), index.offsets.length - 1);
   const end = start + req.limit;
@@ -308,9 +335,10 @@ async function readTail(
   size: number,
   req: WindowRequest,
   budget: number,
+  deadline: number,
 ): Promise<WindowResult> {
   const want = -req.offset;
-  const tail = await findTailStart(handle, size, want, budget);
+  const tail = await findTailStart(handle, size, want, budget, deadline);
   const first = -tail.found;
   const start = Math.max(first, req.offset);
   const end = req.offset + req.limit;
@@ -333,6 +361,8 @@ async function readTail(
     end: Math.min(end, 0),
     budget: Math.max(budget - tail.scanned, MAX_CHUNK_BYTES),
     countToEof: false,
+    // The window itself gets a little time of its own after a long search.
+    deadline: Math.max(deadline, performance.now() + SCAN_DEADLINE_MS / 10),
   });
   result.lines = r.lines;
   result.more = start + r.lines.length < 0;
