@@ -37,6 +37,8 @@ import { projectServerPreview } from './lsp/project-binaries';
 import { RulesService } from './rules/rules-service';
 import { SkillService } from './skills/skill-service';
 import { CommandService } from './commands/command-service';
+import { rulesHandlers } from './handlers/rules';
+import { projectHooksPreview } from './hooks/hook-config';
 import { webHandlers, type LoginLinkSource } from './handlers/web';
 import { CheckpointStore } from './checkpoints/checkpoint-store';
 import { SessionCheckpoints } from './checkpoints/session-checkpoints';
@@ -206,7 +208,15 @@ export class Host extends DisposableObject {
       ...trustHandlers(trust, [
         projectMcpPreview,
         async (root) => projectServerPreview(root, config.agent.lsp),
+        projectHooksPreview,
       ]),
+      ...rulesHandlers({
+        rules,
+        skills,
+        commands,
+        sessions,
+        projectRoots: () => projects.snapshot().flatMap((p) => (p.path ? [p.path] : [])),
+      }),
       ...webHandlers(opts.loginLinks ?? (() => undefined)),
       ...checkpointHandlers(sessions, checkpoints),
     };

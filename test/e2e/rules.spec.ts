@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test, expect, openProject, startSession } from './agent-fixtures';
 
@@ -50,5 +50,46 @@ test.describe('hooks', () => {
     await expect(card).toContainText('PreToolUse hook blocked');
     await expect(card.getByLabel('Hook output')).toContainText('not on a Friday');
     await expect(app.getByText('Blocked, as the hook said.')).toBeVisible();
+  });
+});
+
+test.describe('Settings', () => {
+  test.use({
+    config: {
+      permissions: { allow: ['Bash(npm test:*)', 'Bash(npm'], deny: ['Read(.env)'] },
+    },
+  });
+
+  test('lists rules by scope with their origin and removes one; lists skills and the bad entries by file and line', async ({
+    app,
+    home,
+  }) => {
+    mkdirSync(join(home, 'skills', 'deploy'), { recursive: true });
+    writeFileSync(
+      join(home, 'skills', 'deploy', 'SKILL.md'),
+      '---\nname: deploy\ndescription: Deploy the app\n---\nSteps\n',
+    );
+    await expect(app.getByText('Connecting to the host')).toHaveCount(0);
+    await app.getByRole('button', { name: 'Settings' }).click();
+    const dialog = app.getByRole('dialog', { name: 'Settings' });
+    await dialog.getByRole('tab', { name: 'Rules, hooks & skills' }).click();
+    const everywhere = dialog.getByRole('region', { name: /Rules: Everywhere/ });
+    await expect(everywhere).toContainText('Bash(npm test:*)');
+    await expect(everywhere).toContainText('Read(.env)');
+    await expect(everywhere).toContainText(/configs\/app\.json:\d+/);
+    await expect(dialog.getByRole('region', { name: /Problems/ })).toContainText(
+      /configs\/app\.json:\d+: permissions\.allow: "Bash\(npm"/,
+    );
+    await expect(dialog.getByRole('region', { name: 'Skills', exact: true })).toContainText(
+      '/deploy',
+    );
+    await expect(dialog.getByRole('region', { name: 'Skills', exact: true })).toContainText(
+      'SKILL.md',
+    );
+    await everywhere.getByRole('button', { name: 'Remove deny rule Read(.env)' }).click();
+    await expect(everywhere).not.toContainText('Read(.env)');
+    const written = JSON.parse(readFileSync(join(home, 'configs', 'app.json'), 'utf8'));
+    expect(written.permissions.deny).toEqual([]);
+    expect(written.permissions.allow).toContain('Bash(npm test:*)');
   });
 });

@@ -1,4 +1,9 @@
-import { lineOf, type ConfigWarning, type SettingsSource } from '../rules/settings-sources';
+import {
+  lineOf,
+  readSettingsSources,
+  type ConfigWarning,
+  type SettingsSource,
+} from '../rules/settings-sources';
 import { CLAUDE_ALIASES } from '../rules/tool-aliases';
 import { HOOK_DEFAULT_TIMEOUT_S, HOOK_EVENTS, TOOL_EVENTS, type HookEventName } from './constants';
 
@@ -121,4 +126,20 @@ export function hooksFromSource(src: SettingsSource, warnings: ConfigWarning[]):
     }
   }
   return out;
+}
+
+/** What trusting `root` would run: its settings files' hooks, for the trust prompt. */
+export async function projectHooksPreview(
+  root: string,
+): Promise<{ kind: 'hook'; name: string; detail: string }[]> {
+  const { sources } = await readSettingsSources({ configFile: '', root, trusted: true });
+  const warnings: ConfigWarning[] = [];
+  return sources
+    .filter((s) => s.scope === 'project')
+    .flatMap((s) => hooksFromSource(s, warnings))
+    .map((h) => ({
+      kind: 'hook' as const,
+      name: `${h.event}${h.matcher ? ` (${h.matcher})` : ''}`,
+      detail: h.command,
+    }));
 }

@@ -9,9 +9,11 @@ import { settingsCommands } from './settings';
 import { trustCommands } from './trust';
 import { webCommands } from './web';
 import { checkpointCommands } from './checkpoints';
+import { rulesCommands } from './rules';
 
 // The one map of every command. Each area adds its own file and one spread line here.
 export const commands = {
+  ...rulesCommands,
   ...sessionCommands,
   ...projectCommands,
   ...mcpCommands,

@@ -6,13 +6,15 @@ import { ModelSettings } from './settings/ModelSettings';
 import { AgentSettings } from './settings/AgentSettings';
 import { McpSettings } from './settings/McpSettings';
 import { TrustSettings } from './settings/TrustSettings';
+import { RulesSettings } from './settings/RulesSettings';
 
-type Tab = 'model' | 'agent' | 'mcp' | 'trust' | 'appearance';
+type Tab = 'model' | 'agent' | 'mcp' | 'trust' | 'rules' | 'appearance';
 const TABS: { id: Tab; label: string }[] = [
   { id: 'model', label: 'Model' },
   { id: 'agent', label: 'Agent & sandbox' },
   { id: 'mcp', label: 'MCP servers' },
   { id: 'trust', label: 'Trusted projects' },
+  { id: 'rules', label: 'Rules, hooks & skills' },
   { id: 'appearance', label: 'Appearance' },
 ];
 
@@ -58,6 +60,7 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
           {tab === 'agent' && <AgentSettings />}
           {tab === 'mcp' && <McpSettings />}
           {tab === 'trust' && <TrustSettings />}
+          {tab === 'rules' && <RulesSettings />}
           {tab === 'appearance' && <AppearanceSettings />}
         </div>
       </div>
