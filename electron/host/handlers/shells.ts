@@ -6,7 +6,12 @@ import { isErrorPayload } from '../../../shared/tools/payload';
 
 type ShellHandlers = Pick<
   HandlerMap,
-  'shells.list' | 'shells.input' | 'shells.resize' | 'shells.kill' | 'shells.sandbox'
+  | 'shells.list'
+  | 'shells.input'
+  | 'shells.resize'
+  | 'shells.kill'
+  | 'shells.sandbox'
+  | 'shells.withheldEnv'
 >;
 
 export function shellHandlers(shells: ShellService, sessions: SessionManager): ShellHandlers {
@@ -45,6 +50,7 @@ export function shellHandlers(shells: ShellService, sessions: SessionManager): S
       return { status: result.status };
     },
     'shells.sandbox': () => shells.sandboxStatus(),
+    'shells.withheldEnv': async () => shells.withheldEnv(),
   };
 }
 

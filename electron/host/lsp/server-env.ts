@@ -1,13 +1,13 @@
-// The environment a language server gets: the host's, minus the app's own credentials (the same
-// list the shells drop, shells/shell-env.ts). A server runs project code paths (tsserver plugins
-// named by a tsconfig, pyright's configured interpreters) and has no use for model keys.
+import { isCredentialName } from '../shells/credential-env';
 
-const SECRET_VARS = new Set(['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'OPENAI_API_KEY']);
+// The environment a language server gets: the host's, minus every credential-looking variable
+// (the names the shells drop, shells/credential-env.ts). A server runs project code paths
+// (tsserver plugins named by a tsconfig, pyright's configured interpreters) and needs no keys.
 
 export function serverEnv(base: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(base)) {
-    if (value === undefined || SECRET_VARS.has(key) || key.startsWith('MEWBO_')) continue;
+    if (value === undefined || isCredentialName(key)) continue;
     env[key] = value;
   }
   return env;

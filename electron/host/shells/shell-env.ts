@@ -1,11 +1,10 @@
 import { SHELL_TOKEN_VAR } from './process-tree';
+import { withheldNames } from './credential-env';
 
-// The environment every shell command gets: the host's, minus the app's own secrets, plus what
-// keeps a command from waiting on a person who is not there (seed: PAGER=cat, GIT_PAGER=cat,
+// The environment every shell command gets: the host's, minus every credential-looking variable
+// the user did not allow (credential-env.ts, agent.shell_env_allow), plus what keeps a command
+// from waiting on a person who is not there (seed: PAGER=cat, GIT_PAGER=cat,
 // GIT_TERMINAL_PROMPT=0 on every spawn).
-
-/** The app's own credentials: the sandbox keeps configs/app.json away from shells, so these too. */
-const SECRET_VARS = ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'OPENAI_API_KEY'];
 
 export interface ShellEnvOptions {
   tty: boolean;
@@ -13,12 +12,15 @@ export interface ShellEnvOptions {
   tmpDir: string;
   /** Marks every process of this shell (process-tree.ts finds strays by it). */
   token: string;
+  /** agent.shell_env_allow: credential-looking names the user lets shells see. */
+  allow?: readonly string[];
 }
 
 export function shellEnv(base: NodeJS.ProcessEnv, opts: ShellEnvOptions): Record<string, string> {
   const env: Record<string, string> = {};
+  const withheld = new Set(withheldNames(base, opts.allow ?? []));
   for (const [key, value] of Object.entries(base)) {
-    if (value === undefined || SECRET_VARS.includes(key) || key.startsWith('MEWBO_')) continue;
+    if (value === undefined || withheld.has(key)) continue;
     env[key] = value;
   }
   return {

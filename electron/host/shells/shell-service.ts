@@ -12,6 +12,7 @@ import { Sandbox } from '../sandbox/sandbox';
 import type { ShellSink, ShellSubscription } from './output-stream';
 import { limitsFrom, ShellManager } from './shell-manager';
 import { ShellSpawner } from './shell-spawner';
+import { withheldNames } from './credential-env';
 import {
   listShellRecords,
   loadShellRecord,
@@ -96,6 +97,15 @@ export class ShellService implements Disposable {
       log: opts.log,
       registeredProjects: opts.registeredProjects,
     });
+  }
+
+  /** Names of the host's environment shells do not get, and those the user allowed (Settings). */
+  withheldEnv(): { withheld: string[]; allowed: string[] } {
+    const allowed = this.opts.config().agent.shell_env_allow;
+    return {
+      withheld: withheldNames(this.opts.env ?? process.env, allowed),
+      allowed: [...allowed],
+    };
   }
 
   /** The sandbox state shells get under the current config (ABI, or why there is none). */

@@ -60,6 +60,7 @@ export class ShellSpawner {
       tty: spec.tty,
       tmpDir: this.opts.tmpDir,
       token: spec.token,
+      allow: spec.config.agent.shell_env_allow,
     });
     const foreground = !spec.background;
     const launcher = this.opts.launcher;

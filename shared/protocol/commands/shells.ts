@@ -20,4 +20,9 @@ export const shellCommands = {
   'shells.kill': command(shellKillRequestSchema, shellKillResponseSchema),
   /** The sandbox shells get under the current config: Landlock's ABI, or why there is none. */
   'shells.sandbox': command(z.object({}), sandboxStatusSchema),
+  /** Credential-looking environment variables shells do not get (agent.shell_env_allow re-admits). */
+  'shells.withheldEnv': command(
+    z.object({}),
+    z.object({ withheld: z.array(z.string()), allowed: z.array(z.string()) }),
+  ),
 };

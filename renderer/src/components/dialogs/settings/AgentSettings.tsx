@@ -3,6 +3,7 @@ import { useClient } from '../../../client-context';
 import { useHostQuery } from '../../../lib/use-host-query';
 import { errorText } from '../../../state/agent-actions';
 import type { AppSettings } from '../../../../../shared/protocol/commands/settings';
+import { WithheldEnv } from './WithheldEnv';
 import type { SandboxStatus } from '../../../../../shared/tools/shell-payload';
 
 type Patch = Partial<
@@ -133,6 +134,7 @@ export function AgentSettings() {
         <p className="muted small">
           Not covered: network access, unix sockets, a second mount of a denied path.
         </p>
+        <WithheldEnv />
       </fieldset>
     </div>
   );
