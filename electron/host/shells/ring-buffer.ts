@@ -33,6 +33,11 @@ export class RingBuffer {
     return this.total;
   }
 
+  /** Chunk slots held, evicted ones included until compaction: what bounds the bookkeeping. */
+  get slots(): number {
+    return this.chunks.length;
+  }
+
   /** Absolute cursor of the oldest retained character. */
   get start(): number {
     return this.total - this.retained;

@@ -56,4 +56,16 @@ describe('RingBuffer', () => {
     expect(ring.read()).toEqual({ text: '56789', from: 8, to: 13, missed: 0 });
     expect(ring.read(0).missed).toBe(8);
   });
+
+  test('past 16M characters the evicted chunk slots are compacted away: bookkeeping stays bounded', () => {
+    const ring = new RingBuffer(1_000_000);
+    const piece = 'x'.repeat(16_384);
+    for (let i = 0; i < 3000; i++) ring.append(`${i % 10}${piece.slice(1)}`);
+    expect(ring.end).toBe(3000 * 16_384);
+    // Live chunks: about capacity / chunk size (62); evicted slots are dropped past 1024.
+    expect(ring.slots).toBeLessThan(1024 + 2 * Math.ceil(1_000_000 / 16_384));
+    const tail = ring.read(ring.end - 16_384);
+    expect(tail.text).toBe(`9${piece.slice(1)}`);
+    expect(ring.read().from).toBe(ring.end - 1_000_000);
+  });
 });

@@ -18,7 +18,10 @@ export interface ShellFixture {
   cleanup(): Promise<void>;
 }
 
-export function shellFixture(raw: Record<string, unknown> = {}): ShellFixture {
+export function shellFixture(
+  raw: Record<string, unknown> = {},
+  opts: { launcher?: string | null } = {},
+): ShellFixture {
   const t = tempDir('mewbo-shells-test-');
   const dir = realpathSync(t.dir);
   const home = join(dir, 'home');
@@ -43,6 +46,7 @@ export function shellFixture(raw: Record<string, unknown> = {}): ShellFixture {
     paths: homePaths({ MEWBO_HOME: home }),
     config: () => fixture.config,
     log: () => {},
+    ...(opts.launcher !== undefined ? { launcher: opts.launcher } : {}),
   });
   return fixture;
 }

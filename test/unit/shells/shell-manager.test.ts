@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { processesWithToken } from '../../../electron/host/shells/process-tree';
 import type { ShellManager, StartRequest } from '../../../electron/host/shells/shell-manager';
 import type { ShellSession } from '../../../electron/host/shells/shell-session';
@@ -172,6 +174,22 @@ describe('ShellManager', () => {
     expect(next.urls).toEqual(['http://localhost:5173/']);
   });
 
+  test("a filtered wait keeps the caller's cursor: a match already after it returns at once, and the cursor is where an unfiltered read leaves it", async () => {
+    const m = setup();
+    const s = await start(m, 'echo start; echo noise; echo READY; sleep 60');
+    const first = await m.read(s.id, { waitMs: 5000, filter: /READY/ });
+    if (first.kind !== 'shell_session') throw new Error(JSON.stringify(first));
+    expect(first.output).toBe('READY\n');
+    // From cursor 0, READY is already there: waiting from the end instead would hang for 10 min.
+    const again = await m.read(s.id, { cursor: 0, waitMs: 600_000, filter: /READY/ });
+    const plain = await m.read(s.id, { cursor: 0 });
+    if (again.kind !== 'shell_session' || plain.kind !== 'shell_session')
+      throw new Error('read failed');
+    expect(again.output).toBe('READY\n');
+    expect(plain.output).toBe('start\nnoise\nREADY\n');
+    expect(again.cursor).toBe(plain.cursor);
+  }, 30_000);
+
   test('write sends input and returns the reply in the same call', async () => {
     const m = setup();
     const s = await start(m, 'while read -r line; do echo "got:$line"; done');
@@ -215,6 +233,22 @@ describe('ShellManager', () => {
     expect(r.kill_reason).toBe('kill');
     expect(processesWithToken(m.tokenPrefix)).toEqual([]);
     expect(pgrepMarker('sleep 61[0-3]')).toBe('');
+  });
+
+  test('kill signals the whole process group: a child of the shell gets the SIGTERM and can clean up', async () => {
+    // Without the launcher (which would forward the signal itself) the host's own kill is what runs.
+    f = shellFixture({ agent: { shell_sandbox: false } }, { launcher: null });
+    const m = f.service.forSession('s_manager01');
+    const mark = join(f.root, 'cleaned');
+    const s = await start(
+      m,
+      `(trap "echo cleaned > '${mark}'; exit 0" TERM; while :; do sleep 0.1; done) & echo up; wait`,
+    );
+    await m.read(s.id, { waitMs: 5000, filter: /up/ });
+    await m.kill(s.id);
+    // Signalled by pid alone, the child would only meet the final SIGKILL sweep: no file.
+    expect(existsSync(mark)).toBe(true);
+    expect(processesWithToken(m.tokenPrefix)).toEqual([]);
   });
 
   test('a full store refuses a new start naming the cap, and evicts finished shells oldest first', async () => {
