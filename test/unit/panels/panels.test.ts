@@ -76,6 +76,9 @@ describe('the panel vocabulary', () => {
     ['file:///etc/passwd'],
     ['ftp://example.com'],
     ['//example.com'],
+    // The pattern is anchored at both ends: an allowed scheme later in the text does not pass.
+    ['javascript:alert(1)//https://example.com'],
+    ['https://example.com/ javascript:alert(1)'],
   ])('refuses a link to %s', (href) => {
     expect(errorsOf([{ type: 'Link', label: 'x', href }])).toMatch(
       /root\[0\]\.href: a link must be an http, https or mailto URL/,

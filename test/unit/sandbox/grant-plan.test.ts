@@ -111,6 +111,25 @@ describe('grant plan', () => {
     expect(rightsAt(join(dir, 'x', 'y', 'secret', 'f'))).toBe(0);
   });
 
+  test('a temp directory inside a denied path is refused, with a warning, in either write scope', () => {
+    const dir = tree();
+    const secret = join(dir, 'x', 'y', 'secret');
+    const tmpInSecret = join(secret, 'tmp');
+    mkdirSync(tmpInSecret);
+    for (const writeScope of ['project', 'unrestricted'] as const) {
+      const plan = compileGrants({
+        deny: deny(dir, [secret]),
+        writeScope,
+        tempDirs: [tmpInSecret],
+      });
+      expect(covers(plan.grants, join(tmpInSecret, 'f'))).toEqual([]);
+      expect(covers(plan.grants, join(secret, 'key'))).toEqual([]);
+      expect(plan.warnings.join('\n')).toMatch(
+        /temp directory .*secret\/tmp lies in a denied path/,
+      );
+    }
+  });
+
   test('a write-only terminal is granted writes but never reads', () => {
     const dir = tree();
     const { grants } = compileGrants({

@@ -42,6 +42,28 @@ describe('parseEditBlocks', () => {
     ]);
   });
 
+  it('a block missing its divider stops at the next SEARCH marker: the next block is not swallowed', () => {
+    const r = parseEditBlocks(
+      'a.txt\n```\n<<<<<<< SEARCH\nold a\n```\nb.txt\n```\n<<<<<<< SEARCH\nold b\n=======\nnew b\n>>>>>>> REPLACE\n```\n',
+    );
+    expect(r.errors).toEqual(['block 1 (line 3): <<<<<<< SEARCH has no ======= divider after it']);
+    // (The whole edit is refused for the error; what matters is that block 1 ended at the marker.)
+    expect(r.blocks).toMatchObject([{ index: 2, line: 8, search: 'old b\n', replace: 'new b\n' }]);
+  });
+
+  it('a block missing its REPLACE marker stops at the next SEARCH marker or divider', () => {
+    const r = parseEditBlocks(
+      'a.txt\n```\n<<<<<<< SEARCH\nold a\n=======\nnew a\n```\nb.txt\n```\n<<<<<<< SEARCH\nold b\n=======\nnew b\n>>>>>>> REPLACE\n```\n',
+    );
+    expect(r.errors).toEqual(['block 1 (line 3): ======= has no >>>>>>> REPLACE after it']);
+    expect(r.blocks).toMatchObject([{ index: 2, line: 10, search: 'old b\n', replace: 'new b\n' }]);
+    expect(
+      parseEditBlocks(
+        'a.txt\n```\n<<<<<<< SEARCH\nx\n=======\ny\n=======\nz\n>>>>>>> REPLACE\n```\n',
+      ).errors,
+    ).toEqual(['block 1 (line 3): ======= has no >>>>>>> REPLACE after it']);
+  });
+
   it('finds shell code blocks but not fenced edits of shell scripts or other code', () => {
     const r = parseEditBlocks(
       '```sh\nnpm test\n```\n\n```python\nprint(1)\n```\nrun.sh\n```bash\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n```\n',

@@ -557,6 +557,17 @@ const fileEditCases: RuleCase[] = [
     },
   },
   {
+    rule: 'file_edit refuses a string that matches exactly twice, naming 2 places',
+    tool: 'file_edit_tool',
+    setup: (r) => put(r, 'a.txt', 'x = 1\ny = 0\nx = 1\n'),
+    args: () => ({ file_path: 'a.txt', old_string: 'x = 1', new_string: 'x = 2' }),
+    check: (p, r) => {
+      expectError(p, 'ambiguous', /old_string matches 2 places in a\.txt/, /replace_all/);
+      expect(p.details).toMatchObject({ count: 2 });
+      expect(read(r, 'a.txt')).toBe('x = 1\ny = 0\nx = 1\n');
+    },
+  },
+  {
     rule: 'file_edit replace_all replaces every occurrence',
     tool: 'file_edit_tool',
     setup: (r) => put(r, 'a.txt', 'x = 1\nx = 1\nx = 1\n'),
