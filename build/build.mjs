@@ -2,13 +2,16 @@
 // Vite. `--node-only` skips the renderer (tests that only drive the CLI).
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { buildLandlock } from './build-landlock.mjs';
 import { buildPhonePage } from './phone-page.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const nodeOnly = process.argv.includes('--node-only');
 mkdirSync(`${root}/dist`, { recursive: true });
+// CLI chunks are named by content hash: drop the previous build's.
+for (const f of readdirSync(`${root}/dist`))
+  if (/^cli-.*\.js(\.map)?$/.test(f)) rmSync(`${root}/dist/${f}`);
 
 const common = {
   absWorkingDir: root,
@@ -25,12 +28,24 @@ const common = {
 buildLandlock();
 
 await Promise.all([
+  // The CLI is split: dist/cli.js holds the entry and the command list, each command (and what
+  // only it uses) is a chunk beside it loaded by dynamic import, so a command loads what it uses.
   build({
     ...common,
     entryPoints: { cli: 'electron/cli.ts' },
     outdir: 'dist',
     format: 'esm',
-    banner: { js: '#!/usr/bin/env node' },
+    splitting: true,
+    // Beside cli.js (modules find their files from import.meta.url, i.e. dist/).
+    chunkNames: 'cli-[name]-[hash]',
+    // npm packages are bundled in too (Node then reads a few chunks instead of resolving and
+    // parsing hundreds of files); node-pty is native and stays in node_modules.
+    packages: undefined,
+    external: ['node-pty', 'electron'],
+    // Bundled CommonJS packages call require() for Node built-ins.
+    banner: {
+      js: "#!/usr/bin/env node\nimport { createRequire as __mewboRequire } from 'node:module';\nconst require = __mewboRequire(import.meta.url);",
+    },
   }),
   build({
     ...common,

@@ -1,5 +1,5 @@
 import { commands } from './cli/commands';
-import { UsageError } from './cli/command';
+import { UsageError } from './cli/usage-error';
 
 function help(): string {
   const width = Math.max(...commands.map((c) => c.name.length), 4);
@@ -21,11 +21,12 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(help() + '\n');
     return name ? 0 : 2;
   }
-  const command = commands.find((c) => c.name === name);
-  if (!command) {
+  const entry = commands.find((c) => c.name === name);
+  if (!entry) {
     process.stderr.write(`mewbo: unknown command '${name}'\n\n${help()}\n`);
     return 2;
   }
+  const command = await entry.load();
   if (rest.includes('--help') || rest.includes('-h')) {
     process.stdout.write(`${command.usage}\n`);
     return 0;

@@ -1,16 +1,18 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { PERMISSION_MODES, type PermissionMode } from '../host/config/schema';
 
-/** One `mewbo` subcommand. Exit codes: 0 success, 1 a failure the command reports, 2 bad usage. */
+import { UsageError } from './usage-error';
+
+export { UsageError };
+
+/**
+ * One `mewbo` subcommand, loaded only when it runs (its name and summary are in ./commands). Exit
+ * codes: 0 success, 1 a failure the command reports, 2 bad usage.
+ */
 export interface CliCommand {
   name: string;
-  summary: string;
   usage: string;
   run(argv: string[]): Promise<number>;
-}
-
-export class UsageError extends Error {
-  override name = 'UsageError';
 }
 
 /** node:util parseArgs, its complaints turned into usage errors (exit 2 with the usage text). */

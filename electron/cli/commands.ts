@@ -1,17 +1,44 @@
 import type { CliCommand } from './command';
-import { serveCommand } from './serve';
-import { toolCommand } from './tool';
-import { mcpCommand } from './mcp';
-import { runCommand } from './run';
-import { loginCommand } from './login';
-import { sessionsCommand } from './sessions';
 
-// The registry of `mewbo` subcommands: one file per command, one line here.
-export const commands: CliCommand[] = [
-  serveCommand,
-  toolCommand,
-  mcpCommand,
-  runCommand,
-  loginCommand,
-  sessionsCommand,
+// The registry of `mewbo` subcommands: one file per command, one entry here. A command's module is
+// imported only when that command runs, so `mewbo --help` loads none of them and each command
+// loads only what it uses (start-up like a small tool, issue #18).
+
+export interface CliCommandEntry {
+  name: string;
+  summary: string;
+  load(): Promise<CliCommand>;
+}
+
+export const commands: CliCommandEntry[] = [
+  {
+    name: 'serve',
+    summary: 'run the web host: the UI and the protocol over WebSocket on 127.0.0.1',
+    load: async () => (await import('./serve')).serveCommand,
+  },
+  {
+    name: 'tool',
+    summary: 'run one built-in tool without a model and print its JSON payload',
+    load: async () => (await import('./tool')).toolCommand,
+  },
+  {
+    name: 'mcp',
+    summary: 'serve the built-in tools over MCP stdio',
+    load: async () => (await import('./mcp')).mcpCommand,
+  },
+  {
+    name: 'run',
+    summary: 'run one headless agent session on a project, streaming its events as JSON lines',
+    load: async () => (await import('./run')).runCommand,
+  },
+  {
+    name: 'login',
+    summary: 'print a new one-time login link for the running web host',
+    load: async () => (await import('./login')).loginCommand,
+  },
+  {
+    name: 'sessions',
+    summary: 'list, export, import, fork and rewind sessions',
+    load: async () => (await import('./sessions')).sessionsCommand,
+  },
 ];

@@ -12,7 +12,6 @@ with the secret in $MEWBO_HOME/configs, which the agent's sandboxed shells canno
 
 export const loginCommand: CliCommand = {
   name: 'login',
-  summary: 'print a new one-time login link for the running web host',
   usage,
   async run(argv) {
     const { values } = parseCliArgs({ args: argv, options: { port: { type: 'string' } } });

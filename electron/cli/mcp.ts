@@ -18,7 +18,6 @@ every write (there is nobody to approve); accept-edits allows edits but refuses 
 
 export const mcpCommand: CliCommand = {
   name: 'mcp',
-  summary: 'serve the built-in tools over MCP stdio',
   usage,
   async run(argv) {
     const { values } = parseCliArgs({

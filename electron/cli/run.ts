@@ -106,7 +106,6 @@ async function rootOfSession(id: string | undefined): Promise<string> {
 
 export const runCommand: CliCommand = {
   name: 'run',
-  summary: 'run one headless agent session on a project, streaming its events as JSON lines',
   usage,
   async run(argv) {
     const args = parse(argv);

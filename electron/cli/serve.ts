@@ -46,7 +46,6 @@ async function listen(
 
 export const serveCommand: CliCommand = {
   name: 'serve',
-  summary: 'run the web host: the UI and the protocol over WebSocket on 127.0.0.1',
   usage,
   async run(argv) {
     const { values } = parseCliArgs({

@@ -214,7 +214,6 @@ const subcommands: Record<string, (s: SessionManager, argv: string[]) => Promise
 
 export const sessionsCommand: CliCommand = {
   name: 'sessions',
-  summary: 'list, export, import, fork and rewind sessions',
   usage,
   async run(argv) {
     const [sub, ...rest] = argv;

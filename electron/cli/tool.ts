@@ -47,7 +47,6 @@ function parseJsonArgs(text: string): unknown {
 
 export const toolCommand: CliCommand = {
   name: 'tool',
-  summary: 'run one built-in tool without a model and print its JSON payload',
   usage,
   async run(argv) {
     const parsed = parseCliArgs({

@@ -3,7 +3,7 @@
 // Keep one line per service, typed by the owning module.
 
 import type { ReadState } from './read-state';
-import type { LspService } from '../lsp/lsp-service';
+import type { LspApi } from '../lsp/lazy-lsp';
 import type { DeviceHub } from '../devices/device-hub';
 import type { PanelLookup, QuestionBroker } from '../agent/interaction';
 import type { ShellService } from '../shells/shell-service';
@@ -16,7 +16,7 @@ export interface ToolServices {
   /** read_file: slices already read this session (dedup) and line indexes of big files. */
   readState?: ReadState;
   /** lsp_tool and passive diagnostics: the language servers of this host. */
-  lsp?: LspService;
+  lsp?: LspApi;
   /** Device tools: what a paired phone attached to the session offers (toolsFor, call). */
   devices?: DeviceHub;
   /** ask_user_question: puts questions to the user of the running session (absent when headless). */

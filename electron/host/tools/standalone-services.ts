@@ -3,7 +3,7 @@ import type { HomePaths } from '../config/paths';
 import type { DisposableStore } from '../lifecycle/disposable';
 import { ReadState } from './read-state';
 import type { ToolServices } from './services';
-import { createLspService } from '../lsp/create-lsp-service';
+import { lazyLspService } from '../lsp/lazy-lsp';
 import { ShellService } from '../shells/shell-service';
 import { WorkspaceTrust } from '../trust/workspace-trust';
 
@@ -35,7 +35,7 @@ export const standaloneServiceFactories: ServiceFactory[] = [
       },
     });
     return {
-      lsp: createLspService({
+      lsp: lazyLspService({
         config: () => env.config,
         homeDir: env.home.home,
         store: env.store,

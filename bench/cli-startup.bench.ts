@@ -1,0 +1,151 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT, requireBuild } from './ui-host';
+import { tempDir } from '../test/helpers/temp';
+import { exchangeCode } from '../test/helpers/web-login';
+import { report } from './report';
+
+// Start-up of `mewbo` processes against plain Node doing the least the same job needs, all
+// measured alternately in this run (medians, so a busy neighbour hits both sides alike):
+// - `mewbo --help` and `mewbo tool read_file` on a small file vs `node -e 0`: a process that
+//   starts, prints and exits; Node's own start-up is the floor of any CLI written for it.
+// - `mewbo serve` until its page answers vs a bare Node static server (node:http + readFile of the
+//   same index.html) until its page answers: both spawn, listen and serve the same file; serve's
+//   one-time login link is followed as a browser does (the page needs the login cookie).
+// - the idle memory (RSS) of each of those two servers after it served its page, no client left.
+
+requireBuild();
+const RUNS = 11;
+const CLI = join(ROOT, 'dist/cli.js');
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+function timeProcess(args: string[], env: NodeJS.ProcessEnv): number {
+  const t0 = performance.now();
+  const r = spawnSync(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const ms = performance.now() - t0;
+  if (r.status !== 0) throw new Error(`${args.join(' ')}: exit ${r.status}: ${String(r.stderr)}`);
+  return ms;
+}
+
+const t = tempDir('mewbo-bench-start-');
+try {
+  const env = { ...process.env, MEWBO_HOME: join(t.dir, 'home') };
+  const project = join(t.dir, 'project');
+  spawnSync('mkdir', ['-p', project]);
+  writeFileSync(join(project, 'small.txt'), 'one\ntwo\nthree\n');
+
+  const help: number[] = [];
+  const tool: number[] = [];
+  const node: number[] = [];
+  // Warm the page cache for every side.
+  timeProcess([CLI, '--help'], env);
+  timeProcess([CLI, 'tool', 'read_file', '--root', project, '--args', '{"path":"small.txt"}'], env);
+  for (let i = 0; i < RUNS; i++) {
+    node.push(timeProcess(['-e', '0'], env));
+    help.push(timeProcess([CLI, '--help'], env));
+    tool.push(
+      timeProcess(
+        [CLI, 'tool', 'read_file', '--root', project, '--args', '{"path":"small.txt"}'],
+        env,
+      ),
+    );
+  }
+  report('mewbo --help (goal <= 2x)', median(help), 'ms', median(node), 'ms', 'node -e 0');
+  report(
+    'mewbo tool read_file, small file (goal <= 2.5x)',
+    median(tool),
+    'ms',
+    median(node),
+    'ms',
+    'node -e 0',
+  );
+
+  // Servers: time to the page, then idle RSS.
+  const bare = join(t.dir, 'bare-server.mjs');
+  writeFileSync(
+    bare,
+    `import { createServer } from 'node:http';
+import { readFile } from 'node:fs/promises';
+const file = ${JSON.stringify(join(ROOT, 'dist/renderer/index.html'))};
+const server = createServer(async (req, res) => {
+  res.writeHead(200, { 'content-type': 'text/html' });
+  res.end(await readFile(file));
+});
+server.listen(0, '127.0.0.1', () => console.log('http://127.0.0.1:' + server.address().port + '/'));
+process.on('SIGTERM', () => server.close(() => process.exit(0)));
+`,
+  );
+  const pageHtml = readFileSync(join(ROOT, 'dist/renderer/index.html'), 'utf8');
+
+  async function start(args: string[], login: boolean) {
+    const t0 = performance.now();
+    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'inherit'] });
+    const url = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      child.stdout!.on('data', (d: Buffer) => {
+        out += d.toString();
+        const m = (login ? /http:\/\/\S+\/login\?code=\S+/ : /http:\/\/\S+/).exec(out);
+        if (m) resolve(m[0]);
+      });
+      child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)));
+    });
+    let res: Response;
+    if (login) {
+      const cookie = await exchangeCode(url);
+      res = await fetch(new URL(url).origin + '/', { headers: { cookie } });
+    } else {
+      res = await fetch(url);
+    }
+    const body = await res.text();
+    const ms = performance.now() - t0;
+    if (res.status !== 200 || !body.includes('<div id="root">'))
+      throw new Error(`${args.join(' ')}: the page did not answer (${res.status})`);
+    return { child, ms };
+  }
+  async function rssAfterIdle(child: ReturnType<typeof spawn>): Promise<number> {
+    await new Promise((r) => setTimeout(r, 3000));
+    const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+    return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) / 1024;
+  }
+  const stop = (child: ReturnType<typeof spawn>) =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    });
+
+  if (!pageHtml.includes('<div id="root">')) throw new Error('dist/renderer/index.html changed');
+  const serveMs: number[] = [];
+  const bareMs: number[] = [];
+  const serveRss: number[] = [];
+  const bareRss: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const s = await start([CLI, 'serve'], true);
+    serveMs.push(s.ms);
+    if (i < 3) serveRss.push(await rssAfterIdle(s.child));
+    await stop(s.child);
+    const b = await start([bare], false);
+    bareMs.push(b.ms);
+    if (i < 3) bareRss.push(await rssAfterIdle(b.child));
+    await stop(b.child);
+  }
+  report(
+    'mewbo serve until its page answers (goal <= 3x)',
+    median(serveMs),
+    'ms',
+    median(bareMs),
+    'ms',
+    'bare node static server',
+  );
+  report(
+    'host idle RSS after serve served its page (goal <= 1.5x)',
+    median(serveRss),
+    'MiB',
+    median(bareRss),
+    'MiB',
+    'bare node static server',
+  );
+} finally {
+  t.cleanup();
+}
