@@ -3,17 +3,16 @@ import {
   BrowserWindow,
   ipcMain,
   Menu,
+  protocol,
   safeStorage,
   screen,
   session as electronSession,
   shell,
-  type IpcMainEvent,
-  type IpcMainInvokeEvent,
   type MenuItemConstructorOptions,
   type WebContents,
 } from 'electron';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { Host } from './host/host';
 import { homePaths } from './host/config/paths';
 import { EncryptedSecretStore } from './host/secrets/encrypted-secret-store';
@@ -28,29 +27,63 @@ import {
   type WindowState,
 } from './window/window-state';
 import { menuTemplate } from './window/menu-template';
+import {
+  APP_CSP,
+  APP_ENTRY_URL,
+  APP_SCHEME,
+  appResource,
+  isAppUrl,
+  isExternalUrl,
+} from './window/app-origin';
+import { trustedSender } from './window/ipc-sender';
+import { IPC_CHANNEL } from './window/ipc-client';
 
 // The Electron shell: one secure window, one validated IPC entry, the host in this process.
 // Everything else lives in electron/host (Electron-free, tested under plain Node).
 
-const RENDERER_INDEX = join(__dirname, 'renderer', 'index.html');
-const APP_ORIGIN_URL = pathToFileURL(RENDERER_INDEX).href;
+const RENDERER_DIR = join(__dirname, 'renderer');
 /** Window moves and resizes settle for this long before the state file is written. */
 const WINDOW_STATE_SAVE_MS = 500;
 
-/** Only the app's own page in the main frame may talk to the host (VS Code's validated ipcMain). */
-function trustedSender(e: IpcMainEvent | IpcMainInvokeEvent): boolean {
-  const frame = e.senderFrame;
-  return !!frame && frame === e.sender.mainFrame && frame.url.split(/[?#]/)[0] === APP_ORIGIN_URL;
+// app:// is a standard, secure scheme (its own origin, fetch works, not "insecure content"); it
+// must be registered before the app is ready.
+protocol.registerSchemesAsPrivileged([
+  { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
+]);
+
+/** Answers app://mewbo/... from the built renderer, with the window's CSP on every response. */
+function serveAppProtocol(): void {
+  protocol.handle(APP_SCHEME, async (req) => {
+    const r = appResource(req.url, RENDERER_DIR);
+    if (!r.ok) return new Response(null, { status: r.status });
+    try {
+      return new Response(await readFile(r.file), {
+        headers: {
+          'content-type': r.contentType,
+          'content-security-policy': APP_CSP,
+          'x-content-type-options': 'nosniff',
+        },
+      });
+    } catch {
+      return new Response(null, { status: 404 });
+    }
+  });
 }
 
-/** Links leave the app only for these schemes, and only to the system's browser or mail client. */
-function isExternalUrl(raw: string): boolean {
-  try {
-    const u = new URL(raw);
-    return u.protocol === 'http:' || u.protocol === 'https:' || u.protocol === 'mailto:';
-  } catch {
-    return false;
-  }
+/** Every web contents: no new windows (links go to the system browser), no navigation away. */
+function lockDown(wc: WebContents): void {
+  wc.setWindowOpenHandler(({ url }) => {
+    if (isExternalUrl(url)) void shell.openExternal(url);
+    return { action: 'deny' };
+  });
+  const stay = (e: { preventDefault(): void }, url: string) => {
+    if (isAppUrl(url)) return;
+    e.preventDefault();
+    if (isExternalUrl(url)) void shell.openExternal(url);
+  };
+  wc.on('will-navigate', stay);
+  wc.on('will-redirect', stay);
+  wc.on('will-attach-webview', (e) => e.preventDefault());
 }
 
 function createWindow(stateFile: string): BrowserWindow {
@@ -78,17 +111,8 @@ function createWindow(stateFile: string): BrowserWindow {
     if (saved?.maximized) win.maximize();
     win.show();
   });
-  win.webContents.setWindowOpenHandler(({ url }) => {
-    if (isExternalUrl(url)) void shell.openExternal(url);
-    return { action: 'deny' };
-  });
-  win.webContents.on('will-navigate', (e, url) => {
-    if (url.split(/[?#]/)[0] === APP_ORIGIN_URL) return;
-    e.preventDefault();
-    if (isExternalUrl(url)) void shell.openExternal(url);
-  });
   rememberWindowState(win, stateFile);
-  void win.loadFile(RENDERER_INDEX);
+  void win.loadURL(APP_ENTRY_URL);
   return win;
 }
 
@@ -141,9 +165,8 @@ async function start(): Promise<void> {
     callback(false),
   );
   electronSession.defaultSession.setPermissionCheckHandler(() => false);
-  app.on('web-contents-created', (_e, wc) => {
-    wc.on('will-attach-webview', (e) => e.preventDefault());
-  });
+  app.on('web-contents-created', (_e, wc) => lockDown(wc));
+  serveAppProtocol();
 
   // API keys sealed by the OS keyring where it is available; otherwise the host's 0600 file.
   const secrets = safeStorage.isEncryptionAvailable()
@@ -161,10 +184,7 @@ async function start(): Promise<void> {
         host.router,
         { clientId: `ipc-${wc.id}`, transport: 'ipc' },
         (frame: HostFrame) => {
-          if (wc.isDestroyed()) return;
-          if (frame.t === 'event') wc.send('mewbo:event', { sub: frame.sub, data: frame.data });
-          else if (frame.t === 'sub_error')
-            wc.send('mewbo:event', { sub: frame.sub, error: frame.error });
+          if (!wc.isDestroyed()) wc.send(IPC_CHANNEL, frame);
         },
       );
       connections.set(wc.id, c);
@@ -177,23 +197,10 @@ async function start(): Promise<void> {
     return conn;
   };
 
-  ipcMain.handle('mewbo:invoke', (e, method: unknown, params: unknown) => {
-    if (!trustedSender(e))
-      return { ok: false, error: { code: 'forbidden', message: 'untrusted sender' } };
-    return host.router.invoke(String(method), params, {
-      clientId: `ipc-${e.sender.id}`,
-      transport: 'ipc',
-    });
-  });
-  ipcMain.on('mewbo:subscribe', (e, sub: unknown, topic: unknown, cursor: unknown) => {
-    if (!trustedSender(e)) return;
-    connectionFor(e.sender).receive({ t: 'subscribe', sub, topic, cursor: cursor ?? undefined });
-  });
-  ipcMain.on('mewbo:unsubscribe', (e, sub: unknown) => {
-    if (trustedSender(e)) connectionFor(e.sender).receive({ t: 'unsubscribe', sub });
-  });
-  ipcMain.on('mewbo:ack', (e, sub: unknown, n: unknown) => {
-    if (trustedSender(e)) connectionFor(e.sender).receive({ t: 'ack', sub, n });
+  // The one IPC entry: protocol frames (calls, subscriptions, acks) from the app's own page in
+  // its main frame; RpcConnection validates each frame. Nothing else calls ipcMain.
+  ipcMain.on(IPC_CHANNEL, (e, frame: unknown) => {
+    if (trustedSender(e)) connectionFor(e.sender).receive(frame);
   });
 
   const stateFile = join(host.paths.stateDir, 'window.json');

@@ -1,35 +1,20 @@
-import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
+import { contextBridge, ipcRenderer } from 'electron';
+import type { HostFrame } from '../shared/protocol/wire';
+import { IPC_CHANNEL, IpcClient } from './window/ipc-client';
 
 // The whole surface the renderer gets: invoke(method, params) and subscribe(topic, cursor, cb).
-// No raw ipcRenderer, no sendSync, no file access. Method and topic names are checked in main.
+// No raw ipcRenderer, no sendSync, no file access. Everything travels as protocol frames on one
+// channel with one listener (window/ipc-client.ts); main checks the sender and every frame.
 
-let nextSub = 1;
+const client = new IpcClient((frame) => ipcRenderer.send(IPC_CHANNEL, frame));
+ipcRenderer.on(IPC_CHANNEL, (_e, frame: HostFrame) => client.receive(frame));
 
 contextBridge.exposeInMainWorld('mewbo', {
-  invoke: (method: string, params: unknown) => ipcRenderer.invoke('mewbo:invoke', method, params),
+  invoke: (method: string, params: unknown) => client.invoke(method, params),
   subscribe: (
     topic: string,
     cursor: number | undefined,
     onData: (d: unknown) => void,
     onError: (e: unknown) => void,
-  ) => {
-    const sub = nextSub++;
-    const listener = (
-      _e: IpcRendererEvent,
-      frame: { sub: number; data?: unknown; error?: unknown },
-    ) => {
-      if (frame.sub !== sub) return;
-      if (frame.error) onError(frame.error);
-      else onData(frame.data);
-    };
-    ipcRenderer.on('mewbo:event', listener);
-    ipcRenderer.send('mewbo:subscribe', sub, topic, cursor);
-    return {
-      unsubscribe: () => {
-        ipcRenderer.removeListener('mewbo:event', listener);
-        ipcRenderer.send('mewbo:unsubscribe', sub);
-      },
-      ack: (n: number) => ipcRenderer.send('mewbo:ack', sub, n),
-    };
-  },
+  ) => client.subscribe(topic, cursor, onData, onError),
 });
