@@ -1,5 +1,25 @@
 import { execFile } from 'node:child_process';
 import { GIT_TIMEOUT_MS } from './constants';
+import { resolveHostTool } from './host-tools';
+
+/** git, resolved once when the host starts (host-tools.ts): never one a shell planted on PATH. */
+const GIT = resolveHostTool('git');
+
+/**
+ * What a repository's own config (.git/config, written by whoever cloned or by a shell) must not
+ * make the host run: hooks, an fsmonitor command, ext:: transports. Filter drivers are named per
+ * repository and neutralized per call (gitNeutralizingFilters).
+ */
+export const GIT_HARDENING = [
+  '-c',
+  'core.hooksPath=/dev/null',
+  '-c',
+  'core.fsmonitor=false',
+  '-c',
+  'core.untrackedCache=false',
+  '-c',
+  'protocol.ext.allow=never',
+];
 
 export interface GitResult {
   ok: boolean;
@@ -11,16 +31,45 @@ export interface GitResult {
 /**
  * Runs git without a shell, a pager, a credential prompt or optional locks (a status never blocks
  * a concurrent commit), killed at the deadline so a slow disk or a hung mount cannot hold a caller.
+ * Always the git resolved at start, with hooks and fsmonitor off (GIT_HARDENING).
  */
-export function git(
+export async function git(
   args: readonly string[],
   cwd: string,
   timeoutMs = GIT_TIMEOUT_MS,
 ): Promise<GitResult> {
+  // Commands that read or write files of the work tree run the repository's filter drivers.
+  const touchesTree = TREE_COMMANDS.has(args[0] === 'worktree' ? `worktree ${args[1]}` : args[0]!);
+  const filters = touchesTree ? await neutralizedFilters(cwd, timeoutMs) : [];
+  return runGit([...filters, ...args], cwd, timeoutMs);
+}
+
+/** git subcommands that run clean/smudge filters on the work tree. */
+const TREE_COMMANDS = new Set([
+  'status',
+  'diff',
+  'add',
+  'checkout',
+  'switch',
+  'restore',
+  'reset',
+  'stash',
+  'worktree add',
+]);
+
+function runGit(args: readonly string[], cwd: string, timeoutMs: number): Promise<GitResult> {
   return new Promise((resolve) => {
+    if (!GIT) {
+      resolve({
+        ok: false,
+        stdout: '',
+        error: `git is not installed in ${SYSTEM_DIRS_TEXT} (the host runs git only from there)`,
+      });
+      return;
+    }
     execFile(
-      'git',
-      args as string[],
+      GIT,
+      [...GIT_HARDENING, ...args],
       {
         cwd,
         timeout: timeoutMs,
@@ -112,6 +161,26 @@ export function repoSlug(url: string | null | undefined): string | null {
 export interface RepoFacts {
   worktrees: WorktreeInfo[];
   originUrl: string | null;
+}
+
+const SYSTEM_DIRS_TEXT = 'the system directories or a PATH entry outside home and temp dirs';
+
+/**
+ * `-c filter.X.clean= -c filter.X.smudge= -c filter.X.process=` for every filter driver the
+ * repository's config defines, so a command touching the work tree runs none of them. Reading
+ * the config runs nothing.
+ */
+async function neutralizedFilters(cwd: string, timeoutMs: number): Promise<string[]> {
+  const r = await runGit(['config', '--name-only', '--get-regexp', '^filter\\.'], cwd, timeoutMs);
+  const names = new Set(
+    r.stdout
+      .split('\n')
+      .map((l) => /^filter\.(.+)\.[^.]+$/.exec(l.trim())?.[1])
+      .filter((n): n is string => Boolean(n)),
+  );
+  return [...names].flatMap((n) =>
+    ['clean', 'smudge', 'process'].flatMap((k) => ['-c', `filter.${n}.${k}=`]),
+  );
 }
 
 /** What the registry needs of a folder that may be a git repository; null when it is not one (or git timed out). */

@@ -59,7 +59,8 @@ beforeEach(async () => {
     join(home, 'configs', 'app.json'),
     JSON.stringify({
       agent: { tool_search: 'on' },
-      projects: { a: { path: a }, b: { path: b } },
+      // Both projects trusted: their .mcp.json servers may run (workspace trust).
+      projects: { a: { path: a, trusted: true }, b: { path: b, trusted: true } },
       mcpServers: { common: { command: process.execPath, args: [serverJs] } },
     }),
   );

@@ -1,14 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
-  chmodSync,
   existsSync,
   mkdirSync,
   readdirSync,
   readFileSync,
   realpathSync,
+  renameSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import {
   ProjectRegistry,
@@ -280,20 +281,14 @@ describe('project registry', () => {
 
   it('still lists projects when git hangs: the call is killed at its deadline and the entry has no git facts', async () => {
     const repo = makeRepo(tmp.dir, 'slow');
-    const bin = join(tmp.dir, 'bin');
-    mkdirSync(bin);
-    writeFileSync(join(bin, 'git'), '#!/bin/sh\nexec sleep 60\n');
-    chmodSync(join(bin, 'git'), 0o755);
-    const saved = process.env.PATH;
-    process.env.PATH = `${bin}:${saved}`;
-    try {
-      const r = await registry({ slow: cfg(repo) });
-      const { projects } = await r.list();
-      expect(projects).toEqual([
-        expect.objectContaining({ key: 'slow', available: true, branch: null, repo: null }),
-      ]);
-    } finally {
-      process.env.PATH = saved;
-    }
+    // git opens the repository's config before answering; a FIFO there blocks it for good.
+    // (A `git` planted on PATH no longer works: the host resolves git from system dirs only.)
+    renameSync(join(repo, '.git', 'config'), join(repo, '.git', 'config.real'));
+    execFileSync('mkfifo', [join(repo, '.git', 'config')]);
+    const r = await registry({ slow: cfg(repo) });
+    const { projects } = await r.list();
+    expect(projects).toEqual([
+      expect.objectContaining({ key: 'slow', available: true, branch: null, repo: null }),
+    ]);
   }, 30_000);
 });

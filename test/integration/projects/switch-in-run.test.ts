@@ -28,6 +28,8 @@ describe('switch_project in a run', () => {
       files: { '.mcp.json': mcpJson('alpha') },
       config: { permission_mode: 'auto', agent: { tool_search: 'off' } },
     });
+    // The session's own project is trusted, so its .mcp.json server runs (workspace trust).
+    await h.invoke('trust.grant', { path: h.project });
     other = tempDir('mewbo-other-proj-');
     const otherDir = realpathSync(other.dir);
     writeFileSync(join(otherDir, 'notes.txt'), 'notes of the other project\n');
