@@ -38,6 +38,7 @@ import { RulesService } from './rules/rules-service';
 import { SkillService } from './skills/skill-service';
 import { CommandService } from './commands/command-service';
 import { rulesHandlers } from './handlers/rules';
+import { userInstructionFiles } from './instructions/user-instructions';
 import { projectHooksPreview } from './hooks/hook-config';
 import { webHandlers, type LoginLinkSource } from './handlers/web';
 import { CheckpointStore } from './checkpoints/checkpoint-store';
@@ -187,6 +188,7 @@ export class Host extends DisposableObject {
         rules,
         skills,
         commands,
+        userInstructionFiles: userInstructionFiles(paths.home, env.HOME),
       },
       scratchDir: join(paths.stateDir, 'scratch'),
     });

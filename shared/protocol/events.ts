@@ -269,6 +269,14 @@ export const sessionEventBodySchema = z.discriminatedUnion('type', [
     scope: z.enum(['user', 'project']),
     text: z.string(),
   }),
+  /** A subdirectory's CLAUDE.md / AGENTS.md, loaded once when the agent first works there. */
+  z.object({
+    type: z.literal('instructions_loaded'),
+    /** Relative to the project root. */
+    file: z.string(),
+    text: z.string(),
+    agent_id: z.string().default('root'),
+  }),
   z.object({ type: z.literal('session_renamed'), title: z.string() }),
   /** A snapshot of the project's files (checkpoints/), taken before a turn first writes and after it. */
   z.object({

@@ -18,6 +18,7 @@ import type { AgentSpec, RunContext } from './run-context';
 import { settleDangling } from './settle-dangling';
 import { stopHooksBlock } from '../hooks/session-hooks';
 import { createSkillTool } from '../skills/skill-tool';
+import { userInstructions } from '../instructions/user-instructions';
 import { currentMode } from './session-state';
 import { abortReason } from './stop-reason';
 import { createSubagentTool, type SubagentOutcome } from './subagent-tool';
@@ -91,6 +92,7 @@ export async function runAgent(run: RunContext, spec: AgentSpec): Promise<Subage
       toolNames: bound.map((t) => t.name),
       deferredCount: deferredNames.length,
       skills: skills.map((k) => ({ name: k.name, description: k.description })),
+      userInstructions: await userInstructions(run.servicesFor(spec.id).userInstructionFiles ?? []),
       instructions: instructions
         ? { file: basename(instructions.file), text: instructions.text }
         : null,

@@ -164,6 +164,10 @@ export function buildContext(
         });
         break;
       }
+      case 'instructions_loaded':
+        if (e.agent_id === agentId)
+          user.push(`[Instructions from ${e.file}, for work in its directory:]\n${e.text}`);
+        break;
       case 'hook_run':
         // What the user's hook said to the model: its context, or why it blocked.
         if (e.to_model && e.agent_id === agentId)

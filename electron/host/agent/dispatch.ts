@@ -11,6 +11,7 @@ import { abortReason, RunAborted } from './stop-reason';
 import { gateCall, postToolHooks, type Gate } from '../rules/call-gate';
 import { suggestRule } from '../rules/suggest-rule';
 import { runEventHooks } from '../hooks/hook-runner';
+import { loadNestedInstructions } from '../instructions/nested-instructions';
 
 // Runs one step's tool calls. Consecutive read-only calls run in parallel; every other call
 // (shell, edits, anything that writes) runs alone, in the order the model gave, so a shell or an
@@ -208,6 +209,15 @@ async function runCall(run: RunContext, agent: StepAgent, call: ModelToolCall): 
             ? await executeTool(run, agent, tool, call.id, parsed.args)
             : deniedPayload(verdict);
           if (verdict.allow && gateInput) await postToolHooks({ ...gateInput, payload });
+          if (verdict.allow && payload.kind !== 'error')
+            await loadNestedInstructions({
+              tool: tool.name,
+              args: (parsed.args ?? {}) as Record<string, unknown>,
+              root: agent.root,
+              agentId: agent.spec.id,
+              events: run.session.events(),
+              append: run.append,
+            }).catch(() => {});
         }
       }
     }

@@ -15,6 +15,8 @@ export interface PromptInput {
   deferredCount: number;
   /** The user's skills (names and descriptions only; the `skill` tool loads a body). */
   skills?: readonly { name: string; description: string }[];
+  /** The user's own instructions, for every project ($MEWBO_HOME/AGENTS.md, ~/.claude/CLAUDE.md). */
+  userInstructions?: readonly { file: string; text: string }[];
   instructions: { file: string; text: string } | null;
   date: Date;
   platform: string;
@@ -91,6 +93,8 @@ export function buildSystemPrompt(p: PromptInput): string {
         ...p.skills.map((k) => `- ${k.name}: ${k.description.replace(/\s+/g, ' ')}`),
       ].join('\n'),
     );
+  for (const u of p.userInstructions ?? [])
+    parts.push(`# The user's instructions (${u.file}), for every project\n${u.text}`);
   if (p.instructions)
     parts.push(`# Project instructions (${p.instructions.file})\n${p.instructions.text}`);
   return parts.join('\n\n');

@@ -33,5 +33,7 @@ export interface ToolServices {
   skills?: SkillService;
   /** `/name` messages: the user's commands and skills (issue 20). */
   commands?: CommandService;
+  /** The user's own instruction files for every project ($MEWBO_HOME/AGENTS.md, ~/.claude/CLAUDE.md). */
+  userInstructionFiles?: readonly string[];
   [name: string]: unknown;
 }
