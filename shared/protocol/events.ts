@@ -35,10 +35,17 @@ export const questionSchema = z.object({
 export const questionAnswerSchema = z.object({
   /** One entry per question: option indexes or free text, never both. */
   answers: z.array(
-    z.union([
-      z.object({ selected: z.array(z.number().int().min(0)) }),
-      z.object({ text: z.string() }),
-    ]),
+    // Strict members: an answer carrying both is refused, not trimmed to one of them.
+    z.union(
+      [
+        z.strictObject({ selected: z.array(z.number().int().min(0)) }),
+        z.strictObject({ text: z.string() }),
+      ],
+      {
+        error:
+          'each answer is either {"selected": [option indexes]} or {"text": "..."}, never both',
+      },
+    ),
   ),
   notes: z.string().optional(),
 });

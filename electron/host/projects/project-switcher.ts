@@ -48,7 +48,7 @@ export class ProjectSwitcher implements Disposable {
   async switchSession(sessionId: string, key: string): Promise<SwitchOutcome> {
     const project = await this.registry.resolve(key);
     const session = await this.sessions.get(sessionId);
-    const from = session.meta.project;
+    const from = session.meta.project ?? (await this.keyOf(session.meta.root));
     const instructions = await projectInstructions(project.path);
     if (from === key && session.meta.root === project.path)
       return { from, project, instructions, unchanged: true };
@@ -57,6 +57,17 @@ export class ProjectSwitcher implements Disposable {
     await this.registry.open(key).catch(() => {});
     this.switched.fire({ sessionId, from, to: key, root: project.path });
     return { from, project, instructions, unchanged: false };
+  }
+
+  /**
+   * The project a session bound only to a folder (mewbo run --project DIR, an opened folder) is
+   * in: the registry's project at that path, else the path itself, so `from` always names where
+   * the session was.
+   */
+  private async keyOf(root: string | null): Promise<string | null> {
+    if (!root) return null;
+    const { projects } = await this.registry.list();
+    return projects.find((p) => p.path === root)?.key ?? root;
   }
 
   dispose(): void {

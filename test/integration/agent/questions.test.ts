@@ -118,6 +118,14 @@ describe('ask_user_question', () => {
         })
       ).message,
     ).toMatch(/no options/);
+    // Options and free text together are refused, not silently cut to one of them.
+    const both = await h.invokeError('agent.answerQuestion', {
+      id,
+      question_id: q,
+      answers: [{ selected: [0], text: 'Postgres, but on port 5433' }, { text: 'x' }],
+    });
+    expect(both.message).toMatch(/never both/);
+    expect(ofType(await h.events(id), 'question_answer')).toEqual([]);
     expect(
       (await h.invokeError('agent.answerQuestion', { id, question_id: 'q_missing', answers: [] }))
         .code,

@@ -57,6 +57,18 @@ afterEach(async () => {
 });
 
 describe('switch_project', () => {
+  it('names the project it moved from when the session was bound only to a folder', async () => {
+    // As `mewbo run --project DIR` creates it: a root, no project key.
+    const byPath = await host.sessions.create({ project: null, root: a });
+    expect((await switchTo(byPath.id, 'beta')).from).toBe('alpha');
+    expect(byPath.events().find((e) => e.type === 'project_switch')).toMatchObject({
+      from: 'alpha',
+      to: 'beta',
+    });
+    const elsewhere = await host.sessions.create({ project: null, root: tmp.dir });
+    expect((await switchTo(elsewhere.id, 'beta')).from).toBe(tmp.dir);
+  });
+
   it('moves the session: new root, project_switch event, the target’s instructions', async () => {
     const s = await host.sessions.create({ project: 'alpha', root: a });
     const out = await switchTo(s.id, 'beta');

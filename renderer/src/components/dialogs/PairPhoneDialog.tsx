@@ -5,6 +5,7 @@ import { errorText } from '../../state/agent-actions';
 import { useHostQuery } from '../../lib/use-host-query';
 import type { DeviceInfo, PairingOffer } from '../../../../shared/device/api';
 import { formatAgo } from '../../lib/format';
+import { deviceToolsText } from './device-tools-text';
 
 /**
  * "Pair phone": turns the LAN listener on, shows a one-time offer (QR code, the code as text, the
@@ -134,7 +135,7 @@ export function PairPhoneDialog({ onClose }: { onClose: () => void }) {
                   : d.last_seen
                     ? `seen ${formatAgo(d.last_seen)} ago`
                     : 'never connected'}{' '}
-                · {d.tools.length} tools
+                · {deviceToolsText(d.tools)}
               </span>
               <button
                 type="button"
