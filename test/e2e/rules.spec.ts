@@ -93,3 +93,30 @@ test.describe('Settings', () => {
     expect(written.permissions.allow).toContain('Bash(npm test:*)');
   });
 });
+
+test('the composer lists the user\'s /commands as "/" is typed, and a picked one expands for the model', async ({
+  app,
+  script,
+  home,
+}) => {
+  mkdirSync(join(home, 'commands'), { recursive: true });
+  writeFileSync(
+    join(home, 'commands', 'review.md'),
+    '---\ndescription: Review a file\n---\nReview $ARGUMENTS closely.\n',
+  );
+  script.push((req) => ({
+    text: req.transcript.includes('Review src/server.ts closely.') ? 'Reviewed.' : 'not expanded',
+  }));
+  await openProject(app, 'app');
+  await app.getByRole('button', { name: 'New session', exact: true }).click();
+  const box = app.getByRole('textbox', { name: 'Message' });
+  await box.fill('/rev');
+  const menu = app.getByRole('listbox', { name: 'Commands' });
+  await expect(menu).toContainText('/review');
+  await expect(menu).toContainText('Review a file');
+  await menu.getByRole('button', { name: /review/ }).click();
+  await expect(box).toHaveValue('/review ');
+  await box.pressSequentially('src/server.ts');
+  await app.getByRole('button', { name: 'Send' }).click();
+  await expect(app.getByText('Reviewed.')).toBeVisible();
+});

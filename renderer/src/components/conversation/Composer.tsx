@@ -2,6 +2,7 @@ import { useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useClient } from '../../client-context';
 import { errorText } from '../../state/agent-actions';
 import { COMPOSER_ID } from '../../lib/focus';
+import { SlashMenu } from './SlashMenu';
 import { useUi } from '../../state/ui-store';
 import { askNotificationPermission } from '../../state/waiting-signals';
 import type { ClientCapability } from '../../../../shared/protocol/capabilities';
@@ -56,6 +57,14 @@ export function Composer({
           Not sent: {error}
         </div>
       )}
+      <SlashMenu
+        sessionId={sessionId}
+        draft={draft}
+        onPick={(text) => {
+          setDraft(text);
+          box.current?.focus();
+        }}
+      />
       <div className="composer-row">
         <textarea
           ref={box}
