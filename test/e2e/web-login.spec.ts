@@ -45,3 +45,33 @@ test('a login link logs the browser in once; a restarted host takes the open tab
     home.cleanup();
   }
 });
+
+test('Settings gives a login link that logs another browser in, once', async ({
+  page,
+  browser,
+}) => {
+  const home = tempDir('mewbo-e2e-login2-');
+  const host = await startHost(home.dir);
+  try {
+    await page.goto(host.url);
+    await page.getByRole('button', { name: 'Settings' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Settings' });
+    await dialog.getByRole('tab', { name: 'Browser login' }).click();
+    await dialog.getByRole('button', { name: 'New login link' }).click();
+    const url = await dialog.getByRole('textbox', { name: 'Login link' }).inputValue();
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/login\?code=/);
+
+    const second = await browser.newContext();
+    const other = await second.newPage();
+    await other.goto(url);
+    await expect(other.getByRole('button', { name: 'New session', exact: true })).toBeVisible();
+    await expect(other.getByText('Connecting to the host')).toHaveCount(0);
+    const stranger = await browser.newContext();
+    expect((await (await stranger.newPage()).goto(url))!.status()).toBe(403);
+    await stranger.close();
+    await second.close();
+  } finally {
+    await host.stop();
+    home.cleanup();
+  }
+});

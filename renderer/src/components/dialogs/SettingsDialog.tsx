@@ -7,14 +7,16 @@ import { AgentSettings } from './settings/AgentSettings';
 import { McpSettings } from './settings/McpSettings';
 import { TrustSettings } from './settings/TrustSettings';
 import { RulesSettings } from './settings/RulesSettings';
+import { BrowserLogin } from './settings/BrowserLogin';
 
-type Tab = 'model' | 'agent' | 'mcp' | 'trust' | 'rules' | 'appearance';
+type Tab = 'model' | 'agent' | 'mcp' | 'trust' | 'rules' | 'browser' | 'appearance';
 const TABS: { id: Tab; label: string }[] = [
   { id: 'model', label: 'Model' },
   { id: 'agent', label: 'Agent & sandbox' },
   { id: 'mcp', label: 'MCP servers' },
   { id: 'trust', label: 'Trusted projects' },
   { id: 'rules', label: 'Rules, hooks & skills' },
+  { id: 'browser', label: 'Browser login' },
   { id: 'appearance', label: 'Appearance' },
 ];
 
@@ -61,6 +63,7 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
           {tab === 'mcp' && <McpSettings />}
           {tab === 'trust' && <TrustSettings />}
           {tab === 'rules' && <RulesSettings />}
+          {tab === 'browser' && <BrowserLogin />}
           {tab === 'appearance' && <AppearanceSettings />}
         </div>
       </div>
