@@ -164,6 +164,8 @@ export async function recordResult(
     name: call.name,
     payload,
   });
+  // A read counts as "already in context" only once its result is recorded (seed row 8).
+  run.servicesFor(agent.spec.id).readState?.confirm(call.id);
   await passiveDiagnostics(run, agent, call.id, payload);
 }
 

@@ -214,6 +214,6 @@ async function readOpened(
   }
   if (notes.length) payload.note = notes.join(' ');
   // A window that was not reached is not remembered as read: reading it again goes on scanning.
-  if (!notReached) readState.markRead(path, args.offset, args.limit, version);
+  if (!notReached) readState.markRead(path, args.offset, args.limit, version, ctx.callId);
   return payload;
 }

@@ -18,6 +18,8 @@ export interface ReadStateOptions {
 export class ReadState {
   readonly lineIndexes = new LineIndexCache();
   private readonly seen = new Map<string, string>();
+  /** Reads whose result is not yet recorded, by call id. */
+  private readonly pending = new Map<string, { key: string; version: string }>();
 
   constructor(readonly options: ReadStateOptions = { dedup: true }) {}
 
@@ -30,8 +32,29 @@ export class ReadState {
     return this.options.dedup && this.seen.get(this.key(path, offset, limit)) === version;
   }
 
-  markRead(path: string, offset: number, limit: number, version: string): void {
+  /**
+   * Records a slice as read. With a `callId` (the agent's calls) the record only counts once
+   * `confirm(callId)` says the result was recorded in the conversation: a read whose result never
+   * reached the model (the run was stopped, the host died) must not be answered "already read".
+   */
+  markRead(path: string, offset: number, limit: number, version: string, callId?: string): void {
     const key = this.key(path, offset, limit);
+    if (callId !== undefined) {
+      this.pending.set(callId, { key, version });
+      return;
+    }
+    this.commit(key, version);
+  }
+
+  /** The call's result is now in the model's context: its read counts from here on. */
+  confirm(callId: string): void {
+    const p = this.pending.get(callId);
+    if (!p) return;
+    this.pending.delete(callId);
+    this.commit(p.key, p.version);
+  }
+
+  private commit(key: string, version: string): void {
     this.seen.delete(key);
     this.seen.set(key, version);
     while (this.seen.size > SEEN_SLICES_MAX)
@@ -41,5 +64,6 @@ export class ReadState {
   /** The model's context lost earlier results (compaction, a new conversation): re-read everything. */
   forgetReads(): void {
     this.seen.clear();
+    this.pending.clear();
   }
 }

@@ -10,6 +10,25 @@ let fx: Fixture;
 afterEach(() => fx?.cleanup());
 
 describe('read_file deduplication', () => {
+  it("an agent's read counts as already read only once its result was recorded in the conversation", async () => {
+    fx = makeFixture();
+    writeFileSync(join(fx.root, 'a.txt'), 'one\ntwo\n');
+    const readState = new ReadState();
+    const ctx = { ...apiContext(fx.root, readState), callId: 'call_1' };
+    expect((await runApi(fx.root, 'read_file', { path: 'a.txt' }, ctx)).kind).toBe('file');
+    // The run stopped before call_1's result was recorded: the model never saw it.
+    const again = { ...ctx, callId: 'call_2' };
+    expect((await runApi(fx.root, 'read_file', { path: 'a.txt' }, again)).kind).toBe('file');
+    readState.confirm('call_2');
+    const third = { ...ctx, callId: 'call_3' };
+    expect(await runApi(fx.root, 'read_file', { path: 'a.txt' }, third)).toMatchObject({
+      kind: 'file_unchanged',
+    });
+    // Compaction drops the result: the record goes with it.
+    readState.forgetReads();
+    expect((await runApi(fx.root, 'read_file', { path: 'a.txt' }, third)).kind).toBe('file');
+  });
+
   it('a repeated read of the same unchanged slice returns a short note, not the content', async () => {
     fx = makeFixture();
     writeFileSync(join(fx.root, 'a.txt'), 'one\ntwo\n');
