@@ -75,6 +75,15 @@ describe('hooks in mewbo run', () => {
     expect(h.fake.requests[0]!.transcript).toContain('hello');
   });
 
+  it("a SessionStart hook's stdout reaches the model with the session's first message", async () => {
+    h.userConfig(
+      hooks('SessionStart', `grep -q '"source":"startup"' && echo "branch is main, 3 open PRs"`),
+    );
+    h.fake.script.push({ text: 'ok' });
+    await h.run(['hello']);
+    expect(h.fake.requests[0]!.transcript).toContain('branch is main, 3 open PRs');
+  });
+
   it('a UserPromptSubmit hook that exits 2 drops the prompt: the model never sees it', async () => {
     h.userConfig(hooks('UserPromptSubmit', 'echo "prompts about secrets are blocked" >&2; exit 2'));
     h.fake.script.push({ text: 'ok' });
