@@ -1,7 +1,6 @@
 import { X509Certificate } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { generate } from 'selfsigned';
 import { writeFileAtomic } from '../store/atomic-json';
 import { CERT_VALIDITY_DAYS } from './constants';
 
@@ -35,6 +34,8 @@ export async function loadOrCreateCertificate(
   const notBeforeDate = new Date(now - 60_000);
   const notAfterDate = new Date(now + CERT_VALIDITY_DAYS * 24 * 3600_000);
   const names = [...new Set(['127.0.0.1', ...ips])];
+  // Loaded here, not at start-up: the X.509 stack is large and only a first pairing needs it.
+  const { generate } = await import('selfsigned');
   const pems = await generate([{ name: 'commonName', value: 'Mewbo Desktop device listener' }], {
     keyType: 'ec',
     curve: 'P-256',

@@ -1,4 +1,3 @@
-import QRCode from 'qrcode';
 import type { PairingOffer } from '../../../shared/device/api';
 
 /**
@@ -12,6 +11,8 @@ export async function buildOffer(input: {
   fingerprint: string;
   expires_at: number;
 }): Promise<PairingOffer> {
+  // Loaded when a phone is being paired, not at start-up.
+  const { default: QRCode } = await import('qrcode');
   const pairingUrl = `${input.url}#code=${input.code}&fp=${input.fingerprint}`;
   // Medium error correction: survives a glare on a laptop screen, keeps the code small.
   const qr = { errorCorrectionLevel: 'M' as const, margin: 2 };

@@ -1,18 +1,20 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import {
-  McpError,
-  ErrorCode,
-  ToolListChangedNotificationSchema,
-  type CallToolResult,
-  type Tool as McpTool,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { Emitter, type Event } from '../lifecycle/emitter';
 import type { Disposable } from '../lifecycle/disposable';
 import type { McpServerState, McpServerStatus } from '../../../shared/protocol/commands/mcp';
 import { DEFAULT_MCP_LIMITS, type McpLimits } from './constants';
 import { specKey, type McpServerSpec } from './server-spec';
 import { StderrTail } from './stderr-tail';
-import { openTransport, transportKind } from './transport';
+
+/** The SDK, loaded with the first connection (sdk.ts). */
+type Sdk = typeof import('./sdk');
+let sdkModule: Promise<Sdk> | null = null;
+const loadSdk = (): Promise<Sdk> => (sdkModule ??= import('./sdk'));
+
+function transportKind(spec: McpServerSpec): 'stdio' | 'http' {
+  return 'url' in spec.config ? 'http' : 'stdio';
+}
 import type { McpServerSandbox } from './server-sandbox';
 
 export type CallOutcome =
@@ -84,6 +86,8 @@ export class McpConnection implements Disposable {
     this.setState(this.everConnected ? 'restarting' : 'starting');
     const launch = await this.sandboxedLaunch();
     if (launch === 'refused' || this.disposed) return;
+    const { Client, openTransport, ToolListChangedNotificationSchema } = await loadSdk();
+    if (this.disposed) return;
     const client = new Client(CLIENT_INFO, { capabilities: {} });
     const opened = openTransport(this.spec, this.stderr, launch);
     this.client = client;
@@ -227,6 +231,8 @@ export class McpConnection implements Disposable {
       })) as CallToolResult;
       return { ok: true, result };
     } catch (err) {
+      // A client exists, so the SDK is loaded: this await resolves at once.
+      const { McpError, ErrorCode } = await loadSdk();
       if (err instanceof McpError && err.code === ErrorCode.RequestTimeout)
         return { ok: false, code: 'mcp_timeout', message: err.message };
       if (err instanceof McpError && err.code !== ErrorCode.ConnectionClosed)

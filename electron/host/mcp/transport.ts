@@ -61,7 +61,3 @@ function prefixedTransport(prefix: Buffer): typeof StdioClientTransport {
     }
   };
 }
-
-export function transportKind(spec: McpServerSpec): 'stdio' | 'http' {
-  return 'url' in spec.config ? 'http' : 'stdio';
-}
