@@ -44,6 +44,13 @@ export interface ReadOptions {
 
 export function readPayload(session: ShellSession, opts: ReadOptions): ShellSessionPayload {
   const slice = session.buffer.read(opts.cursor);
+  // Without a cursor, what was evicted after the agent's last read is what it missed: said on the
+  // first read after the eviction, cursor or not (seed row 9).
+  const missed =
+    opts.cursor === undefined
+      ? Math.max(0, session.buffer.start - session.agentReadTo)
+      : slice.missed;
+  session.agentReadTo = Math.max(session.agentReadTo, slice.to);
   const shown = opts.filter ? filterLines(slice.text, opts.filter) : slice.text;
   const capped = capMiddle(shown, RESULT_CAP_CHARS);
   return {
@@ -52,7 +59,7 @@ export function readPayload(session: ShellSession, opts: ReadOptions): ShellSess
     ...session.info(),
     output: capped.text,
     cursor: slice.to,
-    ...(slice.missed > 0 ? { missed_characters: slice.missed } : {}),
+    ...(missed > 0 ? { missed_characters: missed } : {}),
     ...(capped.truncated > 0 ? { truncated_characters: capped.truncated } : {}),
     ...(opts.filterSource !== undefined ? { filter: opts.filterSource } : {}),
   };
@@ -65,4 +72,15 @@ const MATCH_WINDOW_CHARS = 262_144;
 export function hasMatchAfter(session: ShellSession, from: number, re: RegExp): boolean {
   const start = Math.max(from, session.buffer.end - MATCH_WINDOW_CHARS);
   return filterLines(session.buffer.read(start).text, re).length > 0;
+}
+
+/**
+ * Whether a tty's output after a write holds more than the terminal's echo of the input: a
+ * write waits for the command's answer, not for the echo that arrives first.
+ */
+export function beyondEcho(text: string, input: string): boolean {
+  let rest = text;
+  const at = input ? rest.indexOf(input) : -1;
+  if (at !== -1 && rest.slice(0, at).trim() === '') rest = rest.slice(at + input.length);
+  return rest.trim().length > 0;
 }

@@ -8,7 +8,7 @@ import { DEFAULT_WRITE_WAIT_MS, RESULT_CAP_CHARS } from './constants';
 import type { Capped } from './output-cap';
 import type { ShellSink, ShellSubscription } from './output-stream';
 import { killByToken } from './process-tree';
-import { hasMatchAfter, readPayload } from './read-output';
+import { beyondEcho, hasMatchAfter, readPayload } from './read-output';
 import { ShellSession } from './shell-session';
 import type { ShellSpawner } from './shell-spawner';
 
@@ -279,8 +279,11 @@ export class ShellManager implements Disposable {
     const before = session.buffer.end;
     // A terminal's Enter key is a carriage return; the line discipline turns it into a newline.
     session.write(opts.input + (opts.newline ? (session.tty ? '\r' : '\n') : ''));
+    // On a terminal the echo of the input comes back first; wait for what the command printed.
+    const tty = session.tty;
     await session.waitForOutput(before, opts.waitMs ?? DEFAULT_WRITE_WAIT_MS, {
       signal: opts.signal,
+      accept: tty ? (after) => beyondEcho(session.buffer.read(after).text, opts.input) : undefined,
     });
     return readPayload(session, { operation: 'write', cursor: opts.cursor ?? before });
   }

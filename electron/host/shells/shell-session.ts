@@ -49,6 +49,11 @@ export class ShellSession implements Disposable {
   private endedAt: number | null = null;
   private readonly urls: string[] = [];
   lastTouched: number;
+  /**
+   * How far the agent has read (the `cursor` of its last read, write or kill): a read without a
+   * cursor learns from it what was evicted before it saw it (missed_characters).
+   */
+  agentReadTo = 0;
   readonly whenExited: Promise<ShellInfo>;
   readonly onDidAppend = this.appended.event;
   readonly onDidExit = this.exitedEmitter.event;

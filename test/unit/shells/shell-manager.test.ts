@@ -141,6 +141,18 @@ describe('ShellManager', () => {
     expect(r.output.endsWith('line 400\n')).toBe(true);
   });
 
+  test('missed_characters is reported on the first read after eviction even without a cursor, and only once', async () => {
+    const m = setup({ shells: { buffer_chars: 1024 } });
+    const s = await start(m, 'for i in $(seq 1 400); do echo "line $i"; done');
+    await s.whenExited;
+    const r = await m.read(s.id, {});
+    if (r.kind !== 'shell_session') throw new Error(JSON.stringify(r));
+    expect(r.missed_characters).toBe(r.cursor - 1024);
+    const again = await m.read(s.id, {});
+    if (again.kind !== 'shell_session') throw new Error(JSON.stringify(again));
+    expect(again.missed_characters).toBeUndefined();
+  });
+
   test('a filtered read leaves the cursor where an unfiltered read would', async () => {
     const m = setup();
     const s = await start(m, 'printf "alpha 1\\nbeta 2\\nalpha 3\\ngamma\\n"');
@@ -208,6 +220,17 @@ describe('ShellManager', () => {
     const r = await m.write(s.id, { input: 'ada', newline: true });
     if (r.kind !== 'shell_session') throw new Error(JSON.stringify(r));
     expect(r.output).toContain('hi ada');
+  });
+
+  test('write on a tty returns what the command printed, not just the echo of the input', async () => {
+    const m = setup();
+    // The answer comes well after the echo (longer than the settle window).
+    const s = await start(m, 'while read -r l; do sleep 0.5; echo "answer:$l"; done', {
+      tty: true,
+    });
+    const r = await m.write(s.id, { input: 'question', newline: true, waitMs: 10_000 });
+    if (r.kind !== 'shell_session') throw new Error(JSON.stringify(r));
+    expect(r.output).toContain('answer:question');
   });
 
   test('writing to an exited session is refused', async () => {
