@@ -53,6 +53,11 @@ test("the agent's own project switch shows as a card", async ({ app, script }) =
   );
   await openProject(app, 'app');
   await startSession(app, 'Look at the docs');
+  // Switching widens what the agent reaches: asked in the default (ask) mode.
+  await app
+    .getByRole('article', { name: 'Approval: switch_project' })
+    .getByRole('button', { name: 'Approve' })
+    .click();
   const card = app.getByRole('article', { name: 'Switched project to docs' });
   await expect(card).toContainText('app → docs');
   await expect(app.getByText('Now in the docs project.')).toBeVisible();
