@@ -16,6 +16,7 @@ import { useProjectSync } from './state/project-sync';
 import { useConsoleRegistry } from './consoles/console-context';
 import { createSession } from './state/session-actions';
 import { AppPanes } from './components/layout/AppPanes';
+import { FirstRunSetup } from './components/conversation/FirstRunSetup';
 import { useWaitingSignals } from './state/waiting-signals';
 import type { Client } from './transport/transport';
 
@@ -127,9 +128,12 @@ function ShowSidebar() {
 
 function EmptyState() {
   return (
-    <div className="empty">
-      <h1>Mewbo</h1>
-      <p>Create a session to start working with the agent, or open a project.</p>
+    <div className="empty-screen">
+      <FirstRunSetup />
+      <div className="empty">
+        <h1>Mewbo</h1>
+        <p>Create a session to start working with the agent, or open a project.</p>
+      </div>
     </div>
   );
 }

@@ -1,41 +1,43 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useClient } from '../client-context';
-import { RpcFailure } from '../transport/transport';
+import type { CommandName, RequestOf, ResponseOf } from '../../../shared/protocol/commands';
+import { userError } from './user-error';
 
 export interface HostQuery<T> {
   data: T | null;
   error: string | null;
-  /** The host does not serve this command (a part not composed in this build). */
-  unavailable: boolean;
   reload(): void;
 }
 
-/** One command's answer for a screen: loads on mount, reloads on demand or when `topic` fires. */
-export function useHostQuery<T>(
-  method: string,
-  params: unknown = {},
-  topic?: 'settings' | 'projects' | 'devices' | 'trust',
-): HostQuery<T> {
+/** Global topics whose events mean "ask again". */
+type RefreshTopic = 'settings' | 'projects' | 'devices' | 'trust';
+
+/**
+ * One command's answer for a screen, typed from the command map (a wrong method or parameter is a
+ * compile error): loads on mount, reloads on demand or when `topic` fires.
+ */
+export function useHostQuery<K extends CommandName>(
+  method: K,
+  params: RequestOf<K>,
+  topic?: RefreshTopic,
+): HostQuery<ResponseOf<K>> {
   const client = useClient();
-  const [data, setData] = useState<T | null>(null);
+  const [data, setData] = useState<ResponseOf<K> | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [unavailable, setUnavailable] = useState(false);
   const [tick, setTick] = useState(0);
   const key = JSON.stringify(params);
   const reload = useCallback(() => setTick((t) => t + 1), []);
 
   useEffect(() => {
     let live = true;
-    client.transport.invoke(method, JSON.parse(key)).then(
+    client.invoke(method, JSON.parse(key) as RequestOf<K>).then(
       (v) => {
         if (!live) return;
-        setData(v as T);
+        setData(v);
         setError(null);
       },
       (err: unknown) => {
-        if (!live) return;
-        if (err instanceof RpcFailure && err.error.code === 'unknown_method') setUnavailable(true);
-        else setError(err instanceof Error ? err.message : String(err));
+        if (live) setError(userError(err));
       },
     );
     return () => {
@@ -49,5 +51,5 @@ export function useHostQuery<T>(
     return () => sub.unsubscribe();
   }, [client, topic, reload]);
 
-  return { data, error, unavailable, reload };
+  return { data, error, reload };
 }

@@ -1,4 +1,5 @@
 import type { Client } from '../transport/transport';
+import { userError } from '../lib/user-error';
 import type { SessionEventOf } from '../../../shared/protocol/events';
 
 export type QuestionAnswer = SessionEventOf<'question_answer'>['answer'];
@@ -52,7 +53,7 @@ export async function decidePlan(
   });
 }
 
-/** A failed command as one readable line for the card that issued it. */
+/** A failed command as one readable line for the card that issued it (see lib/user-error). */
 export function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
+  return userError(err);
 }

@@ -250,10 +250,14 @@ export class SessionModel {
         break;
       case 'run_state':
         this.runState = e.state;
+        // A failure right after its error event was said there: once is enough.
+        if (e.state === 'failed' && this.items.at(-1)?.kind === 'error') break;
         if (e.state === 'stopped' || e.state === 'failed') {
           const text =
             e.state === 'stopped'
-              ? `Stopped${e.reason ? `: ${e.reason}` : ''}`
+              ? e.reason === 'stopped by the user' || !e.reason
+                ? 'Stopped by you.'
+                : `Stopped: ${e.reason}`
               : `Run failed${e.reason ? `: ${e.reason}` : ''}`;
           this.push({
             ...base,

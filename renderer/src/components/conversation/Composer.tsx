@@ -54,7 +54,7 @@ export function Composer({
     <form className="composer" onSubmit={send}>
       {error && (
         <div className="error-text" role="alert">
-          Not sent: {error}
+          Not sent. {error}
         </div>
       )}
       <SlashMenu

@@ -6,6 +6,7 @@ import { followSession } from '../../state/session-sync';
 import { Timeline } from '../timeline/Timeline';
 import { SessionIdContext } from '../timeline/session-context';
 import { Composer } from './Composer';
+import { FirstRunSetup } from './FirstRunSetup';
 import { SessionHeader } from './SessionHeader';
 import { TrustPrompt } from '../trust/TrustPrompt';
 
@@ -32,6 +33,7 @@ export function Conversation({ sessionId }: { sessionId: string }) {
       <section className="conversation" aria-label="Session">
         {view && <SessionHeader id={sessionId} summary={summary} model={view.model} />}
         {view?.loaded && <TrustPrompt root={view.model.root} />}
+        <FirstRunSetup />
         {view?.loaded ? (
           <Timeline view={view} />
         ) : (

@@ -3,7 +3,7 @@ import { useClient } from '../../client-context';
 import { Dialog } from '../common/Dialog';
 import { errorText } from '../../state/agent-actions';
 import { useHostQuery } from '../../lib/use-host-query';
-import type { DeviceInfo, PairingOffer } from '../../../../shared/device/api';
+import type { PairingOffer } from '../../../../shared/device/api';
 import { formatAgo } from '../../lib/format';
 import { deviceToolsText } from './device-tools-text';
 
@@ -15,7 +15,7 @@ export function PairPhoneDialog({ onClose }: { onClose: () => void }) {
   const client = useClient();
   const [offer, setOffer] = useState<PairingOffer | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const devices = useHostQuery<{ devices: DeviceInfo[] }>('devices.list', {}, 'devices');
+  const devices = useHostQuery('devices.list', {}, 'devices');
   const now = useNow();
 
   const newOffer = useCallback(async () => {
@@ -118,9 +118,6 @@ export function PairPhoneDialog({ onClose }: { onClose: () => void }) {
       )}
       <section aria-label="Paired phones" className="paired">
         <h3>Paired phones</h3>
-        {devices.unavailable && (
-          <p className="muted small">Phone pairing is not available in this build.</p>
-        )}
         {devices.data && devices.data.devices.length === 0 && (
           <p className="muted small">None yet.</p>
         )}

@@ -10,6 +10,7 @@ import type {
 } from '../../state/timeline-items';
 import { Markdown } from '../common/Markdown';
 import { formatTime } from '../../lib/format';
+import { nextStep } from '../../lib/user-error';
 import { MessageActions } from '../rewind/MessageActions';
 
 export const UserRow = memo(function UserRow({ item }: { item: UserItem }) {
@@ -101,10 +102,13 @@ export const ProjectSwitchRow = memo(function ProjectSwitchRow({
 });
 
 export const ErrorRow = memo(function ErrorRow({ item }: { item: ErrorItem }) {
+  // The code is for the app; the person gets what to do about it (unless the message says so).
+  const step = nextStep(item.code);
+  const next = step && !/\bSettings\b/.test(item.message) ? step : null;
   return (
     <div className="msg error" role="alert">
       <strong>{item.code === 'no_model' ? 'No model' : 'Error'}</strong> {item.message}
-      {item.code && item.code !== 'no_model' && <code className="code-tag">{item.code}</code>}
+      {next && <p className="next-step">{next}</p>}
     </div>
   );
 });

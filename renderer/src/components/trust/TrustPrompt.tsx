@@ -2,7 +2,6 @@ import { useState } from 'react';
 import { useClient } from '../../client-context';
 import { useHostQuery } from '../../lib/use-host-query';
 import { errorText } from '../../state/agent-actions';
-import type { TrustStatus } from '../../../../shared/protocol/commands/trust';
 import { TrustItems } from './TrustItems';
 
 // Asks once per project whether to trust it, without blocking the conversation: the session and
@@ -33,7 +32,7 @@ export function TrustPrompt({ root }: { root: string | null }) {
 
 function TrustQuestion({ root }: { root: string }) {
   const client = useClient();
-  const q = useHostQuery<TrustStatus>('trust.status', { path: root }, 'trust');
+  const q = useHostQuery('trust.status', { path: root }, 'trust');
   const [hidden, setHidden] = useState(() => wasAsked(root));
   const [error, setError] = useState<string | null>(null);
   const status = q.data;

@@ -38,12 +38,10 @@ function sandboxLine(s: SandboxStatus): { tone: 'ok' | 'warn'; text: string } {
 /** Default permission mode, edit backend, tool search, and the shell sandbox with its real state. */
 export function AgentSettings() {
   const client = useClient();
-  const q = useHostQuery<AppSettings>('settings.get', {}, 'settings');
-  const sandbox = useHostQuery<SandboxStatus>('shells.sandbox', {}, 'settings');
+  const q = useHostQuery('settings.get', {}, 'settings');
+  const sandbox = useHostQuery('shells.sandbox', {}, 'settings');
   const [error, setError] = useState<string | null>(null);
 
-  if (q.unavailable)
-    return <p className="muted">Agent settings are not available in this build.</p>;
   if (q.error) return <p className="error-text">{q.error}</p>;
   if (!q.data) return <p className="muted">Loading…</p>;
   const s = q.data;

@@ -2,15 +2,13 @@ import { useState } from 'react';
 import { useClient } from '../../../client-context';
 import { useHostQuery } from '../../../lib/use-host-query';
 import { errorText } from '../../../state/agent-actions';
-import type { McpServerStatus } from '../../../../../shared/protocol/commands/mcp';
 
 /** MCP servers (app config and projects' .mcp.json), each with its state, tools and last error. */
 export function McpSettings() {
   const client = useClient();
-  const q = useHostQuery<{ servers: McpServerStatus[] }>('mcp.servers', {}, 'settings');
+  const q = useHostQuery('mcp.servers', {}, 'settings');
   const [error, setError] = useState<string | null>(null);
 
-  if (q.unavailable) return <p className="muted">MCP is not available in this build.</p>;
   if (q.error) return <p className="error-text">{q.error}</p>;
   if (!q.data) return <p className="muted">Loading…</p>;
   const restart = async (id: string) => {

@@ -22,9 +22,9 @@ const SOURCE_LABEL = {
  * The model and its provider: which one runs, where the provider is, its key. A key is write-only:
  * the host keeps it (safeStorage, or a 0600 file under the web host) and shows only its last digits.
  */
-export function ModelSettings() {
+export function ModelSettings({ firstRun = false }: { firstRun?: boolean }) {
   const client = useClient();
-  const q = useHostQuery<ModelsStatusWire>('models.status', {}, 'settings');
+  const q = useHostQuery('models.status', {}, 'settings');
   const [provider, setProvider] = useState<Provider>('anthropic');
   const [model, setModel] = useState('');
   const [baseUrl, setBaseUrl] = useState('');
@@ -53,9 +53,6 @@ export function ModelSettings() {
   // A listing belongs to its provider; a settings reload (which every action triggers) keeps it.
   useEffect(() => setOffered([]), [provider]);
 
-  if (q.unavailable)
-    return <p className="muted">Model settings are not available in this build.</p>;
-
   const run = async (what: () => Promise<unknown>, done: string) => {
     setStatus(null);
     try {
@@ -79,6 +76,23 @@ export function ModelSettings() {
       setKey('');
     }, 'Saved. New runs use this model.');
   };
+  // The provider answering its model listing with this key and address is the test: it costs
+  // nothing and fails the same way a run would (wrong key, wrong URL, no network).
+  const test = async () => {
+    setStatus(null);
+    try {
+      if (key.trim()) await client.invoke('models.setKey', { provider, key: key.trim() });
+      if (baseUrl.trim())
+        await client.invoke('models.setSettings', {
+          providers: { [provider]: { base_url: baseUrl.trim() } },
+        });
+      const r = await client.invoke('models.list', { provider });
+      setOffered(r.models);
+      setStatus({ ok: true, text: `${PROVIDER_LABEL[provider]} answered: it works.` });
+    } catch (err) {
+      setStatus({ ok: false, text: errorText(err) });
+    }
+  };
   const listModels = async () => {
     setStatus(null);
     try {
@@ -98,7 +112,8 @@ export function ModelSettings() {
   return (
     <form className="form" onSubmit={save}>
       {q.error && <p className="error-text">{q.error}</p>}
-      {data && (
+      {/* The first-run panel says what is missing in its own words (the host's names config keys). */}
+      {data && !firstRun && (
         <p className={data.selected ? 'muted' : 'warn'} role="status">
           {data.selected ? (
             <>
@@ -206,6 +221,9 @@ export function ModelSettings() {
             {status.text}
           </span>
         )}
+        <button type="button" onClick={() => void test()}>
+          Test
+        </button>
         <button type="submit" className="primary">
           Save
         </button>

@@ -13,11 +13,9 @@ const SOURCE_LABEL: Record<TrustedProject['source'], string> = {
 /** Trusted projects (workspace trust), each revocable at once. */
 export function TrustSettings() {
   const client = useClient();
-  const q = useHostQuery<{ projects: TrustedProject[] }>('trust.list', {}, 'trust');
+  const q = useHostQuery('trust.list', {}, 'trust');
   const [error, setError] = useState<string | null>(null);
 
-  if (q.unavailable)
-    return <p className="muted">Workspace trust is not available in this build.</p>;
   if (q.error) return <p className="error-text">{q.error}</p>;
   if (!q.data) return <p className="muted">Loading…</p>;
   const revoke = async (path: string) => {
