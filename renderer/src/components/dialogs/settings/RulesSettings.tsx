@@ -17,9 +17,8 @@ const at = (file?: string, line?: number) => (file ? `${file}${line ? `:${line}`
 
 export function RulesSettings() {
   const client = useClient();
-  const q = useHostQuery<RulesOverview>('rules.overview', {}, 'settings');
+  const q = useHostQuery('rules.overview', {}, 'settings');
   const [error, setError] = useState<string | null>(null);
-  if (q.unavailable) return <p className="muted">Rules are not available in this build.</p>;
   if (q.error) return <p className="error-text">{q.error}</p>;
   if (!q.data) return <p className="muted">Loading…</p>;
   const data = q.data;

@@ -2,11 +2,7 @@ import { useHostQuery } from '../../../lib/use-host-query';
 
 /** The credential-looking environment variables shells do not get (agent.shell_env_allow). */
 export function WithheldEnv() {
-  const q = useHostQuery<{ withheld: string[]; allowed: string[] }>(
-    'shells.withheldEnv',
-    {},
-    'settings',
-  );
+  const q = useHostQuery('shells.withheldEnv', {}, 'settings');
   if (!q.data) return null;
   const { withheld, allowed } = q.data;
   return (
