@@ -4,7 +4,10 @@ import { closeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { ReadStream } from 'node:tty';
 import { Emitter } from '../lifecycle/emitter';
-import { PIPE_DRAIN_MS } from './constants';
+import { DRAIN_QUIET_MS, PAUSED_EXIT_POLL_MS, PIPE_DRAIN_MS } from './constants';
+import { childless } from './pty-child';
+import { isLiveProcess as alive } from '../system/proc-stat';
+import { signalQuietly } from './process-tree';
 import { exitFrom, signalGroupOf, type ChildExit, type ShellChild } from './shell-child';
 
 // A shell on a pseudo-terminal the host opens itself (node-pty's openpty), with the launcher
@@ -51,6 +54,11 @@ export class LaunchedPtyChild implements ShellChild {
   private done = false;
   private paused = false;
   private drain: NodeJS.Timeout | null = null;
+  /** The launcher was told the host is paused (SIGUSR1), and not yet that it drained (SIGUSR2). */
+  private told = false;
+  private quiet: NodeJS.Timeout | null = null;
+  private exitPoll: NodeJS.Timeout | null = null;
+  private received = 0;
   readonly onData = this.data.event;
   readonly onExit = this.exit.event;
 
@@ -85,7 +93,11 @@ export class LaunchedPtyChild implements ShellChild {
     });
     this.master = new ReadStream(master);
     this.master.setEncoding('utf8');
-    this.master.on('data', (d: string) => this.data.fire(d));
+    this.master.on('data', (d: string) => {
+      this.received += d.length;
+      if (this.told && !this.paused) this.armDrained();
+      this.data.fire(d);
+    });
     // Linux answers EIO on the master once every holder of the terminal has closed it, after
     // the output still buffered has been read: that is the end of output.
     this.master.on('error', () => this.endOutput());
@@ -95,8 +107,7 @@ export class LaunchedPtyChild implements ShellChild {
       this.exited = exitFrom(code, signal);
       // Flow control holds a live producer; once the tree is gone what it wrote is read to the
       // end whatever the reader's pace (the ring buffer bounds it), so the exit is reported.
-      this.paused = false;
-      this.master.resume();
+      this.resume();
       this.armDrain();
       this.finish();
     });
@@ -127,6 +138,8 @@ export class LaunchedPtyChild implements ShellChild {
     if (this.done || !this.ended || !this.exited) return;
     this.done = true;
     if (this.drain) clearTimeout(this.drain);
+    if (this.quiet) clearTimeout(this.quiet);
+    if (this.exitPoll) clearInterval(this.exitPoll);
     this.master.destroy();
     this.exit.fire(this.exited);
     this.data.dispose();
@@ -137,21 +150,55 @@ export class LaunchedPtyChild implements ShellChild {
     if (this.writable && !this.done && !this.ended) this.master.write(data);
   }
 
-  /** Stops reading: the terminal's buffer fills and the command blocks; nothing is lost at exit. */
+  /**
+   * Stops reading. Output the kernel still holds when the terminal closes can be lost to a
+   * reader that is behind, so the launcher is told (SIGUSR1) and keeps the terminal open after
+   * the command ends until told the host drained (SIGUSR2); a poll resumes reading once the
+   * launcher has no child left (the command is done) or is gone.
+   */
   pause(): void {
-    if (this.done || this.exited) return;
+    if (this.done || this.exited || this.paused) return;
+    const pid = this.pid;
     this.paused = true;
     if (this.drain) clearTimeout(this.drain);
     this.drain = null;
+    if (this.quiet) clearTimeout(this.quiet);
+    this.quiet = null;
     this.master.pause();
+    if (!this.told && pid > 0) {
+      this.told = true;
+      signalQuietly(pid, 'SIGUSR1');
+    }
+    this.exitPoll = setInterval(() => {
+      if (!alive(pid) || childless(pid)) this.resume();
+    }, PAUSED_EXIT_POLL_MS);
   }
 
   resume(): void {
     if (!this.paused) return;
     this.paused = false;
+    if (this.exitPoll) clearInterval(this.exitPoll);
+    this.exitPoll = null;
     if (this.done) return;
     this.master.resume();
     if (this.exited) this.armDrain();
+    this.armDrained();
+  }
+
+  /** Tells the launcher the host drained once no output arrived for DRAIN_QUIET_MS. */
+  private armDrained(): void {
+    if (!this.told || this.paused || this.done) return;
+    if (this.quiet) clearTimeout(this.quiet);
+    this.quiet = setTimeout(() => {
+      const seen = this.received;
+      setImmediate(() => {
+        this.quiet = null;
+        if (this.received !== seen) return this.armDrained();
+        if (this.paused || this.done || !this.told) return;
+        this.told = false;
+        signalQuietly(this.pid, 'SIGUSR2');
+      });
+    }, DRAIN_QUIET_MS);
   }
 
   resize(cols: number, rows: number): void {

@@ -19,7 +19,7 @@ export interface PtySpawnOptions {
 
 /** Running, not a zombie: a zombie's terminal is already closed. */
 /** The launcher with no child left has finished the command and only keeps the terminal open. */
-function childless(pid: number): boolean {
+export function childless(pid: number): boolean {
   try {
     return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim() === '';
   } catch {

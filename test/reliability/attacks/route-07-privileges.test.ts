@@ -1,0 +1,92 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { afterEach, describe, expect, test } from 'vitest';
+import { abi, attackWorld, type AttackWorld } from './attack-world';
+
+// Route 7: inside the launcher, before exec: no capabilities (also as root), no_new_privs, no
+// signals to or abstract sockets of processes outside the sandbox, no renice/prlimit/sched_* on
+// other processes, no core dumps, a process-count bound. The attacks aim at the host itself.
+
+const HOST = process.pid;
+let w: AttackWorld | undefined;
+let server: ChildProcess | undefined;
+afterEach(async () => {
+  await w?.dispose();
+  w = undefined;
+  server?.kill('SIGKILL');
+  server = undefined;
+});
+
+/** A service outside the sandbox listening on an abstract unix socket; its name. */
+async function abstractSocket(): Promise<string> {
+  const name = `mewbo-attack-${randomBytes(6).toString('hex')}`;
+  const py = `import socket
+s = socket.socket(socket.AF_UNIX)
+s.bind('\\0${name}')
+s.listen(8)
+print('ready', flush=True)
+while True:
+    c, _ = s.accept()
+    c.sendall(b'HOST-SOCKET-REPLY')
+    c.close()`;
+  server = spawn('python3', ['-c', py], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((r) => server!.stdout!.once('data', () => r()));
+  return name;
+}
+
+function attacks(socket: string): string {
+  return [
+    `kill -0 ${HOST} && echo SIGNALLED-HOST`,
+    `renice -n 0 -p ${HOST} >/dev/null && echo RENICED-HOST`,
+    `prlimit --pid ${HOST} --core >/dev/null && echo PRLIMITED-HOST`,
+    `python3 -c "import os; os.sched_setaffinity(${HOST}, os.sched_getaffinity(${HOST}))" && echo SCHED-HOST`,
+    `python3 -c "import socket; s=socket.socket(socket.AF_UNIX); s.connect('\\0${socket}'); print(s.recv(64).decode())"`,
+    'echo end',
+  ].join('; ');
+}
+
+const WINS = [
+  'SIGNALLED-HOST',
+  'RENICED-HOST',
+  'PRLIMITED-HOST',
+  'SCHED-HOST',
+  'HOST-SOCKET-REPLY',
+];
+
+describe.runIf(abi >= 6)('route 7: privileges of a confined shell', () => {
+  test('unprotected: an unconfined shell signals, renices, prlimits and reaches the host', async () => {
+    w = attackWorld({ shell_sandbox: false });
+    const out = await w.run(attacks(await abstractSocket()));
+    for (const win of WINS) expect(out).toContain(win);
+  });
+
+  for (const tty of [false, true]) {
+    test(`protected (${tty ? 'PTY' : 'pipes'}): none of it works, and the command holds no privilege`, async () => {
+      w = attackWorld();
+      const out = await w.run(attacks(await abstractSocket()), { tty });
+      expect(out).toContain('end');
+      for (const win of WINS) expect(out).not.toContain(win);
+      expect(out).toMatch(/Operation not permitted|Permission denied/);
+      const status = await w.run(
+        "grep -E '^(CapInh|CapPrm|CapEff|CapBnd|CapAmb|NoNewPrivs)' /proc/self/status; ulimit -c; ulimit -u",
+        { tty },
+      );
+      for (const set of ['CapInh', 'CapPrm', 'CapEff', 'CapBnd', 'CapAmb'])
+        expect(status).toMatch(new RegExp(`${set}:\\s+0000000000000000`));
+      expect(status).toMatch(/NoNewPrivs:\s+1/);
+      const [core, nproc] = status.trim().split(/\s+/).slice(-2);
+      expect(core).toBe('0');
+      expect(nproc).not.toBe('unlimited');
+    });
+  }
+
+  test('legitimate work on itself still works: nice, ulimit, its own children', async () => {
+    w = attackWorld();
+    const out = await w.run(
+      'nice -n 5 echo nice-ok; (ulimit -n 64 && echo ulimit-ok); sleep 5 & kill $! && echo killed-own-child',
+    );
+    expect(out).toContain('nice-ok');
+    expect(out).toContain('ulimit-ok');
+    expect(out).toContain('killed-own-child');
+  });
+});
