@@ -2,7 +2,12 @@ import { createHash } from 'node:crypto';
 import { lstat, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeJsonAtomic } from '../store/atomic-json';
-import { INDEX_LOCK_RETRIES, INDEX_LOCK_RETRY_MS, RAW_ATTRIBUTES } from './constants';
+import {
+  INCREMENTAL_ADD_MAX,
+  INDEX_LOCK_RETRIES,
+  INDEX_LOCK_RETRY_MS,
+  RAW_ATTRIBUTES,
+} from './constants';
 import { CheckpointError, ShadowGit, splitNul } from './shadow-git';
 
 // Snapshots of a project's working tree (tracked and untracked files that its .gitignore does not
@@ -95,10 +100,20 @@ export class ProjectCheckpoints {
     return this.serial(async () => {
       const state = await this.ensure();
       const candidates = splitNul(
-        await this.git.text(['ls-files', '-z', '--others', '--modified', '--exclude-standard']),
+        await this.git.text([
+          '-c',
+          'core.untrackedCache=true',
+          'ls-files',
+          '-z',
+          '--others',
+          '--modified',
+          '--deleted',
+          '--exclude-standard',
+        ]),
       );
+      const changed = [...new Set(candidates)];
       const large: LargeFile[] = [];
-      for (const path of new Set([...candidates, ...state.large])) {
+      for (const path of new Set([...changed, ...state.large])) {
         const st = await lstat(join(this.root, path)).catch(() => null);
         if (st?.isFile() && st.size > this.maxFileBytes) large.push({ path, size: st.size });
       }
@@ -110,13 +125,28 @@ export class ProjectCheckpoints {
           }),
         );
       }
-      // Large files are kept out by exclude pathspecs: a project's .gitignore cannot re-include them.
-      const pathspecs = ['.', ...large.map((f) => `:(exclude,literal)${f.path}`)];
-      await this.withIndexLock(() =>
-        this.git.run(['add', '-A', '--pathspec-from-file=-', '--pathspec-file-nul'], {
-          input: pathspecs.map((p) => p + '\0').join(''),
-        }),
-      );
+      // After the first snapshot only what the stat pass above found changed is added (one walk
+      // of the tree, not two); the first adds everything. Large files are kept out by exclude
+      // pathspecs: a project's .gitignore cannot re-include them.
+      const largeSet = new Set(large.map((f) => f.path));
+      const incremental = state.last !== undefined && changed.length <= INCREMENTAL_ADD_MAX;
+      const pathspecs = incremental
+        ? changed.filter((p) => !largeSet.has(p)).map((p) => `:(literal)${p}`)
+        : ['.', ...large.map((f) => `:(exclude,literal)${f.path}`)];
+      if (pathspecs.length)
+        await this.withIndexLock(() =>
+          this.git.run(
+            [
+              '-c',
+              'core.untrackedCache=true',
+              'add',
+              '-A',
+              '--pathspec-from-file=-',
+              '--pathspec-file-nul',
+            ],
+            { input: pathspecs.map((p) => p + '\0').join('') },
+          ),
+        );
       const tree = (await this.git.text(['write-tree'])).trim();
       let commit = state.last?.tree === tree ? state.last.commit : '';
       if (!commit) {

@@ -19,3 +19,9 @@ export const INDEX_LOCK_RETRY_MS = 200;
  */
 export const RAW_ATTRIBUTES =
   '* -text -eol -crlf -ident -filter -working-tree-encoding -diff -merge\n';
+
+/**
+ * Changed paths up to which a snapshot adds just those (by literal pathspec) instead of walking
+ * the whole tree again; git matches pathspecs one by one, so very many cost more than a walk.
+ */
+export const INCREMENTAL_ADD_MAX = 2_000;
