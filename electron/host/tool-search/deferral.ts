@@ -11,9 +11,9 @@ import { schemaBytes } from './tool-schema';
 //         once their schemas would take more than agent.tool_search_context_share (10%) of it,
 //         estimated at 4 bytes per token: a few huge schemas defer as surely as many small ones.
 // Deferral only engages when the deferrable set is not empty, so a session without MCP servers
-// pays nothing. Once engaged, deferred tools reach the model only as names in tool_search's
-// description; tool_search is always bound then, and the tools it fetched are bound from the next
-// step on.
+// pays nothing; tool_search is bound whenever the deferrable set is not empty, below the threshold
+// too. Once engaged, deferred tools reach the model only as names in tool_search's description, and
+// the tools it fetched are bound from the next step on.
 
 export type ToolSearchMode = 'auto' | 'on' | 'off';
 
@@ -50,6 +50,16 @@ export function applyDeferral(input: DeferralInput): DeferralResult {
   const tools = input.tools.filter((t) => t.name !== TOOL_SEARCH_NAME);
   const deferrable = tools.filter((t) => t.flags.deferrable);
   const reason = decide(input, deferrable);
+  if (reason === 'below_threshold') {
+    // Nothing is deferred yet, but tool_search is bound from turn one whenever something is
+    // deferrable (seed): it finds a tool among many by what it does, and stays put as the set grows.
+    return {
+      bound: [...tools, createToolSearchTool({ searchable: deferrable, deferredNames: [] })],
+      deferredNames: [],
+      engaged: false,
+      reason,
+    };
+  }
   if (reason !== 'on' && reason !== 'count' && reason !== 'context_share') {
     return { bound: [...tools], deferredNames: [], engaged: false, reason };
   }

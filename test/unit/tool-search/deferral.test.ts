@@ -27,7 +27,10 @@ describe('applyDeferral', () => {
       fetchedNames: [],
     });
     expect(at.engaged).toBe(false);
-    expect(at.bound).toHaveLength(27);
+    // Every schema is bound, and tool_search with them: it is bound from turn one whenever
+    // something is deferrable.
+    expect(at.bound).toHaveLength(28);
+    expect(names(at.bound)).toContain('tool_search');
     const over = applyDeferral({
       tools: [...builtins, ...mcpTools('s', 26)],
       mode: 'auto',
