@@ -3,9 +3,11 @@ import { shellInfoSchema, shellStatusSchema } from '../tools/shell-payload';
 
 // The live stream of one shell's output to a console (topic `shell:<session_id>:<shell_id>`).
 // A subscription replays retained output from the topic cursor (absolute, in characters), then
-// continues live. Frames are batched (about 16 ms or 200,000 characters) and flow-controlled: the
-// client acks the characters it has consumed (wire `ack` frame, n = characters); the host stops
-// sending, and pauses the producing process, while too much is unacknowledged.
+// continues live. Frames are batched (about 16 ms or 64,000 characters) and flow-controlled: the
+// client acks the characters it has consumed (wire `ack` frame, n = characters; one ack per frame
+// written is enough). The host pauses the producing process above 512,000 unacknowledged
+// characters and resumes it below 128,000 (xterm.js's watermarks); frames keep flowing meanwhile,
+// several in flight, up to 1,000,000 unacknowledged (which only paces a replay).
 
 export const shellOutputFrameSchema = z.object({
   type: z.literal('shell_output'),

@@ -16,11 +16,20 @@ export const REPLY_SETTLE_MS = 100;
 
 /** Stream batching (Hyper): flush every ~16 ms (one frame), or at once past this size. */
 export const STREAM_BATCH_MS = 16;
-export const STREAM_BATCH_MAX_CHARS = 200_000;
-/** Flow control (VS Code's ptyHost): pause the producer above this many unacked characters... */
-export const FLOW_HIGH_WATERMARK_CHARS = 100_000;
+/**
+ * Frames are at most this large: several are in flight at once, so the client's acks (one per
+ * frame written) keep data moving instead of each frame waiting for the previous one's ack.
+ */
+export const STREAM_BATCH_MAX_CHARS = 64_000;
+/** Flow control (xterm.js / VS Code): pause the producer above this many unacked characters... */
+export const FLOW_HIGH_WATERMARK_CHARS = 512_000;
 /** ...and resume once every subscriber is below this. */
-export const FLOW_LOW_WATERMARK_CHARS = 5_000;
+export const FLOW_LOW_WATERMARK_CHARS = 128_000;
+/**
+ * What may be sent and not yet acked. Live output is bounded by the paused producer (the PTY is
+ * paused, not the socket); this only paces a replay of the retained buffer to a far-behind client.
+ */
+export const FLOW_SEND_WINDOW_CHARS = 1_000_000;
 /**
  * A subscriber holding the producer paused without acking for this long stops holding it (a
  * frozen or hidden client must not stall the agent's dev server); it catches up from the ring

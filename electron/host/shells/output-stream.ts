@@ -3,6 +3,7 @@ import type { ShellStreamFrame } from '../../../shared/protocol/shell-stream';
 import {
   FLOW_HIGH_WATERMARK_CHARS,
   FLOW_LOW_WATERMARK_CHARS,
+  FLOW_SEND_WINDOW_CHARS,
   FLOW_STALL_MS,
   STREAM_BATCH_MAX_CHARS,
   STREAM_BATCH_MS,
@@ -12,8 +13,9 @@ import type { RingBuffer } from './ring-buffer';
 // The live stream of one shell to its subscribers (the consoles), Hyper's and VS Code's terminal
 // path: output -> ring buffer -> batched frames -> sink. A subscriber is a cursor into the ring
 // buffer, so replay and live output are the same loop and nothing is copied per subscriber.
-// Flow control by acknowledgement: while any subscriber has more than the high watermark
-// produced but unacked, the producer is paused; it resumes once all are below the low one.
+// Flow control by acknowledgement (xterm.js's watermarks): while any subscriber has more than the
+// high watermark produced but unacked, the producer is paused; it resumes once all are below the
+// low one. Frames keep going out meanwhile (up to a send window): the PTY waits, not the socket.
 
 export type ShellSink = (frame: ShellStreamFrame) => void;
 
@@ -138,7 +140,7 @@ export class OutputStream implements Disposable {
   }
 
   private sendAvailable(sub: Subscriber): void {
-    while (sub.sent < this.ring.end && sub.sent - sub.acked < FLOW_HIGH_WATERMARK_CHARS) {
+    while (sub.sent < this.ring.end && sub.sent - sub.acked < FLOW_SEND_WINDOW_CHARS) {
       const slice = this.ring.read(sub.sent, STREAM_BATCH_MAX_CHARS);
       if (slice.missed > 0) sub.acked += slice.missed;
       sub.sent = slice.to;

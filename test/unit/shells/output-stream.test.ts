@@ -148,9 +148,10 @@ describe('shell output stream', () => {
     const sub = m.subscribe(s.id, 0, (frame) => {
       c.sink(frame);
       if (s.stream.isPaused) pauses++;
-      // A slow, uneven client: each frame is acked 1 to 7 ms later.
+      // A slow, uneven client: each frame is acked 100 to 160 ms later, longer than the shell
+      // takes to write a high watermark's worth, so the PTY is paused and resumed many times.
       if (frame.type === 'shell_output')
-        setTimeout(() => sub.ack(frame.data.length), 1 + (frame.data.length % 7));
+        setTimeout(() => sub.ack(frame.data.length), 100 + (frame.data.length % 61));
     })!;
     await until(c.exited, 'the exit frame', 60_000);
     const expected = `${line}\n`
