@@ -16,6 +16,8 @@ export const SCAN_BUDGET_BYTES = 64 << 20;
  * log) share the disk and the thread, and each still answers in time with what it scanned.
  */
 export const SCAN_DEADLINE_MS = 1000;
+/** Bytes scanned before the deadline counts: a small file's answer never depends on the load. */
+const DEADLINE_FREE_BYTES = 16 << 20;
 /** Bytes of the first read of a scan: a window near a checkpoint needs little. */
 const FIRST_CHUNK_BYTES = 64 << 10;
 /** Reads double up to this size on a long scan (fewer syscalls); also the scan's buffer size. */
@@ -148,7 +150,7 @@ async function walk(handle: FileHandle, o: WalkOptions): Promise<WalkResult> {
   for (;;) {
     if (line >= end && !keepCounting())
       return { lines, line, eof: false, total: null, budgetHit: false };
-    if (scanned >= o.budget || (scanned > 0 && performance.now() > o.deadline)) {
+    if (scanned >= o.budget || (scanned >= DEADLINE_FREE_BYTES && performance.now() > o.deadline)) {
       if (line >= o.start && line < end && lineBytes > 0)
         lines.push(finishLine(parts, kept, lineBytes, true));
       return { lines, line, eof: false, total: null, budgetHit: true };
@@ -233,7 +235,7 @@ async function findTailStart(
   let block = FIRST_CHUNK_BYTES;
   let buf: Buffer = Buffer.allocUnsafe(FIRST_CHUNK_BYTES);
   while (end > 0) {
-    if (scanned >= budget || (scanned > 1 && performance.now() > deadline))
+    if (scanned >= budget || (scanned >= DEADLINE_FREE_BYTES && performance.now() > deadline))
       return { pos: lineStart, found: found - 1, atStart: false, scanned };
     const len = Math.min(block, end, budget - scanned);
     const from = end - len;
