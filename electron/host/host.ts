@@ -29,7 +29,7 @@ import { ShellService } from './shells/shell-service';
 import { shellHandlers, shellTopic } from './handlers/shells';
 import { AppSettingsService } from './handlers/settings';
 import { createLspService } from './lsp/create-lsp-service';
-import { DisposableStore } from './lifecycle/disposable';
+import { DisposableStore, toDisposable } from './lifecycle/disposable';
 import { WorkspaceTrust } from './trust/workspace-trust';
 import { trustHandlers, trustTopic } from './handlers/trust';
 import { projectMcpPreview } from './mcp/project-config';
@@ -97,7 +97,11 @@ export class Host extends DisposableObject {
     // warn and fall back to defaults, they never stop the host.
     const configStore = ConfigStore.open({ file: paths.configFile });
     const config = configStore.config;
-    const sessions = new SessionManager(paths.sessionsDir);
+    // A live shell keeps its session open; `shells` exists once the services below are built.
+    const late: { shells?: ShellService } = {};
+    const sessions = new SessionManager(paths.sessionsDir, {
+      busy: (id) => late.shells?.hasRunningShells(id) ?? false,
+    });
     const trust = new WorkspaceTrust({
       config: configStore,
       onConfigChange: configStore.onDidChange,
@@ -132,7 +136,11 @@ export class Host extends DisposableObject {
         Object.fromEntries(projects.snapshot().flatMap((p) => (p.path ? [[p.key, p.path]] : []))),
     });
     // A deleted session takes its shells with it: no process outlives the session that started it.
+    late.shells = shells;
     sessions.onWillDelete((s) => void shells.disposeSession(s.id));
+    // A session owns its shells' managers: closing it (nothing running) lets them go too.
+    sessions.onDidOpen((s) => s.resources.add(toDisposable(() => shells.disposeSession(s.id))));
+    shells.onDidExit(({ sessionId }) => sessions.settle(sessionId));
     const devices = await DevicesService.create({
       stateDir: paths.stateDir,
       config: config.devices,

@@ -1,7 +1,7 @@
 import type { SessionEventBody, ThinkingWire } from '../../../shared/protocol/events';
 import type { PermissionModeWire } from '../../../shared/protocol/common';
 import type { AppConfig } from '../config/schema';
-import { DisposableStore, type Disposable } from '../lifecycle/disposable';
+import { DisposableStore, toDisposable, type Disposable } from '../lifecycle/disposable';
 import { ModelError } from '../models/model-error';
 import type { ModelSettings } from '../models/model-settings';
 import type { Session } from '../sessions/session';
@@ -99,6 +99,12 @@ export class AgentService implements SessionRunner, Disposable {
         ready: Promise.resolve(),
       };
       this.states.set(session.id, st);
+      // The session owns its agent state: closing it (idle, unviewed) or deleting it drops this.
+      session.resources.add(
+        toDisposable(() => {
+          if (this.states.get(session.id) === st) this.states.delete(session.id);
+        }),
+      );
       st.ready = this.repair(session).catch((err) =>
         console.error(`[agent] repair of ${session.id} failed`, err),
       );

@@ -15,6 +15,8 @@ import type {
   SessionSnapshotFrame,
 } from '../../../shared/protocol/session-snapshot';
 import { atomicWriteFile } from '../fs/atomic-write';
+import { SessionLifetimes } from './session-lifetimes';
+import { SESSION_QUIET_CLOSE_MS } from './constants';
 
 const ID_PATTERN = SESSION_ID_PATTERN;
 /** A log with more than this not indexed yet is opened from its end and indexed after the answer. */
@@ -58,7 +60,9 @@ export type { SessionsChange };
 
 /**
  * Owns every session on disk under `dir`: one folder each with `events.jsonl` (the log) and
- * `meta.json` (the index entry: title, project, counts). Sessions open lazily and stay open.
+ * `meta.json` (the index entry: title, project, counts). Sessions open lazily; one nobody views
+ * and that runs nothing lets go of its events at once and is closed after a quiet period
+ * (session-lifetimes.ts), then reopened on demand.
  */
 export class SessionManager implements Disposable {
   private readonly open = new Map<string, Promise<Session>>();
@@ -69,6 +73,9 @@ export class SessionManager implements Disposable {
   private readonly changed = new Emitter<SessionsChange>();
   private readonly created = new Emitter<Session>();
   private readonly deleting = new Emitter<Session>();
+  /** Sessions being closed: a load of the same id waits, so two logs never append to one file. */
+  private readonly closing = new Map<string, Promise<void>>();
+  private readonly lifetimes: SessionLifetimes;
 
   readonly onDidChange: Event<SessionsChange> = this.changed.event;
   /** A session was opened (created or loaded): owners attach per-session resources here. */
@@ -78,8 +85,54 @@ export class SessionManager implements Disposable {
 
   constructor(
     private readonly dir: string,
-    private readonly opts: { tailFirstBytes?: number } = {},
-  ) {}
+    private readonly opts: {
+      tailFirstBytes?: number;
+      /** How long an unviewed, idle session stays loaded (default SESSION_QUIET_CLOSE_MS). */
+      quietMs?: number;
+      /** What else keeps a session open beside its run (live shells); wired by the host. */
+      busy?: (id: string) => boolean;
+    } = {},
+  ) {
+    this.lifetimes = new SessionLifetimes({
+      quietMs: opts.quietMs ?? SESSION_QUIET_CLOSE_MS,
+      busy: (s) => {
+        const state = s.runState();
+        return state === 'running' || state === 'waiting' || (this.opts.busy?.(s.id) ?? false);
+      },
+      close: (id) => this.closeIfIdle(id),
+    });
+  }
+
+  /** A reason to keep `id` open may have ended (a shell exited): let it go if nothing holds it. */
+  settle(id: string): void {
+    void this.open
+      .get(id)
+      ?.then((s) => this.lifetimes.settle(s))
+      .catch(() => {});
+  }
+
+  /** Closes a loaded session nobody views and that runs nothing; it reopens on demand. */
+  private async closeIfIdle(id: string): Promise<void> {
+    const pending = this.open.get(id);
+    if (!pending || this.closing.has(id)) return;
+    const session = await pending;
+    if (this.open.get(id) !== pending || !this.lifetimes.idle(session)) return;
+    this.open.delete(id);
+    const done = (async () => {
+      await writeJsonAtomic(this.paths(id).meta, {
+        ...session.meta,
+        event_count: session.length,
+      }).catch(() => {});
+      await session.dispose();
+    })().finally(() => this.closing.delete(id));
+    this.closing.set(id, done);
+    await done;
+  }
+
+  /** Whether `id` is loaded now (for tests and diagnostics). */
+  isLoaded(id: string): boolean {
+    return this.open.has(id);
+  }
 
   private paths(id: string) {
     const folder = join(this.dir, id);
@@ -134,22 +187,31 @@ export class SessionManager implements Disposable {
   }
 
   private load(id: string, meta: SessionMeta): Promise<Session> {
-    const pending = Session.open(meta, this.paths(id).log).then((session) => {
-      // meta.json may lag the log after a crash; the log wins.
-      session.meta = { ...session.meta, title: session.snapshot().title || session.meta.title };
-      // Subscribers who followed the session before it loaded continue from their cursor.
-      for (const w of this.watchers.get(id) ?? []) w.attached = session.subscribe(w.cursor, w.sink);
-      this.watchers.delete(id);
-      session.onDidAppend((e) => {
-        // The title follows the log as each rename lands, before anyone is told of it.
-        if (e.type === 'session_renamed') session.meta = { ...session.meta, title: e.title };
-        if (e.type === 'run_state' || e.type === 'session_renamed' || e.type === 'user_message') {
-          this.changed.fire({ type: 'upsert', session: session.summary() });
-        }
+    const closing = this.closing.get(id) ?? Promise.resolve();
+    const pending = closing
+      .then(() => Session.open(meta, this.paths(id).log))
+      .then((session) => {
+        // meta.json may lag the log after a crash; the log wins.
+        session.meta = { ...session.meta, title: session.snapshot().title || session.meta.title };
+        // Subscribers who followed the session before it loaded continue from their cursor.
+        for (const w of this.watchers.get(id) ?? [])
+          w.attached = session.subscribe(w.cursor, w.sink);
+        this.watchers.delete(id);
+        session.onDidAppend((e) => {
+          // The title follows the log as each rename lands, before anyone is told of it.
+          if (e.type === 'session_renamed') session.meta = { ...session.meta, title: e.title };
+          if (e.type === 'run_state' || e.type === 'session_renamed' || e.type === 'user_message') {
+            this.changed.fire({ type: 'upsert', session: session.summary() });
+          }
+          if (e.type === 'run_state') this.lifetimes.settle(session);
+        });
+        this.created.fire(session);
+        // Whoever loaded it uses it in this turn; then, unless someone views it, it lets go.
+        setImmediate(() => {
+          if (this.open.get(id) === pending) this.lifetimes.settle(session);
+        });
+        return session;
       });
-      this.created.fire(session);
-      return session;
-    });
     this.open.set(id, pending);
     pending.catch(() => this.open.delete(id));
     return pending;
@@ -161,7 +223,8 @@ export class SessionManager implements Disposable {
     if (existing) return existing;
     const meta = await readJsonOr<SessionMeta | null>(this.paths(id).meta, null);
     if (!meta) throw new SessionNotFoundError(id);
-    return this.load(id, meta as SessionMeta);
+    // Another get may have loaded it while the meta was read: one Session (one log) per id.
+    return this.open.get(id) ?? this.load(id, meta as SessionMeta);
   }
 
   /** The stored index as loaded, without scanning what the log gained since. */
@@ -294,6 +357,25 @@ export class SessionManager implements Disposable {
     cursor: number,
     sink: (item: SessionTopicItem) => void,
   ): Promise<Disposable> {
+    // Counted as a viewer from the start: the session is not closed under a replay.
+    const viewer = this.lifetimes.view(id, (left) => this.settle(left));
+    try {
+      const sub = await this.follow(id, cursor, sink);
+      return toDisposable(async () => {
+        await sub.dispose();
+        viewer.dispose();
+      });
+    } catch (err) {
+      viewer.dispose();
+      throw err;
+    }
+  }
+
+  private async follow(
+    id: string,
+    cursor: number,
+    sink: (item: SessionTopicItem) => void,
+  ): Promise<Disposable> {
     if (!this.open.has(id)) {
       await this.readMeta(id);
       const idx = await this.index(id);
@@ -409,6 +491,8 @@ export class SessionManager implements Disposable {
   async delete(id: string): Promise<void> {
     if (!ID_PATTERN.test(id)) throw new SessionNotFoundError(id);
     const folder = this.paths(id).folder;
+    this.lifetimes.cancel(id);
+    await this.closing.get(id);
     const loading = this.open.get(id);
     const session = loading ? await loading.catch(() => null) : null;
     if (!session && !(await stat(folder).catch(() => null))) throw new SessionNotFoundError(id);
@@ -425,6 +509,8 @@ export class SessionManager implements Disposable {
   }
 
   async dispose(): Promise<void> {
+    this.lifetimes.dispose();
+    await Promise.allSettled([...this.closing.values()]);
     // Indexes of sessions read but not loaded: what they learned saves the next start a scan.
     const indexes = await Promise.allSettled([...this.indexes.values()]);
     this.indexes.clear();

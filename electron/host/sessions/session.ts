@@ -108,15 +108,23 @@ export class Session implements Disposable {
     return this.state.snapshot();
   }
 
+  /** Drops the events from memory (read back from the log when next asked for). */
+  releaseEvents(): void {
+    this.log.release();
+  }
+
+  get holdsEvents(): boolean {
+    return this.log.holdsEvents;
+  }
+
   summary(): SessionSummary {
-    const last = this.log.slice(this.log.length - 1)[0];
     return {
       id: this.meta.id,
       title: this.meta.title,
       project: this.meta.project,
       root: this.meta.root,
       created_at: this.meta.created_at,
-      updated_at: last?.ts ?? this.meta.created_at,
+      updated_at: this.log.lastTs ?? this.meta.created_at,
       event_count: this.log.length,
       run_state: this.runState(),
       ...(this.log.damage ? { notice: this.log.damage } : {}),

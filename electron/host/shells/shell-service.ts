@@ -188,6 +188,11 @@ export class ShellService implements Disposable {
     return record ? replayRecord(record, fromCursor, sink) : null;
   }
 
+  /** Whether a shell of the session is still running (which keeps the session open). */
+  hasRunningShells(sessionId: string): boolean {
+    return (this.managers.get(sessionId)?.list() ?? []).some((s) => s.status === 'running');
+  }
+
   /** Kills a session's shells (the session was deleted or closed). */
   async disposeSession(sessionId: string): Promise<void> {
     const manager = this.managers.get(sessionId);

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { open, readFile, truncate } from 'node:fs/promises';
 import {
   sessionEventBodySchema,
@@ -87,11 +88,17 @@ export class EventLog {
   private size: number;
   /** A failed write may have left partial bytes past `size` that are not cut off yet. */
   private dirty = false;
+  /**
+   * The acknowledged events, or null once released (nobody views the session and it runs
+   * nothing): they are read back from the log's acknowledged bytes when next asked for.
+   */
+  private cache: SessionEvent[] | null;
+  private lastTsValue: number | null;
 
   private constructor(
     readonly file: string,
     private readonly handle: LogHandle,
-    private readonly events: SessionEvent[],
+    events: SessionEvent[],
     scan: LogScan,
     /** The notice for the user when recovery found damage, else null. */
     readonly damage: string | null,
@@ -99,6 +106,8 @@ export class EventLog {
   ) {
     this.nextSeq = (events.at(-1)?.seq ?? -1) + 1;
     this.size = scan.goodSize;
+    this.cache = events;
+    this.lastTsValue = events.at(-1)?.ts ?? null;
   }
 
   /** Opens (creating if needed) and recovers a log. `onAppended` fires once an event is durable. */
@@ -153,16 +162,39 @@ export class EventLog {
     return this.nextSeq;
   }
 
-  /** Durable events with seq in [from, to); the array is the log's own, do not mutate. */
+  /** Durable events with seq in [from, to). */
   slice(from = 0, to?: number): readonly SessionEvent[] {
-    return this.events.slice(
-      indexOfSeq(this.events, from),
-      to === undefined ? undefined : indexOfSeq(this.events, to),
+    const events = this.events();
+    return events.slice(
+      indexOfSeq(events, from),
+      to === undefined ? undefined : indexOfSeq(events, to),
     );
   }
 
+  /** Every durable event; the array is the log's own, do not mutate. */
   all(): readonly SessionEvent[] {
-    return this.events;
+    return this.events();
+  }
+
+  /** When the newest event was written (null: the log is empty). */
+  get lastTs(): number | null {
+    return this.lastTsValue;
+  }
+
+  /** Whether the events are in memory now (false after release until next asked for). */
+  get holdsEvents(): boolean {
+    return this.cache !== null;
+  }
+
+  /** Drops the events from memory; the log stays open for appends. */
+  release(): void {
+    this.cache = null;
+  }
+
+  private events(): SessionEvent[] {
+    // Only acknowledged bytes: a batch being written is past `size` until it is acknowledged.
+    this.cache ??= scanLog(readFileSync(this.file).subarray(0, this.size)).events;
+    return this.cache;
   }
 
   append(body: SessionEventBody): Promise<SessionEvent> {
@@ -218,7 +250,8 @@ export class EventLog {
     this.nextSeq += events.length;
     for (const [i, p] of batch.entries()) {
       const event = events[i]!;
-      this.events.push(event);
+      this.cache?.push(event);
+      this.lastTsValue = event.ts;
       this.onAppended(event);
       p.resolve(event);
     }
