@@ -26,7 +26,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 function seedCopies(home: string, n: number, tag: string): string[] {
   const start = Date.now() - n * 1000;
   const text =
-    longSessionBodies(n)
+    idleSession(n)
       .map((b, seq) => JSON.stringify({ ...b, seq, ts: start + seq * 1000 }))
       .join('\n') + '\n';
   return Array.from({ length: COPIES }, (_, c) => {
@@ -40,6 +40,16 @@ function seedCopies(home: string, n: number, tag: string): string[] {
     );
     return id;
   });
+}
+
+/**
+ * About `n` events of whole turns: the log ends with the run idle, as a session someone returns to
+ * does (a log cut off mid-run is loaded once on open to repair it, a different cost).
+ */
+function idleSession(n: number) {
+  const bodies = longSessionBodies(n);
+  while (bodies.length && bodies[bodies.length - 1]!.type !== 'run_state') bodies.pop();
+  return bodies;
 }
 
 async function connect(host: BenchHost): Promise<(id: string) => Promise<number>> {

@@ -22,7 +22,10 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 /** Copies of one session; returns their titles and the last step's number. */
 function seed(home: string, n: number, tag: string): { titles: string[]; lastStep: string } {
+  // Whole turns: the log ends with the run idle, as a session someone returns to does (a log cut
+  // off mid-run is loaded once on open to repair it, a different cost).
   const bodies = longSessionBodies(n);
+  while (bodies.length && bodies[bodies.length - 1]!.type !== 'run_state') bodies.pop();
   const start = Date.now() - n * 1000;
   const text =
     bodies.map((b, seq) => JSON.stringify({ ...b, seq, ts: start + seq * 1000 })).join('\n') + '\n';
