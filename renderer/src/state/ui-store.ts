@@ -52,6 +52,9 @@ interface UiState extends Prefs {
   activeConsole: string | null;
   /** Cards the user opened or closed, by item key: survives a row scrolling out of the list. */
   expanded: Record<string, boolean>;
+  /** Text a row asked the message box to take ("Edit and resend"); `n` makes each ask new. */
+  draft: { text: string; n: number } | null;
+  editInComposer(text: string): void;
   openDialog(d: DialogName): void;
   closeDialog(): void;
   setTheme(t: ThemePreference): void;
@@ -76,6 +79,8 @@ export const useUi = create<UiState>((set, get) => {
   return {
     ...loadPrefs(),
     dialog: null,
+    draft: null,
+    editInComposer: (text) => set((st) => ({ draft: { text, n: (st.draft?.n ?? 0) + 1 } })),
     activeConsole: null,
     expanded: {},
     openDialog: (dialog) => set({ dialog }),

@@ -3,6 +3,7 @@ import ReactMarkdown, { type Components } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
 import rehypeHighlight from 'rehype-highlight';
 import { safeExternalHref } from '../../lib/links';
+import { CopyButton } from './CopyButton';
 
 // Assistant text is model-authored: raw HTML is skipped, links go only to http/https/mailto and
 // open outside the app, and images become links (the CSP loads no remote images anyway).
@@ -29,7 +30,25 @@ function Image({ src, alt }: ComponentProps<'img'>) {
   );
 }
 
-const components: Components = { a: Link, img: Image };
+/** A code block with its own Copy button (the text as written, without highlighting marks). */
+function Pre({ children, node }: ComponentProps<'pre'> & { node?: unknown }) {
+  return (
+    <div className="md-code">
+      <pre>{children}</pre>
+      <CopyButton text={codeText(node)} label="Copy code" />
+    </div>
+  );
+}
+
+/** The plain text of a hast node (rehype-highlight splits code into spans). */
+function codeText(node: unknown): string {
+  const n = node as { type?: string; value?: string; children?: unknown[] } | undefined;
+  if (!n) return '';
+  if (n.type === 'text') return n.value ?? '';
+  return (n.children ?? []).map(codeText).join('');
+}
+
+const components: Components = { a: Link, img: Image, pre: Pre };
 const remarkPlugins = [remarkGfm];
 // `detect: false`: only fenced blocks that name a language are highlighted (guessing costs time
 // on every streamed delta and guesses wrong on short snippets).

@@ -1,4 +1,4 @@
-import { useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useClient } from '../../client-context';
 import { errorText } from '../../state/agent-actions';
 import { COMPOSER_ID } from '../../lib/focus';
@@ -8,7 +8,7 @@ import { askNotificationPermission } from '../../state/waiting-signals';
 import type { ClientCapability } from '../../../../shared/protocol/capabilities';
 
 /** What this UI can do for a run: draw panels, ask the person, show approvals. */
-const CAPABILITIES: ClientCapability[] = ['generative_ui', 'ask_user', 'approvals'];
+export const CAPABILITIES: ClientCapability[] = ['generative_ui', 'ask_user', 'approvals'];
 
 /** The message box: Enter sends, Shift+Enter is a new line. */
 export function Composer({
@@ -23,6 +23,16 @@ export function Composer({
   const [error, setError] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
   const box = useRef<HTMLTextAreaElement>(null);
+  // "Edit and resend" on a message of yours puts its text here, ready to change and send.
+  const asked = useUi((s) => s.draft);
+  const [seen, setSeen] = useState(0);
+  if (asked && asked.n !== seen) {
+    setSeen(asked.n);
+    setDraft(asked.text);
+  }
+  useEffect(() => {
+    if (asked) box.current?.focus();
+  }, [asked]);
 
   const send = async (e?: FormEvent) => {
     e?.preventDefault();

@@ -33,7 +33,7 @@ export function Conversation({ sessionId }: { sessionId: string }) {
       <section className="conversation" aria-label="Session">
         {view && <SessionHeader id={sessionId} summary={summary} model={view.model} />}
         {view?.loaded && <TrustPrompt root={view.model.root} />}
-        <FirstRunSetup />
+        <FirstRunSetup compact={(view?.model.items.length ?? 0) > 0} />
         {view?.loaded ? (
           <Timeline view={view} />
         ) : (

@@ -1,14 +1,26 @@
+import { useState } from 'react';
 import { useHostQuery } from '../../lib/use-host-query';
 import { ModelSettings } from '../dialogs/settings/ModelSettings';
 
 /**
  * With no model configured, the first screen says so and sets one up in place (provider, key,
  * the provider's model list, a test) before the person types a message that could not be answered.
- * Gone as soon as a model is selected (the settings topic reloads the status).
+ * Over a conversation that already has history it is one line that opens the same form, so the
+ * history stays readable. Gone as soon as a model is selected (the settings topic reloads it).
  */
-export function FirstRunSetup() {
+export function FirstRunSetup({ compact = false }: { compact?: boolean }) {
   const q = useHostQuery('models.status', {}, 'settings');
+  const [open, setOpen] = useState(false);
   if (!q.data || q.data.selected) return null;
+  if (compact && !open)
+    return (
+      <section className="first-run compact" aria-label="Set up a model">
+        <span>No model is set up yet: the agent cannot answer.</span>
+        <button type="button" className="primary small" onClick={() => setOpen(true)}>
+          Set up a model
+        </button>
+      </section>
+    );
   return (
     <section className="first-run" aria-label="Set up a model">
       <h2>No model is set up yet</h2>

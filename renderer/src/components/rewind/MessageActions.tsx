@@ -4,13 +4,36 @@ import { errorText } from '../../state/agent-actions';
 import { useSessions } from '../../state/sessions-store';
 import { useSessionId } from '../timeline/session-context';
 import { RewindDialog } from './RewindDialog';
+import { CopyButton } from '../common/CopyButton';
+import { useUi } from '../../state/ui-store';
+import { CAPABILITIES } from '../conversation/Composer';
 
 /**
- * A message's own actions: "Rewind to here" (user messages) and "Fork from here" (any message,
- * the new session holds the history up to and including it and opens at once).
+ * A message's own actions: Copy; for the user's messages "Edit and resend" (into the message box)
+ * and "Retry" (sent again as is); "Rewind to here" (user messages) and "Fork from here" (any
+ * message, the new session holds the history up to and including it and opens at once).
  */
-export function MessageActions({ seq, rewind }: { seq: number; rewind: boolean }) {
+export function MessageActions({
+  seq,
+  rewind,
+  text,
+}: {
+  seq: number;
+  rewind: boolean;
+  /** The message's text, for Copy (and, on the user's messages, edit and retry). */
+  text?: string;
+}) {
   const client = useClient();
+  const editInComposer = useUi((s) => s.editInComposer);
+  const retry = async () => {
+    if (text === undefined) return;
+    setError(null);
+    try {
+      await client.invoke('sessions.send', { id: sessionId, text, capabilities: CAPABILITIES });
+    } catch (err) {
+      setError(errorText(err));
+    }
+  };
   const sessionId = useSessionId();
   const [open, setOpen] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -26,6 +49,17 @@ export function MessageActions({ seq, rewind }: { seq: number; rewind: boolean }
   };
   return (
     <span className="msg-actions">
+      {text !== undefined && <CopyButton text={text} label="Copy message" />}
+      {rewind && text !== undefined && (
+        <>
+          <button type="button" className="link-button small" onClick={() => editInComposer(text)}>
+            Edit and resend
+          </button>
+          <button type="button" className="link-button small" onClick={() => void retry()}>
+            Retry
+          </button>
+        </>
+      )}
       {rewind && (
         <button type="button" className="link-button small" onClick={() => setOpen(true)}>
           Rewind to here

@@ -18,7 +18,7 @@ export const UserRow = memo(function UserRow({ item }: { item: UserItem }) {
     <div className="msg user" aria-label="You">
       <div className="msg-text">{item.text}</div>
       <time className="msg-time">{formatTime(item.ts)}</time>
-      <MessageActions seq={item.seq} rewind />
+      <MessageActions seq={item.seq} rewind text={item.text} />
     </div>
   );
 });
@@ -77,7 +77,9 @@ export function AssistantText({
           Stopped by you: the answer ends here.
         </p>
       )}
-      {seq !== undefined && agentId === 'root' && <MessageActions seq={seq} rewind={false} />}
+      {seq !== undefined && agentId === 'root' && (
+        <MessageActions seq={seq} rewind={false} text={text} />
+      )}
     </div>
   );
 }
