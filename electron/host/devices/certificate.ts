@@ -35,7 +35,11 @@ export async function loadOrCreateCertificate(
   const notAfterDate = new Date(now + CERT_VALIDITY_DAYS * 24 * 3600_000);
   const names = [...new Set(['127.0.0.1', ...ips])];
   // Loaded here, not at start-up: the X.509 stack is large and only a first pairing needs it.
-  const { generate } = await import('selfsigned');
+  // A CommonJS package: bundlers and vitest may put its exports under `default` only.
+  const mod = (await import('selfsigned')) as typeof import('selfsigned') & {
+    default?: typeof import('selfsigned');
+  };
+  const generate = mod.generate ?? mod.default!.generate;
   const pems = await generate([{ name: 'commonName', value: 'Mewbo Desktop device listener' }], {
     keyType: 'ec',
     curve: 'P-256',
