@@ -67,6 +67,8 @@ interface ActiveRun extends RunHandle {
 export class AgentService implements SessionRunner, Disposable {
   private readonly states = new Map<string, SessionAgentState>();
   private readonly runs = new Map<string, ActiveRun>();
+  /** The newest run of each session until its last event is written. */
+  private readonly ending = new Map<string, Promise<void>>();
   private readonly subscriptions = new DisposableStore();
   readonly decisions: AgentDecisions;
 
@@ -123,7 +125,9 @@ export class AgentService implements SessionRunner, Disposable {
 
   /** Resolves when the session's current run (if any) has ended. */
   async idle(sessionId: string): Promise<void> {
-    await this.runs.get(sessionId)?.done;
+    // A failing run releases the session (so a new message can start the next run) before its
+    // last events are written: wait for those too.
+    await (this.runs.get(sessionId)?.done ?? this.ending.get(sessionId));
   }
 
   private async repair(session: Session): Promise<void> {
@@ -238,7 +242,9 @@ export class AgentService implements SessionRunner, Disposable {
       .catch((err) => console.error('[agent] checkpoint after the run failed', err))
       .finally(() => {
         if (this.runs.get(session.id) === run) this.runs.delete(session.id);
+        if (this.ending.get(session.id) === run.done) this.ending.delete(session.id);
       });
+    this.ending.set(session.id, run.done);
   }
 
   private async execute(session: Session, st: SessionAgentState, run: ActiveRun): Promise<void> {
