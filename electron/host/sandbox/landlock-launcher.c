@@ -309,10 +309,57 @@ static int install_target_filter(void) {
 }
 
 /* Bounds: no core dumps (a crashing command's memory may hold what it read), and a process count
- * over what the user runs now, so a fork bomb stops short of starving the machine (the kernel
- * does not apply it to uid 0; a cgroup would be needed there). */
+ * over what the user runs now, so a fork bomb stops short of starving the machine. The kernel
+ * does not apply RLIMIT_NPROC to uid 0, so where a pids cgroup is writable (as root it is) the
+ * command's whole tree also goes into a cgroup of its own holding at most NPROC_HEADROOM. */
 #define NPROC_HEADROOM 2048
+
+/* The pids cgroup a launcher's command runs in, named after the command's pid: cgroup v1's pids
+ * hierarchy, else v2's unified one. Returns 0 and fills `out` when the hierarchy exists. */
+static int pids_cgroup_path(pid_t pid, char *out, size_t len) {
+  struct stat st;
+  if (stat("/sys/fs/cgroup/pids", &st) == 0 && S_ISDIR(st.st_mode)) {
+    snprintf(out, len, "/sys/fs/cgroup/pids/mewbo-shell-%ld", (long)pid);
+    return 0;
+  }
+  if (stat("/sys/fs/cgroup/cgroup.controllers", &st) == 0) {
+    snprintf(out, len, "/sys/fs/cgroup/mewbo-shell-%ld", (long)pid);
+    return 0;
+  }
+  return -1;
+}
+
+static int write_file(const char *path, const char *text) {
+  int fd = open(path, O_WRONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  ssize_t n = write(fd, text, strlen(text));
+  close(fd);
+  return n == (ssize_t)strlen(text) ? 0 : -1;
+}
+
+/* Best effort: a user who may not create cgroups keeps the RLIMIT_NPROC bound alone. */
+static void join_pids_cgroup(void) {
+  char dir[256], file[300], max[32];
+  if (pids_cgroup_path(getpid(), dir, sizeof(dir)) < 0) return;
+  if (mkdir(dir, 0700) < 0 && errno != EEXIST) return;
+  snprintf(file, sizeof(file), "%s/pids.max", dir);
+  snprintf(max, sizeof(max), "%d", NPROC_HEADROOM);
+  if (write_file(file, max) < 0) {
+    rmdir(dir);
+    return;
+  }
+  snprintf(file, sizeof(file), "%s/cgroup.procs", dir);
+  if (write_file(file, "0") < 0) rmdir(dir);
+}
+
+/* Once the command's tree is gone its cgroup is empty: remove it (the supervisor is not in it). */
+static void release_pids_cgroup(pid_t child) {
+  char dir[256];
+  if (pids_cgroup_path(child, dir, sizeof(dir)) == 0) rmdir(dir);
+}
+
 static void set_limits(void) {
+  join_pids_cgroup();
   struct rlimit none = {0, 0};
   setrlimit(RLIMIT_CORE, &none);
   uid_t uid = getuid();
@@ -524,7 +571,10 @@ static _Noreturn void supervise(const struct options *o, pid_t child, const sigs
         if (done_at < 0) done_at = now;
         if (now < done_at + (host_paused ? MAX_LINGER_MS : MIN_LINGER_MS)) continue;
       }
-      if (left == 0) exit_like(status);
+      if (left == 0) {
+        release_pids_cgroup(child);
+        exit_like(status);
+      }
       if (deadline < 0) {
         /* The command is done; whatever it left behind would be an orphan nobody can reach. */
         signal_tree(SIGTERM);

@@ -80,6 +80,47 @@ describe.runIf(abi >= 6)('route 7: privileges of a confined shell', () => {
     });
   }
 
+  // A fork bomb, bounded so the unprotected run stops by itself: forks sleeping children until
+  // fork fails or FORK_TRY succeed, prints how many, then kills them all.
+  const FORK_TRY = 2600;
+  const forkBomb = `python3 -c "
+import os, signal, time
+kids = []
+try:
+    while len(kids) < ${FORK_TRY}:
+        pid = os.fork()
+        if pid == 0:
+            time.sleep(60)
+            os._exit(0)
+        kids.append(pid)
+except OSError:
+    pass
+print('FORKED', len(kids), flush=True)
+for k in kids:
+    os.kill(k, signal.SIGKILL)
+for k in kids:
+    os.waitpid(k, 0)
+"`;
+  const forked = (out: string) => Number(/FORKED (\d+)/.exec(out)?.[1] ?? -1);
+
+  test.runIf(process.getuid?.() === 0)(
+    'as root, a fork bomb runs away unconfined and stops at the bound inside the sandbox (pids cgroup)',
+    async () => {
+      w = attackWorld({ shell_sandbox: false });
+      expect(forked(await w.run(forkBomb))).toBe(FORK_TRY);
+      await w.dispose();
+      w = attackWorld();
+      const n = forked(await w.run(forkBomb));
+      expect(n).toBeGreaterThan(0);
+      expect(n).toBeLessThan(2048);
+      // The command's cgroup goes with it.
+      const left = await w.run(
+        'ls /sys/fs/cgroup/pids /sys/fs/cgroup 2>/dev/null | grep -c mewbo-shell- || true',
+      );
+      expect(Number(left.trim().split(/\s+/).pop())).toBeLessThanOrEqual(1);
+    },
+  );
+
   test('legitimate work on itself still works: nice, ulimit, its own children', async () => {
     w = attackWorld();
     const out = await w.run(
