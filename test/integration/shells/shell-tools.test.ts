@@ -239,7 +239,8 @@ test('a background shell records shell_started and shell_exited events', async (
     shell_id: 'shell_1',
     wait_ms: 5000,
   });
-  await new Promise((r) => setTimeout(r, 100));
+  // The exit event is emitted after the read that saw the exit returns: poll for it, bounded.
+  await expect.poll(() => driver!.events.length, { timeout: 10_000 }).toBe(2);
   expect(driver.events).toEqual([
     { type: 'shell_started', shell_id: 'shell_1', command: 'exit 5', cwd: ws.root },
     { type: 'shell_exited', shell_id: 'shell_1', exit_code: 5, signal: null },
