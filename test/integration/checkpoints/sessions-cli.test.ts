@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import {
   existsSync,
   lstatSync,
@@ -10,16 +9,13 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FakeAnthropic } from '../../helpers/fake-anthropic';
+import { jsonLines, runMewbo, type CliResult } from '../../helpers/mewbo-cli';
 import { tempDir } from '../../helpers/temp';
 
 // Checkpoints, rewind, resume, continue, fork, export and import through the `mewbo` CLI as a user
 // runs it: the built CLI, a temp $MEWBO_HOME, a real project folder, real shells, a scripted model.
-
-const CLI = fileURLToPath(new URL('../../../dist/cli.js', import.meta.url));
-const TIMEOUT_MS = 30_000;
 
 type Line = { type: string; seq?: number; [field: string]: unknown };
 
@@ -38,35 +34,10 @@ afterEach(async () => {
   project.cleanup();
 });
 
-function mewbo(
-  args: string[],
-  env: NodeJS.ProcessEnv = {},
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      cwd: existsSync(project.dir) ? project.dir : home.dir,
-      env: {
-        PATH: process.env.PATH,
-        MEWBO_HOME: home.dir,
-        ANTHROPIC_API_KEY: 'test-key',
-        ANTHROPIC_BASE_URL: fake.url,
-        OLLAMA_BASE_URL: 'http://127.0.0.1:9',
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`mewbo ${args.join(' ')} did not exit: ${err}`));
-    }, TIMEOUT_MS);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout: out, stderr: err });
-    });
+function mewbo(args: string[]): Promise<CliResult> {
+  return runMewbo(args, {
+    cwd: existsSync(project.dir) ? project.dir : home.dir,
+    env: { MEWBO_HOME: home.dir, ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.url },
   });
 }
 
@@ -74,11 +45,7 @@ async function run(args: string[]): Promise<{ id: string; events: Line[]; code: 
   const r = await mewbo(['run', '--permission-mode', 'auto', ...args]);
   const id = /session (s_[a-z0-9]+)/.exec(r.stderr)?.[1];
   if (!id) throw new Error(`no session id in: ${r.stderr}`);
-  const events = r.stdout
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as Line);
-  return { id, events, code: r.code };
+  return { id, events: jsonLines<Line>(r.stdout), code: r.code };
 }
 
 /** Every file and symlink under `dir` with its bytes (or link text) and folders, as one map. */
@@ -132,10 +99,7 @@ async function writingTurn(): Promise<string> {
 async function exportedEvents(id: string): Promise<Line[]> {
   const r = await mewbo(['sessions', 'export', id, '--format', 'jsonl']);
   expect(r.code).toBe(0);
-  return r.stdout
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as Line);
+  return jsonLines<Line>(r.stdout);
 }
 
 describe('checkpoints and rewind', () => {

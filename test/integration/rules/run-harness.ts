@@ -1,15 +1,13 @@
-import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { FakeAnthropic } from '../../helpers/fake-anthropic';
+import { jsonLines, runMewbo } from '../../helpers/mewbo-cli';
 import { tempDir } from '../../helpers/temp';
 
 // `mewbo run` driven as a user would: the built CLI, a temp $MEWBO_HOME with the user's
 // configs/app.json, a temp project, and a scripted Anthropic-compatible model.
 
-const CLI = fileURLToPath(new URL('../../../dist/cli.js', import.meta.url));
-/** A run that never ends must fail the test, not hang the suite. */
+/** A run that never ends must fail the test, not hang the suite (hooks may wait out timeouts). */
 const RUN_TIMEOUT_MS = 45_000;
 
 export type Line = { type: string; seq?: number; [field: string]: unknown };
@@ -51,40 +49,18 @@ export class RunHarness {
     this.write('configs/app.json', config);
   }
 
-  run(args: string[], env: NodeJS.ProcessEnv = {}): Promise<RunResult> {
-    return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [CLI, 'run', '--project', this.project, ...args], {
-        env: {
-          PATH: process.env.PATH,
-          HOME: this.home,
-          MEWBO_HOME: this.home,
-          ANTHROPIC_API_KEY: 'test-key',
-          ANTHROPIC_BASE_URL: this.fake.url,
-          OLLAMA_BASE_URL: 'http://127.0.0.1:9',
-          ...env,
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let out = '';
-      let err = '';
-      child.stdout.on('data', (d) => (out += d));
-      child.stderr.on('data', (d) => (err += d));
-      const timer = setTimeout(() => {
-        child.kill('SIGKILL');
-        reject(new Error(`mewbo run did not exit: ${err}`));
-      }, RUN_TIMEOUT_MS);
-      child.on('close', (code) => {
-        clearTimeout(timer);
-        resolve({
-          code,
-          events: out
-            .split('\n')
-            .filter(Boolean)
-            .map((l) => JSON.parse(l) as Line),
-          stderr: err,
-        });
-      });
+  async run(args: string[], env: NodeJS.ProcessEnv = {}): Promise<RunResult> {
+    const r = await runMewbo(['run', '--project', this.project, ...args], {
+      env: {
+        HOME: this.home,
+        MEWBO_HOME: this.home,
+        ANTHROPIC_API_KEY: 'test-key',
+        ANTHROPIC_BASE_URL: this.fake.url,
+        ...env,
+      },
+      timeoutMs: RUN_TIMEOUT_MS,
     });
+    return { code: r.code, events: jsonLines<Line>(r.stdout), stderr: r.stderr };
   }
 }
 
