@@ -96,6 +96,6 @@ export async function startSession(app: Page, text: string): Promise<void> {
   await app.getByRole('button', { name: 'New session', exact: true }).click();
   const box = app.getByRole('textbox', { name: 'Message' });
   await box.fill(text);
-  await app.getByRole('button', { name: 'Send' }).click();
+  await app.getByRole('button', { name: 'Send', exact: true }).click();
   await expect(app.getByLabel('You').filter({ hasText: text })).toBeVisible();
 }

@@ -44,19 +44,25 @@ test('a PTY takes the size of the console it shows in, from its first line when 
   expect((await fitted()).rows).toBeGreaterThan(0);
   // stty prints "rows cols": soon it is the console's, and never again 30x120.
   await expect(first.locator('.xterm-rows')).not.toContainText(/\b30 120\s*$/);
+  // The loop prints every 0.2 s: wait until its newest line is a size other than the default
+  // (the resize reaches the PTY a moment after the console measured itself).
+  const newest = async () =>
+    ((await first.locator('.xterm-rows').innerText()).trim().split('\n').at(-1) ?? '').trim();
+  // Until the newest line is the fitted grid's size (not the 120-column default), as the
+  // console settles into its pane.
   await expect
-    .poll(async () => {
-      const text = (await first.locator('.xterm-rows').innerText()).trim().split('\n');
-      return text.at(-1)?.trim() ?? '';
-    })
-    .toMatch(/^\d+ \d+$/);
-  const last = (await first.locator('.xterm-rows').innerText()).trim().split('\n').at(-1)!.trim();
-  const [rows, cols] = last.split(' ').map(Number) as [number, number];
-  expect(cols).toBeLessThan(120);
-  expect(rows).toBe((await fitted()).rows);
+    .poll(
+      async () => {
+        const [r, c] = (await newest()).split(' ').map(Number);
+        return r === (await fitted()).rows && c !== undefined && c < 120;
+      },
+      { timeout: 15_000 },
+    )
+    .toBe(true);
+  const [rows, cols] = (await newest()).split(' ').map(Number) as [number, number];
 
   await app.getByRole('textbox', { name: 'Message' }).fill('Start another');
-  await app.getByRole('button', { name: 'Send' }).click();
+  await app.getByRole('button', { name: 'Send', exact: true }).click();
   await app.getByRole('tab', { name: /stty size; sleep 30/ }).click();
   const second = app.getByRole('region', { name: /^Console: stty size; sleep 30/ });
   // Its very first line, printed before any console could resize it, is the console's size.

@@ -31,7 +31,7 @@ test('a message over the limit is refused in words, and the connection stays up'
   await app.getByRole('button', { name: 'New session', exact: true }).click();
   const box = app.getByRole('textbox', { name: 'Message' });
   await box.fill('x'.repeat(210_000));
-  await app.getByRole('button', { name: 'Send' }).click();
+  await app.getByRole('button', { name: 'Send', exact: true }).click();
   const alert = app.locator('form.composer').getByRole('alert');
   await expect(alert).toContainText('too long to send');
   await expect(alert).not.toContainText('text:');
@@ -39,6 +39,6 @@ test('a message over the limit is refused in words, and the connection stays up'
   await expect(app.getByText('Connecting to the host')).toHaveCount(0);
   // Still connected: a normal message goes through.
   await box.fill('A short one');
-  await app.getByRole('button', { name: 'Send' }).click();
+  await app.getByRole('button', { name: 'Send', exact: true }).click();
   await expect(app.getByText('Got the short one.')).toBeVisible();
 });

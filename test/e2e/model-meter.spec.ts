@@ -38,7 +38,7 @@ test('the context meter fills from the usage the model reports, and the picker s
   script.push({ text: 'Now on haiku.' });
   const box = app.getByRole('textbox', { name: 'Message' });
   await box.fill('and again?');
-  await app.getByRole('button', { name: 'Send' }).click();
+  await app.getByRole('button', { name: 'Send', exact: true }).click();
   await expect(app.getByText('Now on haiku.')).toBeVisible();
   expect(fake.requests.at(-1)!.body.model).toBe('claude-haiku-4-5');
   expect(fake.requests[0]!.body.model).toBe('claude-sonnet-4-5');

@@ -27,7 +27,7 @@ test('in plan mode the plan waits for approval, then the session acts on it', as
   await app.getByRole('combobox', { name: 'Permission mode' }).selectOption('plan');
   await expect(app.getByRole('combobox', { name: 'Permission mode' })).toHaveValue('plan');
   await app.getByRole('textbox', { name: 'Message' }).fill('Make the port configurable');
-  await app.getByRole('button', { name: 'Send' }).click();
+  await app.getByRole('button', { name: 'Send', exact: true }).click();
 
   const plan = app.getByRole('article', { name: 'Plan' });
   await expect(plan).toContainText('waiting for your decision');

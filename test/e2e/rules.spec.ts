@@ -117,6 +117,6 @@ test('the composer lists the user\'s /commands as "/" is typed, and a picked one
   await menu.getByRole('button', { name: /review/ }).click();
   await expect(box).toHaveValue('/review ');
   await box.pressSequentially('src/server.ts');
-  await app.getByRole('button', { name: 'Send' }).click();
+  await app.getByRole('button', { name: 'Send', exact: true }).click();
   await expect(app.getByText('Reviewed.')).toBeVisible();
 });
