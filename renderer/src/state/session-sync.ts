@@ -2,6 +2,7 @@ import {
   sessionEventSchema,
   transientEventSchema,
   type SessionEvent,
+  type TransientEvent,
 } from '../../../shared/protocol/events';
 import { sessionsChangeSchema } from '../../../shared/protocol/session-summary';
 import { sessionSnapshotFrameSchema } from '../../../shared/protocol/session-snapshot';
@@ -47,6 +48,18 @@ export function followSession(client: Client, id: string): () => void {
   let stopped = false;
   let unsubscribe = () => {};
   const store = useSessions.getState;
+  // Streamed text is applied once per animation frame, not once per token: a long answer
+  // streams at the wire's pace instead of the renderer's.
+  let deltas: TransientEvent[] = [];
+  let frame: number | undefined;
+  const flush = () => {
+    if (frame !== undefined) cancelAnimationFrame(frame);
+    frame = undefined;
+    if (!deltas.length || stopped) return;
+    const batch = deltas;
+    deltas = [];
+    store().addTransients(id, batch);
+  };
 
   const load = async () => {
     let from = store().views[id]?.model.length ?? 0;
@@ -60,9 +73,12 @@ export function followSession(client: Client, id: string): () => void {
     const sub = client.subscribe(`session:${id}`, from, (data) => {
       const transient = transientEventSchema.safeParse(data);
       if (transient.success) {
-        store().addTransient(id, transient.data);
+        deltas.push(transient.data);
+        frame ??= requestAnimationFrame(flush);
         return;
       }
+      // A durable event may end what the deltas stream (its assistant_message): deltas first.
+      flush();
       const snapshot = sessionSnapshotFrameSchema.safeParse(data);
       if (snapshot.success) {
         store().setSnapshot(id, snapshot.data.snapshot);
@@ -79,6 +95,7 @@ export function followSession(client: Client, id: string): () => void {
     if (!stopped) console.error(`session ${id}: could not open`, err);
   });
   return () => {
+    flush();
     stopped = true;
     unsubscribe();
   };

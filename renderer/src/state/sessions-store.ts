@@ -43,6 +43,8 @@ interface SessionsState {
   /** An older page (seqs `start` .. the view's base - 1): the projection is rebuilt around it. */
   prependEvents(id: string, events: readonly SessionEvent[], start: number): void;
   addTransient(id: string, event: TransientEvent): void;
+  /** Several live deltas in one state update (a frame's worth: one render, not one per token). */
+  addTransients(id: string, events: readonly TransientEvent[]): void;
   markLoaded(id: string): void;
   /** Drops a session's projection (it reloads from the host when opened again). */
   forget(id: string): void;
@@ -182,15 +184,16 @@ export const useSessions = create<SessionsState>((set) => ({
         views: { ...st.views, [id]: { ...view, model, events, version: view.version + 1 } },
       };
     }),
-  addTransient: (id, e) =>
+  addTransient: (id, e) => useSessions.getState().addTransients(id, [e]),
+  addTransients: (id, events) =>
     set((st) => {
       const view = st.views[id] ?? emptyView();
-      if (e.type !== 'assistant_delta') return st;
-      const prev = view.streaming[e.message_id];
-      const streaming = {
-        ...view.streaming,
-        [e.message_id]: { text: (prev?.text ?? '') + e.text, agentId: e.agent_id },
-      };
+      const streaming = { ...view.streaming };
+      for (const e of events) {
+        if (e.type !== 'assistant_delta') continue;
+        const prev = streaming[e.message_id];
+        streaming[e.message_id] = { text: (prev?.text ?? '') + e.text, agentId: e.agent_id };
+      }
       return { views: { ...st.views, [id]: { ...view, streaming } } };
     }),
   markLoaded: (id) =>

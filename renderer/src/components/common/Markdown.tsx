@@ -4,6 +4,7 @@ import remarkGfm from 'remark-gfm';
 import rehypeHighlight from 'rehype-highlight';
 import { safeExternalHref } from '../../lib/links';
 import { CopyButton } from './CopyButton';
+import { markdownBlocks } from '../../lib/markdown-blocks';
 
 // Assistant text is model-authored: raw HTML is skipped, links go only to http/https/mailto and
 // open outside the app, and images become links (the CSP loads no remote images anyway).
@@ -56,17 +57,37 @@ const rehypePlugins: ComponentProps<typeof ReactMarkdown>['rehypePlugins'] = [
   [rehypeHighlight, { detect: false }],
 ];
 
+const MarkdownBody = memo(function MarkdownBody({ text }: { text: string }) {
+  return (
+    <ReactMarkdown
+      remarkPlugins={remarkPlugins}
+      rehypePlugins={rehypePlugins}
+      components={components}
+      skipHtml
+    >
+      {text}
+    </ReactMarkdown>
+  );
+});
+
 export const Markdown = memo(function Markdown({ text }: { text: string }) {
   return (
     <div className="md">
-      <ReactMarkdown
-        remarkPlugins={remarkPlugins}
-        rehypePlugins={rehypePlugins}
-        components={components}
-        skipHtml
-      >
-        {text}
-      </ReactMarkdown>
+      <MarkdownBody text={text} />
+    </div>
+  );
+});
+
+/**
+ * Markdown that is still arriving: parsed block by block, so each new delta re-parses only the
+ * last block (the finished ones keep their rendering: same text, memoized).
+ */
+export const StreamingMarkdown = memo(function StreamingMarkdown({ text }: { text: string }) {
+  return (
+    <div className="md">
+      {markdownBlocks(text).map((block, i) => (
+        <MarkdownBody key={i} text={block} />
+      ))}
     </div>
   );
 });

@@ -8,7 +8,7 @@ import type {
   ProjectSwitchItem,
   UserItem,
 } from '../../state/timeline-items';
-import { Markdown } from '../common/Markdown';
+import { Markdown, StreamingMarkdown } from '../common/Markdown';
 import { formatTime } from '../../lib/format';
 import { nextStep } from '../../lib/user-error';
 import { MessageActions } from '../rewind/MessageActions';
@@ -70,7 +70,7 @@ export function AssistantText({
         </button>
       )}
       {thinking && showThinking && <div className="thinking">{thinking}</div>}
-      <Markdown text={text} />
+      {streaming ? <StreamingMarkdown text={text} /> : <Markdown text={text} />}
       {streaming && <span className="caret" aria-hidden="true" />}
       {stopped && (
         <p className="stopped-mark" role="note">
