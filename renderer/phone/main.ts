@@ -1,12 +1,14 @@
 import type { HostFrameOf } from '../../shared/device/frames';
 import { MAX_FRAME_BYTES } from '../../shared/device/limits';
 import { DeviceLink, type CallAnswer, type LinkState } from './device-link';
+import { LinkPrompts } from './link-prompts';
 import { clearCredentials, loadCredentials, saveCredentials } from './storage';
 import { requestClipboard } from './tools/clipboard';
 import { requestLocation } from './tools/location';
 import { notificationsGranted, requestNotifications } from './tools/notify';
 import { permissionState, ToolFailure, watchPermission, type PhoneTool } from './tools/phone-tool';
 import { allPhoneTools, permittedTools } from './tools/registry';
+import { SCREEN_UNSUPPORTED_TEXT, screenRefusal } from './tools/screen';
 import { WakeAlarm } from './tools/wake';
 
 // The page the pairing QR code opens. It pairs with the code from the URL fragment, keeps its
@@ -34,7 +36,10 @@ function boot(): void {
     forget: $<HTMLButtonElement>('forget'),
     overlay: $('wake-overlay'),
     overlayText: $('wake-text'),
+    prompts: $('prompts'),
+    screenNote: $('screen-note'),
   };
+  ui.screenNote.textContent = SCREEN_UNSUPPORTED_TEXT;
   const params = new URLSearchParams(location.hash.slice(1));
   const alarm = new WakeAlarm({
     show: (text) => {
@@ -44,7 +49,7 @@ function boot(): void {
     hide: () => (ui.overlay.hidden = true),
   });
   ui.overlay.addEventListener('click', () => (ui.overlay.hidden = true));
-  const every = allPhoneTools(alarm);
+  const every = allPhoneTools(alarm, new LinkPrompts(ui.prompts));
   let offered: PhoneTool[] = [];
 
   const link = new DeviceLink({
@@ -73,7 +78,7 @@ function boot(): void {
     let answer: CallAnswer;
     if (!tool) {
       answer = {
-        error: {
+        error: screenRefusal(call.tool_id) ?? {
           code: 'unknown_tool',
           message: `${call.tool_id} is not offered by this phone now`,
         },

@@ -179,3 +179,103 @@ test('granted clipboard access and a tap add their tools, and the calls act on t
   await expect(page.locator('#wake-overlay')).toBeVisible();
   await expect(page.locator('#wake-text')).toHaveText('Build finished');
 });
+
+test('on Android the agent can ask for an alarm and a text: a prompt with the details and the app link, and the result says only whether it was tapped', async ({
+  page,
+}) => {
+  // This Chromium has no Clock or Messages app: handing it intent: and sms: links stalls its
+  // input (xdg-open), so the test lets the page see the tap and stops the hand-over after it.
+  await page.addInitScript(() =>
+    document.addEventListener('click', (event) => {
+      if ((event.target as Element).closest('a.prompt-link')) event.preventDefault();
+    }),
+  );
+  const offer = await service.createOffer();
+  await page.goto(offer.pairing_url);
+  await page.getByRole('button', { name: 'Pair' }).tap();
+  await expect(page.locator('#state')).toContainText('Connected as');
+  // The page says it cannot capture or use the screen, and declares no screen tool.
+  await expect(page.locator('#screen-note')).toContainText('browsers do not allow');
+
+  const label = 'Stand-up; bring notes & 100% coffee ☕';
+  const alarm = agentCalls('device_set_alarm', { hour: 7, minute: 5, label });
+  const alarmPrompt = page.getByRole('alertdialog', { name: 'The agent asks: Set an alarm' });
+  await expect(alarmPrompt).toBeVisible();
+  await expect(alarmPrompt).toContainText('07:05');
+  await expect(alarmPrompt).toContainText(label);
+  const alarmLink = alarmPrompt.getByRole('link', { name: 'Open Clock to set it' });
+  expect(await alarmLink.getAttribute('href')).toBe(
+    'intent:#Intent;action=android.intent.action.SET_ALARM;' +
+      'i.android.intent.extra.alarm.HOUR=7;i.android.intent.extra.alarm.MINUTES=5;' +
+      `S.android.intent.extra.alarm.MESSAGE=${encodeURIComponent(label)};` +
+      'B.android.intent.extra.alarm.SKIP_UI=false;end',
+  );
+  await page.screenshot({ path: join(SCREENSHOTS, 'phone-alarm-prompt.png') });
+  await alarmLink.tap();
+  expect(await alarm).toMatchObject({
+    kind: 'device_result',
+    tool_id: 'device_set_alarm',
+    result: { prompt_shown: true, tapped: true, hour: 7, minute: 5, label },
+  });
+  // Never a claim the page cannot know: no "set"/"success" field, and the note says so.
+  const alarmResult = (await alarm).result as Record<string, unknown>;
+  expect(Object.keys(alarmResult).sort()).toEqual(
+    ['hour', 'label', 'minute', 'note', 'prompt_shown', 'tapped'].sort(),
+  );
+  expect(alarmResult.note).toContain('cannot know whether they saved it');
+  await expect(alarmPrompt).toContainText('The agent was told you tapped the link');
+  await alarmPrompt.getByRole('button', { name: 'Close' }).tap();
+  await expect(alarmPrompt).toBeHidden();
+
+  const body = 'Running late?\nBack at 7 — body=x&to=+19005550000';
+  const sms = agentCalls('device_send_sms', { to: '+33 6 12 34 56 78', body });
+  const smsPrompt = page.getByRole('alertdialog', { name: 'The agent asks: Send a text' });
+  await expect(smsPrompt).toContainText('+33612345678');
+  expect(await smsPrompt.getByRole('link').getAttribute('href')).toBe(
+    `sms:+33612345678?body=${encodeURIComponent(body)}`,
+  );
+  await smsPrompt.getByRole('button', { name: 'Not now' }).tap();
+  expect(await sms).toMatchObject({
+    result: { prompt_shown: true, tapped: false, to: '+33612345678', body },
+  });
+  await expect(smsPrompt).toBeHidden();
+
+  // Bad input never reaches a prompt: the host checks the declared schema, the page its own rules.
+  expect(
+    await service.hub.call(SESSION, 'device_set_alarm', { hour: 24, minute: 0 }),
+  ).toMatchObject({
+    kind: 'error',
+    code: 'invalid_args',
+  });
+  expect(
+    await service.hub.call(SESSION, 'device_send_sms', { to: 'mom', body: 'hi' }),
+  ).toMatchObject({
+    kind: 'error',
+    message: expect.stringContaining('to must be one phone number'),
+    details: { device_code: 'invalid_args' },
+  });
+  await expect(page.getByRole('alertdialog')).toHaveCount(0);
+  const offered = service.listDevices()[0]!.tools.map((t) => t.tool_id);
+  expect(offered.filter((id) => id.startsWith('device_screen_'))).toEqual([]);
+});
+
+test.describe('on an iPhone', () => {
+  test.use({
+    userAgent:
+      'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1',
+  });
+
+  test('the alarm and text tools are not declared (their links only work on Android)', async ({
+    page,
+  }) => {
+    const offer = await service.createOffer();
+    await page.goto(offer.pairing_url);
+    await page.getByRole('button', { name: 'Pair' }).tap();
+    await expect(page.locator('#state')).toContainText('Connected as “iPhone”');
+    await expect.poll(() => service.listDevices()[0]?.tools.length ?? 0).toBeGreaterThan(0);
+    const offered = service.listDevices()[0]!.tools.map((t) => t.tool_id);
+    expect(offered).toContain('device_get_time');
+    expect(offered).not.toContain('device_set_alarm');
+    expect(offered).not.toContain('device_send_sms');
+  });
+});

@@ -1,3 +1,5 @@
+import type { LinkPrompts } from '../link-prompts';
+import { sendSmsTool, setAlarmTool } from './alarm-sms';
 import { batteryTool } from './battery';
 import { readClipboardTool, writeClipboardTool } from './clipboard';
 import { locationTool } from './location';
@@ -7,7 +9,7 @@ import { timeTool } from './time';
 import { wakeTool, type WakeAlarm } from './wake';
 
 /** Every device tool this page can implement, before asking the browser what it permits. */
-export function allPhoneTools(alarm: WakeAlarm): PhoneTool[] {
+export function allPhoneTools(alarm: WakeAlarm, prompts: LinkPrompts): PhoneTool[] {
   return [
     timeTool,
     batteryTool,
@@ -16,6 +18,8 @@ export function allPhoneTools(alarm: WakeAlarm): PhoneTool[] {
     locationTool,
     readClipboardTool,
     writeClipboardTool,
+    setAlarmTool(prompts),
+    sendSmsTool(prompts),
   ];
 }
 
