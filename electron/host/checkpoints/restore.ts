@@ -1,16 +1,20 @@
-import { chmod, lstat, mkdir, readdir, rename, rmdir, symlink, unlink } from 'node:fs/promises';
+import { lstat, rename, rmdir, symlink, unlink } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname } from 'node:path';
 import { prepareWrite, type PreparedWrite } from '../fs/atomic-write';
+import { openDirInRoot, type RootedDir } from '../fs/safe-open';
 import { resolveInsideRoot } from '../fs/safe-path';
 import { CheckpointError } from './shadow-git';
 
 // Puts files of a snapshot back into a project. Everything that can fail for want of data (a
 // missing object) has failed before this runs; here every new content is first staged as a
 // complete temp file beside its target, and only then are the renames and deletions done, so a
-// failure while staging changes nothing. Paths are resolved inside the root with their parent's
-// symlinks followed and checked, and the last component is never followed: restoring over a
-// symlink replaces the link, deleting one removes the link, never what it points to.
+// failure while staging changes nothing. The project is hostile while this runs (the agent's
+// background shell may swap a folder for a symlink to another project at any moment), so every
+// step (delete, mkdir, symlink, rename, mode) is done through a verified descriptor of the
+// parent folder, never by a path that could be re-walked through a swapped link; and the last
+// component is never followed: restoring over a symlink replaces the link, deleting one removes
+// the link, never what it points to.
 
 export interface RestoreWrite {
   path: string;
@@ -24,11 +28,26 @@ export interface RestorePlan {
   deletes: string[];
 }
 
-function inRoot(root: string, rel: string): string {
-  const parent = resolveInsideRoot(root, dirname(rel) === '.' ? '.' : dirname(rel), {
+/** The real path of `rel`'s parent inside the root (its symlinks followed and checked). */
+function parentOf(root: string, rel: string): string {
+  return resolveInsideRoot(root, dirname(rel) === '.' ? '.' : dirname(rel), {
     label: 'restored path',
   });
-  return join(parent, basename(rel));
+}
+
+/** Runs `fn` with a verified descriptor of `rel`'s parent (made first when `create`). */
+async function inParent<T>(
+  root: string,
+  rel: string,
+  create: boolean,
+  fn: (dir: RootedDir, name: string) => Promise<T>,
+): Promise<T> {
+  const dir = await openDirInRoot(root, parentOf(root, rel), create);
+  try {
+    return await fn(dir, basename(rel));
+  } finally {
+    await dir.close();
+  }
 }
 
 async function kind(path: string): Promise<'missing' | 'dir' | 'other'> {
@@ -40,60 +59,71 @@ async function kind(path: string): Promise<'missing' | 'dir' | 'other'> {
  * Removes a file or symlink, or an empty folder (a file restored where a folder stands): a folder
  * that still holds something (ignored or large files) is never removed with its contents.
  */
-async function removePath(path: string): Promise<void> {
+async function removeChild(dir: RootedDir, name: string): Promise<void> {
+  const path = dir.child(name);
   const k = await kind(path);
   if (k === 'missing') return;
   if (k === 'other') return unlink(path);
   await rmdir(path);
 }
 
-/** Makes `rel`'s parent folders inside the root, replacing a file that stands where one must be. */
+const removePath = (root: string, rel: string) =>
+  inParent(root, rel, false, (dir, name) => removeChild(dir, name)).catch((err: unknown) => {
+    // Nothing there to remove: its folder is gone already.
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  });
+
+/** Makes `rel`'s parent folders inside the root; a file standing where one must be is an error. */
 async function makeParents(root: string, rel: string): Promise<void> {
-  const parts = dirname(rel) === '.' ? [] : dirname(rel).split('/');
-  let at = '.';
-  for (const part of parts) {
-    at = at === '.' ? part : `${at}/${part}`;
-    const abs = inRoot(root, at);
-    const k = await kind(abs);
-    if (k === 'other') throw new Error(`${at} is a file where the restore needs a folder`);
-    if (k === 'missing') await mkdir(abs);
+  try {
+    await openDirInRoot(root, parentOf(root, rel), true).then((dir) => dir.close());
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOTDIR')
+      throw new Error(`${dirname(rel)} has a file where the restore needs a folder`, {
+        cause: err,
+      });
+    throw err;
   }
 }
 
-async function stageSymlink(target: string, linkText: string): Promise<PreparedWrite> {
-  const temp = join(
-    dirname(target),
-    `.${basename(target)}.mewbo-${randomBytes(4).toString('hex')}.tmp`,
-  );
-  await symlink(linkText, temp);
+const tempName = (name: string) => `.${name}.mewbo-${randomBytes(4).toString('hex')}.tmp`;
+
+async function stageSymlink(root: string, rel: string, linkText: string): Promise<PreparedWrite> {
+  const dir = await openDirInRoot(root, parentOf(root, rel));
+  const name = basename(rel);
+  const temp = tempName(name);
+  await symlink(linkText, dir.child(temp));
   let done = false;
   return {
-    target,
+    target: rel,
     async commit() {
-      if ((await kind(target)) === 'dir') await removePath(target);
-      await rename(temp, target);
+      if ((await kind(dir.child(name))) === 'dir') await removeChild(dir, name);
+      await rename(dir.child(temp), dir.child(name));
       done = true;
+      await dir.close();
     },
     async abort() {
-      if (!done) await unlink(temp).catch(() => undefined);
+      if (!done) await unlink(dir.child(temp)).catch(() => undefined);
       done = true;
+      await dir.close();
     },
   };
 }
 
 async function stage(root: string, w: RestoreWrite): Promise<PreparedWrite> {
   await makeParents(root, w.path);
-  const target = inRoot(root, w.path);
-  if (w.mode === '120000') return stageSymlink(target, w.data.toString('utf8'));
-  // A symlink standing where a file goes is replaced, not written through.
-  if ((await lstat(target).catch(() => null))?.isSymbolicLink()) await unlink(target);
-  const prepared = await prepareWrite(root, target, w.data);
+  if (w.mode === '120000') return stageSymlink(root, w.path, w.data.toString('utf8'));
+  const target = `${parentOf(root, w.path)}/${basename(w.path)}`;
+  const mode = w.mode === '100755' ? 0o755 : 0o644;
+  const prepared = await prepareWrite(root, target, w.data, { mode });
   return {
     target,
     async commit() {
-      if ((await kind(target)) === 'dir') await removePath(target);
+      // A folder or a symlink standing where the file goes is replaced, never written through.
+      await inParent(root, w.path, false, async (dir, name) => {
+        if ((await kind(dir.child(name))) === 'dir') await removeChild(dir, name);
+      });
       await prepared.commit();
-      await chmod(target, w.mode === '100755' ? 0o755 : 0o644);
     },
     abort: () => prepared.abort(),
   };
@@ -106,14 +136,8 @@ async function pruneEmptyParents(root: string, rels: string[]): Promise<void> {
     for (let d = dirname(rel); d !== '.' && d !== '/'; d = dirname(d)) dirs.add(d);
   }
   for (const d of [...dirs].sort((a, b) => b.length - a.length)) {
-    let abs: string;
-    try {
-      abs = inRoot(root, d);
-    } catch {
-      continue;
-    }
-    const names = await readdir(abs).catch(() => null);
-    if (names && names.length === 0) await rmdir(abs).catch(() => undefined);
+    // rmdir removes only an empty folder: one that still holds something stays.
+    await inParent(root, d, false, (dir, name) => rmdir(dir.child(name))).catch(() => undefined);
   }
 }
 
@@ -125,7 +149,7 @@ export async function applyRestore(root: string, plan: RestorePlan): Promise<voi
   }
   const blockers = plan.deletes.filter((d) => writeParents.has(d));
   const rest = plan.deletes.filter((d) => !writeParents.has(d));
-  for (const d of blockers) await removePath(inRoot(root, d));
+  for (const d of blockers) await removePath(root, d);
 
   const staged: PreparedWrite[] = [];
   try {
@@ -138,7 +162,7 @@ export async function applyRestore(root: string, plan: RestorePlan): Promise<voi
     );
   }
   try {
-    for (const d of rest) await removePath(inRoot(root, d));
+    for (const d of rest) await removePath(root, d);
     await pruneEmptyParents(root, rest);
     for (const s of staged) await s.commit();
   } catch (err) {

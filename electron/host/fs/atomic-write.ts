@@ -66,19 +66,22 @@ async function removeStaleTemps(dir: RootedDir, name: string): Promise<void> {
 /**
  * Writes `data` to a temp file beside `target` (a real path inside `root`, as safe-path resolves
  * it), creating missing parent directories. Every name is reached through a verified descriptor of
- * the parent directory, which is checked again right before the rename (see safe-open).
+ * the parent directory, which is checked again right before the rename (see safe-open). The file
+ * keeps the target's mode, or takes `opts.mode` (set on the descriptor: a restore's exact mode,
+ * with whatever stands at the target, a symlink included, replaced by the rename).
  */
 export async function prepareWrite(
   root: string,
   target: string,
   data: string | Uint8Array,
+  opts: { mode?: number } = {},
 ): Promise<PreparedWrite> {
   const name = basename(target);
   const dir = await openDirInRoot(root, dirname(target), true);
   const temp = tempNameFor(name);
   try {
     await removeStaleTemps(dir, name);
-    const mode = await existingMode(dir, name);
+    const mode = opts.mode ?? (await existingMode(dir, name));
     const handle = await createInDir(dir, temp, mode ?? NEW_FILE_MODE);
     try {
       await handle.writeFile(data);
