@@ -44,6 +44,8 @@ import { webHandlers, type LoginLinkSource } from './handlers/web';
 import { CheckpointStore } from './checkpoints/checkpoint-store';
 import { SessionCheckpoints } from './checkpoints/session-checkpoints';
 import { checkpointHandlers } from './handlers/checkpoints';
+import { fileHandlers } from './handlers/files';
+import { ProjectFileIndex } from './projects/file-index';
 
 export interface HostOptions {
   env?: NodeJS.ProcessEnv;
@@ -229,6 +231,7 @@ export class Host extends DisposableObject {
       }),
       ...webHandlers(opts.loginLinks ?? (() => undefined)),
       ...checkpointHandlers(sessions, checkpoints),
+      ...fileHandlers(sessions, new ProjectFileIndex()),
     };
     const topics: Record<string, TopicProvider> = {
       session: sessionTopic(sessions),

@@ -20,6 +20,16 @@ export const imageWire = z.object({
 });
 export type ImageWire = z.infer<typeof imageWire>;
 
+/** A project file named with `@path` in a user message, read when it was sent. */
+export const fileMentionSchema = z.object({
+  /** Relative to the session's root. */
+  path: z.string(),
+  text: z.string(),
+  /** Why the text is cut or absent (a large or binary file). */
+  note: z.string().optional(),
+});
+export type FileMention = z.infer<typeof fileMentionSchema>;
+
 const todoItem = z.object({
   label: z.string().max(200),
   status: z.enum(['pending', 'in_progress', 'completed']),
@@ -63,6 +73,8 @@ export const sessionEventBodySchema = z.discriminatedUnion('type', [
     message_id: z.string(),
     /** Pasted or dropped images, shown to models that accept images. */
     images: z.array(imageWire).optional(),
+    /** Files named with `@path`: the model reads them after the text. */
+    mentions: z.array(fileMentionSchema).optional(),
   }),
   /** A finished assistant message; its live text arrives before as transient deltas. */
   z.object({

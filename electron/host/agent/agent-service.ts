@@ -172,6 +172,7 @@ export class AgentService implements SessionRunner, Disposable {
       text,
       message_id,
       ...(opts.images?.length ? { images: opts.images } : {}),
+      ...(opts.mentions?.length ? { mentions: opts.mentions } : {}),
     });
     const expansion = await this.opts.services?.commands
       ?.expand(text, session.meta.root)

@@ -4,6 +4,7 @@ import { errorPayload } from '../../../shared/tools/payload';
 import type { ModelImage, ModelMessage, ModelToolCall, ReasoningBlocks } from '../models/types';
 import { formatAnswerText } from './question-format';
 import { renderToolResult } from './render-result';
+import { withMentionedFiles } from '../sessions/file-mentions';
 
 // The model's context, rebuilt from the session log for one agent: a restarted host continues a
 // session from its log alone. A model turn starts at its `usage` event (appended first), gathers
@@ -124,7 +125,11 @@ export function buildContext(
     const e = events[i]!;
     switch (e.type) {
       case 'user_message':
-        if (isRoot) userText(expanded.get(e.message_id) ?? e.text, toModelImages(e.images));
+        if (isRoot)
+          userText(
+            withMentionedFiles(expanded.get(e.message_id) ?? e.text, e.mentions),
+            toModelImages(e.images),
+          );
         break;
       case 'usage':
         if (e.agent_id === agentId) startTurn('');

@@ -1,6 +1,7 @@
 import type { HandlerMap } from '../rpc/router';
 import type { SessionManager } from '../sessions/session-manager';
 import type { SessionRunner } from '../sessions/session-runner';
+import { readMentions } from '../sessions/file-mentions';
 import { DEFAULT_SESSION_TITLE, titleFromMessage } from '../sessions/session-title';
 
 type SessionHandlers = Pick<
@@ -59,9 +60,12 @@ export function sessionHandlers({
     'sessions.search': async (req) => ({ hits: await sessions.search(req.query) }),
     'sessions.send': async (req) => {
       const session = await sessions.get(req.id);
+      const root = session.meta.root;
+      const mentions = root ? await readMentions(root, req.text) : [];
       const sent = await runner.send(session, req.text, {
         capabilities: req.capabilities,
         images: req.images,
+        ...(mentions.length ? { mentions } : {}),
       });
       // Untitled until now: the first message names it (the user can rename it any time).
       const title = session.meta.title === DEFAULT_SESSION_TITLE && titleFromMessage(req.text);

@@ -12,3 +12,13 @@ export const REFRESH_INTERVAL_MS = 30_000;
 export const RECENT_MAX = 20;
 /** The registry file under $MEWBO_HOME/state. */
 export const REGISTRY_FILE = 'projects.json';
+
+/**
+ * The composer's `@` file list reuses one walk of a project for this long: the menu asks on every
+ * keystroke, and a file created a moment ago still shows up within a few seconds.
+ */
+export const FILE_INDEX_TTL_MS = 3_000;
+/** A walk of a huge tree (or a hung disk) stops after this long; what it found is used. */
+export const FILE_INDEX_WALK_MS = 10_000;
+/** Project roots whose walk is kept at once (the sessions open in a window span a few projects). */
+export const FILE_INDEX_ROOTS = 8;

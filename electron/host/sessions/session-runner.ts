@@ -1,12 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import type { ClientCapability } from '../../../shared/protocol/capabilities';
 import type { PermissionModeWire } from '../../../shared/protocol/common';
-import type { ImageWire, ThinkingWire } from '../../../shared/protocol/events';
+import type { FileMention, ImageWire, ThinkingWire } from '../../../shared/protocol/events';
 import type { Session } from './session';
 
 export interface SendOptions {
   capabilities: ClientCapability[];
   images?: ImageWire[];
+  /** Files the message names with `@path`, read at send time (sessions/file-mentions.ts). */
+  mentions?: FileMention[];
 }
 
 /** What turns a user message into a run. The agent runtime implements it. */

@@ -43,7 +43,7 @@ const toPosix = (p: string): string => (sep === '/' ? p : p.split(sep).join('/')
 const byName = (x: string, y: string): number => (x < y ? -1 : x > y ? 1 : 0);
 
 /** One directory of the walk: its listed files and its entered subdirectories, both by name. */
-interface DirNode {
+export interface DirNode {
   rel: string;
   files: string[];
   subdirs: DirNode[];
@@ -57,8 +57,11 @@ interface Task {
   top: boolean;
 }
 
-/** Reads every directory under `start` (bounded parallelism); returns the tree and the file count. */
-async function walk(
+/**
+ * Reads every directory under `start` (bounded parallelism); returns the tree and the file count.
+ * The composer's `@` file list walks with it too, so it lists exactly what list_dir would.
+ */
+export async function walk(
   root: string,
   start: string,
   signal: AbortSignal,

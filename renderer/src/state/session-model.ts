@@ -105,7 +105,14 @@ export class SessionModel {
         this.title = e.title;
         break;
       case 'user_message':
-        this.push({ ...base, kind: 'user', text: e.text });
+        this.push({
+          ...base,
+          kind: 'user',
+          text: e.text,
+          ...(e.mentions?.length
+            ? { mentions: e.mentions.map((m) => ({ path: m.path, note: m.note })) }
+            : {}),
+        });
         break;
       case 'assistant_message':
         if (e.text.trim() || e.thinking) {

@@ -20,6 +20,8 @@ interface Base {
 export interface UserItem extends Base {
   kind: 'user';
   text: string;
+  /** Files the message named with `@path` that were attached (note: why cut or left out). */
+  mentions?: Array<{ path: string; note?: string }>;
 }
 
 export interface AssistantItem extends Base {

@@ -10,6 +10,7 @@ import { trustCommands } from './trust';
 import { webCommands } from './web';
 import { checkpointCommands } from './checkpoints';
 import { rulesCommands } from './rules';
+import { fileCommands } from './files';
 
 // The one map of every command. Each area adds its own file and one spread line here.
 export const commands = {
@@ -24,6 +25,7 @@ export const commands = {
   ...trustCommands,
   ...webCommands,
   ...checkpointCommands,
+  ...fileCommands,
 };
 
 export type Commands = typeof commands;

@@ -3,6 +3,7 @@ import { useClient } from '../../client-context';
 import { errorText } from '../../state/agent-actions';
 import { COMPOSER_ID } from '../../lib/focus';
 import { SlashMenu } from './SlashMenu';
+import { useMentionMenu } from './MentionMenu';
 import { useUi } from '../../state/ui-store';
 import { askNotificationPermission } from '../../state/waiting-signals';
 import type { ClientCapability } from '../../../../shared/protocol/capabilities';
@@ -23,6 +24,7 @@ export function Composer({
   const [error, setError] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
   const box = useRef<HTMLTextAreaElement>(null);
+  const mention = useMentionMenu(sessionId, box, draft, setDraft);
   // "Edit and resend" on a message of yours puts its text here, ready to change and send.
   const asked = useUi((s) => s.draft);
   const [seen, setSeen] = useState(0);
@@ -54,6 +56,7 @@ export function Composer({
   };
 
   const onKey = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (mention.onKey(e)) return;
     if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
       e.preventDefault();
       void send();
@@ -75,6 +78,7 @@ export function Composer({
           box.current?.focus();
         }}
       />
+      {mention.menu}
       <div className="composer-row">
         <textarea
           ref={box}
@@ -82,12 +86,16 @@ export function Composer({
           aria-label="Message"
           value={draft}
           rows={Math.min(10, Math.max(2, draft.split('\n').length))}
-          onChange={(e) => setDraft(e.target.value)}
+          onChange={(e) => {
+            setDraft(e.target.value);
+            mention.follow(e.target.selectionStart);
+          }}
+          {...mention.boxProps}
           onKeyDown={onKey}
           placeholder={
             pendingQuestion
               ? 'A new message supersedes the open question…'
-              : 'Ask the agent…  (Enter to send, Shift+Enter for a new line)'
+              : 'Ask the agent…  (Enter to send, Shift+Enter for a new line, @ to mention a file)'
           }
           autoFocus
         />

@@ -17,11 +17,26 @@ export const UserRow = memo(function UserRow({ item }: { item: UserItem }) {
   return (
     <div className="msg user" aria-label="You">
       <div className="msg-text">{item.text}</div>
+      {item.mentions && <MentionedFiles files={item.mentions} />}
       <time className="msg-time">{formatTime(item.ts)}</time>
       <MessageActions seq={item.seq} rewind text={item.text} />
     </div>
   );
 });
+
+/** What the `@` mentions attached: the agent read these files as they were when sent. */
+function MentionedFiles({ files }: { files: NonNullable<UserItem['mentions']> }) {
+  return (
+    <ul className="msg-mentions" aria-label="Attached files">
+      {files.map((f) => (
+        <li key={f.path} title={f.note ?? 'Sent to the agent with the message'}>
+          <span aria-hidden="true">📄</span> {f.path}
+          {f.note && <span className="muted"> ({f.note})</span>}
+        </li>
+      ))}
+    </ul>
+  );
+}
 
 export const AssistantRow = memo(function AssistantRow({ item }: { item: AssistantItem }) {
   return (
