@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { processesWithToken } from '../../../electron/host/shells/process-tree';
 import type { ShellManager, StartRequest } from '../../../electron/host/shells/shell-manager';
@@ -39,6 +39,11 @@ function pgrepMarker(marker: string): string {
   }
 }
 
+/** Resolves once `done()` holds: the thing awaited is a state of the world, not a duration. */
+async function until(done: () => boolean): Promise<void> {
+  while (!done()) await new Promise((r) => setTimeout(r, 10));
+}
+
 describe('ShellManager', () => {
   test('a foreground command returns merged stdout and stderr with its exit code', async () => {
     const m = setup();
@@ -53,7 +58,8 @@ describe('ShellManager', () => {
     const m = setup();
     const r = await m.run({
       ...req('echo begin; sleep 600 & sleep 601; echo never'),
-      timeoutMs: 300,
+      // Long enough that a loaded machine still runs `echo begin` before the timeout fires.
+      timeoutMs: 2_000,
     });
     if ('kind' in r) throw new Error(JSON.stringify(r));
     expect(r.timedOut).toBe(true);
@@ -168,19 +174,23 @@ describe('ShellManager', () => {
 
   test('wait_ms waits for new output after the cursor, and a filtered wait for a matching line', async () => {
     const m = setup();
+    // Each step waits for a line of input, not for the clock: a loaded machine cannot make the
+    // first read see more than `start`, nor the filtered wait find READY before it is waiting.
     const s = await start(
       m,
-      'echo start; sleep 0.4; echo noise; sleep 0.4; echo "READY on http://localhost:5173/"; sleep 30',
+      'echo start; read -r a; echo noise; read -r b; echo "READY on http://localhost:5173/"; sleep 30',
     );
     const first = await m.read(s.id, { waitMs: 5000 });
     if (first.kind !== 'shell_session') throw new Error(JSON.stringify(first));
     expect(first.output).toBe('start\n');
-    const next = await m.read(s.id, {
+    const waiting = m.read(s.id, {
       cursor: first.cursor,
       waitMs: 10_000,
       filter: /READY/,
       filterSource: 'READY',
     });
+    m.input(s.id, 'a\nb\n');
+    const next = await waiting;
     if (next.kind !== 'shell_session') throw new Error(JSON.stringify(next));
     expect(next.output).toBe('READY on http://localhost:5173/\n');
     expect(next.urls).toEqual(['http://localhost:5173/']);
@@ -247,8 +257,8 @@ describe('ShellManager', () => {
       m,
       'sleep 610 & setsid sleep 611 & (nohup sleep 612 >/dev/null 2>&1 &); (trap "" TERM; sleep 613) & echo up; wait',
     );
+    // `echo up` runs after every job above was forked, so they all exist when it is read.
     await m.read(s.id, { waitMs: 5000, filter: /up/ });
-    await new Promise((r) => setTimeout(r, 200));
     expect(processesWithToken(m.tokenPrefix).length).toBeGreaterThanOrEqual(5);
     const r = await m.kill(s.id);
     if (r.kind !== 'shell_session') throw new Error(JSON.stringify(r));
@@ -295,11 +305,21 @@ describe('ShellManager', () => {
 
   test('a running foreground command holds a slot', async () => {
     const m = setup({ shells: { max_sessions: 1 } });
-    const running = m.run({ ...req('sleep 0.8; echo fg-done'), timeoutMs: 10_000 });
-    await new Promise((r) => setTimeout(r, 200));
+    // The command signals it runs (a file) and ends when told (another file): no clock decides
+    // whether the checks below happen while it holds its slot.
+    const started = join(f.root, 'started');
+    const release = join(f.root, 'release');
+    const running = m.run({
+      ...req(`: > started; while [ ! -e release ]; do sleep 0.02; done; echo fg-done`),
+      timeoutMs: 60_000,
+    });
+    await until(() => existsSync(started));
     expect(m.list()).toHaveLength(1);
     expect(await m.start(req('echo bg'))).toMatchObject({ kind: 'error', code: 'shell_cap' });
-    await running;
+    writeFileSync(release, '');
+    const done = await running;
+    if ('kind' in done) throw new Error(JSON.stringify(done));
+    expect(done.result.text).toBe('fg-done\n');
     const s = await start(m, 'echo bg');
     expect(s.id).toBe('shell_1');
   });
@@ -315,9 +335,11 @@ describe('ShellManager', () => {
 
   test('disposing the manager kills every shell and leaves no process behind', async () => {
     const m = setup();
-    await start(m, 'sleep 640 & setsid sleep 641 & wait');
-    await start(m, 'sleep 642', { tty: true });
-    await new Promise((r) => setTimeout(r, 200));
+    const a = await start(m, 'sleep 640 & setsid sleep 641 & echo up; wait');
+    const b = await start(m, 'echo up; exec sleep 642', { tty: true });
+    // Both printed `up` after forking their jobs: every process exists now, whatever the load.
+    await m.read(a.id, { waitMs: 10_000, filter: /up/ });
+    await m.read(b.id, { waitMs: 10_000, filter: /up/ });
     const prefix = m.tokenPrefix;
     expect(processesWithToken(prefix).length).toBeGreaterThanOrEqual(4);
     await f.service.disposeSession('s_manager01');
