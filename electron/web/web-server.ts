@@ -11,6 +11,8 @@ import { LoginCodes, type Clock } from './login-codes';
 import { LoginProofVerifier, PROOF_HEADER } from './login-proof';
 import { cookieName, cookieValue, readCookie, sameSecret, setCookieHeader } from './login-cookie';
 import * as C from './constants';
+import { binaryShellOutput } from './shell-binary-frame';
+import { BINARY_SHELL_OUTPUT_PROTOCOL } from '../../shared/protocol/shell-binary';
 
 export interface WebServerOptions {
   router: Router;
@@ -60,7 +62,14 @@ export class WebServer implements Disposable {
           () => failResponse(res),
         ),
     );
-    this.wss = new WebSocketServer({ noServer: true, maxPayload: C.MAX_FRAME_BYTES });
+    this.wss = new WebSocketServer({
+      noServer: true,
+      maxPayload: C.MAX_FRAME_BYTES,
+      // The one subprotocol: binary shell output, for a client that offers it (PROTOCOL.md).
+      // Offering nothing, or only others, gets none: JSON frames.
+      handleProtocols: (offered) =>
+        offered.has(BINARY_SHELL_OUTPUT_PROTOCOL) ? BINARY_SHELL_OUTPUT_PROTOCOL : false,
+    });
     this.http.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
       // Node hands an upgrading socket over without its error listener: a reset would throw.
       socket.on('error', () => socket.destroy());
@@ -161,11 +170,13 @@ export class WebServer implements Disposable {
 
   private onSocket(ws: WebSocket): void {
     this.connections.add(ws);
+    const binary = ws.protocol === BINARY_SHELL_OUTPUT_PROTOCOL;
     const conn = new RpcConnection(
       this.opts.router,
       { clientId: `ws-${this.nextClient++}`, transport: 'ws' },
-      (frame) => {
-        if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(frame));
+      (frame, topic) => {
+        if (ws.readyState !== ws.OPEN) return;
+        ws.send((binary && binaryShellOutput(frame, topic)) || JSON.stringify(frame));
       },
     );
     ws.on('message', (data, isBinary) => {

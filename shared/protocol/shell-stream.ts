@@ -8,6 +8,8 @@ import { shellInfoSchema, shellStatusSchema } from '../tools/shell-payload';
 // written is enough). The host pauses the producing process above 512,000 unacknowledged
 // characters and resumes it below 128,000 (xterm.js's watermarks); frames keep flowing meanwhile,
 // several in flight, up to 1,000,000 unacknowledged (which only paces a replay).
+// On the web host a client may opt in to a binary form of shell_output (raw UTF-8 after a small
+// header): shell-binary.ts has its layout, electron/web/PROTOCOL.md the negotiation.
 
 export const shellOutputFrameSchema = z.object({
   type: z.literal('shell_output'),

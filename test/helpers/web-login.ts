@@ -29,8 +29,8 @@ export async function exchangeCode(loginUrl: string): Promise<string> {
 /** The `ws` package's WebSocket, sending `cookie` on every upgrade (what a browser does itself). */
 export function socketWithCookie(cookie: string): typeof globalThis.WebSocket {
   class CookieSocket extends WebSocket {
-    constructor(url: string | URL) {
-      super(url, { headers: { cookie } });
+    constructor(url: string | URL, protocols?: string | string[]) {
+      super(url, protocols, { headers: { cookie } });
     }
   }
   return CookieSocket as unknown as typeof globalThis.WebSocket;

@@ -14,7 +14,8 @@ export class RpcConnection implements Disposable {
   constructor(
     private readonly router: Router,
     private readonly client: ClientContext,
-    private readonly send: (frame: HostFrame) => void,
+    /** `topic` names the subscription an event belongs to (a transport may encode by it). */
+    private readonly send: (frame: HostFrame, topic?: string) => void,
   ) {}
 
   receive(raw: unknown): void {
@@ -45,12 +46,13 @@ export class RpcConnection implements Disposable {
           return;
         }
         const sub = frame.sub;
+        const topic = frame.topic;
         const pending = this.router
           .subscribe(
             frame.topic,
             frame.cursor,
             (data) => {
-              if (!this.disposed) this.send({ t: 'event', sub, data });
+              if (!this.disposed) this.send({ t: 'event', sub, data }, topic);
             },
             this.client,
           )

@@ -142,13 +142,22 @@ export class OutputStream implements Disposable {
   private sendAvailable(sub: Subscriber): void {
     while (sub.sent < this.ring.end && sub.sent - sub.acked < FLOW_SEND_WINDOW_CHARS) {
       const slice = this.ring.read(sub.sent, STREAM_BATCH_MAX_CHARS);
+      let text = slice.text;
+      // A frame never ends inside a surrogate pair: the binary form carries UTF-8, where half a
+      // pair has no encoding (it would arrive as U+FFFD twice). The pair goes out whole next.
+      if (
+        slice.to < this.ring.end &&
+        text.length > 1 &&
+        isHighSurrogate(text.charCodeAt(text.length - 1))
+      )
+        text = text.slice(0, -1);
       if (slice.missed > 0) sub.acked += slice.missed;
-      sub.sent = slice.to;
+      sub.sent = slice.from + text.length;
       sub.sink({
         type: 'shell_output',
         shell_id: this.shellId,
         cursor: slice.from,
-        data: slice.text,
+        data: text,
         ...(slice.missed > 0 ? { missed_characters: slice.missed } : {}),
       });
     }
@@ -199,4 +208,8 @@ export class OutputStream implements Disposable {
       this.producer.resume();
     }
   }
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
 }

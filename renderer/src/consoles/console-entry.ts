@@ -2,6 +2,7 @@ import { Terminal, type ITheme } from '@xterm/xterm';
 import { FitAddon } from '@xterm/addon-fit';
 import { SearchAddon } from '@xterm/addon-search';
 import { shellStreamFrameSchema } from '../../../shared/protocol/shell-stream';
+import { isShellOutputBytes } from '../../../shared/protocol/shell-binary';
 import type { ShellInfo } from '../../../shared/tools/shell-payload';
 import type { Client } from '../transport/transport';
 import type { TopicSubscription } from '../transport/transport';
@@ -80,6 +81,8 @@ export class ConsoleEntry {
   }
 
   private onFrame(raw: unknown): void {
+    if (isShellOutputBytes(raw))
+      return this.onOutput(raw.cursor, raw.characters, raw.missed_characters, raw.bytes);
     const parsed = shellStreamFrameSchema.safeParse(raw);
     if (!parsed.success) return;
     const frame = parsed.data;
@@ -89,21 +92,38 @@ export class ConsoleEntry {
       this.sendSize();
       return;
     }
-    const { data, cursor } = frame;
+    this.onOutput(frame.cursor, frame.data.length, frame.missed_characters, frame.data);
+  }
+
+  /**
+   * Output from `cursor`, `length` characters long: text (JSON frames) or its UTF-8 bytes (binary
+   * frames, which xterm decodes itself, so no string is built for them here).
+   */
+  private onOutput(
+    cursor: number,
+    length: number,
+    missed: number | undefined,
+    data: string | Uint8Array,
+  ): void {
     this.scheduleInfoRefresh();
-    if (frame.missed_characters) {
-      this.update({ missed: this.snapshot.missed + frame.missed_characters });
+    if (missed) {
+      this.update({ missed: this.snapshot.missed + missed });
       this.term.write(
-        `\r\n\x1b[2m[… ${frame.missed_characters} characters were evicted before this console got them …]\x1b[0m\r\n`,
+        `\r\n\x1b[2m[… ${missed} characters were evicted before this console got them …]\x1b[0m\r\n`,
       );
     }
     // After a reconnect the topic replays from the start of the retained output: skip what is shown.
-    const skip = this.written < 0 ? 0 : Math.max(0, Math.min(data.length, this.written - cursor));
-    this.written = Math.max(this.written, cursor + data.length);
-    const fresh = skip ? data.slice(skip) : data;
+    const skip = this.written < 0 ? 0 : Math.max(0, Math.min(length, this.written - cursor));
+    this.written = Math.max(this.written, cursor + length);
+    let fresh = data;
+    if (skip) {
+      // Cursors count characters, so a skip into bytes goes through the text (reconnects only).
+      const text = typeof data === 'string' ? data : new TextDecoder().decode(data);
+      fresh = text.slice(skip);
+    }
     // Ack once xterm has parsed the data: the host holds the shell while too much is unacked.
-    if (fresh) this.term.write(fresh, () => this.sub?.ack(data.length));
-    else this.sub?.ack(data.length);
+    if (fresh.length) this.term.write(fresh, () => this.sub?.ack(length));
+    else this.sub?.ack(length);
   }
 
   private scheduleInfoRefresh(): void {

@@ -1,6 +1,10 @@
 import type { ClientFrame, HostFrame, RpcError } from '../../../shared/protocol/wire';
 import type { Topic } from '../../../shared/protocol/topics';
 import { RpcFailure, type TopicSubscription, type Transport } from './transport';
+import {
+  BINARY_SHELL_OUTPUT_PROTOCOL,
+  decodeShellOutput,
+} from '../../../shared/protocol/shell-binary';
 
 /** Reconnect delays: quick first retry, then back off to a few seconds. */
 const RECONNECT_MS = [250, 500, 1000, 2000, 4000];
@@ -31,22 +35,30 @@ export class WsTransport implements Transport {
   private attempt = 0;
   private closed = false;
 
-  /** `Socket` lets Node tests drive the same client with the `ws` package. */
+  /**
+   * `Socket` lets Node tests drive the same client with the `ws` package. `binaryShellOutput`
+   * opts this connection into binary shell_output messages (PROTOCOL.md): a shell topic's
+   * listener then gets ShellOutputBytes (UTF-8 bytes, no JSON escaping) instead of the JSON frame.
+   */
   constructor(
     private readonly url: string,
     private readonly Socket: typeof WebSocket = WebSocket,
+    private readonly opts: { binaryShellOutput?: boolean } = {},
   ) {
     this.connect();
   }
 
   static fromLocation(loc: Location = window.location): WsTransport {
     const proto = loc.protocol === 'https:' ? 'wss:' : 'ws:';
-    return new WsTransport(`${proto}//${loc.host}/ws`);
+    return new WsTransport(`${proto}//${loc.host}/ws`, WebSocket, { binaryShellOutput: true });
   }
 
   private connect(): void {
     if (this.closed) return;
-    const ws = new this.Socket(this.url);
+    const ws = this.opts.binaryShellOutput
+      ? new this.Socket(this.url, [BINARY_SHELL_OUTPUT_PROTOCOL])
+      : new this.Socket(this.url);
+    ws.binaryType = 'arraybuffer';
     this.ws = ws;
     ws.onopen = () => {
       this.attempt = 0;
@@ -55,7 +67,10 @@ export class WsTransport implements Transport {
       for (const f of this.queue.splice(0)) this.sendNow(f);
       this.statusListeners.forEach((l) => l(true));
     };
-    ws.onmessage = (msg) => this.onFrame(JSON.parse(String(msg.data)) as HostFrame);
+    ws.onmessage = (msg) => {
+      if (typeof msg.data === 'string') this.onFrame(JSON.parse(msg.data) as HostFrame);
+      else this.onBinary(msg.data as ArrayBuffer);
+    };
     // A refused or dropped connection reports an error, then closes: onclose reconnects. (Node's
     // `ws` throws an error nobody listens to, so the listener must exist.)
     ws.onerror = () => {};
@@ -92,6 +107,13 @@ export class WsTransport implements Transport {
     } else {
       console.error('host error', frame.error);
     }
+  }
+
+  /** Binary messages are shell output (the only kind the host sends, and only when offered). */
+  private onBinary(data: ArrayBuffer): void {
+    const decoded = decodeShellOutput(data);
+    if (!decoded) return console.error('host sent a binary message this client cannot read');
+    this.subs.get(decoded.sub)?.onData(decoded.frame);
   }
 
   private sendNow(frame: ClientFrame): void {
