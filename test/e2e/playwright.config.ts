@@ -8,6 +8,8 @@ export default defineConfig({
   testMatch: '**/*.spec.ts',
   outputDir: '../../test-results/e2e',
   timeout: 60_000,
+  // A loaded 2-core machine draws slowly; a wait is for an outcome, never a measure of speed.
+  expect: { timeout: 10_000 },
   fullyParallel: false,
   workers: 1,
   retries: 0,
