@@ -1,7 +1,10 @@
 // Numbers of the web host (`mewbo serve`), with their reasons.
 
-/** Largest client frame the web host accepts; commands are small, a user message is at most 200 KB. */
-export const MAX_FRAME_BYTES = 1 << 20;
+/**
+ * Largest client frame the web host accepts: a user message with its images (at most 20 MB of
+ * images, about 27 MB as base64, plus 200 KB of text); every other command is small.
+ */
+export const MAX_FRAME_BYTES = 32 << 20;
 
 /**
  * Request headers larger than this get 431. Node's own default (16 KiB): the UI sends a cookie and a

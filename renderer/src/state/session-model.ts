@@ -109,6 +109,7 @@ export class SessionModel {
           ...base,
           kind: 'user',
           text: e.text,
+          images: e.images,
           ...(e.mentions?.length
             ? { mentions: e.mentions.map((m) => ({ path: m.path, note: m.note })) }
             : {}),

@@ -1,4 +1,4 @@
-import type { SessionEventOf } from '../../../shared/protocol/events';
+import type { ImageWire, SessionEventOf } from '../../../shared/protocol/events';
 import type { ToolPayload } from '../../../shared/tools/payload';
 
 // What the conversation timeline draws: a projection of the session log where related events are
@@ -22,6 +22,7 @@ export interface UserItem extends Base {
   text: string;
   /** Files the message named with `@path` that were attached (note: why cut or left out). */
   mentions?: Array<{ path: string; note?: string }>;
+  images?: ImageWire[];
 }
 
 export interface AssistantItem extends Base {

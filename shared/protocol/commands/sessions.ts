@@ -5,6 +5,11 @@ import { imageWire, sessionEventSchema, thinkingWire } from '../events';
 import { sessionSnapshotSchema } from '../session-snapshot';
 import { clientCapabilitySchema } from '../capabilities';
 import { permissionModeWire } from '../common';
+import {
+  IMAGES_MAX_TOTAL_BASE64_CHARS,
+  IMAGES_MAX_TOTAL_BYTES,
+  IMAGES_PER_MESSAGE,
+} from '../../images/image-file';
 
 const id = z.string().min(1);
 const ok = z.object({ ok: z.literal(true) });
@@ -57,13 +62,26 @@ export const sessionCommands = {
     z.object({ hits: z.array(z.object({ id: z.string(), snippet: z.string() })) }),
   ),
   'sessions.send': command(
-    z.object({
-      id,
-      text: z.string().min(1).max(200_000),
-      /** Images sent with the text (at most 8, each at most 5 MB). */
-      images: z.array(imageWire).max(8).optional(),
-      capabilities: z.array(clientCapabilitySchema).default([]),
-    }),
+    z
+      .object({
+        id,
+        /** May be empty when images carry the message. */
+        text: z.string().max(200_000),
+        /** Images sent with the text (each at most 5 MB, all together at most 20 MB). */
+        images: z
+          .array(imageWire)
+          .max(IMAGES_PER_MESSAGE)
+          .refine(
+            (all) => all.reduce((n, i) => n + i.data.length, 0) <= IMAGES_MAX_TOTAL_BASE64_CHARS,
+            `the images add up to more than ${IMAGES_MAX_TOTAL_BYTES / 2 ** 20} MB`,
+          )
+          .optional(),
+        capabilities: z.array(clientCapabilitySchema).default([]),
+      })
+      .refine((r) => r.text.trim() || r.images?.length, {
+        message: 'the message is empty',
+        path: ['text'],
+      }),
     z.object({ message_id: z.string() }),
   ),
   'sessions.stop': command(z.object({ id }), ok),

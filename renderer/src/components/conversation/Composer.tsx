@@ -1,4 +1,12 @@
-import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import {
+  useEffect,
+  useRef,
+  useState,
+  type ClipboardEvent,
+  type DragEvent,
+  type FormEvent,
+  type KeyboardEvent,
+} from 'react';
 import { useClient } from '../../client-context';
 import { errorText } from '../../state/agent-actions';
 import { COMPOSER_ID } from '../../lib/focus';
@@ -7,6 +15,8 @@ import { useMentionMenu } from './MentionMenu';
 import { useUi } from '../../state/ui-store';
 import { askNotificationPermission } from '../../state/waiting-signals';
 import type { ClientCapability } from '../../../../shared/protocol/capabilities';
+import { imageCandidates } from '../../lib/image-attachments';
+import { ImageChips, useImageAttachments } from './ImageChips';
 
 /** What this UI can do for a run: draw panels, ask the person, show approvals. */
 export const CAPABILITIES: ClientCapability[] = ['generative_ui', 'ask_user', 'approvals'];
@@ -25,6 +35,7 @@ export function Composer({
   const [sending, setSending] = useState(false);
   const box = useRef<HTMLTextAreaElement>(null);
   const mention = useMentionMenu(sessionId, box, draft, setDraft);
+  const images = useImageAttachments();
   // "Edit and resend" on a message of yours puts its text here, ready to change and send.
   const asked = useUi((s) => s.draft);
   const [seen, setSeen] = useState(0);
@@ -39,14 +50,21 @@ export function Composer({
   const send = async (e?: FormEvent) => {
     e?.preventDefault();
     const text = draft.trim();
-    if (!text || sending) return;
+    if ((!text && !images.items.length) || sending) return;
     setSending(true);
     setError(null);
     // A send is a user gesture: the one moment a browser lets the app ask to notify later.
     if (useUi.getState().notify) askNotificationPermission();
     try {
-      await client.invoke('sessions.send', { id: sessionId, text, capabilities: CAPABILITIES });
+      const attached = images.items.map((i) => ({ media_type: i.mediaType, data: i.data }));
+      await client.invoke('sessions.send', {
+        id: sessionId,
+        text,
+        ...(attached.length ? { images: attached } : {}),
+        capabilities: CAPABILITIES,
+      });
       setDraft('');
+      images.clear();
     } catch (err) {
       setError(errorText(err));
     } finally {
@@ -63,8 +81,31 @@ export function Composer({
     }
   };
 
+  // Pasted or dropped image files become chips; a drop of anything typeless (a folder) is left
+  // to the window. A paste with no file in it is text, as ever.
+  const onPaste = (e: ClipboardEvent<HTMLTextAreaElement>) => {
+    const files = imageCandidates(e.clipboardData.files);
+    if (!files.length) return;
+    e.preventDefault();
+    void images.add(files);
+  };
+  const onDragOver = (e: DragEvent) => {
+    if ([...e.dataTransfer.items].some((i) => i.kind === 'file' && i.type !== '')) {
+      e.preventDefault();
+      e.dataTransfer.dropEffect = 'copy';
+    }
+  };
+  const onDrop = (e: DragEvent) => {
+    const files = imageCandidates(e.dataTransfer.files);
+    if (!files.length) return;
+    e.preventDefault();
+    e.stopPropagation();
+    void images.add(files);
+    box.current?.focus();
+  };
+
   return (
-    <form className="composer" onSubmit={send}>
+    <form className="composer" onSubmit={send} onDragOver={onDragOver} onDrop={onDrop}>
       {error && (
         <div className="error-text" role="alert">
           Not sent. {error}
@@ -79,6 +120,14 @@ export function Composer({
         }}
       />
       {mention.menu}
+      <ImageChips
+        items={images.items}
+        refusals={images.refusals}
+        onRemove={(id) => {
+          images.remove(id);
+          box.current?.focus();
+        }}
+      />
       <div className="composer-row">
         <textarea
           ref={box}
@@ -92,6 +141,7 @@ export function Composer({
           }}
           {...mention.boxProps}
           onKeyDown={onKey}
+          onPaste={onPaste}
           placeholder={
             pendingQuestion
               ? 'A new message supersedes the open question…'
@@ -102,7 +152,7 @@ export function Composer({
         <button
           type="submit"
           className="primary"
-          disabled={!draft.trim() || sending}
+          disabled={(!draft.trim() && !images.items.length) || sending}
           aria-keyshortcuts="Enter"
           title="Send (Enter)"
         >

@@ -16,7 +16,18 @@ import { MessageActions } from '../rewind/MessageActions';
 export const UserRow = memo(function UserRow({ item }: { item: UserItem }) {
   return (
     <div className="msg user" aria-label="You">
-      <div className="msg-text">{item.text}</div>
+      {item.images?.length ? (
+        <div className="msg-images">
+          {item.images.map((img, i) => (
+            <img
+              key={i}
+              src={`data:${img.media_type};base64,${img.data}`}
+              alt={`Image ${i + 1} of ${item.images!.length} you sent`}
+            />
+          ))}
+        </div>
+      ) : null}
+      {item.text && <div className="msg-text">{item.text}</div>}
       {item.mentions && <MentionedFiles files={item.mentions} />}
       <time className="msg-time">{formatTime(item.ts)}</time>
       <MessageActions seq={item.seq} rewind text={item.text} />

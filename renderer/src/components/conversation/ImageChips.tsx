@@ -1,0 +1,85 @@
+import { useCallback, useRef, useState } from 'react';
+import { addImages, type ImageAttachment } from '../../lib/image-attachments';
+
+/** The images waiting in the message box, and what was refused on the last paste or drop. */
+export function useImageAttachments() {
+  const [items, setItemsState] = useState<ImageAttachment[]>([]);
+  const [refusals, setRefusals] = useState<string[]>([]);
+  // Adds run one after another, so two quick pastes both count against the limits.
+  const current = useRef<ImageAttachment[]>([]);
+  const queue = useRef<Promise<void>>(Promise.resolve());
+  const setItems = useCallback((next: ImageAttachment[]) => {
+    current.current = next;
+    setItemsState(next);
+  }, []);
+  const add = useCallback(
+    (files: File[]) =>
+      (queue.current = queue.current.then(async () => {
+        try {
+          const { added, refusals: refused } = await addImages(current.current, files);
+          setItems([...current.current, ...added]);
+          setRefusals(refused);
+        } catch (err) {
+          setRefusals([`The image could not be read: ${(err as Error).message}`]);
+        }
+      })),
+    [setItems],
+  );
+  const remove = useCallback(
+    (id: string) => {
+      setItems(current.current.filter((i) => i.id !== id));
+      setRefusals([]);
+    },
+    [setItems],
+  );
+  const clear = useCallback(() => {
+    setItems([]);
+    setRefusals([]);
+  }, [setItems]);
+  return { items, refusals, add, remove, clear };
+}
+
+/**
+ * One chip per image: thumbnail, name, size and a remove button. Removing hands focus to
+ * `onRemoved` (the message box), so it never falls to the page.
+ */
+export function ImageChips({
+  items,
+  refusals,
+  onRemove,
+}: {
+  items: readonly ImageAttachment[];
+  refusals: readonly string[];
+  onRemove(id: string): void;
+}) {
+  if (!items.length && !refusals.length) return null;
+  return (
+    <div className="image-chips">
+      {refusals.map((r) => (
+        <div key={r} className="error-text" role="alert">
+          {r}
+        </div>
+      ))}
+      {items.length > 0 && (
+        <ul aria-label="Attached images">
+          {items.map((a) => (
+            <li key={a.id} className="image-chip" title={a.description}>
+              <img src={`data:${a.mediaType};base64,${a.data}`} alt="" />
+              <span className="image-chip-name">{a.name}</span>
+              <span className="image-chip-size">{a.description}</span>
+              <button
+                type="button"
+                className="image-chip-remove"
+                aria-label={`Remove ${a.name}`}
+                title={`Remove ${a.name}`}
+                onClick={() => onRemove(a.id)}
+              >
+                ×
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

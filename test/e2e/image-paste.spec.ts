@@ -1,0 +1,145 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- request bodies are whatever JSON was sent */
+import type { Locator } from '@playwright/test';
+import { test, expect, openProject } from './agent-fixtures';
+import { makePng } from '../helpers/png';
+
+// #17.14 / #16.1: an image pasted into the message box or dropped on it becomes a chip (thumbnail,
+// name, size, remove), is refused with a reason when it is no image or too big, goes to the model
+// as an image block with the message, and shows in the conversation.
+
+const red = makePng(3, 2, [255, 0, 0]);
+const blue = makePng(4, 4, [0, 0, 255]);
+const green = makePng(2, 2, [0, 255, 0]);
+
+interface FileSpec {
+  name: string;
+  type: string;
+  base64?: string;
+  /** Instead of base64: this many bytes, starting with a PNG signature (a big "image"). */
+  pngBytes?: number;
+}
+
+/** A DataTransfer holding real File objects, made in the page. */
+function transfer(target: Locator, files: FileSpec[]) {
+  return target.page().evaluateHandle((specs) => {
+    const dt = new DataTransfer();
+    for (const f of specs) {
+      let bytes: Uint8Array<ArrayBuffer>;
+      if (f.pngBytes) {
+        bytes = new Uint8Array(f.pngBytes);
+        bytes.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+      } else bytes = Uint8Array.from(atob(f.base64!), (c) => c.charCodeAt(0));
+      dt.items.add(new File([bytes], f.name, { type: f.type }));
+    }
+    return dt;
+  }, files);
+}
+
+async function paste(target: Locator, files: FileSpec[]) {
+  const dt = await transfer(target, files);
+  await target.evaluate((el, data) => {
+    el.dispatchEvent(
+      new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
+    );
+  }, dt);
+}
+
+async function drop(target: Locator, files: FileSpec[]) {
+  const dt = await transfer(target, files);
+  await target.dispatchEvent('dragenter', { dataTransfer: dt });
+  await target.dispatchEvent('dragover', { dataTransfer: dt });
+  await target.dispatchEvent('drop', { dataTransfer: dt });
+}
+
+const png = (name: string, buf: Buffer): FileSpec => ({
+  name,
+  type: 'image/png',
+  base64: buf.toString('base64'),
+});
+
+test('pasted and dropped images become chips, are refused with a reason, and reach the model as image blocks', async ({
+  app,
+  script,
+  fake,
+}) => {
+  script.push({ text: 'A red and a blue square.' });
+  await openProject(app, 'app');
+  await app.getByRole('button', { name: 'New session', exact: true }).click();
+  const box = app.getByRole('textbox', { name: 'Message' });
+  const chips = app.getByRole('list', { name: 'Attached images' });
+
+  await paste(box, [png('red.png', red)]);
+  const redChip = chips.getByRole('listitem').filter({ hasText: 'red.png' });
+  await expect(redChip).toContainText(`PNG, 3×2, ${red.length} bytes`);
+  // The thumbnail is the pasted file itself.
+  await expect(redChip.locator('img')).toHaveAttribute(
+    'src',
+    `data:image/png;base64,${red.toString('base64')}`,
+  );
+
+  await drop(app.locator('form.composer'), [png('blue.png', blue)]);
+  await expect(chips.getByRole('listitem')).toHaveCount(2);
+  await expect(chips.getByRole('listitem').nth(1)).toContainText('blue.png');
+
+  // A file that is not an image, and one over the 5 MB a model takes: refused, saying why.
+  await drop(app.locator('form.composer'), [
+    { name: 'notes.txt', type: 'text/plain', base64: btoa('just text') },
+  ]);
+  await expect(app.getByRole('alert')).toHaveText(
+    'notes.txt is not an image a model can read (PNG, JPEG, GIF or WebP).',
+  );
+  await paste(box, [{ name: 'huge.png', type: 'image/png', pngBytes: 6 * 1024 * 1024 }]);
+  await expect(app.getByRole('alert')).toHaveText(
+    'huge.png was not added: it is 6.0 MB, over the 5.0 MB a model takes per image.',
+  );
+  await expect(chips.getByRole('listitem')).toHaveCount(2);
+
+  // Removed from the keyboard: the chip's button is one Shift+Tab from the message box, and
+  // focus goes back to the box.
+  await paste(box, [png('green.png', green)]);
+  await expect(chips.getByRole('listitem')).toHaveCount(3);
+  await box.focus();
+  await app.keyboard.press('Shift+Tab');
+  const remove = app.getByRole('button', { name: 'Remove green.png' });
+  await expect(remove).toBeFocused();
+  await app.keyboard.press('Enter');
+  await expect(chips.getByRole('listitem')).toHaveCount(2);
+  await expect(box).toBeFocused();
+
+  await box.fill('What colours are these?');
+  await app.keyboard.press('Enter');
+  const mine = app.getByLabel('You').filter({ hasText: 'What colours are these?' });
+  await expect(mine.getByRole('img')).toHaveCount(2);
+  await expect(mine.getByRole('img').first()).toHaveAttribute(
+    'src',
+    `data:image/png;base64,${red.toString('base64')}`,
+  );
+  await expect(app.getByText('A red and a blue square.')).toBeVisible();
+  await expect(chips).toHaveCount(0);
+
+  const content = fake.requests[0]!.body.messages[0].content as any[];
+  expect(content.filter((b) => b.type === 'image')).toEqual([
+    {
+      type: 'image',
+      source: { type: 'base64', media_type: 'image/png', data: red.toString('base64') },
+    },
+    {
+      type: 'image',
+      source: { type: 'base64', media_type: 'image/png', data: blue.toString('base64') },
+    },
+  ]);
+  expect(content.at(-1)).toMatchObject({ type: 'text', text: 'What colours are these?' });
+});
+
+test('an image alone is a message', async ({ app, script, fake }) => {
+  script.push({ text: 'Green.' });
+  await openProject(app, 'app');
+  await app.getByRole('button', { name: 'New session', exact: true }).click();
+  const box = app.getByRole('textbox', { name: 'Message' });
+  await paste(box, [png('green.png', green)]);
+  await expect(app.getByRole('listitem').filter({ hasText: 'green.png' })).toBeVisible();
+  await app.getByRole('button', { name: 'Send', exact: true }).click();
+  await expect(app.getByLabel('Agent').filter({ hasText: 'Green.' })).toBeVisible();
+  const content = fake.requests[0]!.body.messages[0].content as any[];
+  expect(content[0]).toMatchObject({ type: 'image', source: { data: green.toString('base64') } });
+});
