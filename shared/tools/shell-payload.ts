@@ -63,8 +63,11 @@ export const shellInfoSchema = z.object({
   status: shellStatusSchema,
   exit_code: z.number().int().nullable(),
   signal: z.string().nullable(),
-  /** Why it was killed: by a kill request, the idle reaper, a timeout, or shutdown. */
-  kill_reason: z.enum(['kill', 'idle', 'timeout', 'shutdown']).nullable(),
+  /**
+   * Why it was killed: by a kill request, the idle reaper, a timeout, shutdown, or lost (the host
+   * died without stopping it, and the shell died with the host).
+   */
+  kill_reason: z.enum(['kill', 'idle', 'timeout', 'shutdown', 'lost']).nullable(),
   started_at: z.number(),
   ended_at: z.number().nullable(),
   duration_ms: z.number().int(),

@@ -1,3 +1,5 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test, expect, openProject, startSession } from './agent-fixtures';
 import { startHost } from '../helpers/host-process';
 
@@ -41,6 +43,60 @@ test('a restarted host reopens the open session and its consoles with their outp
     await expect(console).toContainText('tick 5');
     await expect(console.getByRole('status', { name: /Status: killed/ })).toBeVisible();
     await expect(console).not.toContainText('no shell');
+  } finally {
+    await again.stop();
+  }
+});
+
+test('after the host is killed mid-run, its shells are listed with their output and said to be lost', async ({
+  app,
+  script,
+  host,
+  home,
+  hostEnv,
+}) => {
+  script.push(
+    {
+      toolCalls: [
+        { name: 'aider_shell_tool', args: { command: 'sh ticker.sh', run_in_background: true } },
+      ],
+    },
+    { text: 'The ticker runs in the background.' },
+  );
+  await openProject(app, 'app');
+  await startSession(app, 'Run the ticker');
+  const console = app.getByRole('region', { name: 'Console: sh ticker.sh' });
+  await expect(console).toContainText('tick 5');
+  await expect(console.getByRole('status', { name: /Status: running/ })).toBeVisible();
+  // What a crash may lose is the last second of output: wait until the kept record has it.
+  const sessions = join(home, 'sessions');
+  await expect
+    .poll(() => {
+      for (const id of readdirSync(sessions)) {
+        const file = join(sessions, id, 'shells', 'shell_1.json');
+        if (existsSync(file) && readFileSync(file, 'utf8').includes('tick 5')) return true;
+      }
+      return false;
+    })
+    .toBe(true);
+
+  // No exit path runs: the shell's exit is never logged nor recorded by this host.
+  await host.stop('SIGKILL');
+  const again = await startHost(home, hostEnv);
+  try {
+    await app.goto(again.url);
+    await expect(app.locator('.session-title h1')).toHaveText('Run the ticker');
+    await expect(console).toContainText('tick 1');
+    await expect(console).toContainText('tick 5');
+    await expect(
+      console.getByRole('status', { name: /Status: lost: the app stopped/ }),
+    ).toBeVisible();
+    await expect(console).not.toContainText('no shell');
+    // The tab's dot says it too: not the pulsing "running" the log alone would still claim.
+    const tab = app.getByRole('tab', { name: /sh ticker\.sh, lost/ });
+    await expect(tab).toBeVisible();
+    await expect(tab.locator('.run-dot')).toHaveClass(/stopped/);
+    await expect(app.locator('.console-tab .run-dot.running')).toHaveCount(0);
   } finally {
     await again.stop();
   }

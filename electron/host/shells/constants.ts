@@ -50,3 +50,9 @@ export const MAX_URLS = 5;
 /** Terminal size of a PTY until a console resizes it. */
 export const DEFAULT_COLS = 120;
 export const DEFAULT_ROWS = 30;
+/**
+ * A running background shell's record (state and retained output) is rewritten at most this often
+ * while it prints: what a host killed without warning loses is at most this much output. One
+ * second keeps a chatty dev server at one small write a second (the buffer is at most 1 MB).
+ */
+export const SHELL_RECORD_EVERY_MS = 1_000;

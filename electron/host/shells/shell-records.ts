@@ -1,11 +1,13 @@
-import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { shellInfoSchema, type ShellInfo } from '../../../shared/tools/shell-payload';
+import { writeJsonAtomic } from '../store/atomic-json';
 
-// What is left of a session's background shells once they ended: their last state and their
-// retained output, one file each under the session's folder. A restarted host has no processes
-// but still shows each console's output, with the shell as it ended (exited or killed), instead
-// of an empty console saying "no shell".
+// What is left of a session's background shells: their last state and their retained output,
+// one file each under the session's folder, kept while they run (shell-record-keeper.ts) and
+// when they end. A restarted host has no processes but still shows each console's output, with
+// the shell as it ended (exited, killed, or lost with a host that crashed), instead of an empty
+// console saying "no shell".
 
 export interface ShellRecord {
   info: ShellInfo;
@@ -16,13 +18,9 @@ export interface ShellRecord {
 
 const FILE = /^(shell_\d+)\.json$/;
 
-/** Written synchronously: the last write happens while the host shuts down. */
-export function saveShellRecord(dir: string, record: ShellRecord): void {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const file = join(dir, `${record.info.shell_id}.json`);
-  const tmp = `${file}.tmp`;
-  writeFileSync(tmp, JSON.stringify(record), { mode: 0o600 });
-  renameSync(tmp, file);
+/** Replaces the shell's record atomically and durably (the app's one atomic writer). */
+export function saveShellRecord(dir: string, record: ShellRecord): Promise<void> {
+  return writeJsonAtomic(join(dir, `${record.info.shell_id}.json`), record, 0o600);
 }
 
 export function loadShellRecord(dir: string, shellId: string): ShellRecord | null {
@@ -32,10 +30,11 @@ export function loadShellRecord(dir: string, shellId: string): ShellRecord | nul
     const info = shellInfoSchema.safeParse(raw.info);
     if (!info.success || typeof raw.output !== 'string' || typeof raw.start !== 'number')
       return null;
-    // A shell still running when the host went down did not survive it.
+    // Still "running" on disk: the host died without stopping it (a clean stop records the
+    // shell as killed by the shutdown), and the shell's launcher killed its tree with the host.
     const ended =
       info.data.status === 'running'
-        ? { ...info.data, status: 'killed' as const, kill_reason: 'shutdown' as const }
+        ? { ...info.data, status: 'killed' as const, kill_reason: 'lost' as const }
         : info.data;
     return { info: ended, start: raw.start, output: raw.output };
   } catch {

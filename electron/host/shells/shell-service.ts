@@ -17,9 +17,9 @@ import {
   listShellRecords,
   loadShellRecord,
   nextShellNumber,
-  saveShellRecord,
   type ShellRecord,
 } from './shell-records';
+import { ShellRecordKeeper } from './shell-record-keeper';
 
 // The host's shells: one ShellManager per session (deleting the session disposes its shells),
 // one sandbox and one launcher for all. This is what tools reach as ctx.services.shells and what
@@ -80,6 +80,7 @@ export class ShellService implements Disposable {
   private readonly launcher: string | null;
   private readonly started = new Emitter<SessionShellEvent>();
   private readonly exited = new Emitter<SessionShellEvent>();
+  private readonly records: ShellRecordKeeper;
   private disposed = false;
   /** Every shell start and exit, for the protocol layer (consoles, session events). */
   readonly onDidStart = this.started.event;
@@ -90,6 +91,7 @@ export class ShellService implements Disposable {
       opts.installRoot !== undefined ? opts.installRoot : findInstallRoot(moduleDir());
     this.launcher = opts.launcher !== undefined ? opts.launcher : findLauncher(installRoot);
     this.tempRoot = mkdtempSync(join(tmpdir(), 'mewbo-shells-'));
+    this.records = new ShellRecordKeeper(opts.log);
     this.sandbox = new Sandbox({
       launcher: this.launcher,
       installRoot,
@@ -132,11 +134,12 @@ export class ShellService implements Disposable {
         firstBackground: nextShellNumber(listShellRecords(this.recordsDir(sessionId))),
       });
       manager = m;
-      m.onDidStart((shell) => this.started.fire({ sessionId, shell }));
-      m.onDidExit((shell) => {
-        this.record(sessionId, m, shell);
-        this.exited.fire({ sessionId, shell });
+      m.onDidStart((shell) => {
+        const session = m.get(shell.shell_id);
+        if (session?.background) this.records.keep(this.recordsDir(sessionId), session);
+        this.started.fire({ sessionId, shell });
       });
+      m.onDidExit((shell) => this.exited.fire({ sessionId, shell }));
       this.managers.set(sessionId, manager);
     }
     return manager;
@@ -144,22 +147,6 @@ export class ShellService implements Disposable {
 
   private recordsDir(sessionId: string): string {
     return join(this.opts.paths.sessionsDir, sessionId, 'shells');
-  }
-
-  /** Keeps an ended background shell's state and output for consoles after a restart. */
-  private record(sessionId: string, manager: ShellManager, info: ShellInfo): void {
-    const shell = manager.get(info.shell_id);
-    if (!shell?.background) return;
-    const slice = shell.buffer.read();
-    try {
-      saveShellRecord(this.recordsDir(sessionId), {
-        info,
-        start: shell.buffer.start,
-        output: slice.text,
-      });
-    } catch (err) {
-      this.opts.log?.(`[shells] could not keep ${info.shell_id}'s output: ${String(err)}`);
-    }
   }
 
   /** Live shells, then those a previous run of the host recorded (ended). */
@@ -199,6 +186,8 @@ export class ShellService implements Disposable {
     if (!manager) return;
     this.managers.delete(sessionId);
     await manager.dispose();
+    // The shells' final records land before the session's folder may be removed.
+    await this.records.flush();
     rmSync(join(this.tempRoot, `tmp-${sessionId.replace(/[^A-Za-z0-9_-]/g, '_')}`), {
       recursive: true,
       force: true,
@@ -211,6 +200,7 @@ export class ShellService implements Disposable {
     const all = [...this.managers.values()];
     this.managers.clear();
     await Promise.all(all.map((m) => m.dispose()));
+    await this.records.flush();
     rmSync(this.tempRoot, { recursive: true, force: true });
     this.started.dispose();
     this.exited.dispose();

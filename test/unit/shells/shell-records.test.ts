@@ -28,17 +28,25 @@ const info = (id: string, status: ShellInfo['status'], started: number): ShellIn
 });
 
 describe('records of ended shells', () => {
-  it('keep output and state; a shell recorded while running reads as killed by the shutdown', () => {
+  it('keep output and state; a shell recorded while running reads as lost with the host', async () => {
     const t = tempDir();
     try {
       const dir = join(t.dir, 'shells');
-      saveShellRecord(dir, { info: info('shell_2', 'running', 2), start: 5, output: 'ready\n' });
-      saveShellRecord(dir, { info: info('shell_1', 'exited', 1), start: 0, output: 'done\n' });
+      await saveShellRecord(dir, {
+        info: info('shell_2', 'running', 2),
+        start: 5,
+        output: 'ready\n',
+      });
+      await saveShellRecord(dir, {
+        info: info('shell_1', 'exited', 1),
+        start: 0,
+        output: 'done\n',
+      });
       const r = loadShellRecord(dir, 'shell_2')!;
       expect(r.output).toBe('ready\n');
       expect(r.start).toBe(5);
       expect(r.info.status).toBe('killed');
-      expect(r.info.kill_reason).toBe('shutdown');
+      expect(r.info.kill_reason).toBe('lost');
       expect(listShellRecords(dir).map((x) => x.info.shell_id)).toEqual(['shell_1', 'shell_2']);
       // A new host numbers its shells after the recorded ones: shell_1 is never reused.
       expect(nextShellNumber(listShellRecords(dir))).toBe(3);

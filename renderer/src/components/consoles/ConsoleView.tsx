@@ -13,6 +13,7 @@ import { Dialog } from '../common/Dialog';
 import { errorText } from '../../state/agent-actions';
 import { formatDuration } from '../../lib/format';
 import { safeExternalHref } from '../../lib/links';
+import { shellState } from './shell-state';
 
 /** The search options xterm's search addon takes; matches are highlighted in the scrollback. */
 const SEARCH_DECORATIONS = {
@@ -51,9 +52,8 @@ export function ConsoleView({ sessionId, shell }: { sessionId: string; shell: Mo
   }, [note]);
 
   const info = snap.info;
-  const status = info?.status ?? (shell.state === 'running' ? 'running' : 'exited');
-  const running = status === 'running';
-  const exit = info?.exit_code ?? shell.exitCode;
+  const state = shellState(shell, info);
+  const running = state.dot === 'running';
   const command = info?.command ?? shell.command;
 
   const find = (dir: 'next' | 'prev') => {
@@ -104,11 +104,12 @@ export function ConsoleView({ sessionId, shell }: { sessionId: string; shell: Mo
     <section className="console" role="region" aria-label={`Console: ${command}`}>
       <header className="console-head">
         <span
-          className={`state-pill ${status}`}
+          className={`state-pill ${state.dot}`}
           role="status"
-          aria-label={`Status: ${status}${!running && exit !== null ? `, exit ${exit}` : ''}`}
+          aria-label={`Status: ${state.label}`}
+          title={state.label}
         >
-          {running ? 'running' : status === 'killed' ? 'killed' : `exit ${exit ?? '?'}`}
+          {state.word}
         </span>
         <code className="console-command" title={`${command}\n${info?.cwd ?? shell.cwd}`}>
           {command}
