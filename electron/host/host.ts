@@ -14,7 +14,7 @@ import type { SecretStore } from './secrets/secret-store';
 import { createRunToolSource } from './mcp/run-tool-source';
 import { builtinTools } from './tools/builtin-tools';
 import { Router, type HandlerMap, type TopicProvider } from './rpc/router';
-import { sessionHandlers } from './handlers/sessions';
+import { sendToSession, sessionHandlers } from './handlers/sessions';
 import { sessionTopic, sessionsTopic } from './handlers/session-topics';
 import { ProjectRegistry } from './projects/project-registry';
 import { ProjectSwitcher } from './projects/project-switcher';
@@ -25,6 +25,7 @@ import { DevicesService } from './devices/devices-service';
 import { rememberPairingInConfig } from './devices/remember-pairing';
 import { deviceHandlers, devicesTopic } from './handlers/devices';
 import { withDeviceTools } from './devices/device-tool-source';
+import { SessionsRemoteBackend } from './devices/remote-backend';
 import { ShellService } from './shells/shell-service';
 import { shellHandlers, shellTopic } from './handlers/shells';
 import { AppSettingsService } from './handlers/settings';
@@ -203,6 +204,18 @@ export class Host extends DisposableObject {
       scratchDir: join(paths.stateDir, 'scratch'),
     });
     const runner = agent;
+    // What a phone with remote rights reaches (PROTOCOL.md "Remote frames"): the same decisions
+    // and send path as the desktop's, each recorded with the phone's name.
+    const remote = new SessionsRemoteBackend({
+      sessions,
+      decisions: agent.decisions,
+      send: (id, text, via) =>
+        sendToSession({ sessions, runner }, id, text, {
+          capabilities: ['generative_ui', 'ask_user', 'approvals'],
+          via,
+        }),
+    });
+    devices.hub.setRemoteBackend(remote);
 
     const resolveProject = async (key: string | null) => {
       if (key === null) return { key: null, root: null };
@@ -264,6 +277,7 @@ export class Host extends DisposableObject {
     host.register(lspStore);
     host.register(shells);
     host.register(devices);
+    host.register(remote);
     host.register(projects);
     host.register(mcpStore);
     host.register(trust);

@@ -30,6 +30,10 @@ export const deviceInfoSchema = z.object({
   attached: z.boolean(),
   /** Live declaration while attached, otherwise the last one it made. */
   tools: z.array(deviceToolSummarySchema),
+  /** May use the remote frames (sessions, approvals, questions, a short message). Off by default. */
+  remote: z.boolean(),
+  /** Its device_screen_* tools are offered to the agent. Off by default. */
+  screen_control: z.boolean(),
 });
 export type DeviceInfo = z.infer<typeof deviceInfoSchema>;
 

@@ -7,6 +7,7 @@ import {
   MAX_ID_CHARS,
   MAX_TOOL_DESCRIPTION_CHARS,
 } from './limits';
+import { REMOTE_REQUEST_TYPES, remoteHostFrameSchema, rightsSchema } from './remote-frames';
 
 // The device wire protocol (DESIGN "Phone pairing"): JSON text frames over wss, a discriminated
 // union on `type` each way. Unknown keys are dropped, not rejected, so a newer client still talks
@@ -64,7 +65,13 @@ export const phoneFrameSchema = z.union([
   resultFrameSchema,
 ]);
 export type PhoneFrame = z.infer<typeof phoneFrameSchema>;
-export const PHONE_FRAME_TYPES = ['pair', 'hello', 'declare', 'device_tool_result'] as const;
+export const PHONE_FRAME_TYPES = [
+  'pair',
+  'hello',
+  'declare',
+  'device_tool_result',
+  ...REMOTE_REQUEST_TYPES,
+] as const;
 
 /** Error codes the host sends; clients should treat unknown codes as generic failures. */
 export const DEVICE_ERROR_CODES = [
@@ -85,9 +92,21 @@ export type DeviceErrorCode = (typeof DEVICE_ERROR_CODES)[number];
 export const RESULT_ACK_CODES = [200, 400, 403, 404, 409] as const;
 export type ResultAckCode = (typeof RESULT_ACK_CODES)[number];
 
-export const hostFrameSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('paired'), device_id: id, token: id }),
-  z.object({ type: z.literal('welcome') }),
+const coreHostFrameSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('paired'),
+    device_id: id,
+    token: id,
+    rights: rightsSchema,
+    remote_versions: z.array(z.number()),
+  }),
+  z.object({
+    type: z.literal('welcome'),
+    rights: rightsSchema,
+    remote_versions: z.array(z.number()),
+  }),
+  /** The user changed this device's rights on the desktop (remote off also closes with 4005). */
+  z.object({ type: z.literal('rights'), rights: rightsSchema }),
   z.object({ type: z.literal('error'), code: z.string(), message: z.string() }),
   z.object({
     type: z.literal('device_tool_call'),
@@ -104,6 +123,11 @@ export const hostFrameSchema = z.discriminatedUnion('type', [
     call_id: z.nullable(z.string()),
     code: z.literal(RESULT_ACK_CODES),
   }),
+]);
+/** Everything the desktop may send: the core frames and the remote ones (remote-frames.ts). */
+export const hostFrameSchema = z.discriminatedUnion('type', [
+  coreHostFrameSchema,
+  remoteHostFrameSchema,
 ]);
 export type HostFrame = z.infer<typeof hostFrameSchema>;
 export type HostFrameOf<T extends HostFrame['type']> = Extract<HostFrame, { type: T }>;

@@ -60,6 +60,10 @@ export const questionAnswerSchema = z.object({
   notes: z.string().optional(),
 });
 
+/** A decision, answer or message that came from a paired phone, by its name at the time. */
+export const remoteVia = z.object({ device_id: z.string(), device_name: z.string() });
+export type RemoteVia = z.infer<typeof remoteVia>;
+
 export const sessionEventBodySchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('session_created'),
@@ -75,6 +79,8 @@ export const sessionEventBodySchema = z.discriminatedUnion('type', [
     images: z.array(imageWire).optional(),
     /** Files named with `@path`: the model reads them after the text. */
     mentions: z.array(fileMentionSchema).optional(),
+    /** Sent from a paired phone (remote rights): which one. */
+    via: remoteVia.optional(),
   }),
   /** A finished assistant message; its live text arrives before as transient deltas. */
   z.object({
@@ -130,6 +136,8 @@ export const sessionEventBodySchema = z.discriminatedUnion('type', [
     answer: questionAnswerSchema,
     /** "in_place": the waiting tool call got it; "late": it arrives as a new message. */
     delivery: z.enum(['in_place', 'late']),
+    /** Sent from a paired phone (remote rights): which one. */
+    via: remoteVia.optional(),
   }),
   z.object({ type: z.literal('question_expired'), question_id: z.string() }),
   z.object({ type: z.literal('question_superseded'), question_id: z.string() }),
@@ -168,6 +176,8 @@ export const sessionEventBodySchema = z.discriminatedUnion('type', [
     always: z
       .object({ rule: z.string(), scope: z.enum(['session', 'project', 'user']) })
       .optional(),
+    /** Sent from a paired phone (remote rights): which one. */
+    via: remoteVia.optional(),
   }),
   z.object({
     type: z.literal('plan'),

@@ -173,6 +173,7 @@ export class AgentService implements SessionRunner, Disposable {
       message_id,
       ...(opts.images?.length ? { images: opts.images } : {}),
       ...(opts.mentions?.length ? { mentions: opts.mentions } : {}),
+      ...(opts.via ? { via: opts.via } : {}),
     });
     const expansion = await this.opts.services?.commands
       ?.expand(text, session.meta.root)

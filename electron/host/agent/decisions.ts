@@ -1,5 +1,5 @@
 import type { ClientCapability } from '../../../shared/protocol/capabilities';
-import type { SessionEventOf } from '../../../shared/protocol/events';
+import type { RemoteVia, SessionEventOf } from '../../../shared/protocol/events';
 import type { AppConfig } from '../config/schema';
 import { HostError } from '../rpc/host-error';
 import type { Session } from '../sessions/session';
@@ -89,6 +89,7 @@ export class AgentDecisions {
     questionId: string,
     answer: QuestionAnswer,
     capabilities?: ClientCapability[],
+    via?: RemoteVia,
   ): Promise<{ delivery: 'in_place' | 'late' }> {
     const { session, waits } = await this.open(sessionId, capabilities);
     const { question, answer: prior } = findQuestion(session.events(), questionId);
@@ -110,6 +111,7 @@ export class AgentDecisions {
           question_id: questionId,
           answer,
           delivery: live ? 'in_place' : 'late',
+          ...(via ? { via } : {}),
         });
         if (live) return { delivery: 'in_place' as const };
         this.deps.resume(session);
@@ -125,6 +127,7 @@ export class AgentDecisions {
     reason?: string,
     capabilities?: ClientCapability[],
     always?: RuleScope,
+    via?: RemoteVia,
   ): Promise<void> {
     const { session, waits } = await this.open(sessionId, capabilities);
     const { request, decision: prior } = findApproval(session.events(), approvalId);
@@ -155,6 +158,7 @@ export class AgentDecisions {
           ...(why ? { reason: why } : {}),
           by: 'user',
           ...(added ? { always: added } : {}),
+          ...(via ? { via } : {}),
         });
         if (!live) this.deps.resume(session);
       },

@@ -63,6 +63,7 @@ const WHAT: Record<Exclude<ApprovalKind, 'none'>, string> = {
   shell: 'Shell commands (and input to a running shell)',
   edit: 'Edits',
   scope: 'Switching projects',
+  device: 'Acts on the phone (its screen, alarms, texts)',
 };
 
 /** What the model reads when a headless run had nobody to approve a call. */

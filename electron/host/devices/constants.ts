@@ -68,4 +68,23 @@ export const CLOSE_CODES = {
   authFailed: 4001,
   revoked: 4003,
   replaced: 4004,
+  rightsChanged: 4005,
 } as const;
+
+/**
+ * Remote requests per device (kept across its reconnects): reads a burst of 20 then 5 per second
+ * (a page refreshing its view after each push needs two); actions (decide, answer, message) a
+ * burst of 10 then one per 2 s (a person taps, a script floods); messages 10 per minute.
+ */
+export const REMOTE_BURST = 20;
+export const REMOTE_PER_SECOND = 5;
+export const REMOTE_ACTION_BURST = 10;
+export const REMOTE_ACTIONS_PER_SECOND = 0.5;
+export const REMOTE_MESSAGE_BURST = 10;
+export const REMOTE_MESSAGES_PER_SECOND = 10 / 60;
+
+/** remote_changed pushes are coalesced to at most one per this long. */
+export const REMOTE_PUSH_MS = 250;
+
+/** A desktop window's "focused" report holds this long unless renewed (a closed window says nothing). */
+export const FOCUS_REPORT_TTL_MS = 60_000;

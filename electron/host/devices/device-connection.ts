@@ -10,6 +10,7 @@ import {
   type ResultAckCode,
   type ResultFrame,
 } from '../../../shared/device/frames';
+import { REMOTE_VERSIONS, type DeviceRights } from '../../../shared/device/remote-frames';
 import type { Disposable } from '../lifecycle/disposable';
 import type { Clock } from './clock';
 import * as C from './constants';
@@ -20,8 +21,9 @@ import { TokenBucket } from './rate-limiter';
 // those decisions belong to the ConnectionHandler (the hub).
 
 type Refusal = { ok: false; code: DeviceErrorCode; message: string };
-export type AuthResult = { ok: true; deviceId: string } | Refusal;
-export type PairResult = { ok: true; deviceId: string; token: string } | Refusal;
+export type AuthResult = { ok: true; deviceId: string; rights: DeviceRights } | Refusal;
+export type PairResult =
+  { ok: true; deviceId: string; token: string; rights: DeviceRights } | Refusal;
 
 export interface ConnectionHandler {
   pair(code: string, deviceName: string): Promise<PairResult>;
@@ -31,6 +33,11 @@ export interface ConnectionHandler {
   /** A reason when the declaration is rejected. */
   declare(conn: DeviceConnection, tools: readonly unknown[]): string | undefined;
   result(conn: DeviceConnection, frame: ResultFrame): ResultAckCode;
+  /**
+   * A remote_* frame (PROTOCOL.md "Remote frames"); the handler replies on the socket itself.
+   * 'malformed' counts against the socket's malformed budget (a refusal, a bad frame).
+   */
+  remote(conn: DeviceConnection, frame: unknown): 'ok' | 'malformed';
   /** Any frame from an attached device (last seen). */
   seen(conn: DeviceConnection): void;
   closed(conn: DeviceConnection): void;
@@ -173,6 +180,10 @@ export class DeviceConnection implements Disposable {
     if (type === 'pair' || type === 'hello') {
       return this.reject('this connection is already paired or welcomed', 'already_authenticated');
     }
+    if (type.startsWith('remote_')) {
+      if (this.handler.remote(this, frame) === 'malformed') this.countMalformed();
+      return;
+    }
     if (type === 'declare') {
       const parsed = declareFrameSchema.safeParse(frame);
       if (!parsed.success) return this.reject(`declare: ${firstIssue(parsed.error)}`);
@@ -212,7 +223,13 @@ export class DeviceConnection implements Disposable {
       }
       return;
     }
-    this.send({ type: 'paired', device_id: result.deviceId, token: result.token });
+    this.send({
+      type: 'paired',
+      device_id: result.deviceId,
+      token: result.token,
+      rights: result.rights,
+      remote_versions: [...REMOTE_VERSIONS],
+    });
     this.becomeAttached(result.deviceId);
   }
 
@@ -224,7 +241,7 @@ export class DeviceConnection implements Disposable {
       this.sendError(result.code, result.message);
       return this.close(C.CLOSE_CODES.authFailed, result.code);
     }
-    this.send({ type: 'welcome' });
+    this.send({ type: 'welcome', rights: result.rights, remote_versions: [...REMOTE_VERSIONS] });
     this.becomeAttached(result.deviceId);
   }
 

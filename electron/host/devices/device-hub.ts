@@ -16,7 +16,12 @@ import type {
   PairResult,
 } from './device-connection';
 import type { DeviceStore } from './device-store';
-import { deviceToolDefinition } from './device-tool';
+import { deviceToolDefinition, isScreenTool } from './device-tool';
+import { DesktopFocus } from './desktop-focus';
+import { RemoteDesk } from './remote-desk';
+import type { RemoteBackend } from './remote-backend';
+import type { Disposable } from '../lifecycle/disposable';
+import type { DeviceRights } from '../../../shared/device/remote-frames';
 import { PairingCodes } from './pairing-codes';
 import { PendingCalls } from './pending-calls';
 import { payloadOf, resultEvent } from './call-outcome';
@@ -44,6 +49,9 @@ export class DeviceHub extends DisposableObject implements ConnectionHandler {
   private readonly codes: PairingCodes;
   private readonly changed = this.register(new Emitter<DeviceInfo[]>());
   private lastSeenSaved = 0;
+  /** Which desktop windows have focus: phones are notified only while none has. */
+  readonly focus: DesktopFocus;
+  private readonly remoteDesk: RemoteDesk;
 
   /** Fires with the whole list whenever a device pairs, attaches, leaves, declares or is revoked. */
   readonly onDidChangeDevices: Event<DeviceInfo[]> = this.changed.event;
@@ -55,6 +63,20 @@ export class DeviceHub extends DisposableObject implements ConnectionHandler {
     this.calls = this.register(
       new PendingCalls(this.clock, options.callTimeoutMs ?? DEVICE_CALL_TIMEOUT_MS),
     );
+    this.focus = new DesktopFocus(this.clock);
+    this.remoteDesk = this.register(
+      new RemoteDesk(this.clock, this.focus, () =>
+        this.attached
+          .all()
+          .filter((e) => this.options.store.get(e.deviceId)?.remote)
+          .map((e) => e.conn),
+      ),
+    );
+  }
+
+  /** The sessions a phone with remote rights reaches (set once the agent exists). */
+  setRemoteBackend(backend: RemoteBackend): Disposable {
+    return this.remoteDesk.setBackend(backend);
   }
 
   // ---- for the host: sessions, binding, calls ----
@@ -62,7 +84,15 @@ export class DeviceHub extends DisposableObject implements ConnectionHandler {
   /** The device tools a session may bind now: none in headless runs or with no device attached. */
   toolsFor(sessionId: string, opts: { headless?: boolean } = {}): AnyTool[] {
     if (opts.headless) return [];
-    return [...(this.attached.servingFor(sessionId)?.definitions ?? [])];
+    const device = this.attached.servingFor(sessionId);
+    if (!device) return [];
+    // The screen-control gate: device_screen_* only while the user has it on for this device.
+    const screen = this.screenControl(device.deviceId);
+    return device.definitions.filter((t) => screen || !isScreenTool(t.name));
+  }
+
+  private screenControl(deviceId: string): boolean {
+    return this.options.store.get(deviceId)?.screen_control === true;
   }
 
   /** Runs a device tool for a session and returns its payload; failures are error payloads. */
@@ -84,6 +114,14 @@ export class DeviceHub extends DisposableObject implements ConnectionHandler {
       return errorPayload(
         'device_unavailable',
         `the attached device does not offer ${toolId} now`,
+        { device_id: device.deviceId },
+      );
+    }
+    // A model that remembered the tool from before the gate closed still cannot reach the screen.
+    if (isScreenTool(toolId) && !this.screenControl(device.deviceId)) {
+      return errorPayload(
+        'screen_control_off',
+        `screen control is off for this phone: the user turns it on in the Pair phone dialog`,
         { device_id: device.deviceId },
       );
     }
@@ -164,6 +202,8 @@ export class DeviceHub extends DisposableObject implements ConnectionHandler {
         tools: live
           ? live.tools.map(({ tool_id, description }) => ({ tool_id, description }))
           : record.tools,
+        remote: record.remote,
+        screen_control: record.screen_control,
       };
     });
   }
@@ -180,13 +220,39 @@ export class DeviceHub extends DisposableObject implements ConnectionHandler {
       live.conn.close(CLOSE_CODES.revoked, 'revoked');
     }
     this.calls.failDevice(deviceId, 'the device was revoked');
+    this.remoteDesk.forget(deviceId);
     if (removed || live) this.fireChanged();
     return removed;
   }
 
-  /** A new one-time pairing code (replacing any previous one). */
-  issueCode(): { code: string; expires_at: number } {
-    return this.codes.issue();
+  /**
+   * Changes a device's rights at once. The attached phone is told (a `rights` frame); taking the
+   * remote right away also closes its socket (4005), so nothing it had open survives the change.
+   * Undefined when no such device is paired.
+   */
+  async setRights(
+    deviceId: string,
+    change: { remote?: boolean; screen_control?: boolean },
+  ): Promise<DeviceInfo | undefined> {
+    const before = this.options.store.get(deviceId);
+    if (!before) return undefined;
+    const hadRemote = before.remote;
+    const record = await this.options.store.setRights(deviceId, change);
+    if (!record) return undefined;
+    const live = this.attached.get(deviceId);
+    if (live) {
+      live.conn.send({ type: 'rights', rights: rightsOf(record) });
+      if (hadRemote && !record.remote) {
+        live.conn.close(CLOSE_CODES.rightsChanged, 'rights_changed');
+      }
+    }
+    this.fireChanged();
+    return this.listDevices().find((d) => d.device_id === deviceId);
+  }
+
+  /** A new one-time pairing code (replacing any previous one); `remote`: the phone pairing gets it. */
+  issueCode(grant: { remote: boolean } = { remote: false }): { code: string; expires_at: number } {
+    return this.codes.issue(grant);
   }
 
   clearCode(): void {
@@ -202,13 +268,18 @@ export class DeviceHub extends DisposableObject implements ConnectionHandler {
   async pair(code: string, deviceName: string): Promise<PairResult> {
     const check = this.codes.consume(code);
     if (!check.ok) return check;
-    const { record, token } = await this.options.store.add(deviceName, this.clock.now());
-    return { ok: true, deviceId: record.device_id, token };
+    const { record, token } = await this.options.store.add(
+      deviceName,
+      this.clock.now(),
+      check.grant,
+    );
+    return { ok: true, deviceId: record.device_id, token, rights: rightsOf(record) };
   }
 
   authenticate(deviceId: string, token: string): AuthResult {
-    return this.options.store.authenticate(deviceId, token)
-      ? { ok: true, deviceId }
+    const record = this.options.store.authenticate(deviceId, token);
+    return record
+      ? { ok: true, deviceId, rights: rightsOf(record) }
       : {
           ok: false,
           code: 'bad_token',
@@ -251,6 +322,21 @@ export class DeviceHub extends DisposableObject implements ConnectionHandler {
     return this.calls.deliver(conn.deviceId!, frame);
   }
 
+  remote(conn: DeviceConnection, frame: unknown): 'ok' | 'malformed' {
+    const entry = this.attached.forConnection(conn);
+    const record = entry ? this.options.store.get(entry.deviceId) : undefined;
+    return this.remoteDesk.handle(
+      conn,
+      {
+        deviceId: conn.deviceId!,
+        name: record?.name ?? 'phone',
+        // Read per frame from the store: a right taken away holds from the next frame on.
+        remote: record?.remote === true,
+      },
+      frame,
+    );
+  }
+
   seen(conn: DeviceConnection): void {
     if (conn.deviceId) this.persistSeen(conn.deviceId, false);
   }
@@ -284,4 +370,8 @@ export class DeviceHub extends DisposableObject implements ConnectionHandler {
       console.error(`devices: could not record ${event.type} in ${sessionId}`, err);
     }
   }
+}
+
+function rightsOf(record: { remote: boolean; screen_control: boolean }): DeviceRights {
+  return { remote: record.remote, screen_control: record.screen_control };
 }

@@ -17,6 +17,9 @@ const recordSchema = z.object({
   paired_at: z.number(),
   last_seen: z.number().nullable(),
   tools: z.array(toolSummary).default([]),
+  /** Rights the user granted this device (off by default; files from before them have neither). */
+  remote: z.boolean().default(false),
+  screen_control: z.boolean().default(false),
 });
 export type DeviceRecord = z.infer<typeof recordSchema>;
 export type ToolSummary = z.infer<typeof toolSummary>;
@@ -69,7 +72,11 @@ export class DeviceStore {
   }
 
   /** Pairs a new device; resolves once it is on disk, with the only copy of its token. */
-  async add(name: string, now: number): Promise<{ record: DeviceRecord; token: string }> {
+  async add(
+    name: string,
+    now: number,
+    grant: { remote: boolean } = { remote: false },
+  ): Promise<{ record: DeviceRecord; token: string }> {
     const token = randomToken();
     const record: DeviceRecord = {
       device_id: randomId('dev'),
@@ -78,6 +85,8 @@ export class DeviceStore {
       paired_at: now,
       last_seen: now,
       tools: [],
+      remote: grant.remote,
+      screen_control: false,
     };
     this.data.devices.push(record);
     await this.save();
@@ -107,6 +116,19 @@ export class DeviceStore {
   setTools(deviceId: string, tools: ToolSummary[]): void {
     const record = this.get(deviceId);
     if (record) record.tools = tools;
+  }
+
+  /** Changes a device's rights; resolves once on disk. Undefined when the device is unknown. */
+  async setRights(
+    deviceId: string,
+    rights: { remote?: boolean; screen_control?: boolean },
+  ): Promise<DeviceRecord | undefined> {
+    const record = this.get(deviceId);
+    if (!record) return undefined;
+    if (rights.remote !== undefined) record.remote = rights.remote;
+    if (rights.screen_control !== undefined) record.screen_control = rights.screen_control;
+    await this.save();
+    return record;
   }
 
   get listenPort(): number | null {

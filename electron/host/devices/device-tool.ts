@@ -23,7 +23,27 @@ export function deviceToolDefinition(tool: AcceptedTool, caller: DeviceCaller): 
     name: tool.tool_id,
     description: tool.description,
     parameters: tool.schema,
-    flags: { readOnly: false, needsInteractive: true, approval: 'none' },
+    flags: {
+      readOnly: false,
+      needsInteractive: true,
+      approval: actsOutside(tool.tool_id) ? 'device' : 'none',
+    },
     run: (ctx, args) => caller.call(ctx.sessionId, tool.tool_id, args, ctx.signal),
   };
+}
+
+/** The screen-control tools (device_screen_*): offered only while the device's gate is on. */
+export const SCREEN_TOOL_PREFIX = 'device_screen_';
+
+export function isScreenTool(toolId: string): boolean {
+  return toolId.startsWith(SCREEN_TOOL_PREFIX);
+}
+
+/**
+ * Device tools that act outside the computer in a way the user must see first: the phone's screen
+ * (seeing or using it), setting an alarm, sending a text. They need approval in ask and
+ * accept-edits modes, like a shell command.
+ */
+export function actsOutside(toolId: string): boolean {
+  return isScreenTool(toolId) || toolId === 'device_set_alarm' || toolId === 'device_send_sms';
 }

@@ -129,7 +129,7 @@ export class DevicesService extends DisposableObject {
    * A fresh one-time code as an offer (QR code, the code as text, URL, fingerprint). Asking for
    * one is the user pairing a phone, so it turns pairing on if it was off.
    */
-  async createOffer(): Promise<PairingOffer> {
+  async createOffer(grant: { remote: boolean } = { remote: false }): Promise<PairingOffer> {
     const status = await this.enablePairing();
     const listener = this.listener;
     if (!listener || !this.certificate) {
@@ -138,7 +138,7 @@ export class DevicesService extends DisposableObject {
         `the pairing listener is not running: ${status.error ?? 'unknown error'}`,
       );
     }
-    const { code, expires_at } = this.hub.issueCode();
+    const { code, expires_at } = this.hub.issueCode(grant);
     return buildOffer({
       url: listener.url,
       code,
@@ -153,6 +153,21 @@ export class DevicesService extends DisposableObject {
 
   async revoke(deviceId: string): Promise<{ revoked: boolean }> {
     return { revoked: await this.hub.revoke(deviceId) };
+  }
+
+  /** Grants or takes away a device's remote and screen-control rights (PROTOCOL.md "Rights"). */
+  async setRights(
+    deviceId: string,
+    change: { remote?: boolean; screen_control?: boolean },
+  ): Promise<{ device: DeviceInfo }> {
+    const device = await this.hub.setRights(deviceId, change);
+    if (!device) throw new DeviceApiError('unknown_device', `no paired device has id ${deviceId}`);
+    return { device };
+  }
+
+  /** A desktop window gained or lost focus. */
+  reportFocus(clientId: string, focused: boolean): void {
+    this.hub.focus.report(clientId, focused);
   }
 
   /** deviceId null unbinds: the session goes back to the most recently attached device. */

@@ -3,13 +3,20 @@ import type { Clock } from './clock';
 import { PAIR_CODE_MAX_FAILURES, PAIR_CODE_TTL_MS } from './constants';
 import { randomCode } from './tokens';
 
+/** What the phone that pairs with a code is granted (chosen in the dialog before it is shown). */
+export interface CodeGrant {
+  remote: boolean;
+}
+
 export type CodeCheck =
-  { ok: true } | { ok: false; code: 'bad_code' | 'expired_code'; message: string };
+  | { ok: true; grant: CodeGrant }
+  | { ok: false; code: 'bad_code' | 'expired_code'; message: string };
 
 interface ActiveCode {
   code: string;
   expiresAt: number;
   failures: number;
+  grant: CodeGrant;
 }
 
 /**
@@ -25,10 +32,10 @@ export class PairingCodes {
     private readonly ttlMs = PAIR_CODE_TTL_MS,
   ) {}
 
-  issue(): { code: string; expires_at: number } {
+  issue(grant: CodeGrant = { remote: false }): { code: string; expires_at: number } {
     const code = randomCode();
     const expiresAt = this.clock.now() + this.ttlMs;
-    this.active = { code, expiresAt, failures: 0 };
+    this.active = { code, expiresAt, failures: 0, grant: { remote: grant.remote } };
     return { code, expires_at: expiresAt };
   }
 
@@ -55,7 +62,7 @@ export class PairingCodes {
       };
     }
     this.active = undefined;
-    return { ok: true };
+    return { ok: true, grant: active.grant };
   }
 
   /** Pairing turned off: no code stays usable. */

@@ -11,6 +11,8 @@ type DeviceHandlers = Pick<
   | 'devices.list'
   | 'devices.revoke'
   | 'devices.bindSession'
+  | 'devices.setRights'
+  | 'devices.reportFocus'
 >;
 
 export function deviceHandlers(devices: DevicesService): DeviceHandlers {
@@ -18,10 +20,19 @@ export function deviceHandlers(devices: DevicesService): DeviceHandlers {
     'devices.status': async () => devices.status(),
     'devices.enablePairing': () => devices.enablePairing(),
     'devices.disablePairing': () => devices.disablePairing(),
-    'devices.createOffer': () => devices.createOffer(),
+    'devices.createOffer': (req) => devices.createOffer({ remote: req.remote }),
     'devices.list': async () => ({ devices: devices.listDevices() }),
     'devices.revoke': (req) => devices.revoke(req.device_id),
     'devices.bindSession': async (req) => devices.bindSessionDevice(req.session_id, req.device_id),
+    'devices.setRights': (req) =>
+      devices.setRights(req.device_id, {
+        ...(req.remote !== undefined ? { remote: req.remote } : {}),
+        ...(req.screen_control !== undefined ? { screen_control: req.screen_control } : {}),
+      }),
+    'devices.reportFocus': async (req, client) => {
+      devices.reportFocus(client.clientId, req.focused);
+      return { ok: true as const };
+    },
   };
 }
 

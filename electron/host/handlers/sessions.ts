@@ -1,6 +1,6 @@
 import type { HandlerMap } from '../rpc/router';
 import type { SessionManager } from '../sessions/session-manager';
-import type { SessionRunner } from '../sessions/session-runner';
+import type { SendOptions, SessionRunner } from '../sessions/session-runner';
 import { readMentions } from '../sessions/file-mentions';
 import { DEFAULT_SESSION_TITLE, titleFromMessage } from '../sessions/session-title';
 
@@ -24,6 +24,21 @@ export interface SessionHandlerDeps {
   runner: SessionRunner;
   /** Resolves a project key to its root (null key: the session is bound to no project). */
   resolveProject(key: string | null): Promise<{ key: string | null; root: string | null }>;
+}
+
+/** The user's message to a session (from the desktop, or a phone with remote rights). */
+export async function sendToSession(
+  { sessions, runner }: Pick<SessionHandlerDeps, 'sessions' | 'runner'>,
+  id: string,
+  text: string,
+  opts: SendOptions,
+): Promise<{ message_id: string }> {
+  const session = await sessions.get(id);
+  const sent = await runner.send(session, text, opts);
+  // Untitled until now: the first message names it (the user can rename it any time).
+  const title = session.meta.title === DEFAULT_SESSION_TITLE && titleFromMessage(text);
+  if (title) await sessions.rename(id, title);
+  return sent;
 }
 
 export function sessionHandlers({
@@ -62,15 +77,11 @@ export function sessionHandlers({
       const session = await sessions.get(req.id);
       const root = session.meta.root;
       const mentions = root ? await readMentions(root, req.text) : [];
-      const sent = await runner.send(session, req.text, {
+      return sendToSession({ sessions, runner }, req.id, req.text, {
         capabilities: req.capabilities,
         images: req.images,
         ...(mentions.length ? { mentions } : {}),
       });
-      // Untitled until now: the first message names it (the user can rename it any time).
-      const title = session.meta.title === DEFAULT_SESSION_TITLE && titleFromMessage(req.text);
-      if (title) await sessions.rename(req.id, title);
-      return sent;
     },
     'sessions.stop': async (req) => {
       await runner.stop(await sessions.get(req.id));

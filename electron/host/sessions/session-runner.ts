@@ -1,7 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { ClientCapability } from '../../../shared/protocol/capabilities';
 import type { PermissionModeWire } from '../../../shared/protocol/common';
-import type { FileMention, ImageWire, ThinkingWire } from '../../../shared/protocol/events';
+import type {
+  FileMention,
+  ImageWire,
+  RemoteVia,
+  ThinkingWire,
+} from '../../../shared/protocol/events';
 import type { Session } from './session';
 
 export interface SendOptions {
@@ -9,6 +14,8 @@ export interface SendOptions {
   images?: ImageWire[];
   /** Files the message names with `@path`, read at send time (sessions/file-mentions.ts). */
   mentions?: FileMention[];
+  /** Sent from a paired phone (remote rights): recorded on the user_message. */
+  via?: RemoteVia;
 }
 
 /** What turns a user message into a run. The agent runtime implements it. */

@@ -29,10 +29,11 @@ export interface ToolFlags {
 }
 
 /**
- * What a call asks of the user: nothing, an edit, a shell command (anything that runs code), or a
- * scope change (it widens what the agent reaches: another project).
+ * What a call asks of the user: nothing, an edit, a shell command (anything that runs code), a
+ * scope change (it widens what the agent reaches: another project), or an act on a paired phone
+ * outside the computer (its screen, an alarm, a text).
  */
-export type ApprovalKind = 'none' | 'edit' | 'shell' | 'scope';
+export type ApprovalKind = 'none' | 'edit' | 'shell' | 'scope' | 'device';
 
 /** What one call does with its arguments (agent/permissions.ts decides approval from it). */
 export interface CallClass {

@@ -106,7 +106,11 @@ describe('pairing over wss', () => {
     const { phone, deviceId, token } = await h.pairedPhone();
     await phone.close();
     const again = await h.connect();
-    expect(await again.hello(deviceId, token)).toEqual({ type: 'welcome' });
+    expect(await again.hello(deviceId, token)).toEqual({
+      type: 'welcome',
+      rights: { remote: false, screen_control: false },
+      remote_versions: [1],
+    });
     expect(h.service.listDevices()[0]?.attached).toBe(true);
   });
 

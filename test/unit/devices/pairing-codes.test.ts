@@ -18,7 +18,7 @@ describe('one-time pairing codes', () => {
     const { code, expires_at } = codes.issue();
     expect(code).toMatch(/^\d{6}$/);
     expect(expires_at).toBe(clock.time + PAIR_CODE_TTL_MS);
-    expect(codes.consume(code)).toEqual({ ok: true });
+    expect(codes.consume(code)).toEqual({ ok: true, grant: { remote: false } });
     expect(codes.consume(code)).toMatchObject({ ok: false, code: 'bad_code' });
   });
 
