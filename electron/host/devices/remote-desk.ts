@@ -211,6 +211,8 @@ export class RemoteDesk extends DisposableObject {
   private async notifyWaiting(sessionId: string): Promise<void> {
     const backend = this.backend;
     if (!backend) return;
+    // Whether the user could see it start waiting is decided now, not after the log is read.
+    const focused = this.focus.focused;
     let items: RemoteItem[];
     try {
       items = await backend.pending(sessionId);
@@ -225,7 +227,7 @@ export class RemoteDesk extends DisposableObject {
         this.notified.delete(this.notified.values().next().value!);
       }
       // Seen on the desktop when it started waiting: the phone stays quiet about it.
-      if (this.focus.focused) continue;
+      if (focused) continue;
       const frame: RemoteHostFrame = {
         type: 'remote_notify',
         v: 1,
