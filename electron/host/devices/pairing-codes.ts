@@ -71,8 +71,9 @@ export class PairingCodes {
   }
 }
 
+// Strings become UTF-8 bytes (Buffer.from's and update's default encoding).
 function sameCode(a: string, b: string): boolean {
-  const x = Buffer.from(a, 'utf8');
-  const y = Buffer.from(b, 'utf8');
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);
 }

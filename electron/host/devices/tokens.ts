@@ -18,8 +18,9 @@ export function randomCode(): string {
   return String(randomInt(0, 1_000_000)).padStart(6, '0');
 }
 
+/** sha256 of the secret's UTF-8 bytes (a string's default encoding), as hex. */
 export function sha256Hex(value: string): string {
-  return createHash('sha256').update(value, 'utf8').digest('hex');
+  return createHash('sha256').update(value).digest('hex');
 }
 
 /** Compares a presented secret with a stored sha256 in constant time. */

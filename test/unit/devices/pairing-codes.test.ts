@@ -48,3 +48,60 @@ describe('one-time pairing codes', () => {
     expect(codes.consume(code)).toMatchObject({ ok: false, code: 'bad_code' });
   });
 });
+
+describe('one-time pairing codes: edges', () => {
+  it('the code is valid until the last millisecond before expiry', () => {
+    const clock = manual();
+    const codes = new PairingCodes(clock, 1000);
+    const { code, expires_at } = codes.issue();
+    expect(expires_at).toBe(clock.time + 1000);
+    clock.time += 999;
+    expect(codes.consume(code)).toEqual({ ok: true });
+  });
+
+  it('an expired code stays expired (not burned) and a new offer replaces it', () => {
+    const clock = manual();
+    const codes = new PairingCodes(clock, 1000);
+    const first = codes.issue().code;
+    clock.time += 1000;
+    expect(codes.consume(first)).toEqual({
+      ok: false,
+      code: 'expired_code',
+      message: 'the pairing code expired: show a new one in the app',
+    });
+    const second = codes.issue().code;
+    if (second !== first)
+      expect(codes.consume(first)).toEqual({
+        ok: false,
+        code: 'bad_code',
+        message: 'the pairing code is wrong',
+      });
+    expect(codes.consume(second)).toEqual({ ok: true });
+  });
+
+  it('wrong guesses below the budget leave the right code usable; the budget is exact', () => {
+    const codes = new PairingCodes(manual());
+    const { code } = codes.issue();
+    const wrong = code === '000000' ? '000001' : '000000';
+    for (let i = 0; i < PAIR_CODE_MAX_FAILURES - 1; i++) codes.consume(wrong);
+    expect(codes.consume(code)).toEqual({ ok: true });
+  });
+
+  it('a code that differs in length, or only in a later digit, is wrong', () => {
+    const codes = new PairingCodes(manual());
+    const { code } = codes.issue();
+    expect(codes.consume(code + '0')).toMatchObject({ code: 'bad_code' });
+    expect(codes.consume(code.slice(0, 5))).toMatchObject({ code: 'bad_code' });
+    const last = code.slice(0, 5) + String((Number(code[5]) + 1) % 10);
+    expect(codes.consume(last)).toMatchObject({ code: 'bad_code' });
+    expect(codes.consume(code)).toEqual({ ok: true });
+  });
+
+  it('no active code: the message says to show a new one', () => {
+    expect(new PairingCodes(manual()).consume('123456')).toEqual({
+      ok: false,
+      code: 'bad_code',
+      message: 'no pairing code is active: show a new one in the app',
+    });
+  });
+});
