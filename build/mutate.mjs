@@ -44,7 +44,7 @@ export const MODULES = {
       'electron/host/store/atomic-json.ts',
       'electron/host/sessions/session-folders.ts',
     ],
-    tests: ['test/unit/store/*.test.ts'],
+    tests: ['test/unit/store/*.test.ts', 'test/unit/sessions/session-folders.test.ts'],
   },
   config: {
     mutate: [

@@ -39,13 +39,3 @@ export const DEVICE_WRITE_RIGHTS = READ_RIGHTS | FS.WRITE_FILE | FS.TRUNCATE | F
  * name to read keys (less does, when /dev/tty is not there) fails at once instead of waiting.
  */
 export const TERMINAL_WRITE_ONLY_RIGHTS = FS.READ_DIR | FS.WRITE_FILE | FS.TRUNCATE | FS.IOCTL_DEV;
-
-/** Rights each ABI version knows (ABI 4 added network, 6 scopes, 7 logging: no new fs rights). */
-export function fsRightsForAbi(abi: number): number {
-  if (abi < 1) return 0;
-  let rights = (1 << 13) - 1;
-  if (abi >= 2) rights |= FS.REFER;
-  if (abi >= 3) rights |= FS.TRUNCATE;
-  if (abi >= 5) rights |= FS.IOCTL_DEV;
-  return rights;
-}

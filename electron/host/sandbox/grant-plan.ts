@@ -99,8 +99,8 @@ class PlanBuilder {
       if (inner.includes(path)) continue;
       // A symlink is no grant of its own: what it points to is checked where it really lives.
       if (entry.isSymbolicLink()) continue;
-      if (inner.some((d) => isInside(path, d))) this.grantTree(path, rights);
-      else this.add(path, rights);
+      // Split further when a denial lies below it, else granted whole (grantTree decides).
+      this.grantTree(path, rights);
     }
   }
 }
@@ -144,5 +144,6 @@ export function compileGrants(input: PlanInput): GrantPlan {
 
 /** The launcher's rules file: records "HEXMASK PATH\0". */
 export function encodeRules(grants: Grant[]): Buffer {
-  return Buffer.from(grants.map((g) => `${g.rights.toString(16)} ${g.path}\0`).join(''), 'utf8');
+  // Paths as UTF-8 bytes (a string's default encoding).
+  return Buffer.from(grants.map((g) => `${g.rights.toString(16)} ${g.path}\0`).join(''));
 }
