@@ -56,7 +56,7 @@ describe('one-time pairing codes: edges', () => {
     const { code, expires_at } = codes.issue();
     expect(expires_at).toBe(clock.time + 1000);
     clock.time += 999;
-    expect(codes.consume(code)).toEqual({ ok: true });
+    expect(codes.consume(code)).toEqual({ ok: true, grant: { remote: false } });
   });
 
   it('an expired code stays expired (not burned) and a new offer replaces it', () => {
@@ -76,7 +76,7 @@ describe('one-time pairing codes: edges', () => {
         code: 'bad_code',
         message: 'the pairing code is wrong',
       });
-    expect(codes.consume(second)).toEqual({ ok: true });
+    expect(codes.consume(second)).toEqual({ ok: true, grant: { remote: false } });
   });
 
   it('wrong guesses below the budget leave the right code usable; the budget is exact', () => {
@@ -84,7 +84,7 @@ describe('one-time pairing codes: edges', () => {
     const { code } = codes.issue();
     const wrong = code === '000000' ? '000001' : '000000';
     for (let i = 0; i < PAIR_CODE_MAX_FAILURES - 1; i++) codes.consume(wrong);
-    expect(codes.consume(code)).toEqual({ ok: true });
+    expect(codes.consume(code)).toEqual({ ok: true, grant: { remote: false } });
   });
 
   it('a code that differs in length, or only in a later digit, is wrong', () => {
@@ -94,7 +94,7 @@ describe('one-time pairing codes: edges', () => {
     expect(codes.consume(code.slice(0, 5))).toMatchObject({ code: 'bad_code' });
     const last = code.slice(0, 5) + String((Number(code[5]) + 1) % 10);
     expect(codes.consume(last)).toMatchObject({ code: 'bad_code' });
-    expect(codes.consume(code)).toEqual({ ok: true });
+    expect(codes.consume(code)).toEqual({ ok: true, grant: { remote: false } });
   });
 
   it('no active code: the message says to show a new one', () => {
@@ -103,5 +103,17 @@ describe('one-time pairing codes: edges', () => {
       code: 'bad_code',
       message: 'no pairing code is active: show a new one in the app',
     });
+  });
+});
+
+describe('one-time pairing codes: what they grant', () => {
+  it('the phone pairing with a code gets what was chosen when it was issued, a copy of it', () => {
+    const codes = new PairingCodes(manual());
+    const chosen = { remote: true };
+    const { code } = codes.issue(chosen);
+    chosen.remote = false; // changing the dialog afterwards does not change the issued code
+    expect(codes.consume(code)).toEqual({ ok: true, grant: { remote: true } });
+    const next = codes.issue().code;
+    expect(codes.consume(next)).toEqual({ ok: true, grant: { remote: false } });
   });
 });

@@ -200,4 +200,22 @@ describe.skipIf(process.platform !== 'linux')('atomic write: durability', () => 
     expect(readFileSync(join(d, 'b.txt'), 'utf8')).toBe('B');
     expect(readdirSync(d).sort()).toEqual(['a.txt', 'b.txt', 'c']);
   });
+
+  it('a given mode is the exact mode, whatever the umask, and replaces a symlink at the target', async () => {
+    const d = dir();
+    const outside = tempDir('mewbo-aw-out-');
+    try {
+      writeFileSync(join(outside.dir, 't'), 'theirs');
+      const { symlinkSync, lstatSync } = await import('node:fs');
+      symlinkSync(join(outside.dir, 't'), join(d, 'f'));
+      const p = await prepareWrite(d, join(d, 'f'), 'restored', { mode: 0o764 });
+      await p.commit();
+      expect(lstatSync(join(d, 'f')).isSymbolicLink()).toBe(false);
+      expect(statSync(join(d, 'f')).mode & 0o7777).toBe(0o764);
+      expect(readFileSync(join(d, 'f'), 'utf8')).toBe('restored');
+      expect(readFileSync(join(outside.dir, 't'), 'utf8')).toBe('theirs');
+    } finally {
+      outside.cleanup();
+    }
+  });
 });

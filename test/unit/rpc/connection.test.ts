@@ -35,8 +35,12 @@ function world() {
         new Promise<Subscription>((resolve, reject) => opened.push({ sink, resolve, reject })),
     },
   );
-  const conn = new RpcConnection(router, client, (f) => sent.push(f));
-  return { sent, opened, conn };
+  const topics: (string | undefined)[] = [];
+  const conn = new RpcConnection(router, client, (f, topic) => {
+    sent.push(f);
+    topics.push(topic);
+  });
+  return { sent, opened, conn, topics };
 }
 
 function handle() {
@@ -86,12 +90,14 @@ describe('rpc connection', () => {
   });
 
   it('events carry their subscription id; acks reach the subscription; unsubscribe releases it', async () => {
-    const { sent, opened, conn } = world();
+    const { sent, opened, conn, topics } = world();
     const { h, sub } = handle();
     conn.receive({ t: 'subscribe', sub: 4, topic: 'sessions' });
     opened[0]!.resolve(sub);
     opened[0]!.sink({ hello: 1 });
     expect(sent).toEqual([{ t: 'event', sub: 4, data: { hello: 1 } }]);
+    // The transport learns which topic an event belongs to.
+    expect(topics).toEqual(['sessions']);
     conn.receive({ t: 'ack', sub: 4, n: 12 });
     conn.receive({ t: 'ack', sub: 99, n: 1 }); // unknown: ignored
     await settle();
