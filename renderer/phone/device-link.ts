@@ -1,5 +1,6 @@
 import { hostFrameSchema, type HostFrame, type HostFrameOf } from '../../shared/device/frames';
 import { DEVICE_SOCKET_PATH } from '../../shared/device/limits';
+import type { DeviceRights, RemoteHostFrame } from '../../shared/device/remote-frames';
 import type { Credentials } from './storage';
 
 // The page's side of the device protocol (electron/host/devices/PROTOCOL.md): pair or hello,
@@ -25,6 +26,12 @@ export interface LinkOptions {
   >;
   runCall(call: HostFrameOf<'device_tool_call'>): Promise<CallAnswer>;
   onDeclarationRejected(reason: string): void;
+  /** The rights this device has now: at paired/welcome, and when the user changes them. */
+  onRights(rights: DeviceRights, remoteVersions: readonly number[] | undefined): void;
+  /** A remote reply or push (only a device with the remote right gets them). */
+  onRemote(frame: RemoteHostFrame): void;
+  /** The socket closed (before any reconnect is scheduled). */
+  onSocketClosed(code: number): void;
 }
 
 const BACKOFF_FIRST_MS = 1000;
@@ -121,16 +128,22 @@ export class DeviceLink {
         this.pairing = undefined;
         this.credentials = { device_id: frame.device_id, token: frame.token, name };
         this.options.onPaired(this.credentials);
-        return this.online();
+        this.online();
+        return this.options.onRights(frame.rights, frame.remote_versions);
       }
       case 'welcome':
-        return this.online();
+        this.online();
+        return this.options.onRights(frame.rights, frame.remote_versions);
+      case 'rights':
+        return this.options.onRights(frame.rights, undefined);
       case 'device_tool_call':
         return void this.answer(frame);
       case 'error':
         return this.onError(frame.code, frame.message);
       case 'result_ack':
         return;
+      default:
+        return this.options.onRemote(frame);
     }
   }
 
@@ -161,6 +174,7 @@ export class DeviceLink {
 
   private onClosed(code: number): void {
     this.ws = undefined;
+    this.options.onSocketClosed(code);
     if (FINAL_CLOSE.has(code) || !this.credentials) {
       if (!this.credentials && this.pairing) {
         this.pairing = undefined;
@@ -212,7 +226,10 @@ export class DeviceLink {
     else this.outbox.push({ frame, expiresAt: call.expires_at });
   }
 
-  private send(frame: object): void {
-    if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(frame));
+  /** Sends a frame if the socket is open; false when it is not (the caller says so). */
+  send(frame: object): boolean {
+    if (this.ws?.readyState !== WebSocket.OPEN) return false;
+    this.ws.send(JSON.stringify(frame));
+    return true;
   }
 }

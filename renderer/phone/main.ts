@@ -2,6 +2,8 @@ import type { HostFrameOf } from '../../shared/device/frames';
 import { MAX_FRAME_BYTES } from '../../shared/device/limits';
 import { DeviceLink, type CallAnswer, type LinkState } from './device-link';
 import { LinkPrompts } from './link-prompts';
+import { RemoteClient, REMOTE_VERSION } from './remote/remote-client';
+import { RemoteView } from './remote/remote-view';
 import { clearCredentials, loadCredentials, saveCredentials } from './storage';
 import { requestClipboard } from './tools/clipboard';
 import { requestLocation } from './tools/location';
@@ -18,6 +20,8 @@ import { WakeAlarm } from './tools/wake';
 const CALL_DEADLINE_MS = 28_000;
 /** Requests kept on screen. */
 const ACTIVITY_ROWS = 10;
+/** PROTOCOL.md: the socket closes with this when the user revokes the remote right. */
+const REMOTE_REVOKED_CLOSE = 4005;
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
@@ -37,6 +41,15 @@ function boot(): void {
     overlay: $('wake-overlay'),
     overlayText: $('wake-text'),
     prompts: $('prompts'),
+    remote: {
+      section: $('remote'),
+      title: $('remote-title'),
+      empty: $('remote-empty'),
+      items: $('remote-items'),
+      more: $('remote-more'),
+      sessions: $('remote-sessions'),
+      notifyGrant: $<HTMLButtonElement>('remote-notify-grant'),
+    },
     screenNote: $('screen-note'),
   };
   ui.screenNote.textContent = SCREEN_UNSUPPORTED_TEXT;
@@ -51,6 +64,26 @@ function boot(): void {
   ui.overlay.addEventListener('click', () => (ui.overlay.hidden = true));
   const every = allPhoneTools(alarm, new LinkPrompts(ui.prompts));
   let offered: PhoneTool[] = [];
+
+  /** Whether the desktop speaks the remote version this page does (from welcome/paired). */
+  let remoteVersionOk = false;
+  // Remote frames go out on the link's socket; the link is made just below.
+  const remote = new RemoteClient((frame) => link.send(frame), {
+    onSnapshot: (snapshot) => remoteView.render(snapshot),
+    onNotify: (frame) => remoteView.alert(frame),
+    onChanged: () => remoteView.refreshOpen(),
+  });
+  const remoteView = new RemoteView(ui.remote, {
+    client: remote,
+    canNotify: notificationsGranted,
+    askToNotify: requestNotifications,
+  });
+
+  /** The remote right ended: every remote item leaves the page now, and the page says why. */
+  const endRemote = () => {
+    remote.stop();
+    if (remoteView.clear()) note('Remote access was turned off on the desktop.');
+  };
 
   const link = new DeviceLink({
     onState: (state) => showState(state),
@@ -71,6 +104,24 @@ function boot(): void {
     },
     runCall: (call) => runCall(call),
     onDeclarationRejected: (reason) => note(`The desktop refused the tool list: ${reason}`),
+    onRights: (rights, versions) => {
+      // versions come with welcome/paired; a later rights frame keeps what welcome said.
+      if (versions) remoteVersionOk = versions.includes(REMOTE_VERSION);
+      if (rights.remote && remoteVersionOk) {
+        remoteView.show();
+        remote.start();
+      } else {
+        endRemote();
+      }
+    },
+    onRemote: (frame) => remote.handle(frame),
+    onSocketClosed: (code) => {
+      remote.stop();
+      // 4005: the remote right was revoked. Other closes keep the items, greyed, until the
+      // reconnect's welcome says what this phone may still see.
+      if (code === REMOTE_REVOKED_CLOSE) endRemote();
+      else remoteView.setStale(true);
+    },
   });
 
   async function runCall(call: HostFrameOf<'device_tool_call'>): Promise<CallAnswer> {
@@ -116,6 +167,10 @@ function boot(): void {
     ui.form.hidden = state.kind !== 'unpaired';
     ui.toolsSection.hidden = state.kind !== 'online';
     ui.forget.hidden = state.kind === 'unpaired';
+    if (state.kind === 'unpaired') {
+      remote.stop();
+      remoteView.clear();
+    }
   }
 
   function renderTools(): void {
@@ -124,7 +179,8 @@ function boot(): void {
         const li = document.createElement('li');
         const id = document.createElement('code');
         id.textContent = tool.tool_id;
-        li.append(id, ` — ${tool.description}`);
+        // The person reads the first clause; the model gets the whole description.
+        li.append(id, ` — ${tool.description.split(/[.:](\s|$)/)[0]}`);
         return li;
       }),
     );

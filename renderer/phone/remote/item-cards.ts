@@ -1,0 +1,200 @@
+import type { RemoteApprovalItem, RemoteItem } from '../../../shared/device/remote-frames';
+import { hashMatches } from './approval-hash';
+
+// One waiting item as a card: an approval with its whole command or diff and Approve / Deny, or a
+// question with its options and Answer. Everything the desktop sent is shown as text (never
+// HTML). The card reports the person's decision through `act`, which says how it went.
+
+export type CardAction =
+  | { kind: 'decide'; decision: 'allow' | 'deny'; reason?: string }
+  | { kind: 'answer'; answers: ({ selected: number[] } | { text: string })[]; notes?: string };
+
+export type ActResult = { ok: true; done: string } | { ok: false; message: string };
+
+export interface CardOptions {
+  act(action: CardAction): Promise<ActResult>;
+}
+
+const el = <K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, text?: string) => {
+  const node = document.createElement(tag);
+  if (cls) node.className = cls;
+  if (text !== undefined) node.textContent = text;
+  return node;
+};
+
+/** The key a card is kept under between refreshes: a changed approval is a new card. */
+export function itemKey(item: RemoteItem): string {
+  return item.kind === 'approval'
+    ? `a:${item.session_id}:${item.approval_id}:${item.hash}`
+    : `q:${item.session_id}:${item.question_id}`;
+}
+
+export function itemCard(item: RemoteItem, options: CardOptions): HTMLElement {
+  return item.kind === 'approval' ? approvalCard(item, options) : questionCard(item, options);
+}
+
+/** A diff's lines coloured by what they do; any other detail as plain text. */
+function detailBlock(detail: string): HTMLElement {
+  const pre = el('pre', 'detail');
+  if (!/^@@ /m.test(detail)) {
+    pre.textContent = detail;
+    return pre;
+  }
+  for (const line of detail.split('\n')) {
+    const kind = line.startsWith('@@')
+      ? 'hunk'
+      : line.startsWith('+') && !line.startsWith('+++')
+        ? 'add'
+        : line.startsWith('-') && !line.startsWith('---')
+          ? 'del'
+          : '';
+    pre.append(el('span', kind ? `line ${kind}` : 'line', `${line}\n`));
+  }
+  return pre;
+}
+
+function statusLine(): HTMLElement {
+  const status = el('p', 'item-status');
+  status.setAttribute('role', 'status');
+  return status;
+}
+
+/** Runs an action with the card's buttons disabled, and shows what came of it. */
+async function perform(
+  card: HTMLElement,
+  status: HTMLElement,
+  options: CardOptions,
+  action: CardAction,
+): Promise<void> {
+  const buttons = [...card.querySelectorAll('button')];
+  for (const b of buttons) b.disabled = true;
+  status.textContent = 'Sending…';
+  status.dataset.tone = '';
+  const result = await options.act(action);
+  status.textContent = result.ok ? result.done : result.message;
+  status.dataset.tone = result.ok ? 'ok' : 'bad';
+  if (result.ok) card.dataset.decided = 'true';
+  else for (const b of buttons) b.disabled = b.dataset.locked === 'true';
+}
+
+function approvalCard(item: RemoteApprovalItem, options: CardOptions): HTMLElement {
+  const card = el('article', 'item approval');
+  card.setAttribute('aria-label', `Approval: ${item.summary}`);
+  card.append(el('p', 'item-session', item.session_title || 'Untitled session'));
+  card.append(el('h3', undefined, item.summary));
+  card.append(el('p', 'item-tool', `Tool: ${item.tool}`));
+  card.append(detailBlock(item.detail));
+  const warning = el('p', 'hint warn');
+  warning.hidden = true;
+  const actions = el('div', 'actions');
+  const approve = el('button', 'approve', 'Approve');
+  const deny = el('button', 'deny', 'Deny');
+  approve.type = deny.type = 'button';
+  // Until the hash is checked, nothing may be approved.
+  approve.disabled = true;
+  approve.dataset.locked = 'true';
+  actions.append(approve, deny);
+  const reason = el('input', 'reason');
+  reason.placeholder = 'Reason (optional, sent with Deny)';
+  reason.maxLength = 2000;
+  reason.setAttribute('aria-label', 'Reason for denying');
+  const status = statusLine();
+  card.append(warning, actions, reason, status);
+
+  const lock = (text: string) => {
+    warning.hidden = false;
+    warning.textContent = text;
+  };
+  if (item.truncated) {
+    lock(
+      'Too large to approve from the phone (it was cut): deny it here or decide on the desktop.',
+    );
+  } else {
+    void hashMatches(item).then((ok) => {
+      if (ok) {
+        approve.dataset.locked = 'false';
+        approve.disabled = card.dataset.decided === 'true';
+      } else {
+        lock('What the desktop would approve does not match what is shown: decide on the desktop.');
+      }
+    });
+  }
+  approve.addEventListener('click', () =>
+    perform(card, status, options, { kind: 'decide', decision: 'allow' }),
+  );
+  deny.addEventListener('click', () =>
+    perform(card, status, options, {
+      kind: 'decide',
+      decision: 'deny',
+      ...(reason.value.trim() ? { reason: reason.value.trim() } : {}),
+    }),
+  );
+  return card;
+}
+
+function questionCard(
+  item: Extract<RemoteItem, { kind: 'question' }>,
+  options: CardOptions,
+): HTMLElement {
+  const card = el('article', 'item question');
+  const first = item.questions[0];
+  card.setAttribute('aria-label', `Question: ${first?.question ?? 'the agent asks'}`);
+  card.append(el('p', 'item-session', item.session_title || 'Untitled session'));
+  const readers: (() => { selected: number[] } | { text: string } | string)[] = [];
+  item.questions.forEach((q, qi) => {
+    const set = el('fieldset');
+    set.append(el('legend', undefined, q.header || `Question ${qi + 1}`));
+    set.append(el('p', 'question-text', q.question));
+    const name = `${item.question_id}-${qi}`;
+    const inputs = q.options.map((option, oi) => {
+      const label = el('label', 'option');
+      const input = el('input');
+      input.type = q.multi_select ? 'checkbox' : 'radio';
+      input.name = name;
+      input.value = String(oi);
+      label.append(input, ` ${option.label}`);
+      if (option.description) label.append(el('small', undefined, ` — ${option.description}`));
+      set.append(label);
+      return input;
+    });
+    const other = el('input', 'other');
+    other.placeholder = q.options.length ? 'Or write your own answer' : 'Your answer';
+    other.maxLength = 4000;
+    other.setAttribute('aria-label', `Answer to: ${q.question}`);
+    set.append(other);
+    card.append(set);
+    readers.push(() => {
+      if (other.value.trim()) return { text: other.value.trim() };
+      const selected = inputs.flatMap((input, i) => (input.checked ? [i] : []));
+      return selected.length ? { selected } : `Choose an answer for “${q.header || q.question}”.`;
+    });
+  });
+  let notes: HTMLTextAreaElement | undefined;
+  if (item.notes_placeholder !== null) {
+    notes = el('textarea', 'notes');
+    notes.placeholder = item.notes_placeholder || 'Notes (optional)';
+    notes.maxLength = 4000;
+    notes.setAttribute('aria-label', 'Notes');
+    card.append(notes);
+  }
+  const answer = el('button', 'answer', 'Answer');
+  answer.type = 'button';
+  const status = statusLine();
+  card.append(el('div', 'actions'), status);
+  card.querySelector('.actions')!.append(answer);
+  answer.addEventListener('click', () => {
+    const answers = readers.map((read) => read());
+    const missing = answers.find((a): a is string => typeof a === 'string');
+    if (missing) {
+      status.textContent = missing;
+      status.dataset.tone = 'bad';
+      return;
+    }
+    void perform(card, status, options, {
+      kind: 'answer',
+      answers: answers as ({ selected: number[] } | { text: string })[],
+      ...(notes?.value.trim() ? { notes: notes.value.trim() } : {}),
+    });
+  });
+  return card;
+}

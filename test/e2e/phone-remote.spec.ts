@@ -1,0 +1,286 @@
+import { expect, test, type Page } from '@playwright/test';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Host } from '../../electron/host/host';
+import type { ClientContext } from '../../electron/host/rpc/router';
+import type { CommandName, RequestOf, ResponseOf } from '../../shared/protocol/commands';
+import type { SessionEvent } from '../../shared/protocol/events';
+import { FakeOpenAi } from '../helpers/fake-openai';
+import { tempDir } from '../helpers/temp';
+
+// #21 part 3: the phone page as a remote, on a 360x740 phone, against a real host (temp
+// MEWBO_HOME, scripted model, the real pinned-TLS pairing listener serving the built page). A
+// phone paired with remote rights opens on what waits on you, approves a command in full view and
+// the run goes on; it answers a question; it keeps working after a reload and a dropped socket;
+// and when the desktop revokes the right, every remote item leaves the page at once.
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const SCREENSHOTS = join(root, 'test-results', 'screenshots');
+const CLIENT: ClientContext = { clientId: 'phone-e2e', transport: 'local' };
+const PHONE = { width: 360, height: 740 };
+
+test.use({
+  viewport: PHONE,
+  isMobile: true,
+  hasTouch: true,
+  deviceScaleFactor: 2,
+  userAgent:
+    'Mozilla/5.0 (Linux; Android 14; Pixel 7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Mobile Safari/537.36',
+  ignoreHTTPSErrors: true,
+  launchOptions: {
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--ignore-certificate-errors'],
+  },
+});
+
+let host: Host;
+let fake: FakeOpenAi;
+const cleanups: (() => void | Promise<void>)[] = [];
+
+test.beforeEach(async () => {
+  const home = tempDir('mewbo-phone-remote-home-');
+  const project = tempDir('mewbo-phone-remote-proj-');
+  const dist = tempDir('mewbo-phone-remote-dist-');
+  fake = await FakeOpenAi.start({ apiKey: 'sk-test' });
+  cleanups.push(() => fake.close(), home.cleanup, project.cleanup, dist.cleanup);
+  const { buildPhonePage } = (await import(
+    pathToFileURL(join(root, 'build', 'phone-page.mjs')).href
+  )) as { buildPhonePage(o: { root: string; outdir: string }): Promise<string> };
+  await buildPhonePage({ root, outdir: join(dist.dir, 'phone') });
+  mkdirSync(join(home.dir, 'configs'), { recursive: true });
+  writeFileSync(
+    join(home.dir, 'configs', 'app.json'),
+    JSON.stringify({
+      projects: { api: { path: project.dir } },
+      permission_mode: 'ask',
+      devices: { host: '127.0.0.1' },
+    }),
+  );
+  host = await Host.create({
+    env: {
+      PATH: process.env.PATH,
+      HOME: home.dir,
+      MEWBO_HOME: home.dir,
+      OPENAI_API_KEY: 'sk-test',
+      OPENAI_BASE_URL: fake.baseUrl,
+    },
+    distDir: dist.dir,
+  });
+});
+
+test.afterEach(async () => {
+  await host.dispose();
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+async function invoke<K extends CommandName>(method: K, params: RequestOf<K>) {
+  const r = await host.router.invoke(method, params, CLIENT);
+  if (!r.ok) throw new Error(`${method}: ${r.error.code}: ${r.error.message}`);
+  return r.value as ResponseOf<K>;
+}
+
+async function events(id: string): Promise<SessionEvent[]> {
+  return (await invoke('sessions.open', { id })).events;
+}
+
+/** A session whose agent runs `command`, which needs approval in ask mode. */
+async function sessionRunning(command: string, title: string): Promise<string> {
+  fake.script.push(
+    { toolCalls: [{ name: 'aider_shell_tool', args: { command } }] },
+    { text: `Ran ${command}.` },
+  );
+  const id = (await invoke('sessions.create', { project: 'api' })).session.id;
+  await invoke('sessions.rename', { id, title }).catch(() => undefined);
+  await invoke('sessions.send', {
+    id,
+    text: `please run ${command}`,
+    capabilities: ['generative_ui', 'ask_user', 'approvals'],
+  });
+  return id;
+}
+
+async function pair(page: Page, remote: boolean): Promise<string> {
+  const offer = await invoke('devices.createOffer', { remote });
+  await page.goto(offer.pairing_url);
+  await page.locator('#device-name').fill('Pixel in the garden');
+  await page.getByRole('button', { name: 'Pair' }).tap();
+  await expect(page.locator('#state')).toHaveText('Connected as “Pixel in the garden”.');
+  return (await invoke('devices.list', {})).devices[0]!.device_id;
+}
+
+test('a phone with remote rights opens on what waits, approves a command seen in full, answers a question, survives a reload and a dropped socket, and shows nothing once revoked', async ({
+  page,
+}) => {
+  const deviceId = await pair(page, true);
+  const remote = page.locator('#remote');
+  await expect(remote).toBeVisible();
+  await expect(remote.getByText('Nothing is waiting on you.')).toBeVisible();
+
+  // The agent asks to run a command: the phone is told, and shows it first, in full.
+  const first = await sessionRunning('echo deployed-from-the-phone', 'Deploy the docs');
+  const card = page.getByRole('article', { name: 'Approval: Run: echo deployed-from-the-phone' });
+  await expect(card).toBeVisible();
+  await expect(card.locator('.detail')).toContainText('$ echo deployed-from-the-phone');
+  await expect(card.locator('.detail')).toContainText('cwd:');
+  const approve = card.getByRole('button', { name: 'Approve' });
+  // Waiting items come first: the decision is on the first screen, no scrolling.
+  await expect(approve).toBeEnabled(); // the page checked the approval hash
+  await expect(approve).toBeInViewport();
+  await expect(card.getByRole('button', { name: 'Deny' })).toBeInViewport();
+  await expect(page.locator('#remote-sessions')).toContainText('Waiting on you');
+  await shoot(page, 'phone-remote-waiting');
+  const before = (await events(first)).length;
+
+  await approve.tap();
+  await expect(card.locator('.item-status')).toHaveText('Approved. The agent continues.');
+  // The run continues on the desktop: the command runs, the agent answers, the item leaves.
+  await expect
+    .poll(async () =>
+      (await events(first)).slice(before).some((e) => e.type === 'run_state' && e.state === 'idle'),
+    )
+    .toBe(true);
+  const log = await events(first);
+  expect(log.find((e) => e.type === 'approval_decision')).toMatchObject({
+    decision: 'allow',
+    via: { device_id: deviceId, device_name: 'Pixel in the garden' },
+  });
+  expect(JSON.stringify(log.filter((e) => e.type === 'tool_result'))).toContain(
+    'deployed-from-the-phone',
+  );
+  await expect(card).toHaveCount(0);
+  await expect(remote.getByText('Nothing is waiting on you.')).toBeVisible();
+  const row = page
+    .locator('.session', { hasText: 'please run echo deployed' })
+    .or(page.locator('.session', { hasText: 'Deploy the docs' }));
+  await expect(row.locator('.badge')).toHaveText('Done');
+  await row.locator('.session-head').tap();
+  await expect(row.locator('.conversation')).toContainText('Ran echo deployed-from-the-phone.');
+
+  // The phone slept and its browser dropped the page: it comes back on its stored token, on the
+  // remote view, and still works.
+  await page.reload();
+  await expect(page.locator('#state')).toContainText('Connected as');
+  await expect(remote).toBeVisible();
+  // The desktop drops the socket (pairing off and on): the page reconnects by itself.
+  await invoke('devices.disablePairing', {});
+  await expect(page.locator('#state')).toContainText('Lost the connection');
+  await invoke('devices.enablePairing', {});
+  await expect(page.locator('#state')).toContainText('Connected as', { timeout: 15_000 });
+
+  // A question, answered from the phone.
+  fake.script.push(
+    {
+      toolCalls: [
+        {
+          name: 'ask_user_question',
+          args: {
+            questions: [
+              {
+                header: 'Target',
+                question: 'Where should the docs go?',
+                options: [
+                  { label: 'Staging', description: 'try it first' },
+                  { label: 'Production', description: '' },
+                ],
+              },
+            ],
+          },
+        },
+      ],
+    },
+    { text: 'Deploying to staging.' },
+  );
+  const second = (await invoke('sessions.create', { project: 'api' })).session.id;
+  await invoke('sessions.send', {
+    id: second,
+    text: 'deploy the docs somewhere',
+    capabilities: ['generative_ui', 'ask_user', 'approvals'],
+  });
+  const question = page.getByRole('article', { name: 'Question: Where should the docs go?' });
+  await expect(question).toBeVisible();
+  await expect(question.getByRole('button', { name: 'Answer' })).toBeInViewport();
+  await question.getByLabel('Staging').check();
+  await shoot(page, 'phone-remote-question');
+  await question.getByRole('button', { name: 'Answer' }).tap();
+  await expect
+    .poll(async () => (await events(second)).find((e) => e.type === 'question_answer'))
+    .toMatchObject({ via: { device_name: 'Pixel in the garden' } });
+  await expect(question).toHaveCount(0);
+
+  // Another approval is waiting when the user revokes the right on the desktop: it leaves the
+  // page at once, and the phone, still paired, shows no remote view after reconnecting.
+  await sessionRunning('echo never-approved', 'Clean up');
+  const pending = page.getByRole('article', { name: 'Approval: Run: echo never-approved' });
+  await expect(pending).toBeVisible();
+  await invoke('devices.setRights', { device_id: deviceId, remote: false });
+  await expect(page.locator('#remote-items .item')).toHaveCount(0);
+  await expect(remote).toBeHidden();
+  await expect(page.locator('#remote-sessions li')).toHaveCount(0);
+  await expect(page.locator('#state')).toContainText('Connected as', { timeout: 15_000 });
+  await expect(page.locator('#tools-section')).toBeVisible();
+  await expect(remote).toBeHidden();
+  await shoot(page, 'phone-remote-revoked');
+});
+
+test('a phone paired without remote rights shows no remote view', async ({ page }) => {
+  await pair(page, false);
+  await sessionRunning('echo not-for-phones', 'Private');
+  await expect(page.locator('#tools-section')).toBeVisible();
+  await expect(page.locator('#remote')).toBeHidden();
+  await expect(page.locator('.item')).toHaveCount(0);
+});
+
+/** A screenshot in light and in dark, at the phone's size. */
+async function shoot(page: Page, name: string): Promise<void> {
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.screenshot({ path: join(SCREENSHOTS, `${name}-${scheme}.png`) });
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+test('when a session starts waiting and no desktop window is focused, the phone shows a notification and vibrates', async ({
+  page,
+  context,
+}) => {
+  // Headless Chromium shows no system notifications: record what the page asks the browser for.
+  await context.addInitScript(() => {
+    const w = window as unknown as {
+      shown: { title: string; body?: string }[];
+      vibrations: unknown[];
+    };
+    w.shown = [];
+    w.vibrations = [];
+    class RecordedNotification {
+      static permission = 'granted';
+      static requestPermission = async () => 'granted';
+      onclick: (() => void) | null = null;
+      constructor(title: string, options?: { body?: string }) {
+        w.shown.push({ title, body: options?.body });
+      }
+      close() {}
+    }
+    Object.defineProperty(window, 'Notification', { value: RecordedNotification });
+    navigator.vibrate = (pattern: VibratePattern) => {
+      w.vibrations.push(pattern);
+      return true;
+    };
+  });
+  await pair(page, true);
+  // The person lets the page notify them (the button probes with a first notification).
+  await page.getByRole('button', { name: 'Notify me when a session waits' }).tap();
+  await expect(page.getByRole('button', { name: 'Notify me when a session waits' })).toBeHidden();
+
+  await sessionRunning('echo notify-me', 'Nightly build');
+  await expect(page.getByRole('article', { name: 'Approval: Run: echo notify-me' })).toBeVisible();
+  await expect
+    .poll(() => page.evaluate(() => (window as unknown as { shown: unknown[] }).shown))
+    .toContainEqual({
+      title: 'Mewbo needs your approval',
+      body: 'Nightly build: Run: echo notify-me',
+    });
+  expect(
+    await page.evaluate(() => (window as unknown as { vibrations: unknown[] }).vibrations.length),
+  ).toBeGreaterThan(0);
+});
