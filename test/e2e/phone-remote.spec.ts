@@ -284,3 +284,55 @@ test('when a session starts waiting and no desktop window is focused, the phone 
     await page.evaluate(() => (window as unknown as { vibrations: unknown[] }).vibrations.length),
   ).toBeGreaterThan(0);
 });
+
+test('an alarm the agent sets waits for approval in ask mode, is approved from the phone, and then the phone shows its prompt', async ({
+  page,
+}) => {
+  await page.addInitScript(() =>
+    // This Chromium has no Clock app; handing it the intent: link stalls its input (see phone.spec).
+    document.addEventListener('click', (event) => {
+      if ((event.target as Element).closest('a.prompt-link')) event.preventDefault();
+    }),
+  );
+  await pair(page, true);
+  await expect
+    .poll(async () => (await invoke('devices.list', {})).devices[0]!.tools.map((t) => t.tool_id))
+    .toContain('device_set_alarm');
+  fake.script.push(
+    {
+      toolCalls: [
+        { name: 'device_set_alarm', args: { hour: 6, minute: 45, label: 'Catch the 7:10 train' } },
+      ],
+    },
+    { text: 'I asked your phone to set it.' },
+  );
+  const id = (await invoke('sessions.create', { project: 'api' })).session.id;
+  await invoke('sessions.send', {
+    id,
+    text: 'wake me at 6:45 for the train',
+    capabilities: ['generative_ui', 'ask_user', 'approvals'],
+  });
+  // Ask mode: the alarm is not set up on the phone until the person approves it.
+  const approval = page.locator('.item.approval', { hasText: 'device_set_alarm' });
+  await expect(approval).toBeVisible();
+  await expect(approval.locator('.detail')).toContainText('Catch the 7:10 train');
+  await expect(page.getByRole('alertdialog')).toHaveCount(0);
+  await approval.getByRole('button', { name: 'Approve' }).tap();
+
+  const prompt = page.getByRole('alertdialog', { name: 'The agent asks: Set an alarm' });
+  await expect(prompt).toContainText('06:45');
+  await shoot(page, 'phone-remote-alarm');
+  await prompt.getByRole('link', { name: 'Open Clock to set it' }).tap();
+  await expect
+    .poll(async () => (await events(id)).some((e) => e.type === 'run_state' && e.state === 'idle'))
+    .toBe(true);
+  const log = await events(id);
+  expect(log.find((e) => e.type === 'approval_decision')).toMatchObject({
+    decision: 'allow',
+    via: { device_name: 'Pixel in the garden' },
+  });
+  expect(log.find((e) => e.type === 'device_tool_result')).toMatchObject({
+    status: 'ok',
+    result: { prompt_shown: true, tapped: true, hour: 6, minute: 45 },
+  });
+});
