@@ -2,7 +2,7 @@
 // Vite. `--node-only` skips the renderer (tests that only drive the CLI).
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
-import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { buildLandlock } from './build-landlock.mjs';
 import { buildPhonePage } from './phone-page.mjs';
 
@@ -24,6 +24,49 @@ const common = {
   logLevel: 'warning',
 };
 
+// `import { z } from 'zod'` hands over zod's namespace object, which a bundler must keep whole:
+// every schema kind, JSON-schema converter and all 40 locales (750 KB that each CLI process
+// compiled before doing anything, ~40-60 ms; issue #18). Our sources' `zod` resolves instead to
+// an object of just the functions they call, imported by name, so esbuild drops the rest. The
+// names are the `z.x` the sources use that zod exports at run time (types such as z.infer are
+// not exports); packages importing zod themselves still get the real module.
+async function zodNamedExports() {
+  const exported = new Set(Object.keys(await import('zod')));
+  // Named in type positions only (z.core.JSONSchema, z.input<...>); `core` is a namespace that
+  // would bring all of zod back. A run-time use of one of these would be undefined: add it here.
+  for (const typeOnly of ['core', 'input', 'output', 'infer']) exported.delete(typeOnly);
+  const used = new Set();
+  const walk = (dir) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const path = `${dir}/${e.name}`;
+      if (e.isDirectory()) walk(path);
+      else if (/\.tsx?$/.test(e.name))
+        for (const m of readFileSync(path, 'utf8').matchAll(/\bz\.([A-Za-z_$][\w$]*)/g))
+          if (exported.has(m[1])) used.add(m[1]);
+    }
+  };
+  for (const dir of ['electron', 'shared', 'renderer/src']) walk(`${root}/${dir}`);
+  const names = [...used].sort();
+  const local = (n) => `zod_${n}`;
+  return {
+    name: 'zod-named-exports',
+    setup(b) {
+      b.onResolve({ filter: /^zod$/ }, (args) =>
+        args.namespace === 'zod-named' || args.importer.includes('/node_modules/')
+          ? undefined
+          : { path: 'zod', namespace: 'zod-named' },
+      );
+      b.onLoad({ filter: /.*/, namespace: 'zod-named' }, () => ({
+        resolveDir: root,
+        contents:
+          `import { ${names.map((n) => `${n} as ${local(n)}`).join(', ')} } from 'zod';\n` +
+          `export const z = { ${names.map((n) => `${n}: ${local(n)}`).join(', ')} };\n`,
+      }));
+    },
+  };
+}
+const zodPlugin = await zodNamedExports();
+
 // The shell launcher (C, Landlock + process-tree supervisor); skipped when up to date.
 buildLandlock();
 
@@ -42,6 +85,7 @@ await Promise.all([
     // parsing hundreds of files); node-pty is native and stays in node_modules.
     packages: undefined,
     external: ['node-pty', 'electron'],
+    plugins: [zodPlugin],
     // Bundled CommonJS packages call require() for Node built-ins.
     banner: {
       js: "#!/usr/bin/env node\nimport { createRequire as __mewboRequire } from 'node:module';\nconst require = __mewboRequire(import.meta.url);",
