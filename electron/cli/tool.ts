@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
 import { isErrorPayload } from '../../shared/tools/payload';
 import { ConfigError } from '../host/config/load-config';
 import { builtinTools, findBuiltinTool } from '../host/tools/builtin-tools';
@@ -49,6 +50,9 @@ export const toolCommand: CliCommand = {
   name: 'tool',
   usage,
   async run(argv) {
+    // One process, one call: each schema is used once, so zod's compiled fast path (generated
+    // code, compiled on a schema's first parse) costs more than it saves (~20 ms, issue #18).
+    z.config({ jitless: true });
     const parsed = parseCliArgs({
       args: argv,
       allowPositionals: true,
