@@ -29,7 +29,7 @@ import { SessionsRemoteBackend } from './devices/remote-backend';
 import { ShellService } from './shells/shell-service';
 import { shellHandlers, shellTopic } from './handlers/shells';
 import { AppSettingsService } from './handlers/settings';
-import { createLspService } from './lsp/create-lsp-service';
+import { lazyLspService } from './lsp/lazy-lsp';
 import { DisposableStore, toDisposable } from './lifecycle/disposable';
 import { WorkspaceTrust } from './trust/workspace-trust';
 import { trustHandlers, trustTopic } from './handlers/trust';
@@ -124,8 +124,9 @@ export class Host extends DisposableObject {
     });
     const projectTools = new ProjectSwitcher(projects, sessions);
     // Language servers register with their own store so they shut down after the runs that use them.
+    // The LSP code (the protocol library: a third of the host's code) loads with the first call.
     const lspStore = new DisposableStore();
-    const lsp = createLspService({
+    const lsp = lazyLspService({
       config: () => config,
       homeDir: paths.home,
       store: lspStore,

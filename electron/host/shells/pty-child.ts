@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { spawn as spawnPty, type IPty } from 'node-pty';
+import type { IPty } from 'node-pty';
+import { lazyRequire } from '../system/lazy-require';
 import { Emitter } from '../lifecycle/emitter';
 import { DRAIN_QUIET_MS, PAUSED_EXIT_POLL_MS } from './constants';
 import { signalQuietly } from './process-tree';
@@ -28,6 +29,15 @@ export function childless(pid: number): boolean {
 }
 
 const alive = isLiveProcess;
+
+/**
+ * node-pty, loaded at the first PTY: a process that never opens one (`mewbo tool read_file`)
+ * does not pay for the native addon (issue #18, start-up).
+ */
+const nodePty = lazyRequire<typeof import('node-pty')>('node-pty');
+function spawnPty(...args: Parameters<typeof import('node-pty').spawn>): IPty {
+  return nodePty().spawn(...args);
+}
 
 /** A shell on a pseudo-terminal: forkpty makes it a session leader with the PTY as its terminal. */
 export class PtyChild implements ShellChild {

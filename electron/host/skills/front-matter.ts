@@ -1,5 +1,8 @@
-import { parseDocument } from 'yaml';
 import type { ConfigWarning } from '../rules/settings-sources';
+import { lazyRequire } from '../system/lazy-require';
+
+/** The YAML parser (a quarter of the host's bundle) loads with the first front matter read. */
+const yaml = lazyRequire<typeof import('yaml')>('yaml');
 
 // YAML front matter, as SKILL.md and command files carry it: `---` on the first line, YAML, then
 // `---`. Parsed as YAML (not by regex), with errors given as file lines.
@@ -26,7 +29,7 @@ export function readFrontMatter(
     return null;
   }
   const yamlText = src.slice(4, end + 1);
-  const doc = parseDocument(yamlText);
+  const doc = yaml().parseDocument(yamlText);
   if (doc.errors.length) {
     const e = doc.errors[0]!;
     const line = (e.linePos?.[0]?.line ?? 1) + 1;
