@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { permissionModeWire } from './common';
+import { pastedTextSchema } from '../attachments/pasted-text';
 
 // A session is an append-only log of these events. Each carries `seq` (0-based position in the
 // log, the replay cursor) and `ts` (ms since epoch), assigned by the store when it is appended.
@@ -77,6 +78,8 @@ export const sessionEventBodySchema = z.discriminatedUnion('type', [
     message_id: z.string(),
     /** Pasted or dropped images, shown to models that accept images. */
     images: z.array(imageWire).optional(),
+    /** Long pastes kept as chips: the model reads them after the text. */
+    pastes: z.array(pastedTextSchema).optional(),
     /** Files named with `@path`: the model reads them after the text. */
     mentions: z.array(fileMentionSchema).optional(),
     /** Sent from a paired phone (remote rights): which one. */

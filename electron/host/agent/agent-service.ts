@@ -174,6 +174,7 @@ export class AgentService implements SessionRunner, Disposable {
       ...(opts.images?.length ? { images: opts.images } : {}),
       ...(opts.mentions?.length ? { mentions: opts.mentions } : {}),
       ...(opts.via ? { via: opts.via } : {}),
+      ...(opts.pastes?.length ? { pastes: opts.pastes } : {}),
     });
     const expansion = await this.opts.services?.commands
       ?.expand(text, session.meta.root)

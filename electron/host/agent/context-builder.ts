@@ -5,6 +5,7 @@ import type { ModelImage, ModelMessage, ModelToolCall, ReasoningBlocks } from '.
 import { formatAnswerText } from './question-format';
 import { renderToolResult } from './render-result';
 import { withMentionedFiles } from '../sessions/file-mentions';
+import { withPastedTexts } from '../../../shared/attachments/pasted-text';
 
 // The model's context, rebuilt from the session log for one agent: a restarted host continues a
 // session from its log alone. A model turn starts at its `usage` event (appended first), gathers
@@ -127,7 +128,10 @@ export function buildContext(
       case 'user_message':
         if (isRoot)
           userText(
-            withMentionedFiles(expanded.get(e.message_id) ?? e.text, e.mentions),
+            withPastedTexts(
+              withMentionedFiles(expanded.get(e.message_id) ?? e.text, e.mentions),
+              e.pastes,
+            ),
             toModelImages(e.images),
           );
         break;

@@ -81,6 +81,7 @@ export function sessionHandlers({
         capabilities: req.capabilities,
         images: req.images,
         ...(mentions.length ? { mentions } : {}),
+        ...(req.pastes?.length ? { pastes: req.pastes } : {}),
       });
     },
     'sessions.stop': async (req) => {

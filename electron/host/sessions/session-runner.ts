@@ -8,6 +8,7 @@ import type {
   ThinkingWire,
 } from '../../../shared/protocol/events';
 import type { Session } from './session';
+import type { PastedText } from '../../../shared/attachments/pasted-text';
 
 export interface SendOptions {
   capabilities: ClientCapability[];
@@ -16,6 +17,8 @@ export interface SendOptions {
   mentions?: FileMention[];
   /** Sent from a paired phone (remote rights): recorded on the user_message. */
   via?: RemoteVia;
+  /** Long pastes the composer kept as chips (shared/attachments/pasted-text.ts). */
+  pastes?: PastedText[];
 }
 
 /** What turns a user message into a run. The agent runtime implements it. */

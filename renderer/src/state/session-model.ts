@@ -110,6 +110,7 @@ export class SessionModel {
           kind: 'user',
           text: e.text,
           images: e.images,
+          ...(e.pastes?.length ? { pastes: e.pastes } : {}),
           ...(e.mentions?.length
             ? { mentions: e.mentions.map((m) => ({ path: m.path, note: m.note })) }
             : {}),

@@ -1,5 +1,6 @@
 import type { ImageWire, SessionEventOf } from '../../../shared/protocol/events';
 import type { ToolPayload } from '../../../shared/tools/payload';
+import type { PastedText } from '../../../shared/attachments/pasted-text';
 
 // What the conversation timeline draws: a projection of the session log where related events are
 // merged into one item (a tool call and its result, a question and its answer, a panel and its
@@ -23,6 +24,8 @@ export interface UserItem extends Base {
   /** Files the message named with `@path` that were attached (note: why cut or left out). */
   mentions?: Array<{ path: string; note?: string }>;
   images?: ImageWire[];
+  /** Long pastes sent as chips: shown as chips again, openable. */
+  pastes?: PastedText[];
 }
 
 export interface AssistantItem extends Base {

@@ -4,6 +4,7 @@ import { sessionSummarySchema } from '../session-summary';
 import { imageWire, sessionEventSchema, thinkingWire } from '../events';
 import { sessionSnapshotSchema } from '../session-snapshot';
 import { clientCapabilitySchema } from '../capabilities';
+import { pastedTextsSchema } from '../../attachments/pasted-text';
 import { permissionModeWire } from '../common';
 import {
   IMAGES_MAX_TOTAL_BASE64_CHARS,
@@ -76,9 +77,11 @@ export const sessionCommands = {
             `the images add up to more than ${IMAGES_MAX_TOTAL_BYTES / 2 ** 20} MB`,
           )
           .optional(),
+        /** Long pastes, kept whole as chips (all together at most 2 million characters). */
+        pastes: pastedTextsSchema.optional(),
         capabilities: z.array(clientCapabilitySchema).default([]),
       })
-      .refine((r) => r.text.trim() || r.images?.length, {
+      .refine((r) => r.text.trim() || r.images?.length || r.pastes?.length, {
         message: 'the message is empty',
         path: ['text'],
       }),

@@ -17,6 +17,8 @@ import { askNotificationPermission } from '../../state/waiting-signals';
 import type { ClientCapability } from '../../../../shared/protocol/capabilities';
 import { imageCandidates } from '../../lib/image-attachments';
 import { ImageChips, useImageAttachments } from './ImageChips';
+import { PastedChips, usePastedTexts } from '../attachments/PastedText';
+import { isLongPaste } from '../../../../shared/attachments/pasted-text';
 
 /** What this UI can do for a run: draw panels, ask the person, show approvals. */
 export const CAPABILITIES: ClientCapability[] = ['generative_ui', 'ask_user', 'approvals'];
@@ -36,6 +38,7 @@ export function Composer({
   const box = useRef<HTMLTextAreaElement>(null);
   const mention = useMentionMenu(sessionId, box, draft, setDraft);
   const images = useImageAttachments();
+  const pastes = usePastedTexts();
   // "Edit and resend" on a message of yours puts its text here, ready to change and send.
   const asked = useUi((s) => s.draft);
   const [seen, setSeen] = useState(0);
@@ -50,7 +53,7 @@ export function Composer({
   const send = async (e?: FormEvent) => {
     e?.preventDefault();
     const text = draft.trim();
-    if ((!text && !images.items.length) || sending) return;
+    if ((!text && !images.items.length && !pastes.items.length) || sending) return;
     setSending(true);
     setError(null);
     // A send is a user gesture: the one moment a browser lets the app ask to notify later.
@@ -61,10 +64,14 @@ export function Composer({
         id: sessionId,
         text,
         ...(attached.length ? { images: attached } : {}),
+        ...(pastes.items.length
+          ? { pastes: pastes.items.map((p) => ({ name: p.name, text: p.text })) }
+          : {}),
         capabilities: CAPABILITIES,
       });
       setDraft('');
       images.clear();
+      pastes.clear();
     } catch (err) {
       setError(errorText(err));
     } finally {
@@ -85,9 +92,16 @@ export function Composer({
   // to the window. A paste with no file in it is text, as ever.
   const onPaste = (e: ClipboardEvent<HTMLTextAreaElement>) => {
     const files = imageCandidates(e.clipboardData.files);
-    if (!files.length) return;
+    if (files.length) {
+      e.preventDefault();
+      void images.add(files);
+      return;
+    }
+    // A long text becomes a chip instead of a wall in the box (shared/attachments/pasted-text.ts).
+    const text = e.clipboardData.getData('text/plain');
+    if (!isLongPaste(text)) return;
     e.preventDefault();
-    void images.add(files);
+    pastes.add(text);
   };
   const onDragOver = (e: DragEvent) => {
     if ([...e.dataTransfer.items].some((i) => i.kind === 'file' && i.type !== '')) {
@@ -128,6 +142,16 @@ export function Composer({
           box.current?.focus();
         }}
       />
+      <PastedChips
+        label="Pasted text"
+        items={pastes.items}
+        refusal={pastes.refusal}
+        onRemove={(i) => {
+          const held = pastes.items[i];
+          if (held) pastes.remove(held.id);
+          box.current?.focus();
+        }}
+      />
       <div className="composer-row">
         <textarea
           ref={box}
@@ -152,7 +176,7 @@ export function Composer({
         <button
           type="submit"
           className="primary"
-          disabled={(!draft.trim() && !images.items.length) || sending}
+          disabled={(!draft.trim() && !images.items.length && !pastes.items.length) || sending}
           aria-keyshortcuts="Enter"
           title="Send (Enter)"
         >

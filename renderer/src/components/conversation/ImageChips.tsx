@@ -1,5 +1,6 @@
 import { useCallback, useRef, useState } from 'react';
 import { addImages, type ImageAttachment } from '../../lib/image-attachments';
+import { AttachmentChip } from '../attachments/AttachmentChip';
 
 /** The images waiting in the message box, and what was refused on the last paste or drop. */
 export function useImageAttachments() {
@@ -54,7 +55,7 @@ export function ImageChips({
 }) {
   if (!items.length && !refusals.length) return null;
   return (
-    <div className="image-chips">
+    <div className="image-chips attachment-chips">
       {refusals.map((r) => (
         <div key={r} className="error-text" role="alert">
           {r}
@@ -63,20 +64,14 @@ export function ImageChips({
       {items.length > 0 && (
         <ul aria-label="Attached images">
           {items.map((a) => (
-            <li key={a.id} className="image-chip" title={a.description}>
-              <img src={`data:${a.mediaType};base64,${a.data}`} alt="" />
-              <span className="image-chip-name">{a.name}</span>
-              <span className="image-chip-size">{a.description}</span>
-              <button
-                type="button"
-                className="image-chip-remove"
-                aria-label={`Remove ${a.name}`}
-                title={`Remove ${a.name}`}
-                onClick={() => onRemove(a.id)}
-              >
-                ×
-              </button>
-            </li>
+            <AttachmentChip
+              key={a.id}
+              name={a.name}
+              detail={a.description}
+              title={a.description}
+              lead={<img src={`data:${a.mediaType};base64,${a.data}`} alt="" />}
+              onRemove={() => onRemove(a.id)}
+            />
           ))}
         </ul>
       )}

@@ -12,6 +12,7 @@ import { Markdown, StreamingMarkdown } from '../common/Markdown';
 import { formatTime } from '../../lib/format';
 import { nextStep } from '../../lib/user-error';
 import { MessageActions } from '../rewind/MessageActions';
+import { PastedChips } from '../attachments/PastedText';
 
 export const UserRow = memo(function UserRow({ item }: { item: UserItem }) {
   return (
@@ -28,6 +29,7 @@ export const UserRow = memo(function UserRow({ item }: { item: UserItem }) {
         </div>
       ) : null}
       {item.text && <div className="msg-text">{item.text}</div>}
+      {item.pastes && <PastedChips label="Pasted text you sent" items={item.pastes} />}
       {item.mentions && <MentionedFiles files={item.mentions} />}
       <time className="msg-time">{formatTime(item.ts)}</time>
       <MessageActions seq={item.seq} rewind text={item.text} />
