@@ -10,7 +10,7 @@ import { requestLocation } from './tools/location';
 import { notificationsGranted, requestNotifications } from './tools/notify';
 import { permissionState, ToolFailure, watchPermission, type PhoneTool } from './tools/phone-tool';
 import { allPhoneTools, permittedTools } from './tools/registry';
-import { SCREEN_UNSUPPORTED_TEXT, screenRefusal } from './tools/screen';
+import { SCREEN_GATE_ON_TEXT, SCREEN_UNSUPPORTED_TEXT, screenRefusal } from './tools/screen';
 import { WakeAlarm } from './tools/wake';
 
 // The page the pairing QR code opens. It pairs with the code from the URL fragment, keeps its
@@ -105,6 +105,10 @@ function boot(): void {
     runCall: (call) => runCall(call),
     onDeclarationRejected: (reason) => note(`The desktop refused the tool list: ${reason}`),
     onRights: (rights, versions) => {
+      ui.screenNote.textContent = rights.screen_control
+        ? SCREEN_GATE_ON_TEXT
+        : SCREEN_UNSUPPORTED_TEXT;
+      ui.screenNote.dataset.tone = rights.screen_control ? 'warn' : '';
       // versions come with welcome/paired; a later rights frame keeps what welcome said.
       if (versions) remoteVersionOk = versions.includes(REMOTE_VERSION);
       if (rights.remote && remoteVersionOk) {

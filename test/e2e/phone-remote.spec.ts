@@ -223,12 +223,24 @@ test('a phone with remote rights opens on what waits, approves a command seen in
   await shoot(page, 'phone-remote-revoked');
 });
 
-test('a phone paired without remote rights shows no remote view', async ({ page }) => {
-  await pair(page, false);
+test('a phone paired without remote rights shows no remote view; with Screen control on it says it still cannot see the screen', async ({
+  page,
+}) => {
+  const deviceId = await pair(page, false);
   await sessionRunning('echo not-for-phones', 'Private');
   await expect(page.locator('#tools-section')).toBeVisible();
   await expect(page.locator('#remote')).toBeHidden();
   await expect(page.locator('.item')).toHaveCount(0);
+
+  const note = page.locator('#screen-note');
+  await expect(note).toContainText('browsers do not allow');
+  await invoke('devices.setRights', { device_id: deviceId, screen_control: true });
+  await expect(note).toContainText('Screen control is on for this phone on the desktop');
+  await shoot(page, 'phone-screen-control-on');
+  const tools = (await invoke('devices.list', {})).devices[0]!.tools.map((t) => t.tool_id);
+  expect(tools.filter((id) => id.startsWith('device_screen_'))).toEqual([]);
+  await invoke('devices.setRights', { device_id: deviceId, screen_control: false });
+  await expect(note).not.toContainText('Screen control is on');
 });
 
 /** A screenshot in light and in dark, at the phone's size. */

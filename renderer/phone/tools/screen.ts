@@ -8,6 +8,10 @@ export const SCREEN_TOOL_PREFIX = 'device_screen_';
 export const SCREEN_UNSUPPORTED_TEXT =
   "Screen control: this page cannot see or use your phone's screen, because browsers do not allow a web page to capture or control it. Only a native app can offer that.";
 
+/** When the user turned Screen control on for this phone on the desktop: why nothing changes. */
+export const SCREEN_GATE_ON_TEXT =
+  "Screen control is on for this phone on the desktop, but this page cannot see or use your phone's screen: browsers do not allow a web page to capture or control it, so no screen tools are offered. Only a native app can offer them.";
+
 /** The error for a device_screen_* call, or undefined for any other tool. */
 export function screenRefusal(toolId: string): { code: string; message: string } | undefined {
   if (!toolId.startsWith(SCREEN_TOOL_PREFIX)) return undefined;
