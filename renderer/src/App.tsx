@@ -18,6 +18,7 @@ import { createSession } from './state/session-actions';
 import { AppPanes } from './components/layout/AppPanes';
 import { FirstRunSetup } from './components/conversation/FirstRunSetup';
 import { useWaitingSignals } from './state/waiting-signals';
+import { useFocusReport } from './lib/use-focus-report';
 import type { Client } from './transport/transport';
 
 /** App-wide shortcuts; the Electron menu sends the same key events, so there is one path. */
@@ -61,6 +62,7 @@ export function App() {
   useProjectSync(client);
   useEffect(() => keepFocusInApp(window), []);
   useWaitingSignals();
+  useFocusReport(client);
 
   useEffect(() => {
     const offStatus = client.transport.onStatus((c) => useSessions.getState().setConnected(c));

@@ -3,30 +3,43 @@ import { useClient } from '../../client-context';
 import { Dialog } from '../common/Dialog';
 import { errorText } from '../../state/agent-actions';
 import { useHostQuery } from '../../lib/use-host-query';
-import type { PairingOffer } from '../../../../shared/device/api';
+import type { DeviceInfo, PairingOffer } from '../../../../shared/device/api';
 import { formatAgo } from '../../lib/format';
 import { deviceToolsText } from './device-tools-text';
 
 /**
  * "Pair phone": turns the LAN listener on, shows a one-time offer (QR code, the code as text, the
- * URL and the certificate fingerprint to compare on the phone), and lists paired phones with revoke.
+ * URL and the certificate fingerprint to compare on the phone), and lists paired phones with their
+ * rights ("Remote", "Screen control": off by default, per phone, revocable at once) and revoke.
  */
 export function PairPhoneDialog({ onClose }: { onClose: () => void }) {
   const client = useClient();
   const [offer, setOffer] = useState<PairingOffer | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // The rights of the phone that pairs with the code on screen: a new code when it changes, so a
+  // code shown before never gains rights it was not shown with.
+  const [offerRemote, setOfferRemote] = useState(false);
   const devices = useHostQuery('devices.list', {}, 'devices');
   const now = useNow();
 
   const newOffer = useCallback(async () => {
     setError(null);
     try {
-      setOffer(await client.invoke('devices.createOffer', {}));
+      setOffer(await client.invoke('devices.createOffer', { remote: offerRemote }));
     } catch (err) {
       setError(errorText(err));
     }
-  }, [client]);
+  }, [client, offerRemote]);
   useEffect(() => void newOffer(), [newOffer]);
+
+  const setRights = async (id: string, change: { remote?: boolean; screen_control?: boolean }) => {
+    try {
+      await client.invoke('devices.setRights', { device_id: id, ...change });
+      devices.reload();
+    } catch (err) {
+      setError(errorText(err));
+    }
+  };
 
   // The LAN listener stays up after the dialog closes (a phone reconnects through it); this closes it.
   const stopPairing = async () => {
@@ -102,6 +115,15 @@ export function PairPhoneDialog({ onClose }: { onClose: () => void }) {
             Scan the code with the phone’s camera on the same network. Check that the phone shows
             the same fingerprint before you trust it.
           </p>
+          <label className="check">
+            <input
+              type="checkbox"
+              checked={offerRemote}
+              onChange={(e) => setOfferRemote(e.target.checked)}
+            />
+            Give this phone remote rights (see waiting approvals and questions, decide and answer
+            them, send a short message)
+          </label>
           <div className="actions start">
             <button type="button" onClick={() => void newOffer()}>
               New code
@@ -134,18 +156,62 @@ export function PairPhoneDialog({ onClose }: { onClose: () => void }) {
                     : 'never connected'}{' '}
                 · {deviceToolsText(d.tools)}
               </span>
-              <button
-                type="button"
-                className="danger small"
-                onClick={() => void revoke(d.device_id)}
-              >
-                Revoke
-              </button>
+              {d.screen_control && (
+                <span className="badge screen-on" role="status">
+                  Screen control on
+                </span>
+              )}
+              <span className="device-rights">
+                <RightSwitch
+                  device={d}
+                  label="Remote"
+                  title="Approve, deny and answer from this phone, see sessions and send a short message. Off closes its connection at once."
+                  checked={d.remote}
+                  onChange={(on) => void setRights(d.device_id, { remote: on })}
+                />
+                <RightSwitch
+                  device={d}
+                  label="Screen control"
+                  title="Offer this phone's device_screen_* tools to the agent; each call asks first in ask mode."
+                  checked={d.screen_control}
+                  onChange={(on) => void setRights(d.device_id, { screen_control: on })}
+                />
+                <button
+                  type="button"
+                  className="danger small"
+                  onClick={() => void revoke(d.device_id)}
+                >
+                  Revoke
+                </button>
+              </span>
             </li>
           ))}
         </ul>
       </section>
     </Dialog>
+  );
+}
+
+/** One right of one phone, as a switch named by the right and the phone. */
+function RightSwitch(props: {
+  device: DeviceInfo;
+  label: string;
+  title: string;
+  checked: boolean;
+  onChange(on: boolean): void;
+}) {
+  return (
+    <button
+      type="button"
+      role="switch"
+      className="switch small"
+      aria-checked={props.checked}
+      aria-label={`${props.label} for ${props.device.name}`}
+      title={props.title}
+      onClick={() => props.onChange(!props.checked)}
+    >
+      {props.label}: {props.checked ? 'on' : 'off'}
+    </button>
   );
 }
 

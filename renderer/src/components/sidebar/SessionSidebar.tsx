@@ -1,3 +1,4 @@
+import { useHostQuery } from '../../lib/use-host-query';
 import { useEffect, useMemo, useState, type KeyboardEvent } from 'react';
 import fuzzysort from 'fuzzysort';
 import { useClient } from '../../client-context';
@@ -133,6 +134,7 @@ export function SessionSidebar() {
       )}
 
       <div className="sidebar-foot">
+        <ScreenControlIndicator onOpen={() => openDialog('pair')} />
         <button type="button" onClick={() => openDialog('pair')}>
           Pair phone
         </button>
@@ -141,5 +143,26 @@ export function SessionSidebar() {
         </button>
       </div>
     </nav>
+  );
+}
+
+/**
+ * While any phone has screen control on, the sidebar says so (the agent may see or use that
+ * phone's screen); a click opens the Pair phone dialog, where it is turned off.
+ */
+function ScreenControlIndicator({ onOpen }: { onOpen: () => void }) {
+  const devices = useHostQuery('devices.list', {}, 'devices');
+  const on = devices.data?.devices.filter((d) => d.screen_control) ?? [];
+  if (!on.length) return null;
+  return (
+    <button
+      type="button"
+      className="screen-control-indicator"
+      role="status"
+      onClick={onOpen}
+      title="The agent may see and use this phone's screen (each action asks first in ask mode). Click to turn it off."
+    >
+      Screen control on: {on.map((d) => d.name).join(', ')}
+    </button>
   );
 }
