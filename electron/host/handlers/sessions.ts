@@ -13,6 +13,7 @@ type SessionHandlers = Pick<
   | 'sessions.rename'
   | 'sessions.delete'
   | 'sessions.search'
+  | 'sessions.find'
   | 'sessions.send'
   | 'sessions.stop'
   | 'sessions.setMode'
@@ -73,6 +74,9 @@ export function sessionHandlers({
       return { ok: true as const };
     },
     'sessions.search': async (req) => ({ hits: await sessions.search(req.query) }),
+    'sessions.find': async (req) => ({
+      matches: await sessions.find(req.id, req.query, req.before),
+    }),
     'sessions.send': async (req) => {
       const session = await sessions.get(req.id);
       const root = session.meta.root;

@@ -6,7 +6,7 @@ import { readJsonOr, writeJsonAtomic } from '../store/atomic-json';
 import { EventLogIndex, readTail } from '../store/event-index';
 import { Session, type SessionMeta, type SessionStreamItem } from './session';
 import { newSessionId, SESSION_ID_PATTERN } from './session-folders';
-import { searchLog, type SessionHit } from './session-search';
+import { findInLog, searchLog, type SessionHit } from './session-search';
 import { DEFAULT_SESSION_TITLE } from './session-title';
 import type { SessionSummary, SessionsChange } from '../../../shared/protocol/session-summary';
 import type { SessionEvent } from '../../../shared/protocol/events';
@@ -465,6 +465,12 @@ export class SessionManager implements Disposable {
         }),
     );
     return hits.filter((h) => h !== null);
+  }
+
+  /** One session's messages before seq `before` that contain `query` (find in a paged view). */
+  async find(id: string, query: string, before: number) {
+    if (!ID_PATTERN.test(id)) throw new SessionNotFoundError(id);
+    return findInLog(this.paths(id).log, query, before);
   }
 
   async rename(id: string, title: string): Promise<SessionSummary> {

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { countOccurrences } from '../../../shared/find-text';
 
 // Search over what was said in a session (the user's and the agent's messages), for the sidebar.
 // Reads the log file as text and parses only the lines that contain the query, so a search over
@@ -17,6 +18,38 @@ export function snippetAround(text: string, at: number, length: number): string 
   const to = Math.min(text.length, at + length + SNIPPET_SIDE_CHARS);
   const body = text.slice(from, to).replace(/\s+/g, ' ').trim();
   return `${from > 0 ? '…' : ''}${body}${to < text.length ? '…' : ''}`;
+}
+
+/** Messages before `before` holding `query` (Ctrl+F in a paged conversation), oldest first. */
+export async function findInLog(
+  logPath: string,
+  query: string,
+  before: number,
+): Promise<Array<{ seq: number; count: number }>> {
+  const q = query.toLowerCase();
+  let raw: string;
+  try {
+    raw = await readFile(logPath, 'utf8');
+  } catch {
+    return [];
+  }
+  const plain = ![...q].some((c) => c === '"' || c === '\\' || c.charCodeAt(0) < 0x20);
+  const out: Array<{ seq: number; count: number }> = [];
+  for (const line of raw.split('\n')) {
+    if (plain && !line.toLowerCase().includes(q)) continue;
+    let e: { type?: unknown; text?: unknown; seq?: unknown };
+    try {
+      e = JSON.parse(line) as typeof e;
+    } catch {
+      continue;
+    }
+    if ((e.type !== 'user_message' && e.type !== 'assistant_message') || typeof e.text !== 'string')
+      continue;
+    if (typeof e.seq !== 'number' || e.seq >= before) continue;
+    const count = countOccurrences(e.text, q);
+    if (count) out.push({ seq: e.seq, count });
+  }
+  return out;
 }
 
 export async function searchLog(logPath: string, query: string): Promise<SessionHit | null> {

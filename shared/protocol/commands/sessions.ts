@@ -62,6 +62,18 @@ export const sessionCommands = {
     z.object({ query: z.string().trim().min(1).max(200) }),
     z.object({ hits: z.array(z.object({ id: z.string(), snippet: z.string() })) }),
   ),
+  /**
+   * Ctrl+F in a paged conversation: the messages before seq `before` (the part the view has not
+   * loaded) that contain the text, with how often, oldest first.
+   */
+  'sessions.find': command(
+    z.object({
+      id,
+      query: z.string().min(1).max(200),
+      before: z.number().int().min(0),
+    }),
+    z.object({ matches: z.array(z.object({ seq: z.number(), count: z.number() })) }),
+  ),
   'sessions.send': command(
     z
       .object({

@@ -6,6 +6,7 @@ import { followSession } from '../../state/session-sync';
 import { Timeline } from '../timeline/Timeline';
 import { SessionIdContext } from '../timeline/session-context';
 import { Composer } from './Composer';
+import { FindBar } from './FindBar';
 import { FirstRunSetup } from './FirstRunSetup';
 import { SessionHeader } from './SessionHeader';
 import { TrustPrompt } from '../trust/TrustPrompt';
@@ -34,13 +35,16 @@ export function Conversation({ sessionId }: { sessionId: string }) {
         {view && <SessionHeader id={sessionId} summary={summary} model={view.model} />}
         {view?.loaded && <TrustPrompt root={view.model.root} />}
         <FirstRunSetup compact={(view?.model.items.length ?? 0) > 0} />
-        {view?.loaded ? (
-          <Timeline view={view} />
-        ) : (
-          <div className="timeline-scroll loading" role="status">
-            Opening session…
-          </div>
-        )}
+        <div className="timeline-area">
+          <FindBar sessionId={sessionId} />
+          {view?.loaded ? (
+            <Timeline view={view} />
+          ) : (
+            <div className="timeline-scroll loading" role="status">
+              Opening session…
+            </div>
+          )}
+        </div>
         <Composer sessionId={sessionId} pendingQuestion={pendingQuestion} />
       </section>
     </SessionIdContext.Provider>

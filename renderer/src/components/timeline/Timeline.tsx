@@ -8,6 +8,8 @@ import { AssistantText } from './SimpleRows';
 import { useClient } from '../../client-context';
 import { loadOlderEvents } from '../../state/session-sync';
 import { useSessionId } from './session-context';
+import { useTimelineFind } from './use-timeline-find';
+import { useFind } from '../../state/find-store';
 
 /** Rows rendered beyond the viewport on each side: smooth scrolling without rendering thousands. */
 const OVERSCAN_ROWS = 6;
@@ -15,6 +17,8 @@ const OVERSCAN_ROWS = 6;
 const STICK_SLACK_PX = 48;
 /** Within this many pixels of the top, the page of older events loads (a session is paged). */
 const LOAD_OLDER_PX = 600;
+/** Room above the first row while the find bar (about 44 px, 8 px down) covers the list's top. */
+const FIND_BAR_ROOM_PX = 64;
 
 type Row =
   | { type: 'item'; item: TimelineItem }
@@ -48,6 +52,7 @@ export function Timeline({ view }: { view: SessionView }) {
   const { model, version, streaming } = view;
   const client = useClient();
   const sessionId = useSessionId();
+  const findOpen = useFind((s) => s.open);
 
   const items = useMemo(
     () => model.items.filter(SessionModel.visible),
@@ -74,9 +79,17 @@ export function Timeline({ view }: { view: SessionView }) {
       return r.type === 'item' ? r.item.key : r.type === 'stream' ? `stream-${r.id}` : 'working';
     },
     overscan: OVERSCAN_ROWS,
-    paddingStart: 12,
+    // The find bar floats over the list's top: the first row can scroll out from under it.
+    paddingStart: findOpen ? FIND_BAR_ROOM_PX : 12,
     paddingEnd: 16,
   });
+
+  useTimelineFind(
+    scrollRef,
+    (seq) => rows.findIndex((r) => r.type === 'item' && r.item.seq === seq),
+    virtualizer,
+    () => setStick(false),
+  );
 
   const streamedChars = Object.values(streaming).reduce((n, s) => n + s.text.length, 0);
   // Rows measured taller or shorter (a pane resized, a card opened, fonts loaded) change the total
@@ -143,6 +156,7 @@ export function Timeline({ view }: { view: SessionView }) {
             <div
               key={v.key}
               data-index={v.index}
+              data-seq={row.type === 'item' ? row.item.seq : undefined}
               ref={virtualizer.measureElement}
               className="tl-row"
               style={{ transform: `translateY(${v.start}px)` }}
