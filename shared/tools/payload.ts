@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { IMAGE_MEDIA_TYPES } from '../images/image-file';
 
 // Every tool returns a JSON payload tagged with `kind`. Errors the model should see are payloads
 // too (kind "error"), never exceptions.
@@ -46,3 +47,19 @@ export const filePayloadSchema = z.looseObject({
   note: z.string().optional(),
 });
 export type FilePayload = z.infer<typeof filePayloadSchema>;
+
+/**
+ * read_file's result for an image file: its description, and the file as base64 in `image`, which
+ * goes to the model as an image (never as text) where the model takes images.
+ */
+export const imagePayloadSchema = z.looseObject({
+  kind: z.literal('image'),
+  path: z.string(),
+  media_type: z.enum(IMAGE_MEDIA_TYPES),
+  size_bytes: z.number().int().nonnegative(),
+  width: z.number().int().nullable(),
+  height: z.number().int().nullable(),
+  message: z.string(),
+  image: z.object({ media_type: z.enum(IMAGE_MEDIA_TYPES), data: z.string() }),
+});
+export type ImagePayload = z.infer<typeof imagePayloadSchema>;

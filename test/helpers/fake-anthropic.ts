@@ -1,6 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- a fake server reads whatever JSON a client sends */
 import { createHmac } from 'node:crypto';
 import type { Server, ServerResponse } from 'node:http';
+import { anthropicImageError } from './fake-image-shapes';
 import { PromptCache } from './fake-prompt-cache';
 import {
   listenLocal,
@@ -82,7 +83,7 @@ function protocolError(body: any): string | null {
   for (const t of body.tools ?? [])
     if (!t.name || !t.input_schema || t.input_schema.type !== 'object')
       return `tools: ${t.name}: input_schema must be an object schema`;
-  return thinkingError(body);
+  return anthropicImageError(body) ?? thinkingError(body);
 }
 
 const redactedIssued = new Set<string>();

@@ -7,6 +7,7 @@ import {
   readBody,
   type RecordedRequest,
 } from './fake-model-script';
+import { ollamaImageError } from './fake-image-shapes';
 
 // A local server speaking Ollama's native API: POST /api/chat (NDJSON stream, one JSON object a
 // line, the last with done: true, done_reason and the eval counts), POST /api/show (model_info
@@ -15,7 +16,8 @@ import {
 // silence: `truncated` counts the requests that were.
 
 export interface FakeOllamaOptions {
-  models?: { name: string; contextLength: number }[];
+  /** `vision`: the model takes images ("vision" among its /api/show capabilities). */
+  models?: { name: string; contextLength: number; vision?: boolean }[];
 }
 
 const DEFAULT_NUM_CTX = 4096;
@@ -69,7 +71,7 @@ export class FakeOllama {
       return this.json(res, 200, {
         details: { family: arch },
         model_info: { 'general.architecture': arch, [`${arch}.context_length`]: m.contextLength },
-        capabilities: ['completion', 'tools'],
+        capabilities: ['completion', 'tools', ...(m.vision ? ['vision'] : [])],
       });
     }
     if (req.method !== 'POST' || req.url !== '/api/chat')
@@ -79,6 +81,8 @@ export class FakeOllama {
         error: `model "${body.model}" not found, try pulling it first`,
       });
     const msgs: any[] = body.messages ?? [];
+    const badImage = ollamaImageError(body);
+    if (badImage) return this.json(res, 400, { error: badImage });
     for (let i = 0; i < msgs.length; i++)
       if (msgs[i].role === 'tool' && !['assistant', 'tool'].includes(msgs[i - 1]?.role))
         return this.json(res, 400, {

@@ -8,6 +8,7 @@ import {
   type RecordedRequest,
   type ScriptedReply,
 } from './fake-model-script';
+import { chatImageError, responsesImageError } from './fake-image-shapes';
 
 // A local server speaking OpenAI Chat Completions (POST /v1/chat/completions, SSE chunks ending in
 // `data: [DONE]`) with scripted replies; also GET /v1/models and Ollama's GET /api/tags, so it can
@@ -30,6 +31,8 @@ function transcriptOf(body: any): string {
     .filter((m: any) => m.role !== 'system')
     .map((m: any) => {
       if (m.role === 'tool') return `tool_result: ${m.content}`;
+      if (Array.isArray(m.content))
+        return `${m.role}: ${m.content.map((p: any) => p.text ?? `[${p.type}]`).join('')}`;
       const calls = (m.tool_calls ?? [])
         .map((c: any) => `\n${m.role} tool_use ${c.function.name} ${c.function.arguments}`)
         .join('');
@@ -74,7 +77,8 @@ function protocolError(body: any): string | null {
 function responsesTranscript(body: any): string {
   return (body.input ?? [])
     .map((i: any) => {
-      if (i.type === 'function_call_output') return `tool_result: ${i.output}`;
+      if (i.type === 'function_call_output')
+        return `tool_result: ${typeof i.output === 'string' ? i.output : i.output.map((p: any) => p.text ?? `[${p.type}]`).join('')}`;
       if (i.type === 'function_call') return `assistant tool_use ${i.name} ${i.arguments}`;
       if (i.type === 'reasoning') return `reasoning ${i.id}`;
       const content =
@@ -164,7 +168,7 @@ export class FakeOpenAi {
     } catch {
       return this.fail(res, 400, 'body is not JSON');
     }
-    const bad = protocolError(body);
+    const bad = protocolError(body) ?? chatImageError(body);
     if (bad) return this.fail(res, 400, bad);
     if (this.opts.maxPromptChars !== undefined && raw.length > this.opts.maxPromptChars) {
       return this.fail(
@@ -264,7 +268,7 @@ export class FakeOpenAi {
     } catch {
       return this.fail(res, 400, 'body is not JSON');
     }
-    const bad = this.responsesError(body);
+    const bad = this.responsesError(body) ?? responsesImageError(body);
     if (bad) return this.fail(res, 400, bad);
     const step = this.script.next({
       path: req.url!,

@@ -3,7 +3,7 @@ import { visibleEvents } from '../../../shared/protocol/rewinds';
 import { errorPayload } from '../../../shared/tools/payload';
 import type { ModelImage, ModelMessage, ModelToolCall, ReasoningBlocks } from '../models/types';
 import { formatAnswerText } from './question-format';
-import { renderToolResult } from './render-result';
+import { renderToolResult, resultImages } from './render-result';
 import { withMentionedFiles } from '../sessions/file-mentions';
 import { withPastedTexts } from '../../../shared/attachments/pasted-text';
 
@@ -170,6 +170,7 @@ export function buildContext(
           name: e.name,
           content,
           isError: e.payload.kind === 'error',
+          ...resultImages(e.payload),
         });
         break;
       }

@@ -65,6 +65,11 @@ export const openaiConfigSchema = providerConfigSchema.extend({
    * Completions otherwise (what compatible servers such as LM Studio, vLLM, llama.cpp speak).
    */
   api: z.enum(['auto', 'chat', 'responses']).default('auto'),
+  /**
+   * Whether the Chat Completions model takes images (image files the agent reads, pasted images);
+   * default: yes at api.openai.com, no elsewhere (a compatible server's model may be text only).
+   */
+  images: z.boolean().optional(),
 });
 export const ollamaConfigSchema = providerConfigSchema.extend({
   /** Context tokens asked of Ollama (options.num_ctx); default: the model's own, from /api/show. */

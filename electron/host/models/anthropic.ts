@@ -85,6 +85,8 @@ export class AnthropicProvider implements ModelProvider {
   readonly provider = 'anthropic' as const;
   readonly model: string;
   readonly contextWindow: number;
+  /** Every Claude model the Messages API serves takes images. */
+  readonly images = true;
   private client?: AnthropicClient;
 
   constructor(private readonly opts: AnthropicOptions) {

@@ -2,6 +2,7 @@ import type { Ollama as OllamaClient } from 'ollama';
 import { MODEL_IDLE_TIMEOUT_MS } from './constants';
 import { withRetry, type RetryPolicy } from './http';
 import { httpModelError, ModelError, networkModelError } from './model-error';
+import { imagesAsNotes } from './image-notes';
 import { idleGuard } from './stream-idle';
 import type {
   ModelMessage,
@@ -25,6 +26,8 @@ export interface OllamaOptions {
   model: string;
   /** The context the app assumes; sent as options.num_ctx. */
   contextWindow: number;
+  /** Whether the model takes images (its /api/show capabilities include "vision"). */
+  images?: boolean;
   retry?: RetryPolicy;
 }
 
@@ -47,7 +50,12 @@ export function toOllamaMessages(system: string, messages: ModelMessage[]): Wire
         ...(m.images?.length ? { images: m.images.map((i) => i.data) } : {}),
       });
     else if (m.role === 'tool')
-      out.push({ role: 'tool', content: m.content || '(empty)', tool_name: m.name });
+      out.push({
+        role: 'tool',
+        content: m.content || '(empty)',
+        tool_name: m.name,
+        ...(m.images?.length ? { images: m.images.map((i) => i.data) } : {}),
+      });
     else
       out.push({
         role: 'assistant',
@@ -87,16 +95,21 @@ export class OllamaProvider implements ModelProvider {
   readonly provider = 'ollama' as const;
   readonly model: string;
   readonly contextWindow: number;
+  readonly images: boolean;
 
   constructor(private readonly opts: OllamaOptions) {
     this.model = opts.model;
     this.contextWindow = opts.contextWindow;
+    this.images = opts.images ?? true;
   }
 
   body(req: ModelRequest) {
     return {
       model: this.model,
-      messages: toOllamaMessages(req.system, req.messages),
+      messages: toOllamaMessages(
+        req.system,
+        this.images ? req.messages : imagesAsNotes(req.messages, this.model),
+      ),
       stream: true as const,
       options: { num_ctx: this.contextWindow, num_predict: req.maxTokens },
       ...(req.tools.length
@@ -207,12 +220,20 @@ export class OllamaProvider implements ModelProvider {
   }
 }
 
-/** The context length a model was trained for, from /api/show (null when unknown). */
-export async function ollamaModelContext(
+export interface OllamaModelInfo {
+  /** The context length the model was trained for; null when unknown. */
+  contextLength: number | null;
+  /** Whether it takes images ("vision" among its capabilities); false when unknown. */
+  vision: boolean;
+}
+
+/** What /api/show says of a model (nothing known when it does not answer). */
+export async function ollamaModelInfo(
   root: string,
   model: string,
   timeoutMs: number,
-): Promise<number | null> {
+): Promise<OllamaModelInfo> {
+  const info: OllamaModelInfo = { contextLength: null, vision: false };
   try {
     const res = await fetch(`${root}/api/show`, {
       method: 'POST',
@@ -220,12 +241,16 @@ export async function ollamaModelContext(
       body: JSON.stringify({ model }),
       signal: AbortSignal.timeout(timeoutMs),
     });
-    if (!res.ok) return null;
-    const json = (await res.json()) as { model_info?: Record<string, unknown> };
+    if (!res.ok) return info;
+    const json = (await res.json()) as {
+      model_info?: Record<string, unknown>;
+      capabilities?: unknown;
+    };
     for (const [k, v] of Object.entries(json.model_info ?? {}))
-      if (k.endsWith('.context_length') && typeof v === 'number' && v > 0) return v;
-    return null;
+      if (k.endsWith('.context_length') && typeof v === 'number' && v > 0) info.contextLength = v;
+    info.vision = Array.isArray(json.capabilities) && json.capabilities.includes('vision');
+    return info;
   } catch {
-    return null;
+    return info;
   }
 }

@@ -2,9 +2,11 @@ import type OpenAIClient from 'openai';
 import { MODEL_IDLE_TIMEOUT_MS } from './constants';
 import { sdkModelError, withRetry, type RetryPolicy } from './http';
 import { ModelError } from './model-error';
+import { dataUrl } from './image-notes';
 import { idleGuard } from './stream-idle';
 import { parseToolArgs } from './tool-args';
 import type {
+  ModelImage,
   ModelMessage,
   ModelProvider,
   ModelRequest,
@@ -36,6 +38,12 @@ type Item = Record<string, unknown>;
 /** Reasoning models take `reasoning` settings; others refuse them. */
 export const isReasoningModel = (model: string) => /^(gpt-5|o\d|codex)|codex/i.test(model);
 
+const inputImage = (i: ModelImage) => ({
+  type: 'input_image',
+  image_url: dataUrl(i),
+  detail: 'auto',
+});
+
 export function toResponsesInput(messages: ModelMessage[]): Item[] {
   const input: Item[] = [];
   for (const m of messages) {
@@ -43,19 +51,19 @@ export function toResponsesInput(messages: ModelMessage[]): Item[] {
       input.push({
         role: 'user',
         content: [
-          ...(m.images ?? []).map((i) => ({
-            type: 'input_image',
-            image_url: `data:${i.mediaType};base64,${i.data}`,
-            detail: 'auto',
-          })),
+          ...(m.images ?? []).map(inputImage),
           { type: 'input_text', text: m.text || '(continue)' },
         ],
       });
     } else if (m.role === 'tool') {
+      // An image a tool read goes back in the output itself, beside the result's text.
+      const text = m.content || '(empty)';
       input.push({
         type: 'function_call_output',
         call_id: m.callId,
-        output: m.content || '(empty)',
+        output: m.images?.length
+          ? [{ type: 'input_text', text }, ...m.images.map(inputImage)]
+          : text,
       });
     } else {
       // The reasoning items lead their turn, as they came out of the previous response.
@@ -98,6 +106,8 @@ export class OpenAiResponsesProvider implements ModelProvider {
   readonly provider = 'openai' as const;
   readonly model: string;
   readonly contextWindow: number;
+  /** GPT-5, the o-series and Codex all take images. */
+  readonly images = true;
   private client?: OpenAIClient;
 
   constructor(private readonly opts: ResponsesOptions) {

@@ -1,9 +1,11 @@
 import { MODEL_IDLE_TIMEOUT_MS } from './constants';
 import { errorDetail, postJson, type RetryPolicy } from './http';
 import { ModelError } from './model-error';
+import { dataUrl, imagesAsNotes } from './image-notes';
 import { readSse } from './sse';
 import { parseToolArgs } from './tool-args';
 import type {
+  ModelImage,
   ModelMessage,
   ModelProvider,
   ModelRequest,
@@ -23,6 +25,8 @@ export interface OpenAiOptions {
   apiKey?: string;
   model: string;
   contextWindow: number;
+  /** Whether the model takes images (a compatible server's model may be text only); default yes. */
+  images?: boolean;
   retry?: RetryPolicy;
 }
 
@@ -51,13 +55,39 @@ interface WireChunk {
   error?: unknown;
 }
 
+const imagePart = (i: ModelImage) => ({ type: 'image_url', image_url: { url: dataUrl(i) } });
+
+/**
+ * A tool message holds text only, and every tool message must follow its assistant message
+ * directly: the images the tools of one turn read go in one user message after the last of them.
+ */
 export function toOpenAiMessages(system: string, messages: ModelMessage[]): WireMessage[] {
   const out: WireMessage[] = system ? [{ role: 'system', content: system }] : [];
+  let toolImages: { name: string; images: ModelImage[] }[] = [];
+  const flushToolImages = () => {
+    if (!toolImages.length) return;
+    out.push({
+      role: 'user',
+      content: toolImages.flatMap((t) => [
+        { type: 'text', text: `[The image ${t.name} returned:]` },
+        ...t.images.map(imagePart),
+      ]),
+    });
+    toolImages = [];
+  };
   for (const m of messages) {
-    if (m.role === 'user') out.push({ role: 'user', content: m.text });
-    else if (m.role === 'tool')
+    if (m.role !== 'tool') flushToolImages();
+    if (m.role === 'user')
+      out.push({
+        role: 'user',
+        content: m.images?.length
+          ? [...(m.text ? [{ type: 'text', text: m.text }] : []), ...m.images.map(imagePart)]
+          : m.text,
+      });
+    else if (m.role === 'tool') {
       out.push({ role: 'tool', tool_call_id: m.callId, content: m.content || '(empty)' });
-    else {
+      if (m.images?.length) toolImages.push({ name: m.name, images: m.images });
+    } else {
       if (!m.text && !m.toolCalls.length) continue;
       out.push({
         role: 'assistant',
@@ -74,6 +104,7 @@ export function toOpenAiMessages(system: string, messages: ModelMessage[]): Wire
       });
     }
   }
+  flushToolImages();
   return out;
 }
 
@@ -94,12 +125,14 @@ export class OpenAiProvider implements ModelProvider {
   readonly provider: OpenAiOptions['provider'];
   readonly model: string;
   readonly contextWindow: number;
+  readonly images: boolean;
   private readonly label: string;
 
   constructor(private readonly opts: OpenAiOptions) {
     this.provider = opts.provider;
     this.model = opts.model;
     this.contextWindow = opts.contextWindow;
+    this.images = opts.images ?? true;
     this.label = opts.provider === 'ollama' ? 'Ollama' : 'OpenAI-compatible server';
   }
 
@@ -119,7 +152,10 @@ export class OpenAiProvider implements ModelProvider {
         model: this.model,
         stream: true,
         stream_options: { include_usage: true },
-        messages: toOpenAiMessages(req.system, req.messages),
+        messages: toOpenAiMessages(
+          req.system,
+          this.images ? req.messages : imagesAsNotes(req.messages, this.model),
+        ),
         ...(req.tools.length
           ? {
               tools: req.tools.map((t) => ({

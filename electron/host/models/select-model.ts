@@ -7,7 +7,7 @@ import {
   providerForModelName,
 } from './catalog';
 import { DEFAULT_MODELS, OLLAMA_AUTO_NUM_CTX_MAX, OLLAMA_PROBE_TIMEOUT_MS } from './constants';
-import { ollamaModelContext, OllamaProvider } from './ollama';
+import { ollamaModelInfo, OllamaProvider } from './ollama';
 import type { RetryPolicy } from './http';
 import { OpenAiProvider } from './openai';
 import { isReasoningModel, OpenAiResponsesProvider } from './openai-responses';
@@ -62,6 +62,9 @@ export async function probeOllama(
   }
 }
 
+const atOpenAi = (baseUrl: string) =>
+  URL.canParse(baseUrl) && new URL(baseUrl).hostname === 'api.openai.com';
+
 /** GPT-5, o-series and Codex at OpenAI itself speak Responses; compatible servers Chat Completions. */
 function usesResponses(
   api: 'auto' | 'chat' | 'responses' = 'auto',
@@ -69,9 +72,7 @@ function usesResponses(
   model: string,
 ) {
   if (api !== 'auto') return api === 'responses';
-  return URL.canParse(baseUrl) && new URL(baseUrl).hostname === 'api.openai.com'
-    ? isReasoningModel(model)
-    : false;
+  return atOpenAi(baseUrl) ? isReasoningModel(model) : false;
 }
 
 function build(p: ProviderSettings, model: string, opts: SelectOptions): ModelProvider {
@@ -102,6 +103,8 @@ function build(p: ProviderSettings, model: string, opts: SelectOptions): ModelPr
     apiKey: p.apiKey,
     model,
     contextWindow,
+    // OpenAI's own chat models take images; a compatible server's may be text only.
+    images: opts.cfg.providers.openai?.images ?? atOpenAi(p.baseUrl),
     retry: opts.retry,
   });
 }
@@ -137,21 +140,21 @@ async function withProvider(
         message: `Ollama at ${p.baseUrl} has no model: pull one (ollama pull qwen3) or set model.name`,
       };
     // The window Ollama is asked for (num_ctx) is the one the app budgets for: configured, or
-    // the model's own (from /api/show) up to a cap.
-    const shown =
-      (opts.cfg.model.context_window ?? p.numCtx)
-        ? null
-        : await ollamaModelContext(p.baseUrl, chosen, OLLAMA_PROBE_TIMEOUT_MS);
+    // the model's own (from /api/show) up to a cap. /api/show also says whether it takes images.
+    const shown = await ollamaModelInfo(p.baseUrl, chosen, OLLAMA_PROBE_TIMEOUT_MS);
     const contextWindow =
       opts.cfg.model.context_window ??
       p.numCtx ??
-      (shown ? Math.min(shown, OLLAMA_AUTO_NUM_CTX_MAX) : DEFAULT_CONTEXT_WINDOW);
+      (shown.contextLength
+        ? Math.min(shown.contextLength, OLLAMA_AUTO_NUM_CTX_MAX)
+        : DEFAULT_CONTEXT_WINDOW);
     return {
       ok: true,
       provider: new OllamaProvider({
         baseUrl: p.baseUrl,
         model: chosen,
         contextWindow,
+        images: shown.vision,
         retry: opts.retry,
       }),
       reason,

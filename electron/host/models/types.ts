@@ -109,5 +109,10 @@ export interface ModelProvider {
   readonly model: string;
   /** Tokens the model accepts (input + output); compaction keeps the context under it. */
   readonly contextWindow: number;
+  /**
+   * Whether the model takes images (absent: it does). One that does not is sent a note in each
+   * image's place (image-notes.ts), never the image.
+   */
+  readonly images?: boolean;
   complete(req: ModelRequest, signal: AbortSignal, callbacks?: StreamCallbacks): Promise<ModelTurn>;
 }

@@ -16,6 +16,7 @@ import {
 } from './constants';
 import { fsErrorPayload } from './file-errors';
 import { ReadState } from './read-state';
+import { readImage } from './read-image';
 import { defineTool, type ToolContext } from './tool';
 
 /** Bytes of a line kept while scanning: enough for READ_FILE_MAX_LINE_CHARS of any UTF-8. */
@@ -74,7 +75,8 @@ export const readFileTool = defineTool({
     'first line, negative from the end) and limit to page through large files. Re-reading an ' +
     'unchanged slice returns a short note instead of the content you already have. A file too ' +
     'large to count in one read has total_lines null, and its last lines (negative offset) are ' +
-    'numbered from the end (-1 is the last line). Only regular files are read.',
+    'numbered from the end (-1 is the last line). Only regular files are read. An image file (PNG, ' +
+    'JPEG, GIF, WebP; at most 5 MB and 8000 px a side) is shown to you as the image itself.',
   parameters,
   flags: { readOnly: true, approval: 'none' },
   async run(ctx, args): Promise<ToolPayload> {
@@ -118,6 +120,16 @@ function notRegular(shown: string): ToolPayload {
   );
 }
 
+function unchanged(shown: string, args: z.infer<typeof parameters>): ToolPayload {
+  return {
+    kind: 'file_unchanged',
+    path: shown,
+    offset: args.offset,
+    limit: args.limit,
+    message: `You already read this slice of ${shown} in this session and the file has not changed since; use that earlier result.`,
+  };
+}
+
 async function readOpened(
   ctx: ToolContext,
   args: z.infer<typeof parameters>,
@@ -131,7 +143,18 @@ async function readOpened(
     return errorPayload('is_directory', message, { path: shown });
   }
   if (!st.isFile()) return notRegular(shown);
-  if (looksBinary(await sniff(handle))) {
+  const head = await sniff(handle);
+  const readState = ctx.services.readState ?? new ReadState({ dedup: false });
+  const version = fileVersionKey(st);
+  const image = await readImage(handle, Number(st.size), head, shown);
+  if (image) {
+    if (image.kind !== 'image') return image;
+    if (readState.alreadyRead(path, args.offset, args.limit, version))
+      return unchanged(shown, args);
+    readState.markRead(path, args.offset, args.limit, version, ctx.callId);
+    return image;
+  }
+  if (looksBinary(head)) {
     return {
       kind: 'binary',
       path: shown,
@@ -139,17 +162,7 @@ async function readOpened(
       message: `${shown} is a binary file (${st.size} bytes); its content is not shown as text`,
     };
   }
-  const readState = ctx.services.readState ?? new ReadState({ dedup: false });
-  const version = fileVersionKey(st);
-  if (readState.alreadyRead(path, args.offset, args.limit, version)) {
-    return {
-      kind: 'file_unchanged',
-      path: shown,
-      offset: args.offset,
-      limit: args.limit,
-      message: `You already read this slice of ${shown} in this session and the file has not changed since; use that earlier result.`,
-    };
-  }
+  if (readState.alreadyRead(path, args.offset, args.limit, version)) return unchanged(shown, args);
   const window = await readLineWindow(
     handle,
     Number(st.size),

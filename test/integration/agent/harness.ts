@@ -5,7 +5,7 @@ import type { ClientContext } from '../../../electron/host/rpc/router';
 import type { SessionEvent } from '../../../shared/protocol/events';
 import type { CommandName, RequestOf, ResponseOf } from '../../../shared/protocol/commands';
 import { FakeAnthropic } from '../../helpers/fake-anthropic';
-import { FakeOllama } from '../../helpers/fake-ollama';
+import { FakeOllama, type FakeOllamaOptions } from '../../helpers/fake-ollama';
 import { FakeOpenAi } from '../../helpers/fake-openai';
 import type { ModelScript } from '../../helpers/fake-model-script';
 import { tempDir } from '../../helpers/temp';
@@ -22,6 +22,8 @@ export interface HarnessOptions {
   maxPromptChars?: number;
   /** Anthropic only: model the prompt cache (usage from it) with this minimum entry size. */
   cache?: { minTokens?: number };
+  /** Ollama only: the models the fake serves. */
+  ollama?: FakeOllamaOptions;
 }
 
 const CLIENT: ClientContext = { clientId: 'test', transport: 'local' };
@@ -49,7 +51,7 @@ export class Harness {
       wire === 'anthropic'
         ? await FakeAnthropic.start({ maxPromptChars: opts.maxPromptChars, cache: opts.cache })
         : wire === 'ollama'
-          ? await FakeOllama.start()
+          ? await FakeOllama.start(opts.ollama)
           : await FakeOpenAi.start({ apiKey: 'sk-test', maxPromptChars: opts.maxPromptChars });
     const env: NodeJS.ProcessEnv = {
       PATH: process.env.PATH,

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ReadState } from '../../../electron/host/tools/read-state';
 import { apiContext, makeFixture, runApi, type Fixture } from './harness';
+import { makePng } from '../../helpers/png';
 
 // read_file rules that need one session across calls (dedup) or a fresh session per call.
 
@@ -125,5 +126,48 @@ describe('read_file paths', () => {
       kind: 'error',
       code: 'path_validation',
     });
+  });
+});
+
+describe('read_file on an image file', () => {
+  it('returns the file as an image, whatever its name; an unchanged re-read is a short note', async () => {
+    fx = makeFixture();
+    const png = makePng(5, 4);
+    writeFileSync(join(fx.root, 'shot.dat'), png);
+    const ctx = apiContext(fx.root);
+    const first = await runApi(fx.root, 'read_file', { path: 'shot.dat' }, ctx);
+    expect(first).toMatchObject({
+      kind: 'image',
+      media_type: 'image/png',
+      width: 5,
+      height: 4,
+      size_bytes: png.length,
+      image: { media_type: 'image/png', data: png.toString('base64') },
+    });
+    const again = await runApi(fx.root, 'read_file', { path: 'shot.dat' }, ctx);
+    expect(again).toMatchObject({ kind: 'file_unchanged' });
+  });
+
+  it("finds a JPEG's size past the first 8 KB (its frame header after a big EXIF block)", async () => {
+    fx = makeFixture();
+    const exif = Buffer.alloc(2 + 2 + 20_000);
+    exif.writeUInt16BE(0xffe1, 0);
+    exif.writeUInt16BE(20_002, 2);
+    const sof = Buffer.from([
+      0xff,
+      0xc0,
+      0,
+      17,
+      8,
+      0x02,
+      0x58,
+      0x03,
+      0x20,
+      3,
+      ...Array(12).fill(0),
+    ]);
+    writeFileSync(join(fx.root, 'p.jpg'), Buffer.concat([Buffer.from([0xff, 0xd8]), exif, sof]));
+    const p = await runApi(fx.root, 'read_file', { path: 'p.jpg' }, apiContext(fx.root));
+    expect(p).toMatchObject({ kind: 'image', media_type: 'image/jpeg', width: 800, height: 600 });
   });
 });

@@ -6,7 +6,11 @@ import type { ToolPayload } from '../../../../shared/tools/payload';
 export function readRange(payload: ToolPayload | undefined): string {
   if (!payload) return '';
   if (payload.kind === 'file_unchanged') return 'unchanged since last read';
+  if (payload.kind === 'binary' && typeof payload.media_type === 'string')
+    return `image not shown, ${payload.size_bytes} bytes`;
   if (payload.kind === 'binary') return `binary, ${payload.size_bytes} bytes`;
+  if (payload.kind === 'image')
+    return `image${payload.width ? `, ${payload.width}×${payload.height}` : ''}, ${payload.size_bytes} bytes`;
   if (payload.kind !== 'file') return '';
   const { start_line, end_line, total_lines, truncated } = payload as unknown as Record<
     string,

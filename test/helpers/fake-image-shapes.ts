@@ -1,0 +1,111 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- a fake server reads whatever JSON a client sends */
+import { sniffImage } from '../../shared/images/image-file';
+
+// Each provider's documented image shapes, as the fake servers check them (the real APIs answer
+// 400 to the others): where an image may stand, how it is encoded, and that its bytes are an image
+// of the type it claims.
+// - Anthropic Messages: `{type: "image", source: {type: "base64", media_type, data}}` in a user
+//   message or in a tool_result's content (text and image blocks only).
+// - OpenAI Chat Completions: `{type: "image_url", image_url: {url}}` parts in user messages only;
+//   a tool message's content is a string or text parts.
+// - OpenAI Responses: `{type: "input_image", image_url}` in a message's content or in a
+//   function_call_output's output list (input_text / input_image / input_file).
+// - Ollama /api/chat: `images`, a list of bare base64 strings (no data: URL), on any message.
+
+const MEDIA = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
+
+function base64Error(data: unknown, mediaType: string | null, where: string): string | null {
+  if (typeof data !== 'string' || !/^[A-Za-z0-9+/]+={0,2}$/.test(data) || data.length % 4)
+    return `${where}: image data is not base64`;
+  const info = sniffImage(Buffer.from(data, 'base64'));
+  if (!info) return `${where}: image data is not a PNG, JPEG, GIF or WebP image`;
+  if (mediaType && info.mediaType !== mediaType)
+    return `${where}: image data is ${info.mediaType}, not the ${mediaType} it claims`;
+  return null;
+}
+
+function dataUrlError(url: unknown, where: string): string | null {
+  if (typeof url !== 'string') return `${where}: image_url must be a string`;
+  if (/^https?:\/\//.test(url)) return null;
+  const m = /^data:(image\/[a-z]+);base64,(.*)$/s.exec(url);
+  if (!m || !MEDIA.includes(m[1]!))
+    return `${where}: image_url must be an http(s) or data:image URL`;
+  return base64Error(m[2], m[1]!, where);
+}
+
+const blocks = (content: unknown): any[] => (Array.isArray(content) ? content : []);
+
+export function anthropicImageError(body: any): string | null {
+  const image = (b: any, where: string) =>
+    b.source?.type !== 'base64' || !MEDIA.includes(b.source?.media_type)
+      ? `${where}: image.source must be {type: "base64", media_type: image/png|jpeg|gif|webp, data}`
+      : base64Error(b.source.data, b.source.media_type, where);
+  for (const [i, m] of (body.messages ?? []).entries())
+    for (const [j, b] of blocks(m.content).entries()) {
+      const where = `messages.${i}.content.${j}`;
+      if (b.type === 'image') {
+        if (m.role !== 'user') return `${where}: images are only allowed in user messages`;
+        const bad = image(b, where);
+        if (bad) return bad;
+      }
+      if (b.type === 'tool_result')
+        for (const [k, c] of blocks(b.content).entries()) {
+          if (c.type !== 'text' && c.type !== 'image')
+            return `${where}.content.${k}: a tool_result holds text and image blocks only`;
+          const bad = c.type === 'image' ? image(c, `${where}.content.${k}`) : null;
+          if (bad) return bad;
+        }
+    }
+  return null;
+}
+
+export function chatImageError(body: any): string | null {
+  for (const [i, m] of (body.messages ?? []).entries()) {
+    if (typeof m.content === 'string' || m.content === null || m.content === undefined) continue;
+    for (const [j, p] of blocks(m.content).entries()) {
+      const where = `messages[${i}].content[${j}]`;
+      if (p.type === 'text') continue;
+      if (p.type !== 'image_url' || m.role !== 'user')
+        return `${where}: ${m.role} messages take ${m.role === 'user' ? 'text and image_url' : 'text'} parts only`;
+      const bad = dataUrlError(p.image_url?.url, where);
+      if (bad) return bad;
+    }
+  }
+  return null;
+}
+
+export function responsesImageError(body: any): string | null {
+  for (const [i, item] of (body.input ?? []).entries()) {
+    if (item.type !== 'function_call_output' && !item.role) continue;
+    const parts =
+      item.type === 'function_call_output'
+        ? typeof item.output === 'string'
+          ? []
+          : item.output
+        : typeof item.content === 'string'
+          ? []
+          : item.content;
+    if (!Array.isArray(parts)) return `input[${i}]: output must be a string or a list of parts`;
+    for (const [j, p] of parts.entries()) {
+      const where = `input[${i}].${item.type === 'function_call_output' ? 'output' : 'content'}[${j}]`;
+      if (p.type === 'input_image') {
+        const bad = dataUrlError(p.image_url, where);
+        if (bad) return bad;
+      } else if (!['input_text', 'input_file', 'output_text'].includes(p.type))
+        return `${where}: unknown part type ${p.type}`;
+    }
+  }
+  return null;
+}
+
+export function ollamaImageError(body: any): string | null {
+  for (const [i, m] of (body.messages ?? []).entries()) {
+    if (m.images === undefined) continue;
+    if (!Array.isArray(m.images)) return `messages[${i}].images must be a list`;
+    for (const [j, data] of m.images.entries()) {
+      const bad = base64Error(data, null, `messages[${i}].images[${j}]`);
+      if (bad) return bad;
+    }
+  }
+  return null;
+}

@@ -1,0 +1,220 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- request bodies are whatever JSON was sent */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  anthropicImageError,
+  chatImageError,
+  ollamaImageError,
+  responsesImageError,
+} from '../../helpers/fake-image-shapes';
+import { makePng } from '../../helpers/png';
+import { Harness, ofType, type HarnessOptions } from './harness';
+
+// read_file on an image file: the image reaches the model, in each provider's documented shape
+// (the fakes refuse any other, and check the bytes are the image they claim to be); a model that
+// takes no images gets a note saying so instead; an image over the limits is described, not sent.
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+const png = makePng(3, 2);
+const b64 = png.toString('base64');
+const dataUrl = `data:image/png;base64,${b64}`;
+
+/** A session that reads photo.png and answers; returns the second request's body. */
+async function readPhoto(opts: HarnessOptions, file: Buffer = png): Promise<any> {
+  h = await Harness.start({ ...opts, config: { permission_mode: 'auto', ...opts.config } });
+  writeFileSync(join(h.project, 'photo.png'), file);
+  h.script.push(
+    { toolCalls: [{ name: 'read_file', args: { path: 'photo.png' } }] },
+    { text: 'red' },
+  );
+  const id = await h.newSession();
+  await h.send(id, 'what colour is photo.png?');
+  const events = await h.waitRunEnd(id);
+  expect(ofType(events, 'error')).toEqual([]);
+  expect(ofType(events, 'assistant_message').at(-1)!.text).toBe('red');
+  expect(h.fake.requests).toHaveLength(2);
+  return h.fake.requests[1]!.body;
+}
+
+const described = expect.stringContaining('photo.png is an image (PNG, 3×2, ');
+
+describe('read_file on an image', () => {
+  it('Anthropic: the image is a base64 image block inside the tool_result, after its description', async () => {
+    const body = await readPhoto({});
+    const result = body.messages.at(-1).content.find((b: any) => b.type === 'tool_result');
+    expect(result.content).toEqual([
+      { type: 'text', text: described },
+      { type: 'image', source: { type: 'base64', media_type: 'image/png', data: b64 } },
+    ]);
+    // The bytes go once, as the image: never as text in the result.
+    expect(result.content[0].text).not.toContain(b64.slice(0, 40));
+  });
+
+  it('OpenAI Responses: the image is an input_image in the function_call_output', async () => {
+    const body = await readPhoto({
+      wire: 'openai',
+      config: { providers: { openai: { api: 'responses' } } },
+    });
+    const out = body.input.find((i: any) => i.type === 'function_call_output');
+    expect(out.output).toEqual([
+      { type: 'input_text', text: described },
+      { type: 'input_image', image_url: dataUrl, detail: 'auto' },
+    ]);
+  });
+
+  it('OpenAI Chat Completions (a model that takes images): an image_url part in a user message right after the tool messages', async () => {
+    const body = await readPhoto({
+      wire: 'openai',
+      config: { providers: { openai: { images: true } } },
+    });
+    const at = body.messages.findIndex((m: any) => m.role === 'tool');
+    expect(body.messages[at].content).toEqual(described);
+    expect(body.messages[at + 1]).toEqual({
+      role: 'user',
+      content: [
+        { type: 'text', text: '[The image read_file returned:]' },
+        { type: 'image_url', image_url: { url: dataUrl } },
+      ],
+    });
+  });
+
+  it('Ollama with a vision model: the image rides on the tool message as bare base64', async () => {
+    const body = await readPhoto({
+      wire: 'ollama',
+      ollama: { models: [{ name: 'qwen2.5vl:7b', contextLength: 32_768, vision: true }] },
+    });
+    const tool = body.messages.find((m: any) => m.role === 'tool');
+    expect(tool).toMatchObject({ tool_name: 'read_file', content: described, images: [b64] });
+  });
+
+  it.each([
+    ['a compatible server (Chat Completions, images not turned on)', { wire: 'openai' as const }],
+    [
+      'an Ollama model without vision',
+      {
+        wire: 'ollama' as const,
+        ollama: { models: [{ name: 'qwen3:8b', contextLength: 40_960 }] },
+      },
+    ],
+  ])('%s: no image is sent; the result says why it is not shown', async (_, opts) => {
+    const body = await readPhoto(opts);
+    const raw = JSON.stringify(body);
+    expect(raw).not.toContain(b64.slice(0, 40));
+    const tool = body.messages.find((m: any) => m.role === 'tool');
+    expect(tool.content).toMatch(
+      /photo\.png is an image \(PNG, 3×2, .*\n\[The image this result carries is not shown to you: the model \S+ does not take images\.\]$/s,
+    );
+  });
+
+  it('an image over 8000 pixels a side, or over 5 MB, is described and not sent', async () => {
+    const wide = makePng(9000, 1);
+    let body = await readPhoto({}, wide);
+    let result = body.messages.at(-1).content.find((b: any) => b.type === 'tool_result');
+    expect(typeof result.content).toBe('string');
+    expect(result.content).toContain('photo.png is an image (PNG, 9000×1, ');
+    expect(result.content).toContain(
+      'not shown: it is 9000×1 pixels; a model takes at most 8000 pixels a side',
+    );
+    await h!.close();
+
+    const big = Buffer.concat([makePng(10, 10), Buffer.alloc(5 * 1024 * 1024)]);
+    body = await readPhoto({}, big);
+    result = body.messages.at(-1).content.find((b: any) => b.type === 'tool_result');
+    expect(result.content).toContain(
+      'not shown: it is 5.0 MB, over the 5.0 MB a model takes per image',
+    );
+    expect(JSON.stringify(body)).not.toContain('"type":"image"');
+  });
+});
+
+describe('images the user sends, to a model that takes none', () => {
+  it('a compatible server gets a note in the message instead of the image', async () => {
+    h = await Harness.start({ wire: 'openai' });
+    h.script.push({ text: 'cannot see it' });
+    const id = await h.newSession();
+    await h.invoke('sessions.send', {
+      id,
+      text: 'what is this?',
+      images: [{ media_type: 'image/png', data: b64 }],
+      capabilities: [],
+    });
+    await h.waitRunEnd(id);
+    const user = h.fake.requests[0]!.body.messages.find((m: any) => m.role === 'user');
+    expect(user.content).toMatch(
+      /^what is this\?\n\n\[The user attached an image that is not shown to you: the model \S+ does not take images\./,
+    );
+  });
+
+  it('OpenAI Chat Completions with images on: text and image_url parts', async () => {
+    h = await Harness.start({
+      wire: 'openai',
+      config: { providers: { openai: { images: true } } },
+    });
+    h.script.push({ text: 'red' });
+    const id = await h.newSession();
+    await h.invoke('sessions.send', {
+      id,
+      text: 'what is this?',
+      images: [{ media_type: 'image/png', data: b64 }],
+      capabilities: [],
+    });
+    await h.waitRunEnd(id);
+    const user = h.fake.requests[0]!.body.messages.find((m: any) => m.role === 'user');
+    expect(user.content).toEqual([
+      { type: 'text', text: 'what is this?' },
+      { type: 'image_url', image_url: { url: dataUrl } },
+    ]);
+  });
+});
+
+describe('the fakes refuse the shapes the real APIs refuse (the checks above are not vacuous)', () => {
+  it('each wrong place or encoding of an image is a 400', () => {
+    const toolResult = (content: unknown) => ({
+      messages: [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 't', content }] }],
+    });
+    expect(
+      anthropicImageError(
+        toolResult([
+          { type: 'image', source: { type: 'base64', media_type: 'image/jpeg', data: b64 } },
+        ]),
+      ),
+    ).toMatch(/is image\/png, not the image\/jpeg/);
+    expect(
+      anthropicImageError(
+        toolResult([{ type: 'image', source: { type: 'url', url: 'https://x/y.png' } }]),
+      ),
+    ).toMatch(/image.source must be/);
+    expect(
+      chatImageError({
+        messages: [
+          {
+            role: 'tool',
+            tool_call_id: 'c',
+            content: [{ type: 'image_url', image_url: { url: dataUrl } }],
+          },
+        ],
+      }),
+    ).toMatch(/tool messages take text parts only/);
+    expect(
+      responsesImageError({
+        input: [
+          { type: 'function_call_output', call_id: 'c', output: [{ type: 'image', data: b64 }] },
+        ],
+      }),
+    ).toMatch(/unknown part type image/);
+    expect(
+      ollamaImageError({ messages: [{ role: 'tool', content: '', images: [dataUrl] }] }),
+    ).toMatch(/not base64/);
+    expect(
+      ollamaImageError({
+        messages: [{ role: 'user', content: '', images: [btoa('not an image')] }],
+      }),
+    ).toMatch(/not a PNG/);
+  });
+});
