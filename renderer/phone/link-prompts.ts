@@ -82,7 +82,11 @@ export class LinkPrompts {
       );
       // No preventDefault: the tap itself must open the link (browsers allow apps only from taps).
       link.addEventListener('click', () =>
-        answer({ tapped: true }, 'Opened. The agent was told you tapped the link, nothing more.'),
+        answer(
+          { tapped: true },
+          // Chrome opens intent: links only into apps that accept links from the browser.
+          'The agent was told you tapped the link, nothing more. If no app opened, do it by hand from the details above.',
+        ),
       );
       dismiss.addEventListener('click', () => {
         answer({ tapped: false, why: 'dismissed' }, '');
