@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Host } from '../../electron/host/host';
@@ -36,12 +36,14 @@ test.use({
 
 let host: Host;
 let fake: FakeOpenAi;
+let projectDir: string;
 const cleanups: (() => void | Promise<void>)[] = [];
 
 test.beforeEach(async () => {
   const home = tempDir('mewbo-phone-remote-home-');
   const project = tempDir('mewbo-phone-remote-proj-');
   const dist = tempDir('mewbo-phone-remote-dist-');
+  projectDir = project.dir;
   fake = await FakeOpenAi.start({ apiKey: 'sk-test' });
   cleanups.push(() => fake.close(), home.cleanup, project.cleanup, dist.cleanup);
   const { buildPhonePage } = (await import(
@@ -347,4 +349,53 @@ test('an alarm the agent sets waits for approval in ask mode, is approved from t
     status: 'ok',
     result: { prompt_shown: true, tapped: true, hour: 6, minute: 45 },
   });
+});
+
+test('an edit shows its whole diff at 360 px without sideways scrolling, and a deny from the phone carries its reason', async ({
+  page,
+}) => {
+  const long = `export const ALLOWED_ORIGINS = ['https://docs.example.com', 'https://staging.docs.example.com'];`;
+  const file = join(projectDir, 'config.ts');
+  writeFileSync(file, `// settings\n${long}\nexport const PORT = 3000;\n`);
+  await pair(page, true);
+  fake.script.push(
+    {
+      toolCalls: [
+        {
+          name: 'file_edit_tool',
+          args: {
+            file_path: 'config.ts',
+            old_string: long,
+            new_string: `export const ALLOWED_ORIGINS = ['*']; // ${'wide-open-'.repeat(12)}`,
+          },
+        },
+      ],
+    },
+    { text: 'Understood, I will leave the origins alone.' },
+  );
+  const id = (await invoke('sessions.create', { project: 'api' })).session.id;
+  await invoke('sessions.send', {
+    id,
+    text: 'open up CORS',
+    capabilities: ['generative_ui', 'ask_user', 'approvals'],
+  });
+  const card = page.locator('.item.approval', { hasText: 'config.ts' });
+  await expect(card).toBeVisible();
+  // The whole diff, its lines marked as added and removed.
+  await expect(card.locator('.detail .del')).toContainText("'https://staging.docs.example.com'");
+  await expect(card.locator('.detail .add')).toContainText('wide-open-'.repeat(12));
+  await expect(card.getByRole('button', { name: 'Deny' })).toBeInViewport();
+  // Readable at 360 px: nothing wider than the screen.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+    PHONE.width,
+  );
+  await shoot(page, 'phone-remote-diff');
+
+  await card.getByLabel('Reason for denying').fill('keep the list of origins');
+  await card.getByRole('button', { name: 'Deny' }).tap();
+  await expect(card.locator('.item-status')).toHaveText('Denied. The agent was told.');
+  await expect
+    .poll(async () => (await events(id)).find((e) => e.type === 'approval_decision'))
+    .toMatchObject({ decision: 'deny', reason: 'keep the list of origins' });
+  expect(readFileSync(file, 'utf8')).toContain(long);
 });

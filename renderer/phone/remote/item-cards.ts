@@ -40,7 +40,7 @@ function detailBlock(detail: string): HTMLElement {
     pre.textContent = detail;
     return pre;
   }
-  for (const line of detail.split('\n')) {
+  for (const line of detail.replace(/\n$/, '').split('\n')) {
     const kind = line.startsWith('@@')
       ? 'hunk'
       : line.startsWith('+') && !line.startsWith('+++')
