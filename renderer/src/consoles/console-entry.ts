@@ -69,8 +69,12 @@ export class ConsoleEntry {
     this.element.className = 'xterm-host';
     this.term.onData((data) => this.input(data));
     // The app's own shortcuts (project picker, settings) work with the console focused too; the
-    // terminal never sees them (bash's Ctrl+P history is still on the arrow keys).
-    this.term.attachCustomKeyEventHandler((e) => !(isPrimary(e, 'p') || isPrimary(e, ',')));
+    // terminal never sees them (bash's Ctrl+P history is still on the arrow keys). Tab stays the
+    // shell's (completion), but Shift+Tab leaves the terminal: without it a keyboard user who
+    // entered a console could never get out.
+    this.term.attachCustomKeyEventHandler(
+      (e) => !(isPrimary(e, 'p') || isPrimary(e, ',') || (e.key === 'Tab' && e.shiftKey)),
+    );
     this.term.onResize(() => this.sendSize());
     this.sub = client.subscribe(
       `shell:${sessionId}:${shellId}`,

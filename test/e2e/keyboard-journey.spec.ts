@@ -1,0 +1,194 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Locator, Page } from '@playwright/test';
+import { test, expect } from './agent-fixtures';
+import { SCREENSHOTS } from './fixtures';
+
+// #17.7: a whole working session with the keyboard alone (no click, no programmatic focus):
+// open a project from the picker, start a session, approve an edit, look at a console, answer a
+// question, switch session and back, and stop a run. Every control on the way is reached with
+// Tab (so it is in the tab order), and the focused one always shows a focus ring.
+
+const DEV = 'for i in 1 2 3 4 5 6; do echo "serving on port 4173 ($i)"; sleep 0.3; done; sleep 60';
+const EDIT =
+  'src/server.ts\n```\n<<<<<<< SEARCH\nconst PORT = 3000;\n=======\nconst PORT = Number(process.env.PORT ?? 3000);\n>>>>>>> REPLACE\n```\n';
+test.use({
+  files: { 'src/server.ts': 'const PORT = 3000;\nexport default PORT;\n', 'dev.sh': DEV },
+});
+
+/** Whether `target` (any of its elements) holds the keyboard focus. */
+const focused = (target: Locator) =>
+  target.evaluateAll((els) => els.some((el) => el === document.activeElement));
+
+/** Presses Tab (or Shift+Tab) until `target` has focus: it is in the tab order, and reached. */
+async function tabTo(app: Page, target: Locator, back = false): Promise<void> {
+  await expect(target.first()).toBeVisible();
+  for (let i = 0; i < 80; i++) {
+    if (await focused(target)) return expectRing(app);
+    await app.keyboard.press(back ? 'Shift+Tab' : 'Tab');
+  }
+  throw new Error(`Tab never reached ${String(target)}`);
+}
+
+/** The focused element is not <body>, and it shows a focus ring (outline or box shadow). */
+async function expectRing(app: Page): Promise<void> {
+  const seen = await app.evaluate(() => {
+    const el = document.activeElement as HTMLElement | null;
+    if (!el || el === document.body) return 'focus fell to <body>';
+    const s = getComputedStyle(el);
+    const ring =
+      (s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) > 0) || s.boxShadow !== 'none';
+    if (!el.matches(':focus-visible')) return `no :focus-visible on ${el.outerHTML.slice(0, 80)}`;
+    return ring ? 'ring' : `no ring on ${el.outerHTML.slice(0, 80)}`;
+  });
+  expect(seen).toBe('ring');
+}
+
+test('a whole session by keyboard alone, with focus always visible', async ({
+  app,
+  script,
+  projects,
+}) => {
+  script.push(
+    { text: 'Hello from the first session.' },
+    {
+      text: 'Plan: edit, then serve.',
+      toolCalls: [{ name: 'aider_edit_block_tool', args: { content: EDIT } }],
+    },
+    {
+      toolCalls: [
+        { name: 'aider_shell_tool', args: { command: 'sh dev.sh', run_in_background: true } },
+      ],
+    },
+    {
+      toolCalls: [
+        {
+          name: 'ask_user_question',
+          args: {
+            questions: [
+              {
+                header: 'Port',
+                question: 'Keep 3000 as the default?',
+                options: [
+                  { label: 'Yes', description: '' },
+                  { label: 'Use 8080', description: '' },
+                ],
+                multi_select: false,
+              },
+            ],
+          },
+        },
+      ],
+    },
+    (req) => ({
+      text: req.transcript.includes('Use 8080') ? 'Default is now 8080.' : 'Kept 3000.',
+    }),
+    { text: 'Writing a very long answer', hang: true },
+  );
+  const sessions = app.getByRole('navigation', { name: 'Sessions' });
+  const box = app.getByRole('textbox', { name: 'Message' });
+  await expect(sessions).toBeVisible();
+  await expect(app.getByText('Connecting to the host')).toHaveCount(0);
+
+  // The picker: its shortcut, typing, Enter. Reached by Tab too (the project button).
+  await tabTo(app, sessions.locator('.project-button'));
+  await app.keyboard.press('Enter');
+  const picker = app.getByRole('dialog', { name: 'Open project' });
+  await expect(picker).toBeVisible();
+  await expectRing(app);
+  await app.keyboard.type('app');
+  await app.keyboard.press('Enter');
+  await expect(picker).toHaveCount(0);
+  await expect(sessions.locator('.project-name')).toHaveText('app');
+
+  // A first session, started from its button.
+  await tabTo(app, sessions.getByRole('button', { name: 'New session', exact: true }));
+  await app.keyboard.press('Enter');
+  await expect(box).toBeFocused();
+  await app.keyboard.type('Say hello');
+  await app.keyboard.press('Enter');
+  await expect(app.getByText('Hello from the first session.')).toBeVisible();
+
+  // The second session, with the shortcut.
+  await app.keyboard.press('Control+N');
+  await expect(app.locator('.session-title h1')).toHaveText('New session');
+  await expect(box).toBeFocused();
+  await app.keyboard.type('Make the port configurable and serve it');
+  await app.keyboard.press('Enter');
+
+  // The edit's approval: Tab to its Approve button (its shortcut is on it), Enter.
+  const editApproval = app.getByRole('article', { name: 'Approval: aider_edit_block_tool' });
+  await expect(editApproval).toContainText('Number(process.env.PORT ?? 3000)');
+  const approve = editApproval.getByRole('button', { name: 'Approve' });
+  await expect(approve).toHaveAttribute('aria-keyshortcuts', /Alt\+A/);
+  await tabTo(app, approve);
+  await app.screenshot({ path: `${SCREENSHOTS}/keyboard-approve.png` });
+  await app.keyboard.press('Enter');
+  await expect(app.getByRole('article', { name: 'Edit src/server.ts' })).toBeVisible();
+  await expect
+    .poll(() => readFileSync(join(projects.app, 'src/server.ts'), 'utf8'))
+    .toContain('process.env.PORT');
+  await expectRing(app);
+
+  // The shell's approval, with the shortcut from wherever focus is.
+  const shellApproval = app.getByRole('article', { name: 'Approval: aider_shell_tool' });
+  await expect(shellApproval).toBeVisible();
+  await app.keyboard.press('Alt+A');
+  await expect(shellApproval).toContainText('Approved');
+
+  // The console: its tab, then its search, all in the tab order.
+  const console = app.getByRole('region', { name: 'Console: sh dev.sh' });
+  await expect(console).toContainText('(2)');
+  await tabTo(app, app.getByRole('tab', { name: /sh dev\.sh/ }));
+  await tabTo(app, console.getByRole('button', { name: 'Search' }));
+  await app.keyboard.press('Enter');
+  const search = console.getByRole('searchbox', { name: 'Search console output' });
+  await expect(search).toBeFocused();
+  await app.keyboard.type('port 4173');
+  await app.keyboard.press('Enter');
+  await expect(console.getByRole('status').filter({ hasText: 'No match' })).toHaveCount(0);
+  await app.screenshot({ path: `${SCREENSHOTS}/keyboard-console.png` });
+  await app.keyboard.press('Escape');
+  await expect(search).toHaveCount(0);
+
+  // The question: Tab to its options (a radio group is one stop), Space and arrows choose, Tab
+  // to Answer, Enter.
+  const question = app.getByRole('article', { name: 'Question: Port' });
+  await expect(question).toBeVisible();
+  await tabTo(app, question.getByRole('radio'), true);
+  await app.keyboard.press('Space');
+  const use8080 = question.getByRole('radio', { name: /Use 8080/ });
+  for (let i = 0; i < 4 && !(await use8080.isChecked()); i++) await app.keyboard.press('ArrowDown');
+  await expect(use8080).toBeChecked();
+  await expectRing(app);
+  await tabTo(app, question.getByRole('button', { name: 'Answer' }));
+  await app.keyboard.press('Enter');
+  await expect(app.getByText('Default is now 8080.')).toBeVisible();
+  await expectRing(app);
+
+  // Switch session in the list: Tab to it, arrows move, Enter opens; and back again.
+  const list = sessions.locator('.session-list');
+  const row = (title: RegExp) => list.locator('button.session').filter({ hasText: title });
+  await tabTo(app, row(/Make the port configurable/), true);
+  await app.keyboard.press('ArrowDown');
+  await expect(row(/Say hello/)).toBeFocused();
+  await expectRing(app);
+  await app.keyboard.press('Enter');
+  await expect(app.locator('.session-title h1')).toHaveText('Say hello');
+  await expect(app.getByText('Hello from the first session.')).toBeVisible();
+  await expectRing(app);
+  await tabTo(app, row(/Make the port configurable/), true);
+  await app.keyboard.press('Enter');
+  await expect(app.locator('.session-title h1')).toHaveText(/Make the port configurable/);
+
+  // Stop a run: Esc, with the partial answer kept.
+  await tabTo(app, box);
+  await app.keyboard.type('Now explain everything');
+  await app.keyboard.press('Enter');
+  await expect(app.getByText('Writing a very long answer')).toBeVisible();
+  await app.keyboard.press('Escape');
+  await expect(app.getByRole('status', { name: 'Run stopped' })).toBeVisible();
+  await expect(app.getByText('Writing a very long answer')).toBeVisible();
+  await expectRing(app);
+  await app.screenshot({ path: `${SCREENSHOTS}/keyboard-stopped.png` });
+});
