@@ -60,7 +60,9 @@ async function stepTools(
           run.tools.defer!(granted, { ...input, contextWindow: run.provider.contextWindow })
       : undefined,
   });
-  held.push(...result.bound.map((t) => t.name));
+  // What the root holds includes what it could fetch: a sub-agent reaches those deferred tools
+  // through its own tool_search (seed), which needs them granted.
+  held.push(...result.bound.map((t) => t.name), ...result.deferredNames);
   return { ...result, skills };
 }
 
