@@ -8,10 +8,16 @@ export const SCREENSHOTS = new URL('../../test-results/screenshots/', import.met
 export const test = base.extend<{
   home: string;
   hostEnv: NodeJS.ProcessEnv;
+  /**
+   * Whether the page has WebGL. Off by default: consoles then draw with xterm's DOM renderer
+   * (their fallback), whose text the tests read; webgl.spec.ts turns it on for the WebGL path.
+   */
+  webgl: boolean;
   host: HostProcess;
   app: Page;
 }>({
   hostEnv: [{}, { option: true }],
+  webgl: [false, { option: true }],
   // Playwright reads fixture dependencies from the destructuring: none here.
   // eslint-disable-next-line no-empty-pattern
   home: async ({}, use) => {
@@ -24,10 +30,24 @@ export const test = base.extend<{
     await use(host);
     await host.stop();
   },
-  app: async ({ page, host }, use) => {
+  app: async ({ page, host, webgl }, use) => {
+    if (!webgl) await page.addInitScript(withoutWebgl);
     await page.goto(host.url);
     await use(page);
   },
 });
+
+/** Runs in the page before its scripts: no WebGL context can be created, as on a machine without it. */
+export function withoutWebgl(): void {
+  const getContext = HTMLCanvasElement.prototype.getContext;
+  HTMLCanvasElement.prototype.getContext = function (
+    this: HTMLCanvasElement,
+    type: string,
+    ...rest: unknown[]
+  ) {
+    if (type === 'webgl' || type === 'webgl2' || type === 'experimental-webgl') return null;
+    return (getContext as (...a: unknown[]) => unknown).call(this, type, ...rest);
+  } as typeof getContext;
+}
 
 export { expect } from '@playwright/test';

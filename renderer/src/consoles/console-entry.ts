@@ -1,6 +1,7 @@
 import { Terminal, type ITheme } from '@xterm/xterm';
 import { FitAddon } from '@xterm/addon-fit';
 import { SearchAddon } from '@xterm/addon-search';
+import type { WebglAddon } from '@xterm/addon-webgl';
 import { shellStreamFrameSchema } from '../../../shared/protocol/shell-stream';
 import { isShellOutputBytes } from '../../../shared/protocol/shell-binary';
 import type { ShellInfo } from '../../../shared/tools/shell-payload';
@@ -15,6 +16,13 @@ const SCROLLBACK_LINES = 10_000;
  * dev server printed) is fetched again after new output, at most this often.
  */
 const INFO_REFRESH_MS = 2_000;
+
+/**
+ * What draws a console: xterm's WebGL renderer where the page has WebGL2 (a GPU, or a software
+ * one), else xterm's DOM renderer, which a console also falls back to when its WebGL context is
+ * lost (a driver reset, or too many contexts in the page) and not restored.
+ */
+export type ConsoleRenderer = 'webgl' | 'dom';
 
 export interface ConsoleSnapshot {
   info: ShellInfo | null;
@@ -45,6 +53,8 @@ export class ConsoleEntry {
   /** The size last sent to the host's PTY. */
   private sentSize: { cols: number; rows: number } | null = null;
   private lastInfoRefresh = 0;
+  private webgl: WebglAddon | null = null;
+  private disposed = false;
   private infoTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(
@@ -170,6 +180,8 @@ export class ConsoleEntry {
     if (!this.opened) {
       this.term.open(this.element);
       this.opened = true;
+      this.setRenderer('dom');
+      void this.useWebgl();
     }
     this.resizeObserver?.disconnect();
     this.resizeObserver = new ResizeObserver(() => this.refit());
@@ -181,6 +193,40 @@ export class ConsoleEntry {
     this.resizeObserver?.disconnect();
     this.resizeObserver = null;
     if (this.element.parentElement === host) host.removeChild(this.element);
+  }
+
+  /** Which renderer draws it now (also on the element as data-renderer, for tests and bug reports). */
+  get renderer(): ConsoleRenderer {
+    return this.webgl ? 'webgl' : 'dom';
+  }
+
+  private setRenderer(r: ConsoleRenderer): void {
+    this.element.dataset.renderer = r;
+  }
+
+  /**
+   * Moves drawing to WebGL, loading the addon with the first console (it is large, and a page
+   * without consoles never needs it). Without WebGL2 the addon throws as it activates and the
+   * DOM renderer stays; on a context loss it is dropped and xterm draws with the DOM again.
+   */
+  private async useWebgl(): Promise<void> {
+    let addon: WebglAddon;
+    try {
+      const { WebglAddon } = await import('@xterm/addon-webgl');
+      if (this.disposed) return;
+      addon = new WebglAddon();
+      this.term.loadAddon(addon);
+    } catch {
+      return;
+    }
+    this.webgl = addon;
+    this.setRenderer('webgl');
+    addon.onContextLoss(() => {
+      if (this.webgl !== addon) return;
+      this.webgl = null;
+      addon.dispose();
+      this.setRenderer('dom');
+    });
   }
 
   private refit(): void {
@@ -232,6 +278,9 @@ export class ConsoleEntry {
   }
 
   dispose(): void {
+    this.disposed = true;
+    this.webgl?.dispose();
+    this.webgl = null;
     if (this.infoTimer) clearTimeout(this.infoTimer);
     this.sub?.unsubscribe();
     this.sub = null;
