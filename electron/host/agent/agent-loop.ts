@@ -10,7 +10,6 @@ import type { AnyTool } from '../tools/tool';
 import { bindTools } from './bind-tools';
 import { compact } from './compaction';
 import { COMPACT_AT_SHARE } from './constants';
-import { buildContext } from './context-builder';
 import { dispatchCalls, type StepAgent } from './dispatch';
 import { createPlanTool } from './plan-tool';
 import { projectInstructions } from '../projects/instructions';
@@ -19,11 +18,10 @@ import { settleDangling } from './settle-dangling';
 import { stopHooksBlock } from '../hooks/session-hooks';
 import { createSkillTool } from '../skills/skill-tool';
 import { userInstructions } from '../instructions/user-instructions';
-import { currentMode } from './session-state';
 import { abortReason } from './stop-reason';
 import { createSubagentTool, type SubagentOutcome } from './subagent-tool';
 import { buildSystemPrompt } from './system-prompt';
-import { estimateTokens, inputBudget, outputBudget } from './token-estimate';
+import { inputBudget, outputBudget, promptTokens } from './token-estimate';
 
 // One agent's loop: bind tools, rebuild the context from the log, call the model (streaming its
 // text as transient deltas), record the turn, run its tool calls, repeat, until the model stops,
@@ -49,7 +47,7 @@ async function stepTools(
   const result = bindTools({
     tools: candidates,
     agent: spec.id === 'root' ? 'root' : 'sub',
-    mode: currentMode(run.session.events(), run.config.permission_mode),
+    mode: run.state.permissionMode(run.config.permission_mode),
     capabilities: run.capabilities,
     headless: run.headless,
     workspaceMode: run.config.agent.workspace_mode,
@@ -57,7 +55,11 @@ async function stepTools(
     allowedTools: spec.allowedTools,
     deferral: run.tools.defer
       ? (granted) =>
-          run.tools.defer!(granted, { ...input, contextWindow: run.provider.contextWindow })
+          run.tools.defer!(granted, {
+            ...input,
+            contextWindow: run.provider.contextWindow,
+            fetchedNames: run.state.fetchedTools(spec.id),
+          })
       : undefined,
   });
   // What the root holds includes what it could fetch: a sub-agent reaches those deferred tools
@@ -67,7 +69,8 @@ async function stepTools(
 }
 
 export async function runAgent(run: RunContext, spec: AgentSpec): Promise<SubagentOutcome> {
-  const sub = (s: AgentSpec) => runAgent(run, s);
+  // A finished sub-agent's context is not read again.
+  const sub = (s: AgentSpec) => runAgent(run, s).finally(() => run.state.forget(s.id));
   let lastText = '';
   let steps = 0;
   let stopBlocks = 0;
@@ -81,7 +84,7 @@ export async function runAgent(run: RunContext, spec: AgentSpec): Promise<Subage
     if (stop) throw stop;
     const where = spec.fixedRoot ? { root: spec.fixedRoot, hasProject: true } : run.currentRoot();
     const { bound, deferredNames, skills } = await stepTools(run, spec, where.root, sub);
-    const mode = currentMode(run.session.events(), run.config.permission_mode);
+    const mode = run.state.permissionMode(run.config.permission_mode);
     const instructions = where.hasProject
       ? await projectInstructions(where.root).catch(() => null)
       : null;
@@ -227,19 +230,14 @@ async function callModel(
       });
     return translateAbort(run, err);
   };
-  let messages = buildContext(run.session.events(), spec.id, {
-    task: spec.task,
-    rendered: run.memo.results,
-  });
+  // Kept up to date with the log (a step folds only the events since the last one).
+  const context = run.state.context(spec.id, spec.task);
+  let messages = context.messages();
   if (
-    estimateTokens(system, messages, tools) >
+    promptTokens(system, tools, context.chars()) >
     inputBudget(provider.contextWindow) * COMPACT_AT_SHARE
   ) {
-    if (await compactNow(run, spec, false))
-      messages = buildContext(run.session.events(), spec.id, {
-        task: spec.task,
-        rendered: run.memo.results,
-      });
+    if (await compactNow(run, spec, false)) messages = context.messages();
   }
   const request = () => ({
     system,
@@ -252,10 +250,7 @@ async function callModel(
   } catch (err) {
     if (!(err instanceof ModelError) || err.code !== 'context_overflow') throw await stopped(err);
     if (!(await compactNow(run, spec, true))) throw err;
-    messages = buildContext(run.session.events(), spec.id, {
-      task: spec.task,
-      rendered: run.memo.results,
-    });
+    messages = context.messages();
     try {
       return { ...(await provider.complete(request(), run.signal, { onText })), messageId };
     } catch (again) {
@@ -273,6 +268,7 @@ function translateAbort(run: RunContext, err: unknown): unknown {
 async function compactNow(run: RunContext, spec: AgentSpec, force: boolean): Promise<boolean> {
   const done = await compact({
     events: run.session.events(),
+    previous: run.state.context(spec.id, spec.task).compaction(),
     agentId: spec.id,
     provider: run.provider,
     signal: run.signal,

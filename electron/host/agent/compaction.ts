@@ -1,4 +1,4 @@
-import type { SessionEvent } from '../../../shared/protocol/events';
+import type { SessionEvent, SessionEventOf } from '../../../shared/protocol/events';
 import { ModelError } from '../models/model-error';
 import type { ModelProvider, ModelUsage } from '../models/types';
 import {
@@ -7,7 +7,6 @@ import {
   SUMMARY_EVENT_MAX_CHARS,
   SUMMARY_MAX_TOKENS,
 } from './constants';
-import { latestCompaction } from './context-builder';
 import { renderToolResult } from './render-result';
 import { inputBudget } from './token-estimate';
 
@@ -84,6 +83,8 @@ export type CompactionOutcome =
 
 export interface CompactInput {
   events: readonly SessionEvent[];
+  /** The compaction the agent's context starts from now (its latest one not rewound). */
+  previous: SessionEventOf<'compaction'> | undefined;
   agentId: string;
   provider: ModelProvider;
   signal: AbortSignal;
@@ -98,8 +99,7 @@ export interface CompactInput {
 const MIN_COMPACTED_SHARE = 0.2;
 
 export async function compact(input: CompactInput): Promise<CompactionOutcome> {
-  const { events, agentId, provider } = input;
-  const previous = latestCompaction(events, agentId);
+  const { events, agentId, provider, previous } = input;
   const start = previous ? previous.upto_seq + 1 : 0;
   const points = cutPoints(events, agentId, start).filter((s) => s > start);
   if (input.force && unresolvedCount(events, agentId, start) === 0) points.push(events.length);

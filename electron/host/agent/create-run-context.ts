@@ -7,6 +7,7 @@ import type { ModelProvider } from '../models/types';
 import type { Session } from '../sessions/session';
 import { ReadState } from '../tools/read-state';
 import type { ToolServices } from '../tools/services';
+import { LoopState } from './loop-state';
 import { createQuestionBroker } from './question-broker';
 import type { RunContext, SessionWaits, ToolSource } from './run-context';
 import { latestPanel } from './session-state';
@@ -91,9 +92,11 @@ export async function createRunContext(i: CreateRunContextInput): Promise<RunCon
       return e ? { root: (e.spec as { root: unknown[] }).root, summary: e.summary } : undefined;
     },
   };
+  const memo = { results: new WeakMap<object, string>(), schemas: new WeakMap() };
   return {
     session,
-    memo: { results: new WeakMap(), schemas: new WeakMap() },
+    memo,
+    state: new LoopState(session, { rendered: memo.results }),
     config: i.config,
     provider: i.provider,
     signal: run.abort.signal,

@@ -6,7 +6,6 @@ import { describeForApproval } from './approval-detail';
 import { newApprovalId } from './ids';
 import { classifyCall, decideApproval, headlessDenialReason } from './permissions';
 import type { AgentSpec, ApprovalVerdict, RunContext } from './run-context';
-import { currentMode } from './session-state';
 import { abortReason, RunAborted } from './stop-reason';
 import { gateCall, postToolHooks, type Gate } from '../rules/call-gate';
 import { suggestRule } from '../rules/suggest-rule';
@@ -43,7 +42,7 @@ async function requestApproval(
   args: unknown,
   gate: Gate = { kind: 'mode' },
 ): Promise<ApprovalVerdict> {
-  const mode = currentMode(run.session.events(), run.config.permission_mode);
+  const mode = run.state.permissionMode(run.config.permission_mode);
   if (gate.kind === 'allow') return { allow: true };
   const policy = decideApproval({ tool, args, mode });
   if (gate.kind !== 'ask' && !policy.ask) return { allow: true };
@@ -198,7 +197,7 @@ async function runCall(run: RunContext, agent: StepAgent, call: ModelToolCall): 
           sessionId: run.session.id,
           agentId: agent.spec.id,
           callId: call.id,
-          mode: currentMode(run.session.events(), run.config.permission_mode),
+          mode: run.state.permissionMode(run.config.permission_mode),
           signal: run.signal,
           append: run.append,
         };
@@ -217,7 +216,7 @@ async function runCall(run: RunContext, agent: StepAgent, call: ModelToolCall): 
               args: (parsed.args ?? {}) as Record<string, unknown>,
               root: agent.root,
               agentId: agent.spec.id,
-              events: run.session.events(),
+              loaded: run.state.instructionFiles(agent.spec.id),
               append: run.append,
             }).catch(() => {});
         }

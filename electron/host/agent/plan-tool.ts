@@ -4,7 +4,6 @@ import { defineTool, type AnyTool } from '../tools/tool';
 import { PLAN_TOOL_NAME } from './constants';
 import { newPlanId } from './ids';
 import type { PlanVerdict, RunContext } from './run-context';
-import { currentMode } from './session-state';
 
 // exit_plan_mode: in plan mode, the model proposes its plan; the user approves it (the session
 // switches to act mode and the model carries it out) or rejects it with feedback (the model
@@ -80,11 +79,7 @@ export function createPlanTool(run: RunContext): AnyTool {
       } finally {
         done();
       }
-      return planResult(
-        planId,
-        verdict,
-        currentMode(run.session.events(), run.config.permission_mode),
-      );
+      return planResult(planId, verdict, run.state.permissionMode(run.config.permission_mode));
     },
   }) as AnyTool;
 }

@@ -6,6 +6,7 @@ import type { Session } from '../sessions/session';
 import type { AnyTool } from '../tools/tool';
 import type { ToolServices } from '../tools/services';
 import type { QuestionAnswer } from './interaction';
+import type { LoopState } from './loop-state';
 import type { Waiters } from './waiters';
 
 // Everything one run shares between its root agent and its sub-agents: the session, the model,
@@ -49,7 +50,7 @@ export interface ToolSource {
   /** tool_search deferral over what survived binding; absent: every granted tool is bound. */
   defer?(
     granted: AnyTool[],
-    input: ToolSourceInput & { contextWindow: number },
+    input: ToolSourceInput & { contextWindow: number; fetchedNames: Iterable<string> },
   ): { bound: AnyTool[]; deferredNames: string[] };
 }
 
@@ -62,6 +63,8 @@ export interface RunMemo {
 export interface RunContext {
   session: Session;
   memo: RunMemo;
+  /** The mode and each agent's context, kept up to date with the session's log. */
+  state: LoopState;
   config: AppConfig;
   provider: ModelProvider;
   signal: AbortSignal;

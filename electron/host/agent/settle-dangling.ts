@@ -7,7 +7,7 @@ import { INTERRUPTED_MESSAGE } from './context-builder';
 import { deniedPayload, executeTool, recordResult, type StepAgent } from './dispatch';
 import { planResult } from './plan-tool';
 import type { ApprovalVerdict, PlanVerdict, RunContext } from './run-context';
-import { currentMode, findApproval, findPlan, unresolvedCalls } from './session-state';
+import { findApproval, findPlan, unresolvedCalls } from './session-state';
 import { RunAborted } from './stop-reason';
 
 // Tool calls left without a result by a run that ended abnormally (a host restart, a crash). A
@@ -115,11 +115,7 @@ async function settleOne(
       : undefined;
   if (plan) {
     const verdict = await planVerdict(run, plan.plan_id);
-    return planResult(
-      plan.plan_id,
-      verdict,
-      currentMode(run.session.events(), run.config.permission_mode),
-    );
+    return planResult(plan.plan_id, verdict, run.state.permissionMode(run.config.permission_mode));
   }
   return interrupted(call);
 }

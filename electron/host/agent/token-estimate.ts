@@ -10,15 +10,31 @@ export function estimateTokens(
   messages: readonly ModelMessage[],
   tools: readonly ToolSpec[],
 ): number {
-  let chars = system.length + JSON.stringify(tools).length;
-  for (const m of messages)
-    chars +=
-      m.role === 'assistant'
-        ? m.text.length + JSON.stringify(m.toolCalls).length
-        : m.role === 'user'
-          ? m.text.length
-          : m.content.length;
-  return Math.ceil(chars / CHARS_PER_TOKEN);
+  return promptTokens(
+    system,
+    tools,
+    messages.reduce((n, m) => n + messageChars(m), 0),
+  );
+}
+
+/** The estimate from the messages' size already summed (an agent's context keeps it as it grows). */
+export function promptTokens(
+  system: string,
+  tools: readonly ToolSpec[],
+  messageCharsTotal: number,
+): number {
+  return Math.ceil(
+    (system.length + JSON.stringify(tools).length + messageCharsTotal) / CHARS_PER_TOKEN,
+  );
+}
+
+/** One message's size as the estimate counts it. */
+export function messageChars(m: ModelMessage): number {
+  return m.role === 'assistant'
+    ? m.text.length + JSON.stringify(m.toolCalls).length
+    : m.role === 'user'
+      ? m.text.length
+      : m.content.length;
 }
 
 /** Output tokens asked for: a quarter of the window at most, so small local models keep room for input. */

@@ -1,6 +1,6 @@
 import { realpathSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
-import type { SessionEvent, SessionEventBody } from '../../../shared/protocol/events';
+import type { SessionEventBody } from '../../../shared/protocol/events';
 import { isInside } from '../fs/safe-path';
 import { projectInstructions } from '../projects/instructions';
 import { callPaths } from '../rules/match-rule';
@@ -24,7 +24,8 @@ export interface NestedInput {
   args: Record<string, unknown>;
   root: string;
   agentId: string;
-  events: readonly SessionEvent[];
+  /** The instruction files already in this agent's context. */
+  loaded: ReadonlySet<string>;
   append(event: SessionEventBody): Promise<void>;
 }
 
@@ -37,11 +38,7 @@ export async function loadNestedInstructions(i: NestedInput): Promise<void> {
   } catch {
     return;
   }
-  const loaded = new Set(
-    i.events
-      .filter((e) => e.type === 'instructions_loaded' && e.agent_id === i.agentId)
-      .map((e) => (e as { file: string }).file),
-  );
+  const loaded = new Set(i.loaded);
   const dirs = new Set(paths.flatMap((p) => dirsBetween(p, i.tool === LIST_TOOL)));
   for (const dir of [...dirs].sort()) {
     const found = await projectInstructions(join(realRoot, dir)).catch(() => null);

@@ -22,7 +22,11 @@ export interface RunToolSource {
   candidates(input: RunToolInput): Promise<AnyTool[]>;
   defer(
     granted: AnyTool[],
-    input: RunToolInput & { contextWindow: number },
+    input: RunToolInput & {
+      contextWindow: number;
+      /** What the agent fetched so far, if the caller keeps it; else read from the log. */
+      fetchedNames?: Iterable<string>;
+    },
   ): { bound: AnyTool[]; deferredNames: string[] };
 }
 
@@ -53,14 +57,14 @@ export function createRunToolSource(opts: RunToolSourceOptions): RunToolSource {
       const mcpTools = await opts.mcp.toolsAfterSwitch(session, root, start.held);
       return narrowToHeld([...opts.builtins, ...mcpTools], start.held);
     },
-    defer(granted, { session, agent, contextWindow }) {
+    defer(granted, { session, agent, contextWindow, fetchedNames }) {
       const r = applyDeferral({
         tools: granted,
         mode: opts.agentConfig.tool_search,
         threshold: opts.agentConfig.tool_search_threshold,
         contextShare: opts.agentConfig.tool_search_context_share,
         contextWindow,
-        fetchedNames: fetchedFromHistory(session.events(), agent.id),
+        fetchedNames: fetchedNames ?? fetchedFromHistory(session.events(), agent.id),
       });
       return { bound: r.bound, deferredNames: r.deferredNames };
     },
