@@ -134,7 +134,7 @@ try {
     'two raw write+fdatasync of the same bytes per step',
   );
   report(
-    'step time, last 50 steps vs first 50 (context rebuilt from a growing log)',
+    'step time, last 50 steps vs first 50 (in-process model; see agent-loop-history for the real path)',
     late,
     'ms/step',
     early,

@@ -57,6 +57,22 @@ const rewind = (
   not_stored: [],
 });
 
+const PAYLOADS = {
+  file: (id: string) => ({ kind: 'file', content: `of ${id}` }),
+  error: () => ({ kind: 'error', code: 'x', message: 'failed' }),
+  // An image read_file read travels beside the result's text.
+  image: (id: string) => ({
+    kind: 'image',
+    path: `${id}.png`,
+    media_type: 'image/png',
+    size_bytes: 8,
+    width: 1,
+    height: 1,
+    message: 'an image',
+    image: { media_type: 'image/png', data: 'iVBORw0KGgo=' },
+  }),
+};
+
 const pick = <T>(xs: readonly T[], n: number): T | undefined =>
   xs.length ? xs[n % xs.length] : undefined;
 
@@ -73,7 +89,7 @@ const action = fc.oneof(
   fc.record({
     k: fc.constant('result' as const),
     n: fc.nat(),
-    error: fc.boolean(),
+    kind: fc.constantFrom('file' as const, 'error' as const, 'image' as const),
     stray: fc.boolean(),
   }),
   // A call logged on its own: it joins the open turn while that has no result yet.
@@ -180,9 +196,7 @@ function play(actions: Action[], check: (log: ArrayLog, state: LoopState) => voi
           call_id: call.id,
           agent_id: call.agent,
           name: 'read_file',
-          payload: a.error
-            ? { kind: 'error', code: 'x', message: 'failed' }
-            : { kind: 'file', content: `of ${call.id}` },
+          payload: PAYLOADS[a.kind](call.id),
         });
         break;
       }
