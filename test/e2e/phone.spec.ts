@@ -1,4 +1,4 @@
-import { devices, expect, test } from '@playwright/test';
+import { devices, expect as baseExpect, test } from '@playwright/test';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseConfig } from '../../electron/host/config/load-config';
@@ -6,6 +6,9 @@ import { DevicesService } from '../../electron/host/devices/devices-service';
 import type { ToolContext } from '../../electron/host/tools/tool';
 import type { SessionEventBody } from '../../shared/protocol/events';
 import { tempDir } from '../helpers/temp';
+
+// Nine engineers share two cores: an outcome may take longer than the default 5 s to show.
+const expect = baseExpect.configure({ timeout: 15_000 });
 
 // The phone page in a phone-sized Chromium, against a real pairing listener (self-signed TLS):
 // it pairs from the QR link, declares what the browser permits, and serves the agent's calls.
