@@ -16,6 +16,7 @@ import { useProjectSync } from './state/project-sync';
 import { useConsoleRegistry } from './consoles/console-context';
 import { createSession } from './state/session-actions';
 import { AppPanes } from './components/layout/AppPanes';
+import { FolderDrop } from './components/layout/FolderDrop';
 import { FirstRunSetup } from './components/conversation/FirstRunSetup';
 import { useWaitingSignals } from './state/waiting-signals';
 import { useFocusReport } from './lib/use-focus-report';
@@ -105,6 +106,7 @@ export function App() {
       {dialog === 'picker' && <ProjectPicker onClose={closeDialog} />}
       {dialog === 'settings' && <SettingsDialog onClose={closeDialog} />}
       {dialog === 'pair' && <PairPhoneDialog onClose={closeDialog} />}
+      <FolderDrop />
     </>
   );
 }

@@ -17,6 +17,7 @@ import './styles/dialogs.css';
 import './styles/usage.css';
 import './styles/mention.css';
 import './styles/find.css';
+import './styles/folder-drop.css';
 
 // The composition root of the renderer: one transport, one client, one console registry.
 // Electron's preload provides window.mewbo; a browser (mewbo serve) speaks WebSocket instead.

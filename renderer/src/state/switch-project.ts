@@ -1,3 +1,4 @@
+import type { Client } from '../transport/transport';
 import { useProjects } from './projects-store';
 import { useSessions } from './sessions-store';
 
@@ -11,4 +12,14 @@ export function showProject(key: string | null): void {
   const open = sessions.find((s) => s.id === currentId);
   if (open && open.project === key) return;
   select(sessions.find((s) => s.project === key)?.id ?? null);
+}
+
+/**
+ * Opens the folder at `path` as a project (registered if it is new) and shows it: the picker's
+ * "Open folder" and a folder dropped on the window.
+ */
+export async function openFolderAsProject(client: Client, path: string): Promise<void> {
+  const r = await client.invoke('projects.openFolder', { path });
+  await client.invoke('projects.open', { project: r.project.key });
+  showProject(r.project.key);
 }

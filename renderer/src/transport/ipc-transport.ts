@@ -14,6 +14,8 @@ export interface PreloadApi {
     onData: (data: unknown) => void,
     onError: (e: RpcError) => void,
   ): { unsubscribe(): void; ack(n: number): void };
+  /** Where a file or folder dropped on the window is on disk (Electron's webUtils). */
+  pathForFile(file: File): string;
 }
 
 declare global {

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState, type KeyboardEvent } from 'react';
 import fuzzysort from 'fuzzysort';
 import { useClient } from '../../client-context';
 import { useProjects } from '../../state/projects-store';
-import { showProject } from '../../state/switch-project';
+import { openFolderAsProject, showProject } from '../../state/switch-project';
 import { errorText } from '../../state/agent-actions';
 import { Dialog } from '../common/Dialog';
 import { actionOptions, pickerOptions, type PickerOption } from './picker-options';
@@ -50,9 +50,7 @@ export function ProjectPicker({ onClose }: { onClose: () => void }) {
         return;
       }
       try {
-        const r = await client.invoke('projects.openFolder', { path });
-        await client.invoke('projects.open', { project: r.project.key });
-        showProject(r.project.key);
+        await openFolderAsProject(client, path);
         onClose();
       } catch (err) {
         setError(errorText(err));
