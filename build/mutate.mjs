@@ -31,11 +31,7 @@ export const MODULES = {
       'electron/host/fs/safe-open.ts',
       'electron/host/fs/safe-path.ts',
     ],
-    tests: [
-      'test/unit/fs/atomic-write.test.ts',
-      'test/unit/fs/safe-open.test.ts',
-      'test/unit/fs/safe-path.test.ts',
-    ],
+    tests: ['test/unit/fs/atomic-write*.test.ts', 'test/unit/fs/safe-*.test.ts'],
   },
   store: {
     mutate: [

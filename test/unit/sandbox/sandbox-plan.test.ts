@@ -599,4 +599,69 @@ describe('the Sandbox', () => {
       `sandbox: not denying ${runtime} (from agent.shell_denied_paths): it holds ${runtime}, which the shell needs to run`,
     );
   });
+
+  test('a registered project holding the root is the active one: not denied, nothing re-admitted', async () => {
+    const dir = scratch();
+    const proj = mk(dir, 'registered');
+    const other = mk(dir, 'other');
+    const sb = new Sandbox({
+      launcher: fakeLauncher('{"abi":3}'),
+      installRoot: null,
+      homeDir: mk(dir, 'home'),
+      platform: 'linux',
+      registeredProjects: () => ({ mine: proj, theirs: other }),
+    });
+    const prepared = await sb.prepare({ config: config(), root: join(proj, 'src'), tempDirs: [] });
+    if (!('rules' in prepared)) throw new Error('refused');
+    expect(prepared.warnings).toEqual([]);
+    const grants = parseRules(prepared.rules!);
+    expect(covering(grants, join(proj, 'x'))).not.toEqual([]);
+    expect(covering(grants, join(other, 'x'))).toEqual([]);
+  });
+
+  test('on another platform a missing launcher is no refusal: there is no Landlock to use anyway', async () => {
+    const sb = new Sandbox({
+      launcher: null,
+      installRoot: null,
+      homeDir: scratch(),
+      platform: 'darwin',
+      log: () => {},
+    });
+    expect(await sb.status(config())).toMatchObject({ mode: 'unconfined' });
+  });
+});
+
+describe('the deny list: which project is active', () => {
+  test('of two projects at the same path, the first configured is the active one', () => {
+    const dir = scratch();
+    const p = mk(dir, 'p');
+    const extra = mk(dir, 'extra');
+    const deny = buildDenyList({
+      config: parseConfig({
+        projects: { first: { path: p, allowed_paths: [extra] }, second: { path: p } },
+      }),
+      root: p,
+      homeDir: mk(dir, 'home'),
+      installRoot: null,
+      protectedDirs: [],
+    });
+    expect(deny.activeProject).toBe('first');
+    expect(deny.readmitted).toEqual([extra]);
+  });
+
+  test('what is unpacked beside app.asar names the install as its source when it cannot be denied', () => {
+    const dir = scratch();
+    const asar = join(dir, 'app.asar');
+    const bin = mk(`${asar}.unpacked`, 'bin');
+    const deny = buildDenyList({
+      config: parseConfig({}),
+      root: mk(dir, 'proj'),
+      homeDir: mk(dir, 'home'),
+      installRoot: asar,
+      protectedDirs: [bin],
+    });
+    expect(deny.warnings).toEqual([
+      `sandbox: not denying ${asar}.unpacked (from the app's install (harness_self_deny)): it holds ${bin}, which the shell needs to run`,
+    ]);
+  });
 });

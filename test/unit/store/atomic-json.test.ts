@@ -11,6 +11,12 @@ import {
 import { tempDir } from '../../helpers/temp';
 
 let temp: ReturnType<typeof tempDir>;
+
+/** The umask, read without setting it (Linux: /proc; elsewhere the usual 022). */
+function processUmask(): number {
+  const m = /^Umask:\s*([0-7]+)$/m.exec(readFileSync('/proc/self/status', 'utf8'));
+  return m ? parseInt(m[1]!, 8) : 0o022;
+}
 afterEach(() => temp?.cleanup());
 
 /** Real file-system calls, recorded in order: which path was synced, when the rename happened. */
@@ -66,13 +72,13 @@ describe('the one atomic writer of state files', () => {
   it('gives the file exactly the mode asked for, whatever the umask', async () => {
     temp = tempDir();
     const file = join(temp.dir, 'secrets.json');
-    const old = process.umask(0o077);
-    try {
-      await writeFileAtomic(file, 'x', { mode: 0o644 });
-    } finally {
-      process.umask(old);
-    }
-    expect(statSync(file).mode & 0o777).toBe(0o644);
+    // The umask cannot be set from a worker thread (where mutation runs put tests), so ask for a
+    // mode the process's own umask strips: open() alone would not give it.
+    const umask = processUmask();
+    const wanted = 0o666 | umask;
+    expect(wanted & umask).not.toBe(0);
+    await writeFileAtomic(file, 'x', { mode: wanted & 0o777 });
+    expect(statSync(file).mode & 0o777).toBe(wanted & 0o777);
     await writeFileAtomic(file, 'y', { mode: 0o600 });
     expect(statSync(file).mode & 0o777).toBe(0o600);
   });
