@@ -1,11 +1,13 @@
 // `npm run mutate [module...]`: StrykerJS over the modules that guard data and security, one
-// module at a time with concurrency 1 (the machine is shared). Each module names its own test
-// files: only those run (the dry run and every mutant), so a module is judged by the tests written
-// for it, and the run stays short. Tests that drive the built dist/cli.js cannot see a mutant (the
+// module at a time with at most 2 test runners (the machine is shared). Each module names its own
+// test files: only those run (the dry run and every mutant; see test/vitest.mutate.config.ts), so
+// a module is judged by the tests written for it, and the run stays short. Tests that drive the built dist/cli.js cannot see a mutant (the
 // bundle is not instrumented), so the lists hold the in-process tests.
 //
 // Incremental: each module keeps its results in reports/mutation/<module>.incremental.json (out of
-// git); a rerun only tests mutants whose code or tests changed. `--force` reruns everything.
+// git); a rerun only tests mutants whose code or tests changed. `--force` reruns everything, and
+// is what the README's figures come from: Stryker never reruns a module-level (static) mutant
+// that survived once, whatever the tests became.
 // Prints per module killed / survived / timeout / no coverage, the score and the time taken, then
 // the lowest module. Not in CI and not in `npm test`: see README "Mutation testing".
 import { spawnSync } from 'node:child_process';
@@ -97,7 +99,7 @@ function main() {
         {
           ...base,
           mutate,
-          testFiles: tests,
+          vitest: { configFile: 'test/vitest.mutate.config.ts', related: false },
           jsonReporter: { fileName: report },
           incremental: true,
           incrementalFile: join('reports', 'mutation', `${name}.incremental.json`),
@@ -115,7 +117,7 @@ function main() {
         cwd: root,
         stdio: ['ignore', 'inherit', 'inherit'],
         // Built above.
-        env: { ...process.env, MEWBO_SKIP_BUILD: '1' },
+        env: { ...process.env, MEWBO_SKIP_BUILD: '1', MEWBO_MUTATE_TESTS: JSON.stringify(tests) },
       },
     );
     const minutes = (Date.now() - started) / 60000;

@@ -10,6 +10,7 @@ import {
 } from '../../../electron/host/config/load-config';
 import { readConfigText, validateConfig } from '../../../electron/host/config/read-config';
 import { appConfigSchema } from '../../../electron/host/config/schema';
+import { CONFIG_WRITE_RETRIES } from '../../../electron/host/config/constants';
 import { tempDir } from '../../helpers/temp';
 
 // The edges of reading and owning configs/app.json: what a broken file, a broken entry or a file
@@ -301,6 +302,62 @@ describe('the config store: edges', () => {
     const { existsSync } = await import('node:fs');
     expect(existsSync(join(temp!.dir, 'configs'))).toBe(true);
     expect(store.file).toBe(file);
+  });
+});
+
+describe('the config store: a hand save racing an in-app change', () => {
+  it('a hand save landing while a change is merged is merged again, not written over', async () => {
+    const file = home();
+    mkdirSync(join(temp!.dir, 'configs'));
+    const store = ConfigStore.open({ file, watch: false, warn: () => {} });
+    stores.push(store);
+    let calls = 0;
+    await store.update((raw) => {
+      calls++;
+      // The first time, a hand save lands between the store's read and its write.
+      if (calls === 1) writeFileSync(file, JSON.stringify({ agent: { max_steps: 7 } }));
+      raw.permission_mode = 'plan';
+    });
+    expect(calls).toBe(2);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({
+      agent: { max_steps: 7 },
+      permission_mode: 'plan',
+    });
+    expect(store.config.agent.max_steps).toBe(7);
+    expect(store.config.permission_mode).toBe('plan');
+  });
+
+  it('an editor that never stops saving: after the retries the change is written anyway', async () => {
+    const file = home();
+    mkdirSync(join(temp!.dir, 'configs'));
+    const store = ConfigStore.open({ file, watch: false, warn: () => {} });
+    stores.push(store);
+    let calls = 0;
+    await store.update((raw) => {
+      calls++;
+      writeFileSync(file, JSON.stringify({ agent: { max_steps: calls } }));
+      raw.permission_mode = 'plan';
+    });
+    expect(calls).toBe(CONFIG_WRITE_RETRIES + 1);
+    // The last merge was onto the edit it read (the one before its own callback's save).
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({
+      agent: { max_steps: CONFIG_WRITE_RETRIES },
+      permission_mode: 'plan',
+    });
+  });
+
+  it('a reload that fails is said on stderr with the file, and the store keeps going', async () => {
+    const file = home();
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const store = ConfigStore.open({ file, warn: () => {} });
+    stores.push(store);
+    mkdirSync(file); // app.json replaced by a directory: reading it fails with EISDIR
+    const end = Date.now() + 20_000;
+    while (!warn.mock.calls.some(([l]) => String(l).startsWith(`${file}: reload failed: `))) {
+      if (Date.now() > end) throw new Error('no reload failure was reported');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(store.config.permission_mode).toBe('ask');
   });
 });
 

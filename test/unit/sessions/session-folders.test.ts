@@ -8,7 +8,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   adoptSessionFolders,
   LOG_FILE,
@@ -190,5 +190,55 @@ describe('session folders', () => {
     const dir = sessions();
     writeFileSync(dir, 'x');
     await expect(adoptSessionFolders(dir, () => {})).rejects.toMatchObject({ code: 'ENOTDIR' });
+  });
+
+  it('without a warn function, adoption is told on stderr', async () => {
+    const dir = sessions();
+    folder(dir, 's_ffffff1', line(0, 5, created('x')));
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      await adoptSessionFolders(dir);
+      expect(warn).toHaveBeenCalledWith(
+        'sessions: s_ffffff1 had no readable meta.json; rebuilt it from its log',
+      );
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
+  it('a meta whose title is not text is rebuilt', async () => {
+    const dir = sessions();
+    folder(dir, 's_gggggg1', line(0, 5, created('From log')), {
+      id: 's_gggggg1',
+      title: 7,
+      created_at: 1,
+    });
+    expect(await adoptSessionFolders(dir, () => {})).toEqual(['s_gggggg1']);
+    expect(readMeta(dir, 's_gggggg1').title).toBe('From log');
+  });
+
+  it('the title is the session_created one wherever it is, then the last rename', async () => {
+    const dir = sessions();
+    const msg = { type: 'user_message', text: 'hi', message_id: 'm' };
+    folder(
+      dir,
+      's_hhhhhh1',
+      line(0, 5, msg) +
+        line(1, 6, created('Made')) +
+        line(2, 7, { type: 'session_renamed', title: 'Renamed' }) +
+        line(3, 8, msg),
+    );
+    folder(
+      dir,
+      's_hhhhhh2',
+      line(0, 5, msg) + line(1, 6, created('Only created')) + line(2, 7, msg),
+    );
+    await adoptSessionFolders(dir, () => {});
+    expect(readMeta(dir, 's_hhhhhh1')).toMatchObject({
+      title: 'Renamed',
+      project: 'proj',
+      root: '/srv/proj',
+    });
+    expect(readMeta(dir, 's_hhhhhh2').title).toBe('Only created');
   });
 });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   nodeIo,
+  readJsonOr,
   writeFileAtomic,
   writeJsonAtomic,
   type AtomicIo,
@@ -96,4 +97,103 @@ describe('the one atomic writer of state files', () => {
       expect(readdirSync(temp.dir)).toEqual(['app.json']);
     },
   );
+});
+
+describe('the atomic writer: the directory sync and every handle', () => {
+  /** Real calls; the directory's handle can be made to fail at open or at sync. */
+  function dirFaultIo(fault: { at: 'open' | 'sync'; code: string } | null, handles: string[]) {
+    return {
+      ...nodeIo,
+      open: (async (path: string, flags: string, mode?: number) => {
+        const isDir = flags === 'r';
+        if (isDir && fault?.at === 'open')
+          throw Object.assign(new Error(fault.code), { code: fault.code });
+        const handle = await fsp.open(path, flags, mode);
+        handles.push(`open ${isDir ? 'dir' : 'tmp'}`);
+        return new Proxy(handle, {
+          get(target, prop) {
+            if (prop === 'sync' && isDir && fault?.at === 'sync')
+              return () =>
+                Promise.reject(Object.assign(new Error(fault.code), { code: fault.code }));
+            if (prop === 'close')
+              return () => (handles.push(`close ${isDir ? 'dir' : 'tmp'}`), target.close());
+            const v = Reflect.get(target, prop) as unknown;
+            return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+          },
+        });
+      }) as AtomicIo['open'],
+    } satisfies AtomicIo;
+  }
+
+  it('closes every handle it opened', async () => {
+    temp = tempDir();
+    const handles: string[] = [];
+    await writeFileAtomic(join(temp.dir, 'a.json'), 'x', { io: dirFaultIo(null, handles) });
+    expect(handles).toEqual(['open tmp', 'close tmp', 'open dir', 'close dir']);
+  });
+
+  it('a filesystem that refuses to sync a directory (EINVAL) still gets the file', async () => {
+    for (const at of ['open', 'sync'] as const) {
+      temp?.cleanup();
+      temp = tempDir();
+      const handles: string[] = [];
+      const file = join(temp.dir, 'a.json');
+      await writeFileAtomic(file, 'x', { io: dirFaultIo({ at, code: 'EINVAL' }, handles) });
+      expect(readFileSync(file, 'utf8')).toBe('x');
+      expect(handles.filter((h) => h.startsWith('open')).length).toBe(
+        handles.filter((h) => h.startsWith('close')).length,
+      );
+    }
+  });
+
+  it('any other failure to sync the directory is the write failing', async () => {
+    temp = tempDir();
+    const handles: string[] = [];
+    await expect(
+      writeFileAtomic(join(temp.dir, 'a.json'), 'x', {
+        io: dirFaultIo({ at: 'sync', code: 'EIO' }, handles),
+      }),
+    ).rejects.toMatchObject({ code: 'EIO' });
+    expect(handles).toEqual(['open tmp', 'close tmp', 'open dir', 'close dir']);
+  });
+
+  it('a failed write still closes the temp file', async () => {
+    temp = tempDir();
+    const handles: string[] = [];
+    const io = dirFaultIo(null, handles);
+    const failing: AtomicIo = {
+      ...io,
+      open: (async (path: string, flags: string, mode?: number) => {
+        const h = await io.open(path, flags, mode);
+        if (flags === 'r') return h;
+        return new Proxy(h, {
+          get(target, prop) {
+            if (prop === 'writeFile')
+              return () => Promise.reject(Object.assign(new Error('ENOSPC'), { code: 'ENOSPC' }));
+            const v = Reflect.get(target, prop) as unknown;
+            return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+          },
+        });
+      }) as AtomicIo['open'],
+    };
+    await expect(
+      writeFileAtomic(join(temp.dir, 'a.json'), 'x', { io: failing }),
+    ).rejects.toMatchObject({
+      code: 'ENOSPC',
+    });
+    expect(handles).toEqual(['open tmp', 'close tmp']);
+    expect(readdirSync(temp.dir)).toEqual([]);
+  });
+});
+
+describe('reading a JSON state file', () => {
+  it('a missing file is the fallback; broken JSON or an unreadable path is an error', async () => {
+    temp = tempDir();
+    expect(await readJsonOr(join(temp.dir, 'none.json'), { d: 1 })).toEqual({ d: 1 });
+    writeFileSync(join(temp.dir, 'ok.json'), '{"a":2}');
+    expect(await readJsonOr(join(temp.dir, 'ok.json'), null)).toEqual({ a: 2 });
+    writeFileSync(join(temp.dir, 'bad.json'), '{');
+    await expect(readJsonOr(join(temp.dir, 'bad.json'), null)).rejects.toBeInstanceOf(SyntaxError);
+    await expect(readJsonOr(temp.dir, null)).rejects.toMatchObject({ code: 'EISDIR' });
+  });
 });

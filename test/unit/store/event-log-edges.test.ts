@@ -1,6 +1,14 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  writeFileSync,
+} from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   EventLog,
   LogWriteError,
@@ -27,7 +35,7 @@ const texts = (events: readonly { type: string }[]) =>
 
 function logFile(): string {
   t = tempDir('mewbo-log-');
-  return join(t.dir, 'events.jsonl');
+  return join(realpathSync(t.dir), 'events.jsonl');
 }
 
 /** The real file, with every call recorded and faults scripted per call. */
@@ -309,5 +317,68 @@ describe('event log: opening', () => {
     expect(unreadableFileFor('/s/a.jsonl.d/events.jsonl')).toBe(
       '/s/a.jsonl.d/events.unreadable.jsonl',
     );
+  });
+
+  it("lastTs after reopening is the newest event's", async () => {
+    const file = logFile();
+    const line = (seq: number, ts: number) =>
+      JSON.stringify({ seq, ts, ...msg(String(seq)) }) + '\n';
+    writeFileSync(file, line(0, 100) + line(1, 200) + line(2, 300));
+    const log = await EventLog.open(file);
+    expect(log.lastTs).toBe(300);
+    await log.close();
+  });
+});
+
+describe('event log: the real file', () => {
+  it('fdatasyncs the batch on the real descriptor before acknowledging it', async () => {
+    const file = logFile();
+    const log = await EventLog.open(file);
+    const probe = await open(file, 'r');
+    const proto = Object.getPrototypeOf(probe) as FileHandle;
+    await probe.close();
+    const seen: string[] = [];
+    const real = proto.datasync;
+    const spy = vi.spyOn(proto, 'datasync').mockImplementation(async function (this: FileHandle) {
+      seen.push(readFileSync(file, 'utf8'));
+      return real.call(this);
+    });
+    try {
+      const e = await log.append(msg('synced'));
+      // At the fdatasync the line was written whole; the ack came after it.
+      expect(seen).toEqual([`${JSON.stringify(e)}\n`]);
+    } finally {
+      spy.mockRestore();
+      await log.close();
+    }
+  });
+
+  it('closing releases the descriptor, once however often it is called', async () => {
+    const file = logFile();
+    const fdsOnFile = () =>
+      readdirSync('/proc/self/fd').filter((fd) => {
+        try {
+          return readlinkSync(`/proc/self/fd/${fd}`) === file;
+        } catch {
+          return false;
+        }
+      }).length;
+    const log = await EventLog.open(file);
+    await log.append(msg('a'));
+    expect(fdsOnFile()).toBe(1);
+    await log.close();
+    expect(fdsOnFile()).toBe(0);
+    let closes = 0;
+    const counted = await EventLog.open(file, {
+      io: {
+        openAppend: async (f) => {
+          const h = await nodeLogIo.openAppend(f);
+          return { ...h, close: () => (closes++, h.close()) };
+        },
+      },
+    });
+    await counted.close();
+    await counted.close();
+    expect(closes).toBe(1);
   });
 });
