@@ -69,9 +69,10 @@ export function parseLogLine(line: string): SessionEvent | null {
   } catch {
     return null;
   }
-  if (!raw || typeof raw !== 'object') return null;
+  if (!raw) return null;
+  // A number or a string has no seq, so it is refused here; Number.isInteger refuses non-numbers.
   const { seq, ts } = raw as { seq?: unknown; ts?: unknown };
-  if (typeof seq !== 'number' || !Number.isInteger(seq) || seq < 0) return null;
+  if (!Number.isInteger(seq) || (seq as number) < 0) return null;
   if (typeof ts !== 'number') return null;
   const body = sessionEventBodySchema.safeParse(raw);
   if (!body.success) return null;
