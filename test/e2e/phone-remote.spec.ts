@@ -134,6 +134,7 @@ test('a phone with remote rights opens on what waits, approves a command seen in
   await expect(approve).toBeInViewport();
   await expect(card.getByRole('button', { name: 'Deny' })).toBeInViewport();
   await expect(page.locator('#remote-sessions')).toContainText('Waiting on you');
+  await expect(page).toHaveTitle('(1) Mewbo phone');
   await shoot(page, 'phone-remote-waiting');
   const before = (await events(first)).length;
 
@@ -161,6 +162,18 @@ test('a phone with remote rights opens on what waits, approves a command seen in
   await expect(row.locator('.badge')).toHaveText('Done');
   await row.locator('.session-head').tap();
   await expect(row.locator('.conversation')).toContainText('Ran echo deployed-from-the-phone.');
+  // A short message to the session from the phone: the agent gets it as the user's message.
+  fake.script.push({ text: 'Will do: docs go out at noon.' });
+  await row.getByLabel('Message to this session').fill('ship the docs at noon');
+  await row.getByRole('button', { name: 'Send' }).tap();
+  await expect(row.locator('.conversation')).toContainText('Will do: docs go out at noon.');
+  await expect(row.locator('.conversation')).toContainText('You (Pixel in the garden)');
+  expect(
+    (await events(first)).find(
+      (e) => e.type === 'user_message' && e.text === 'ship the docs at noon',
+    ),
+  ).toMatchObject({ via: { device_name: 'Pixel in the garden' } });
+  await shoot(page, 'phone-remote-conversation');
 
   // The phone slept and its browser dropped the page: it comes back on its stored token, on the
   // remote view, and still works.
@@ -222,6 +235,7 @@ test('a phone with remote rights opens on what waits, approves a command seen in
   await expect(page.locator('#remote-items .item')).toHaveCount(0);
   await expect(remote).toBeHidden();
   await expect(page.locator('#remote-sessions li')).toHaveCount(0);
+  await expect(page).toHaveTitle('Mewbo phone');
   await expect(page.locator('#state')).toContainText('Connected as', { timeout: 15_000 });
   await expect(page.locator('#tools-section')).toBeVisible();
   await expect(remote).toBeHidden();

@@ -20,7 +20,10 @@ const STATE_TEXT: Record<RemoteSessionState, string> = {
   failed: 'Failed',
 };
 const VIBRATION_MS = [200, 100, 200];
+const PAGE_TITLE = 'Mewbo phone';
 const CONVERSATION_LIMIT = 20;
+/** How long a card decided on this phone stays, with its outcome, after it left the list. */
+const DECIDED_LINGER_MS = 3000;
 const MESSAGE_MAX_CHARS = 2000;
 
 const el = <K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, text?: string) => {
@@ -88,6 +91,7 @@ export class RemoteView {
     this.rows.clear();
     this.ui.more.hidden = true;
     this.ui.empty.hidden = true;
+    document.title = PAGE_TITLE;
     return shown;
   }
 
@@ -136,10 +140,11 @@ export class RemoteView {
   private renderItems(items: RemoteItem[], total: number): void {
     const keys = new Set(items.map(itemKey));
     for (const [key, card] of this.cards) {
-      if (!keys.has(key)) {
-        card.remove();
-        this.cards.delete(key);
-      }
+      if (keys.has(key)) continue;
+      this.cards.delete(key);
+      // Decided here: the person sees "Approved" before the card goes (it left the list at once).
+      if (card.dataset.decided === 'true') setTimeout(() => card.remove(), DECIDED_LINGER_MS);
+      else card.remove();
     }
     // Oldest first, as the desktop sends them; cards already shown keep their place and input.
     let previous: HTMLElement | null = null;
@@ -157,6 +162,8 @@ export class RemoteView {
     }
     const count = items.length;
     this.ui.title.textContent = count ? `Waiting on you (${total})` : 'Waiting on you';
+    // The tab's title says it too, for a phone browser showing its tab list.
+    document.title = total ? `(${total}) ${PAGE_TITLE}` : PAGE_TITLE;
     this.ui.empty.hidden = total > 0;
     this.ui.more.hidden = total <= count;
     this.ui.more.textContent = `${total - count} more waiting item(s) are too large for the phone: see the desktop.`;
