@@ -75,6 +75,12 @@ export interface StartOptions {
   initializationOptions?: Record<string, unknown>;
   /** Written to the server's stdin first (the sandbox launcher's rules). */
   stdinPrefix?: Buffer;
+  /**
+   * The server runs under the sandbox launcher. It is then not given the host's pid: Landlock
+   * scopes signals, so its liveness probe (`kill(pid, 0)`) gets EPERM and pyright, reading that as
+   * a dead client, exits mid-session. The launcher already ends the server when the host dies.
+   */
+  confined?: boolean;
 }
 
 export class LspClient implements Disposable {
@@ -125,7 +131,7 @@ export class LspClient implements Disposable {
     );
     client.listen();
     try {
-      await client.initialize(opts.initializationOptions);
+      await client.initialize(opts.initializationOptions, opts.confined ?? false);
     } catch (err) {
       await client.dispose();
       throw err;
@@ -187,11 +193,14 @@ export class LspClient implements Disposable {
     await this.watcher?.flush();
   }
 
-  private async initialize(initializationOptions?: Record<string, unknown>): Promise<void> {
+  private async initialize(
+    initializationOptions: Record<string, unknown> | undefined,
+    confined: boolean,
+  ): Promise<void> {
     const result = await this.request<{ capabilities: ServerCapabilities }>(
       InitializeRequest.method,
       {
-        processId: process.pid,
+        processId: confined ? null : process.pid,
         clientInfo: { name: 'mewbo' },
         rootUri: pathToFileURL(this.root).href,
         rootPath: this.root,

@@ -128,6 +128,7 @@ export class ServerRegistry implements Disposable {
         name: spec.name,
         argv: command,
         stdinPrefix,
+        confined: sandbox !== undefined,
         root,
         env: serverEnv(this.opts.env),
         languageId: spec.languageId,
