@@ -577,7 +577,9 @@ describe('the Sandbox', () => {
       tempDirs: [],
     });
     if (!('rules' in prepared)) throw new Error('refused');
-    expect(prepared.warnings).toEqual([]);
+    // (Checked out under /tmp, `above` is /tmp: that its temp directory is then not granted is
+    // right, and not what this test is about.)
+    expect(prepared.warnings.filter((w) => !w.includes('temp directory'))).toEqual([]);
     expect(covering(parseRules(prepared.rules!), join(above, 'anything'))).toEqual([]);
   });
 
