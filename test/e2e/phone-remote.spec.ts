@@ -242,7 +242,7 @@ test('a phone with remote rights opens on what waits, approves a command seen in
   await shoot(page, 'phone-remote-revoked');
 });
 
-test('a phone paired without remote rights shows no remote view; with Screen control on it says it still cannot see the screen', async ({
+test('a phone paired without remote rights shows no remote view until the Remote switch is turned on; with Screen control on it says it still cannot see the screen', async ({
   page,
 }) => {
   const deviceId = await pair(page, false);
@@ -260,6 +260,13 @@ test('a phone paired without remote rights shows no remote view; with Screen con
   expect(tools.filter((id) => id.startsWith('device_screen_'))).toEqual([]);
   await invoke('devices.setRights', { device_id: deviceId, screen_control: false });
   await expect(note).not.toContainText('Screen control is on');
+
+  // Remote granted later with the switch: the remote view appears without a reconnect.
+  await invoke('devices.setRights', { device_id: deviceId, remote: true });
+  await expect(page.locator('#remote')).toBeVisible();
+  await expect(
+    page.getByRole('article', { name: 'Approval: Run: echo not-for-phones' }),
+  ).toBeVisible();
 });
 
 /** A screenshot in light and in dark, at the phone's size. */
