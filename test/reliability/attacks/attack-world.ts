@@ -32,7 +32,10 @@ export interface AttackWorld {
   service: ShellService;
   shells: ShellManager;
   /** Runs a confined foreground command in the project; its merged output. */
-  run(command: string, opts?: { tty?: boolean; env?: NodeJS.ProcessEnv }): Promise<string>;
+  run(
+    command: string,
+    opts?: { tty?: boolean; env?: NodeJS.ProcessEnv; timeoutMs?: number },
+  ): Promise<string>;
   dispose(): Promise<void>;
 }
 
@@ -75,7 +78,7 @@ export function attackWorld(
         root,
         config,
         tty: o.tty ?? false,
-        timeoutMs: 30_000,
+        timeoutMs: o.timeoutMs ?? 30_000,
       });
       if ('kind' in r) throw new Error(`spawn refused: ${r.message}`);
       return r.result.text;

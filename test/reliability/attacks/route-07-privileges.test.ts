@@ -84,6 +84,8 @@ describe.runIf(abi >= 6)('route 7: privileges of a confined shell', () => {
   // A fork bomb, bounded so the unprotected run stops by itself: forks sleeping children until
   // fork fails or FORK_TRY succeed, prints how many, then kills them all.
   const FORK_TRY = 2600;
+  /** 2,600 forks, kills and reaps take seconds on a quiet machine and far longer on a loaded one. */
+  const BOMB_MS = 120_000;
   const forkBomb = `python3 -c "
 import os, signal, time
 kids = []
@@ -117,11 +119,11 @@ for k in kids:
     'as root, a fork bomb runs away unconfined and stops at the bound inside the sandbox (pids cgroup)',
     async () => {
       w = attackWorld({ shell_sandbox: false });
-      expect(forked(await w.run(forkBomb))).toBe(FORK_TRY);
+      expect(forked(await w.run(forkBomb, { timeoutMs: BOMB_MS }))).toBe(FORK_TRY);
       await w.dispose();
       w = attackWorld();
       const before = new Set(shellCgroups());
-      const n = forked(await w.run(forkBomb));
+      const n = forked(await w.run(forkBomb, { timeoutMs: BOMB_MS }));
       expect(n).toBeGreaterThan(0);
       expect(n).toBeLessThan(2048);
       // The command's cgroup goes with it: no cgroup made since is left empty (other tests'
@@ -132,6 +134,7 @@ for k in kids:
         );
       await expect.poll(leftEmpty, { timeout: 5_000 }).toEqual([]);
     },
+    2 * BOMB_MS + 10_000,
   );
 
   test('legitimate work on itself still works: nice, ulimit, its own children', async () => {
