@@ -1,5 +1,6 @@
 import type { RemoteApprovalItem, RemoteItem } from '../../../shared/device/remote-frames';
 import { hashMatches } from './approval-hash';
+import { el } from '../dom';
 
 // One waiting item as a card: an approval with its whole command or diff and Approve / Deny, or a
 // question with its options and Answer. Everything the desktop sent is shown as text (never
@@ -14,13 +15,6 @@ export type ActResult = { ok: true; done: string } | { ok: false; message: strin
 export interface CardOptions {
   act(action: CardAction): Promise<ActResult>;
 }
-
-const el = <K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, text?: string) => {
-  const node = document.createElement(tag);
-  if (cls) node.className = cls;
-  if (text !== undefined) node.textContent = text;
-  return node;
-};
 
 /** The key a card is kept under between refreshes: a changed approval is a new card. */
 export function itemKey(item: RemoteItem): string {

@@ -1,37 +1,18 @@
-import type {
-  RemoteHostFrame,
-  RemoteItem,
-  RemoteSession,
-  RemoteSessionState,
-} from '../../../shared/device/remote-frames';
+import type { RemoteHostFrame, RemoteItem } from '../../../shared/device/remote-frames';
 import { itemCard, itemKey, type ActResult, type CardAction } from './item-cards';
 import type { RemoteClient, RemoteSnapshot } from './remote-client';
+import { SessionList } from './session-list';
 
 // The remote view, the first screen of a phone with the remote right: what waits on the person
-// (each item in full, with its buttons), then the sessions with their state; a session opens to
-// its newest messages and a box for a short message. Cards are kept by key between refreshes, so
-// a refresh never throws away a half-typed answer. `clear` removes every remote item at once
-// (the right was revoked); `setStale` greys them out while the socket is down.
+// (each item in full, with its buttons), then the sessions with their state (session-list.ts).
+// Cards are kept by key between refreshes, so a refresh never throws away a half-typed answer.
+// `clear` removes every remote item at once (the right was revoked); `setStale` greys them out
+// while the socket is down.
 
-const STATE_TEXT: Record<RemoteSessionState, string> = {
-  running: 'Running',
-  waiting: 'Waiting on you',
-  done: 'Done',
-  failed: 'Failed',
-};
 const VIBRATION_MS = [200, 100, 200];
 const PAGE_TITLE = 'Mewbo phone';
-const CONVERSATION_LIMIT = 20;
 /** How long a card decided on this phone stays, with its outcome, after it left the list. */
 const DECIDED_LINGER_MS = 3000;
-const MESSAGE_MAX_CHARS = 2000;
-
-const el = <K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, text?: string) => {
-  const node = document.createElement(tag);
-  if (cls) node.className = cls;
-  if (text !== undefined) node.textContent = text;
-  return node;
-};
 
 export interface RemoteViewParts {
   section: HTMLElement;
@@ -49,25 +30,15 @@ export interface RemoteViewDeps {
   askToNotify(): Promise<void>;
 }
 
-interface SessionRow {
-  li: HTMLLIElement;
-  head: HTMLButtonElement;
-  badge: HTMLElement;
-  name: HTMLElement;
-  meta: HTMLElement;
-  body: HTMLElement;
-  conversation: HTMLOListElement;
-  older: HTMLElement;
-}
-
 export class RemoteView {
   private readonly cards = new Map<string, HTMLElement>();
-  private readonly rows = new Map<string, SessionRow>();
+  private readonly sessions: SessionList;
 
   constructor(
     private readonly ui: RemoteViewParts,
     private readonly deps: RemoteViewDeps,
   ) {
+    this.sessions = new SessionList(ui.sessions, deps.client);
     ui.notifyGrant.addEventListener(
       'click',
       () => void deps.askToNotify().then(() => this.updateNotifyGrant()),
@@ -86,9 +57,8 @@ export class RemoteView {
     const shown = !this.ui.section.hidden;
     this.ui.section.hidden = true;
     this.ui.items.replaceChildren();
-    this.ui.sessions.replaceChildren();
+    this.sessions.clear();
     this.cards.clear();
-    this.rows.clear();
     this.ui.more.hidden = true;
     this.ui.empty.hidden = true;
     document.title = PAGE_TITLE;
@@ -104,12 +74,12 @@ export class RemoteView {
 
   render(snapshot: RemoteSnapshot): void {
     this.renderItems(snapshot.items, snapshot.total);
-    this.renderSessions(snapshot.sessions);
+    this.sessions.render(snapshot.sessions);
   }
 
   /** The desktop changed something: open conversations are read again. */
   refreshOpen(): void {
-    for (const [id, row] of this.rows) if (!row.body.hidden) void this.loadConversation(id, row);
+    this.sessions.refreshOpen();
   }
 
   /** A session started waiting: a notification and a vibration, where the browser permits. */
@@ -208,124 +178,4 @@ export class RemoteView {
     };
     return { ok: false, message: why[outcome.code] ?? `Not sent: ${outcome.message}` };
   }
-
-  private renderSessions(sessions: RemoteSession[]): void {
-    const ids = new Set(sessions.map((s) => s.session_id));
-    for (const [id, row] of this.rows) {
-      if (!ids.has(id)) {
-        row.li.remove();
-        this.rows.delete(id);
-      }
-    }
-    let previous: HTMLElement | null = null;
-    for (const session of sessions) {
-      let row = this.rows.get(session.session_id);
-      if (!row) {
-        row = this.sessionRow(session.session_id);
-        this.rows.set(session.session_id, row);
-      }
-      row.li.dataset.state = session.state;
-      row.badge.textContent = STATE_TEXT[session.state];
-      row.name.textContent = session.title || 'Untitled session';
-      row.meta.textContent = [
-        session.project,
-        session.waiting ? `${session.waiting} waiting` : '',
-        ago(session.updated_at),
-      ]
-        .filter(Boolean)
-        .join(' · ');
-      if (previous) previous.after(row.li);
-      else this.ui.sessions.prepend(row.li);
-      previous = row.li;
-    }
-    if (!sessions.length)
-      this.ui.sessions.replaceChildren(el('li', 'hint', 'No sessions on the desktop yet.'));
-    else this.ui.sessions.querySelector(':scope > li.hint')?.remove();
-  }
-
-  private sessionRow(id: string): SessionRow {
-    const li = el('li', 'session');
-    const head = el('button', 'session-head');
-    head.type = 'button';
-    head.setAttribute('aria-expanded', 'false');
-    const badge = el('span', 'badge');
-    const name = el('span', 'session-title');
-    const meta = el('span', 'session-meta');
-    head.append(badge, name, meta);
-    const body = el('div', 'session-body');
-    body.hidden = true;
-    const conversation = el('ol', 'conversation');
-    conversation.setAttribute('aria-label', 'Newest messages');
-    const older = el('p', 'hint', 'Older messages are on the desktop.');
-    older.hidden = true;
-    const form = el('form', 'message');
-    const box = el('textarea');
-    box.maxLength = MESSAGE_MAX_CHARS;
-    box.rows = 2;
-    box.placeholder = 'A short message to this session';
-    box.setAttribute('aria-label', 'Message to this session');
-    const send = el('button', undefined, 'Send');
-    send.type = 'submit';
-    const status = el('p', 'item-status');
-    status.setAttribute('role', 'status');
-    form.append(box, send, status);
-    body.append(conversation, older, form);
-    li.append(head, body);
-    const row = { li, head, badge, name, meta, body, conversation, older };
-
-    head.addEventListener('click', () => {
-      body.hidden = !body.hidden;
-      head.setAttribute('aria-expanded', String(!body.hidden));
-      if (!body.hidden) void this.loadConversation(id, row);
-    });
-    form.addEventListener('submit', (event) => {
-      event.preventDefault();
-      const text = box.value.trim();
-      if (!text) return;
-      send.disabled = true;
-      status.textContent = 'Sending…';
-      void this.deps.client.request('remote_message', { session_id: id, text }).then((out) => {
-        status.textContent = out.ok ? 'Sent.' : `Not sent: ${out.message}`;
-        status.dataset.tone = out.ok ? 'ok' : 'bad';
-        if (out.ok) box.value = '';
-        send.disabled = false;
-        void this.loadConversation(id, row);
-      });
-    });
-    return row;
-  }
-
-  private async loadConversation(id: string, row: SessionRow): Promise<void> {
-    const conversation = await this.deps.client.read(id, CONVERSATION_LIMIT);
-    if ('error' in conversation) {
-      row.conversation.replaceChildren(
-        el('li', 'hint', `Could not read it: ${conversation.error}`),
-      );
-      return;
-    }
-    row.older.hidden = !conversation.more;
-    row.conversation.replaceChildren(
-      ...conversation.items.map((m) => {
-        const li = el('li', `message ${m.role}`);
-        const who =
-          m.role === 'user'
-            ? m.via
-              ? `You (${m.via})`
-              : 'You'
-            : m.role === 'assistant'
-              ? 'Agent'
-              : 'Tool';
-        li.append(el('span', 'who', who), el('span', 'text', m.truncated ? `${m.text}…` : m.text));
-        return li;
-      }),
-    );
-  }
-}
-
-function ago(ms: number): string {
-  const s = Math.max(0, Math.round((Date.now() - ms) / 1000));
-  if (s < 60) return 'just now';
-  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
-  if (s < 86_400) return `${Math.floor(s / 3600)} h ago`;
-  return new Date(ms).toLocaleDateString();
 }
