@@ -121,6 +121,7 @@ export class FakeOllama {
       });
     for (const p of step.text ? pieces(step.text) : [])
       line({ ...base, message: { role: 'assistant', content: p }, done: false });
+    if (step.hang) return;
     if (step.truncate) {
       res.end();
       return;

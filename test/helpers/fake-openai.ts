@@ -357,6 +357,7 @@ export class FakeOpenAi {
       send({ type: 'response.output_item.done', output_index: at, item });
       output.push(item);
     }
+    if (step.hang) return;
     if (step.truncate) {
       res.end();
       return;

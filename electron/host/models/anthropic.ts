@@ -1,9 +1,8 @@
 import type AnthropicClient from '@anthropic-ai/sdk';
 import { withCacheBreakpoints, toAnthropicMessages } from './anthropic-wire';
-import { ANTHROPIC_API_VERSION, MODEL_IDLE_TIMEOUT_MS } from './constants';
-import { sdkModelError, withRetry, type RetryPolicy } from './http';
-import { ModelError } from './model-error';
-import { idleGuard } from './stream-idle';
+import { ANTHROPIC_API_VERSION } from './constants';
+import { sdkModelError, type RetryPolicy } from './http';
+import { sdkStream } from './sdk-stream';
 import { parseToolArgs } from './tool-args';
 import type {
   ModelProvider,
@@ -19,7 +18,7 @@ import type {
 // Anthropic Messages API through the official SDK (streamed), with prompt caching, extended
 // thinking (thinking and redacted_thinking blocks kept with their signatures and sent back
 // unchanged) and image input. The SDK is imported when the first request is made, so a command
-// that never talks to a model does not load it. Its own retries are off: withRetry retries only
+// that never talks to a model does not load it. Its own retries are off: sdkStream retries only
 // before a reply starts, with the app's policy and error messages.
 
 export { toAnthropicMessages } from './anthropic-wire';
@@ -141,33 +140,6 @@ export class AnthropicProvider implements ModelProvider {
     const client = await this.sdk();
     const url = `${this.opts.baseUrl.replace(/\/+$/, '')}/v1/messages`;
     const body = this.body(req);
-    const local = new AbortController();
-    const onAbort = () => local.abort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    try {
-      const stream = await withRetry(this.opts.retry, signal, async () => {
-        try {
-          return await client.messages.create(
-            body as unknown as Parameters<typeof client.messages.create>[0] & { stream: true },
-            { signal: local.signal },
-          );
-        } catch (e) {
-          throw sdkModelError('Anthropic', url, e, signal);
-        }
-      });
-      return await this.readStream(stream as AsyncIterable<unknown>, signal, local, url, cb);
-    } finally {
-      signal.removeEventListener('abort', onAbort);
-    }
-  }
-
-  private async readStream(
-    stream: AsyncIterable<unknown>,
-    signal: AbortSignal,
-    local: AbortController,
-    url: string,
-    cb: StreamCallbacks,
-  ): Promise<ModelTurn> {
     const blocks = new Map<number, OpenBlock>();
     const turn: ModelTurn = {
       text: '',
@@ -176,66 +148,23 @@ export class AnthropicProvider implements ModelProvider {
       usage: { inputTokens: 0, outputTokens: 0 },
     };
     let stopped = false;
-    try {
-      for await (const raw of idleGuard(stream, MODEL_IDLE_TIMEOUT_MS, 'Anthropic', () =>
-        local.abort(),
-      )) {
-        if (signal.aborted) throw new ModelError('aborted', 'stopped');
-        const data = raw as WireEvent;
-        switch (data.type) {
-          case 'message_start': {
-            const u = data.message?.usage ?? {};
-            const read = u.cache_read_input_tokens ?? 0;
-            const write = u.cache_creation_input_tokens ?? 0;
-            turn.usage = {
-              inputTokens: (u.input_tokens ?? 0) + read + write,
-              outputTokens: u.output_tokens ?? 0,
-              cacheReadTokens: read,
-              cacheWriteTokens: write,
-            };
-            break;
-          }
-          case 'content_block_start': {
-            const b = data.content_block ?? {};
-            blocks.set(data.index ?? 0, {
-              type: b.type ?? '',
-              text: b.text ?? b.thinking ?? '',
-              id: b.id,
-              name: b.name,
-              json: '',
-              signature: b.signature,
-              data: b.data,
-            });
-            if (b.type === 'text' && b.text) cb.onText?.(b.text);
-            break;
-          }
-          case 'content_block_delta': {
-            const block = blocks.get(data.index ?? 0);
-            const d = data.delta ?? {};
-            if (!block) break;
-            if (d.type === 'text_delta' && d.text) {
-              block.text += d.text;
-              cb.onText?.(d.text);
-            } else if (d.type === 'input_json_delta') block.json += d.partial_json ?? '';
-            else if (d.type === 'thinking_delta') block.text += d.thinking ?? '';
-            else if (d.type === 'signature_delta') block.signature = d.signature ?? '';
-            break;
-          }
-          case 'message_delta':
-            if (data.delta?.stop_reason) turn.stopReason = stopReason(data.delta.stop_reason);
-            if (typeof data.usage?.output_tokens === 'number')
-              turn.usage.outputTokens = data.usage.output_tokens;
-            break;
-          case 'message_stop':
-            stopped = true;
-            break;
-        }
-      }
-    } catch (err) {
-      throw sdkModelError('Anthropic', url, err, signal);
-    }
-    if (signal.aborted) throw new ModelError('aborted', 'stopped');
-    if (!stopped) throw new ModelError('network', 'Anthropic stream ended before message_stop');
+    await sdkStream<WireEvent>({
+      provider: 'Anthropic',
+      signal,
+      retry: this.opts.retry,
+      open: async (local) =>
+        (await client.messages.create(
+          body as unknown as Parameters<typeof client.messages.create>[0] & { stream: true },
+          { signal: local },
+        )) as AsyncIterable<WireEvent>,
+      error: (e) => sdkModelError('Anthropic', url, e, signal),
+      onEvent: (data) => {
+        if (data.type === 'message_stop') stopped = true;
+        else readEvent(data, blocks, turn, cb);
+      },
+      ended: () => stopped,
+      endMarker: 'message_stop',
+    });
     const calls: ModelToolCall[] = [];
     const texts: string[] = [];
     const thinking: string[] = [];
@@ -259,5 +188,59 @@ export class AnthropicProvider implements ModelProvider {
     if (reasoning.items.length) turn.reasoning = reasoning;
     turn.toolCalls = calls;
     return turn;
+  }
+}
+
+/** One stream event into the open blocks and the turn's usage and stop reason. */
+function readEvent(
+  data: WireEvent,
+  blocks: Map<number, OpenBlock>,
+  turn: ModelTurn,
+  cb: StreamCallbacks,
+): void {
+  switch (data.type) {
+    case 'message_start': {
+      const u = data.message?.usage ?? {};
+      const read = u.cache_read_input_tokens ?? 0;
+      const write = u.cache_creation_input_tokens ?? 0;
+      turn.usage = {
+        inputTokens: (u.input_tokens ?? 0) + read + write,
+        outputTokens: u.output_tokens ?? 0,
+        cacheReadTokens: read,
+        cacheWriteTokens: write,
+      };
+      break;
+    }
+    case 'content_block_start': {
+      const b = data.content_block ?? {};
+      blocks.set(data.index ?? 0, {
+        type: b.type ?? '',
+        text: b.text ?? b.thinking ?? '',
+        id: b.id,
+        name: b.name,
+        json: '',
+        signature: b.signature,
+        data: b.data,
+      });
+      if (b.type === 'text' && b.text) cb.onText?.(b.text);
+      break;
+    }
+    case 'content_block_delta': {
+      const block = blocks.get(data.index ?? 0);
+      const d = data.delta ?? {};
+      if (!block) break;
+      if (d.type === 'text_delta' && d.text) {
+        block.text += d.text;
+        cb.onText?.(d.text);
+      } else if (d.type === 'input_json_delta') block.json += d.partial_json ?? '';
+      else if (d.type === 'thinking_delta') block.text += d.thinking ?? '';
+      else if (d.type === 'signature_delta') block.signature = d.signature ?? '';
+      break;
+    }
+    case 'message_delta':
+      if (data.delta?.stop_reason) turn.stopReason = stopReason(data.delta.stop_reason);
+      if (typeof data.usage?.output_tokens === 'number')
+        turn.usage.outputTokens = data.usage.output_tokens;
+      break;
   }
 }

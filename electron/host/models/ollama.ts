@@ -1,9 +1,8 @@
 import type { Ollama as OllamaClient } from 'ollama';
-import { MODEL_IDLE_TIMEOUT_MS } from './constants';
-import { withRetry, type RetryPolicy } from './http';
+import type { RetryPolicy } from './http';
 import { httpModelError, ModelError, networkModelError } from './model-error';
 import { imagesAsNotes } from './image-notes';
-import { idleGuard } from './stream-idle';
+import { sdkStream } from './sdk-stream';
 import type {
   ModelMessage,
   ModelProvider,
@@ -18,7 +17,7 @@ import type {
 // when the first request is made. Unlike its OpenAI-compatible endpoint, it takes
 // options.num_ctx: every request asks for exactly the context the app budgets for, so Ollama never
 // truncates a long prompt to its small default in silence. The client has no per-call signal, so
-// each call gets a client whose fetch carries the run's.
+// each call gets a client whose fetch carries the call's.
 
 export interface OllamaOptions {
   /** Ollama's root URL (no /v1). */
@@ -129,46 +128,7 @@ export class OllamaProvider implements ModelProvider {
     cb: StreamCallbacks = {},
   ): Promise<ModelTurn> {
     const { Ollama } = await import('ollama');
-    const local = new AbortController();
-    const abort = () => local.abort();
-    signal.addEventListener('abort', abort, { once: true });
-    const client: OllamaClient = new Ollama({
-      host: this.opts.baseUrl,
-      fetch: (input, init) =>
-        fetch(input, {
-          ...init,
-          signal: init?.signal ? AbortSignal.any([init.signal, local.signal]) : local.signal,
-        }),
-    });
     const url = `${this.opts.baseUrl}/api/chat`;
-    try {
-      const stream = await withRetry(this.opts.retry, signal, async () => {
-        try {
-          return await client.chat(
-            this.body(req) as Parameters<typeof client.chat>[0] & {
-              stream: true;
-            },
-          );
-        } catch (e) {
-          if (signal.aborted) throw new ModelError('aborted', 'stopped');
-          const status = (e as { status_code?: number }).status_code;
-          if (typeof status === 'number')
-            throw httpModelError('Ollama', status, (e as Error).message);
-          throw networkModelError('Ollama', url, e);
-        }
-      });
-      return await this.read(stream as AsyncIterable<Chunk>, signal, local, cb);
-    } finally {
-      signal.removeEventListener('abort', abort);
-    }
-  }
-
-  private async read(
-    stream: AsyncIterable<Chunk>,
-    signal: AbortSignal,
-    local: AbortController,
-    cb: StreamCallbacks,
-  ): Promise<ModelTurn> {
     const turn: ModelTurn = {
       text: '',
       toolCalls: [],
@@ -179,11 +139,34 @@ export class OllamaProvider implements ModelProvider {
     let thinking = '';
     let done = false;
     let reason: string | undefined;
-    try {
-      for await (const chunk of idleGuard(stream, MODEL_IDLE_TIMEOUT_MS, 'Ollama', () =>
-        local.abort(),
-      )) {
-        if (signal.aborted) throw new ModelError('aborted', 'stopped');
+    await sdkStream<Chunk>({
+      provider: 'Ollama',
+      signal,
+      retry: this.opts.retry,
+      open: async (local) => {
+        const client: OllamaClient = new Ollama({
+          host: this.opts.baseUrl,
+          fetch: (input, init) =>
+            fetch(input, {
+              ...init,
+              signal: init?.signal ? AbortSignal.any([init.signal, local]) : local,
+            }),
+        });
+        return (await client.chat(
+          this.body(req) as Parameters<typeof client.chat>[0] & { stream: true },
+        )) as AsyncIterable<Chunk>;
+      },
+      error: (e, phase) => {
+        if (phase === 'stream')
+          return new ModelError('server', `Ollama stream error: ${(e as Error).message}`);
+        const status = (e as { status_code?: number }).status_code;
+        if (typeof status === 'number')
+          return httpModelError('Ollama', status, (e as Error).message);
+        return networkModelError('Ollama', url, e);
+      },
+      endMarker: 'done',
+      ended: () => done,
+      onEvent: (chunk) => {
         const m = chunk.message;
         if (m?.content) {
           turn.text += m.content;
@@ -205,14 +188,8 @@ export class OllamaProvider implements ModelProvider {
             outputTokens: chunk.eval_count ?? 0,
           };
         }
-      }
-    } catch (err) {
-      if (err instanceof ModelError) throw err;
-      if (signal.aborted) throw new ModelError('aborted', 'stopped');
-      throw new ModelError('server', `Ollama stream error: ${(err as Error).message}`);
-    }
-    if (signal.aborted) throw new ModelError('aborted', 'stopped');
-    if (!done) throw new ModelError('network', 'Ollama stream ended before done');
+      },
+    });
     turn.toolCalls = calls;
     turn.stopReason = stopReason(reason, calls.length);
     if (thinking) turn.thinking = thinking;

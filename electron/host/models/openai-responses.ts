@@ -1,9 +1,8 @@
 import type OpenAIClient from 'openai';
-import { MODEL_IDLE_TIMEOUT_MS } from './constants';
-import { sdkModelError, withRetry, type RetryPolicy } from './http';
+import { sdkModelError, type RetryPolicy } from './http';
 import { ModelError } from './model-error';
 import { dataUrl } from './image-notes';
-import { idleGuard } from './stream-idle';
+import { sdkStream } from './sdk-stream';
 import { parseToolArgs } from './tool-args';
 import type {
   ModelImage,
@@ -169,33 +168,6 @@ export class OpenAiResponsesProvider implements ModelProvider {
     const client = await this.sdk();
     const url = `${this.opts.baseUrl.replace(/\/+$/, '')}/responses`;
     const body = this.body(req);
-    const local = new AbortController();
-    const onAbort = () => local.abort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    try {
-      const stream = await withRetry(this.opts.retry, signal, async () => {
-        try {
-          return await client.responses.create(
-            body as unknown as Parameters<typeof client.responses.create>[0] & { stream: true },
-            { signal: local.signal },
-          );
-        } catch (e) {
-          throw sdkModelError('OpenAI', url, e, signal);
-        }
-      });
-      return await this.read(stream as AsyncIterable<unknown>, signal, local, url, cb);
-    } finally {
-      signal.removeEventListener('abort', onAbort);
-    }
-  }
-
-  private async read(
-    stream: AsyncIterable<unknown>,
-    signal: AbortSignal,
-    local: AbortController,
-    url: string,
-    cb: StreamCallbacks,
-  ): Promise<ModelTurn> {
     const turn: ModelTurn = {
       text: '',
       toolCalls: [],
@@ -207,12 +179,19 @@ export class OpenAiResponsesProvider implements ModelProvider {
     let thinking = '';
     let refused = false;
     let finished = false;
-    try {
-      for await (const raw of idleGuard(stream, MODEL_IDLE_TIMEOUT_MS, 'OpenAI', () =>
-        local.abort(),
-      )) {
-        if (signal.aborted) throw new ModelError('aborted', 'stopped');
-        const ev = raw as StreamEvent;
+    await sdkStream<StreamEvent>({
+      provider: 'OpenAI',
+      signal,
+      retry: this.opts.retry,
+      open: async (local) =>
+        (await client.responses.create(
+          body as unknown as Parameters<typeof client.responses.create>[0] & { stream: true },
+          { signal: local },
+        )) as AsyncIterable<StreamEvent>,
+      error: (e) => sdkModelError('OpenAI', url, e, signal),
+      endMarker: 'response.completed',
+      ended: () => finished,
+      onEvent: (ev) => {
         const at = ev.output_index ?? 0;
         switch (ev.type) {
           case 'response.output_text.delta':
@@ -284,12 +263,8 @@ export class OpenAiResponsesProvider implements ModelProvider {
               `OpenAI stream error (${ev.code ?? 'error'}): ${ev.message ?? ''}`,
             );
         }
-      }
-    } catch (err) {
-      throw sdkModelError('OpenAI', url, err, signal);
-    }
-    if (signal.aborted) throw new ModelError('aborted', 'stopped');
-    if (!finished) throw new ModelError('network', 'OpenAI stream ended before response.completed');
+      },
+    });
     turn.toolCalls = [...calls.entries()]
       .sort((a, b) => a[0] - b[0])
       .map(([i, c]) => ({ id: c.id || `call_${i}`, name: c.name, ...parseToolArgs(c.json) }));
