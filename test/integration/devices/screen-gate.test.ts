@@ -1,6 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Harness, ofType } from '../agent/harness';
 import { ReferenceClient, type Frame } from '../../helpers/reference-remote-client';
+import { makePng } from '../../helpers/png';
+
+const SCREEN = makePng(4, 8, [0, 128, 255]).toString('base64');
 
 // #21 part 5, the host side: a phone (the reference client, from PROTOCOL.md alone) declares
 // device_screen_* tools. The model is offered them only while the user has "Screen control" on for
@@ -52,7 +55,11 @@ function serve(c: ReferenceClient, ran: string[]): void {
         call_id: call.call_id,
         call_token: call.call_token,
         status: 'ok',
-        result: { done: call.tool_id },
+        // A capture answers with the screen as an image (PROTOCOL.md, the screen-control gate).
+        result:
+          call.tool_id === 'device_screen_capture'
+            ? { image: { media_type: 'image/png', data: SCREEN }, orientation: 'portrait' }
+            : { done: call.tool_id },
       });
     }
   })();
@@ -64,7 +71,11 @@ describe('the screen-control gate', () => {
   it('offers device_screen_* only while the gate is on, asks approval for each call, and they vanish from the next request when it is turned off', async () => {
     h = await Harness.start({
       wire: 'openai',
-      config: { permission_mode: 'ask', devices: { host: '127.0.0.1' } },
+      config: {
+        permission_mode: 'ask',
+        devices: { host: '127.0.0.1' },
+        providers: { openai: { images: true } },
+      },
     });
     const offer = await h.invoke('devices.createOffer', {});
     client = await ReferenceClient.connect(offer.url, offer.fingerprint);
@@ -128,9 +139,14 @@ describe('the screen-control gate', () => {
       'device_screen_capture',
     ]);
     expect(ofType(events, 'tool_result').map((r) => [r.name, r.payload.kind])).toEqual([
-      ['device_screen_capture', 'device_result'],
+      ['device_screen_capture', 'image'],
       ['device_get_time', 'device_result'],
     ]);
+    // The model sees the capture as an image (Chat Completions: an image_url part after the tool
+    // messages), never as base64 text in the result.
+    const seen = JSON.stringify(h.fake.requests.at(-2)!.body);
+    expect(seen).toContain(`"url":"data:image/png;base64,${SCREEN}"`);
+    expect(seen.split(SCREEN).length - 1).toBe(1);
     const screenOn = h.script.requests.length;
 
     // Off again: gone from the very next request; a remembered name does not reach the phone.
@@ -173,8 +189,33 @@ describe('the screen-control gate', () => {
       screen_control: true,
     });
     expect(await hub.call(id, 'device_screen_capture', {})).toMatchObject({
-      kind: 'device_result',
+      kind: 'image',
+      media_type: 'image/png',
+      width: 4,
+      height: 8,
+      result: { orientation: 'portrait' },
     });
     expect(ran).toEqual(['device_get_time', 'device_screen_capture']);
+  });
+});
+
+describe('an image a device returns', () => {
+  it('is judged by its bytes: a claimed PNG that is not one is an error, not an image', async () => {
+    const { payloadOf } = await import('../../../electron/host/devices/call-outcome');
+    const fake = Buffer.from('#!/bin/sh\necho not an image\n').toString('base64');
+    expect(
+      payloadOf(
+        { status: 'ok', result: { image: { media_type: 'image/png', data: fake } } },
+        'dev_1',
+        'device_screen_capture',
+      ),
+    ).toMatchObject({ kind: 'error', code: 'device_error' });
+    expect(
+      payloadOf(
+        { status: 'ok', result: { image: { media_type: 'image/jpeg', data: SCREEN } } },
+        'dev_1',
+        'device_screen_capture',
+      ),
+    ).toMatchObject({ kind: 'image', media_type: 'image/png', image: { media_type: 'image/png' } });
   });
 });
