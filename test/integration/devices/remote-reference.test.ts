@@ -356,3 +356,32 @@ describe('remote frames: the reference client from PROTOCOL.md', () => {
     expect(burst.some((r) => r.code === 'rate_limited')).toBe(true);
   });
 });
+
+describe('remote frames: an approval too large to show in full', () => {
+  it('is sent cut with truncated:true; it can be denied from the phone but allowed only on the desktop', async () => {
+    const harness = await start();
+    const { client } = await pairClient(harness, true);
+    const command = `echo ${'a'.repeat(100 * 1024)}`;
+    const { id, from } = await waitingApproval(harness, command);
+    const item = ((await client.request('remote_pending')).items as Frame[])[0]!;
+    expect(item.truncated).toBe(true);
+    expect(String(item.detail)).toHaveLength(96 * 1024);
+    const allow = await client.request('remote_decide', {
+      session_id: id,
+      approval_id: item.approval_id,
+      hash: item.hash,
+      decision: 'allow',
+    });
+    expect(allow).toMatchObject({ type: 'remote_error', code: 'too_large' });
+    expect(ofType(await harness.events(id), 'approval_decision')).toEqual([]);
+    const deny = await client.request('remote_decide', {
+      session_id: id,
+      approval_id: item.approval_id,
+      hash: item.hash,
+      decision: 'deny',
+    });
+    expect(deny.type).toBe('remote_done');
+    const events = await harness.waitRunEnd(id, from);
+    expect(ofType(events, 'approval_decision')[0]).toMatchObject({ decision: 'deny' });
+  });
+});
