@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { groupDigits } from '../group-digits';
 
 // A long paste is not typed text: the composer keeps it as a chip ("Pasted text, 1,204 lines")
 // that can be opened and removed, and the model reads it after the message, marked as pasted.
@@ -31,7 +32,7 @@ export const pastedTextsSchema = z
   .max(PASTES_PER_MESSAGE)
   .refine(
     (all) => all.reduce((n, p) => n + p.text.length, 0) <= PASTED_MAX_TOTAL_CHARS,
-    `the pasted text adds up to more than ${PASTED_MAX_TOTAL_CHARS.toLocaleString('en-US')} characters`,
+    `the pasted text adds up to more than ${groupDigits(PASTED_MAX_TOTAL_CHARS)} characters`,
   );
 
 export function lineCount(text: string): number {
@@ -47,7 +48,7 @@ export function isLongPaste(text: string): boolean {
 
 export function pasteName(text: string): string {
   const lines = lineCount(text);
-  return `Pasted text, ${lines.toLocaleString('en-US')} ${lines === 1 ? 'line' : 'lines'}`;
+  return `Pasted text, ${groupDigits(lines)} ${lines === 1 ? 'line' : 'lines'}`;
 }
 
 /** The message as the model reads it: the user's words, then each pasted text, whole. */

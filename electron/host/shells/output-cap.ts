@@ -1,4 +1,5 @@
 import { RingBuffer } from './ring-buffer';
+import { groupDigits } from '../../../shared/group-digits';
 
 // Results are capped (seed: 30,000 characters) by cutting the middle: the first lines say what
 // ran and the last say how it ended, so both are kept, and the marker states the rule.
@@ -13,7 +14,7 @@ export interface Capped {
 }
 
 function marker(omitted: number, head: number, tail: number): string {
-  return `\n[... ${omitted.toLocaleString('en-US')} characters omitted: output over the result cap keeps its first ${head.toLocaleString('en-US')} and last ${tail.toLocaleString('en-US')} characters ...]\n`;
+  return `\n[... ${groupDigits(omitted)} characters omitted: output over the result cap keeps its first ${groupDigits(head)} and last ${groupDigits(tail)} characters ...]\n`;
 }
 
 function halves(cap: number): { head: number; tail: number } {

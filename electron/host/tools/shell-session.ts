@@ -4,6 +4,7 @@ import { MAX_WAIT_MS, RESULT_CAP_CHARS } from '../shells/constants';
 import { compileFilter } from '../shells/read-output';
 import type { ShellService } from '../shells/shell-service';
 import { defineTool } from './tool';
+import { groupDigits } from '../../../shared/group-digits';
 
 const parameters = z.strictObject({
   operation: z.enum(['read', 'write', 'kill', 'list']).describe('read, write, kill, or list'),
@@ -39,7 +40,7 @@ export const shellSessionTool = defineTool({
     'until a matching line arrives). missed_characters means output was evicted before it was read (unrecoverable). ' +
     'write sends input and returns the reply in the same call (waits up to wait_ms, default 2000); writing to an ' +
     'exited shell is refused. kill sends SIGTERM to the whole process group, then SIGKILL after a grace period. ' +
-    `Output over ${RESULT_CAP_CHARS.toLocaleString('en-US')} characters keeps its head and tail around a marker.`,
+    `Output over ${groupDigits(RESULT_CAP_CHARS)} characters keeps its head and tail around a marker.`,
   parameters,
   // Not read-only as a tool (plan mode does not bind it), but per call: read and list only read;
   // write sends input to a running shell or interpreter, which runs code like a shell command.

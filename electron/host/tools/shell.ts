@@ -10,6 +10,7 @@ import {
 import { DEFAULT_TIMEOUT_S, MAX_TIMEOUT_S, RESULT_CAP_CHARS } from '../shells/constants';
 import type { ShellService } from '../shells/shell-service';
 import { defineTool, type ToolContext } from './tool';
+import { groupDigits } from '../../../shared/group-digits';
 
 const parameters = z.strictObject({
   command: z.string().min(1).describe('Shell command to execute (bash -c)'),
@@ -67,7 +68,7 @@ export const shellTool = defineTool({
     `duration_ms. A foreground command has no stdin (a pager or a password prompt returns at once) and is killed ` +
     `with its whole process group after \`timeout\` seconds (default ${DEFAULT_TIMEOUT_S}; the result then says ` +
     `timed_out and exit_code 1); processes it leaves behind are killed when it exits. Output over ` +
-    `${RESULT_CAP_CHARS.toLocaleString('en-US')} characters keeps its head and tail around a marker. For servers, ` +
+    `${groupDigits(RESULT_CAP_CHARS)} characters keeps its head and tail around a marker. For servers, ` +
     'watchers and anything long-running, set run_in_background: the result is a shell_id, and shell_session_tool ' +
     'reads, writes to, and kills it. Commands run sandboxed (see `sandbox` in the result): other projects and the ' +
     "app's config directory are unreachable, so do not retry a permission error in another way.",
