@@ -6,6 +6,7 @@ import { WebServer, type WebServerOptions } from '../web/web-server';
 import { loadOrCreateWebSecret } from '../web/web-secret';
 import { rememberedPort, rememberPort, webSecretFile } from '../web/web-host-state';
 import { parseCliArgs, UsageError, type CliCommand } from './command';
+import { holdYoungGenerationDuringStartup } from '../host/system/startup-heap';
 
 const usage = `Usage: mewbo serve [--port N] [--host H] [--open]
 
@@ -55,6 +56,7 @@ export const serveCommand: CliCommand = {
     const explicit = values.port === undefined ? undefined : Number(values.port);
     if (explicit !== undefined && (!Number.isInteger(explicit) || explicit < 0 || explicit > 65535))
       throw new UsageError(`--port: not a port number: ${values.port}`);
+    const startedUp = holdYoungGenerationDuringStartup();
     const paths = homePaths();
     // The host's web.loginLink command asks the server, which needs the host's router first.
     const links: { server?: WebServer } = {};
@@ -80,6 +82,7 @@ export const serveCommand: CliCommand = {
         `Open this one-time login link (it works once, for one minute):\n${url}\n`,
     );
     if (values.open) openInBrowser(url);
+    startedUp();
     await new Promise<void>((resolve) => {
       const stop = () => resolve();
       process.once('SIGINT', stop);
