@@ -108,6 +108,8 @@ async function sessionRunning(command: string, title: string): Promise<string> {
 async function pair(page: Page, remote: boolean): Promise<string> {
   const offer = await invoke('devices.createOffer', { remote });
   await page.goto(offer.pairing_url);
+  await expect(page.locator('#pair-form')).toBeVisible();
+  if (remote) await shoot(page, 'phone-pair-360');
   await page.locator('#device-name').fill('Pixel in the garden');
   await page.getByRole('button', { name: 'Pair' }).tap();
   await expect(page.locator('#state')).toHaveText('Connected as “Pixel in the garden”.');
