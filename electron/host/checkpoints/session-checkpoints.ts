@@ -25,9 +25,56 @@ export interface SessionCheckpointsOptions {
   enabled(): boolean;
 }
 
-function latestTurnSeq(events: readonly SessionEvent[]): number | null {
+export function latestTurnSeq(events: readonly SessionEvent[]): number | null {
   const turns = userTurns(events);
   return turns.length ? turns[turns.length - 1]!.seq : null;
+}
+
+/** Whether the turn at `turn` has its `before` snapshot (it follows the turn's message). */
+export function beforeTaken(events: readonly SessionEvent[], turn: number): boolean {
+  return events.some((e) => e.type === 'checkpoint' && e.turn_seq === turn && e.phase === 'before');
+}
+
+/**
+ * The session's latest turn and whether it has its `before` snapshot, following the log: every
+ * write call asks, and scanning the log each time made a long run's writes cost O(history). A new
+ * user message starts a turn; only a rewind (which may hide messages) reads the whole log again.
+ */
+export class TurnState {
+  private next = 0;
+  turn: number | null = null;
+  taken = false;
+
+  constructor(
+    private readonly log: {
+      readonly length: number;
+      events(from?: number): readonly SessionEvent[];
+    },
+  ) {}
+
+  sync(): this {
+    const length = this.log.length;
+    if (length === this.next) return this;
+    const fresh = this.log.events(this.next);
+    this.next = length;
+    for (const e of fresh) {
+      if (e.type === 'rewind') return this.rebuild();
+      if (e.type === 'user_message') {
+        this.turn = e.seq;
+        this.taken = false;
+      } else if (e.type === 'checkpoint' && e.phase === 'before' && e.turn_seq === this.turn)
+        this.taken = true;
+    }
+    return this;
+  }
+
+  private rebuild(): this {
+    const events = this.log.events();
+    this.next = this.log.length;
+    this.turn = latestTurnSeq(events);
+    this.taken = this.turn !== null && beforeTaken(this.log.events(this.turn), this.turn);
+    return this;
+  }
 }
 
 /** The last snapshot the app took of this root: the state the agent last left it in. */
@@ -44,6 +91,7 @@ export class SessionCheckpoints {
   private readonly inFlight = new Map<string, Promise<void>>();
   /** Sessions that may have written since their last snapshot. */
   private readonly dirty = new Set<string>();
+  private readonly turns = new WeakMap<Session, TurnState>();
 
   constructor(private readonly opts: SessionCheckpointsOptions) {}
 
@@ -51,15 +99,14 @@ export class SessionCheckpoints {
   beforeWrite(session: Session): Promise<void> {
     const root = session.meta.root;
     if (!root || !this.opts.enabled()) return Promise.resolve();
-    const turn = latestTurnSeq(session.events());
+    let state = this.turns.get(session);
+    if (!state) this.turns.set(session, (state = new TurnState(session)));
+    const { turn, taken } = state.sync();
     if (turn === null) return Promise.resolve();
     this.dirty.add(session.id);
     const key = `${session.id}:${turn}`;
     const existing = this.inFlight.get(key);
     if (existing) return existing;
-    const taken = session
-      .events(turn)
-      .some((e) => e.type === 'checkpoint' && e.turn_seq === turn && e.phase === 'before');
     if (taken) return Promise.resolve();
     const p = this.take(session, root, turn, 'before').finally(() => this.inFlight.delete(key));
     this.inFlight.set(key, p);
