@@ -8,10 +8,11 @@ import { report } from './report';
 
 // Does a step cost the same late in a long run as early on? One run of 1,500 steps through the
 // real host: `agent.send` on a session of a project, the Anthropic provider (SDK, streaming) against
-// a scripted local Messages server that answers each request 15 ms after it arrives with one
-// read_file call of a different small file, then the real tool source, approval policy, dispatch,
-// read_file and the fsync'ed session log. A step is the time between two requests reaching the
-// server.
+// a scripted local Messages server that answers each request 15 ms after it arrives with one tool
+// call: a read_file of a different small file, then an edit of the file just read (file_edit_tool,
+// in auto mode, so the turn's checkpoint bookkeeping runs too), and so on; then the real tool
+// source, approval policy, dispatch, the tools and the fsync'ed session log. A step is the time
+// between two requests reaching the server.
 //
 // The reference is the first 300 steps of the same run: they do the same per-step work (the same
 // tool on a file of the same size, the same events appended, the same 15 ms answer), only with a
@@ -44,7 +45,7 @@ writeFileSync(
     projects: { p: { path: project } },
     // Room for the whole run: compaction (a rebuild by design) is not what this measures.
     model: { provider: 'anthropic', name: 'claude-sonnet-4-5', context_window: 1_000_000 },
-    agent: { max_steps: STEPS + 10 },
+    agent: { max_steps: STEPS + 10, edit_tool: 'structured_patch' },
   }),
 );
 
@@ -72,6 +73,13 @@ const server = createServer((req: IncomingMessage, res: ServerResponse) => {
   });
 });
 
+/** Even steps read file i; odd steps edit the file the step before read. */
+function toolArgs(i: number): Record<string, unknown> {
+  if (i % 2 === 0) return { path: `f${i}.txt` };
+  const f = i - 1;
+  return { file_path: `f${f}.txt`, old_string: `line of file ${f}`, new_string: `edited ${f}` };
+}
+
 function answer(res: ServerResponse, i: number): void {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   const send = (event: string, data: Record<string, unknown>) =>
@@ -90,13 +98,18 @@ function answer(res: ServerResponse, i: number): void {
   const done = i >= STEPS;
   const block = done
     ? { type: 'text', text: '' }
-    : { type: 'tool_use', id: `toolu_${i}`, name: 'read_file', input: {} };
+    : {
+        type: 'tool_use',
+        id: `toolu_${i}`,
+        name: i % 2 ? 'file_edit_tool' : 'read_file',
+        input: {},
+      };
   send('content_block_start', { index: 0, content_block: block });
   send('content_block_delta', {
     index: 0,
     delta: done
       ? { type: 'text_delta', text: 'Read them all.' }
-      : { type: 'input_json_delta', partial_json: JSON.stringify({ path: `f${i}.txt` }) },
+      : { type: 'input_json_delta', partial_json: JSON.stringify(toolArgs(i)) },
   });
   send('content_block_stop', { index: 0 });
   send('message_delta', {
@@ -128,10 +141,13 @@ try {
   if (arrivals.length !== STEPS + 1)
     throw new Error(`expected ${STEPS + 1} model requests, saw ${arrivals.length}`);
   const results = (JSON.parse(lastBody) as { messages: { content: unknown }[] }).messages
-    .flatMap((m) => (Array.isArray(m.content) ? m.content : []))
-    .filter((b) => (b as { type?: string }).type === 'tool_result').length;
-  if (results !== STEPS)
-    throw new Error(`the last request carried ${results} tool results, not ${STEPS}`);
+    .flatMap((m) => (Array.isArray(m.content) ? (m.content as Record<string, unknown>[]) : []))
+    .filter((b) => b.type === 'tool_result');
+  if (results.length !== STEPS)
+    throw new Error(`the last request carried ${results.length} tool results, not ${STEPS}`);
+  const failed = results.filter((b) => b.is_error);
+  if (failed.length)
+    throw new Error(`${failed.length} tool calls failed, e.g. ${JSON.stringify(failed[0])}`);
   // Step i: from request i reaching the server to request i + 1 reaching it.
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
   const steps = (at: number[], from: number) =>
