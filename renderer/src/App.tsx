@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
 import { useClient } from './client-context';
 import { useSessions } from './state/sessions-store';
 import { syncSessionList } from './state/session-sync';
@@ -21,6 +21,7 @@ import { FirstRunSetup } from './components/conversation/FirstRunSetup';
 import { useWaitingSignals } from './state/waiting-signals';
 import { useFocusReport } from './lib/use-focus-report';
 import type { Client } from './transport/transport';
+import { measureConsole, type Box } from './consoles/console-size-probe';
 
 /** App-wide shortcuts; the Electron menu sends the same key events, so there is one path. */
 function useShortcuts(client: Client): void {
@@ -50,6 +51,41 @@ function useShortcuts(client: Client): void {
   }, [client, openDialog]);
 }
 
+/**
+ * Tells the host the size the open session's first console will have, so its first shell is born
+ * at it (shells.resize without a shell id). Sent again only when the size changes.
+ */
+function useFirstConsoleSize(client: Client, sessionId: string | null) {
+  const sent = useRef<string | null>(null);
+  const last = useRef<Box | null>(null);
+  const report = useCallback(
+    (box: Box | null) => {
+      last.current = box;
+      // Measured with the fonts the console will draw with: a measure taken while a font is
+      // still loading gets another cell width (two columns off in a 60-column pane).
+      void document.fonts.ready.then(() => {
+        if (last.current !== box) return;
+        const size = sessionId && box ? measureConsole(box) : null;
+        if (!sessionId || !size) return;
+        const key = `${sessionId}:${size.cols}x${size.rows}`;
+        if (sent.current === key) return;
+        sent.current = key;
+        client
+          .invoke('shells.resize', { session_id: sessionId, ...size })
+          .catch(() => (sent.current = null));
+      });
+    },
+    [client, sessionId],
+  );
+  // A font that finishes loading later changes the cell size: measure again.
+  useEffect(() => {
+    const again = () => report(last.current);
+    document.fonts.addEventListener('loadingdone', again);
+    return () => document.fonts.removeEventListener('loadingdone', again);
+  }, [report]);
+  return report;
+}
+
 export function App() {
   const client = useClient();
   const currentId = useSessions((s) => s.currentId);
@@ -60,6 +96,7 @@ export function App() {
   const consoles = useConsoleRegistry();
   useEffect(() => consoles.setTheme(theme), [consoles, theme]);
   useShortcuts(client);
+  const onFutureDock = useFirstConsoleSize(client, currentId);
   useProjectSync(client);
   useEffect(() => keepFocusInApp(window), []);
   useWaitingSignals();
@@ -102,6 +139,7 @@ export function App() {
           ) : null
         }
         wideDock={dock === 'wide'}
+        onFutureDock={onFutureDock}
       />
       {dialog === 'picker' && <ProjectPicker onClose={closeDialog} />}
       {dialog === 'settings' && <SettingsDialog onClose={closeDialog} />}

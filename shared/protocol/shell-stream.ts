@@ -43,7 +43,8 @@ export const shellInputRequestSchema = z.object({
 });
 export const shellResizeRequestSchema = z.object({
   session_id: z.string(),
-  shell_id: z.string(),
+  /** Absent: the size the session's next console will have (its next PTY is born at it). */
+  shell_id: z.string().optional(),
   cols: z.number().int().min(1).max(1000),
   rows: z.number().int().min(1).max(1000),
 });

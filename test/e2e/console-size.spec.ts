@@ -1,8 +1,8 @@
 import { test, expect, openProject, startSession } from './agent-fixtures';
 
-// #17.6: a PTY has the console's size, not 120x30: the first shell is resized as soon as its
-// console has measured itself, and a shell started later is born at that size (its first line
-// of output is already laid out for the pane).
+// #17.6: a PTY has the console's size, not 120x30: a session's first shell is born at the size
+// its console will have (measured before the console exists), it follows every fit, and a shell
+// started later is born at the size the consoles last fitted to.
 
 test.use({ config: { permission_mode: 'auto' } });
 
@@ -59,7 +59,12 @@ test('a PTY takes the size of the console it shows in, from its first line when 
       { timeout: 15_000 },
     )
     .toBe(true);
-  const cols = Number((await newest()).split(' ')[1]);
+  const [rows, cols] = (await newest()).split(' ').map(Number) as [number, number];
+  // The session's first shell was born at that size too: its very first line, printed before
+  // its console existed, is already the console's (the page measured where the console would
+  // go and told the host before the shell started).
+  const firstLine = (await first.locator('.xterm-rows').innerText()).trim().split('\n')[0];
+  expect(firstLine?.trim()).toBe(`${rows} ${cols}`);
 
   await app.getByRole('textbox', { name: 'Message' }).fill('Start another');
   await app.getByRole('button', { name: 'Send', exact: true }).click();

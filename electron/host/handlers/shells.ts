@@ -39,6 +39,11 @@ export function shellHandlers(shells: ShellService, sessions: SessionManager): S
       return { ok: true as const };
     },
     'shells.resize': async (req) => {
+      if (req.shell_id === undefined) {
+        await sessions.get(req.session_id);
+        shells.forSession(req.session_id).fitted(req.cols, req.rows);
+        return { ok: true as const };
+      }
       await lookup(req.session_id, req.shell_id);
       shells.forSession(req.session_id).fitted(req.cols, req.rows, req.shell_id);
       return { ok: true as const };

@@ -9,6 +9,13 @@ import type { Client } from '../transport/transport';
 import type { TopicSubscription } from '../transport/transport';
 import { isPrimary } from '../lib/shortcuts';
 
+/** How a console's terminal draws text: the size probe (console-size-probe.ts) lays out the same. */
+export const TERMINAL_FONT = {
+  fontFamily: 'ui-monospace, "SF Mono", "JetBrains Mono", Menlo, Consolas, monospace',
+  fontSize: 12,
+  lineHeight: 1.15,
+} as const;
+
 /** Lines a console keeps for scrolling back; the host keeps the full 1,000,000-character buffer. */
 const SCROLLBACK_LINES = 10_000;
 /**
@@ -66,9 +73,7 @@ export class ConsoleEntry {
     this.term = new Terminal({
       scrollback: SCROLLBACK_LINES,
       convertEol: true,
-      fontFamily: 'ui-monospace, "SF Mono", "JetBrains Mono", Menlo, Consolas, monospace',
-      fontSize: 12,
-      lineHeight: 1.15,
+      ...TERMINAL_FONT,
       theme,
       allowProposedApi: true,
       cursorBlink: false,
@@ -187,6 +192,10 @@ export class ConsoleEntry {
     this.resizeObserver = new ResizeObserver(() => this.refit());
     this.resizeObserver.observe(host);
     this.refit();
+    // xterm measures its cell on open, and may measure again once the font is in: a fit made
+    // before that counts columns with the wrong cell width (two too many in a 480 px pane).
+    requestAnimationFrame(() => this.refit());
+    void document.fonts.ready.then(() => this.refit());
   }
 
   detach(host: HTMLElement): void {

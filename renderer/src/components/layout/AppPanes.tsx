@@ -1,4 +1,4 @@
-import { useEffect, useMemo, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, type ReactNode } from 'react';
 import {
   Group,
   Panel,
@@ -58,11 +58,31 @@ function followDrag(
   if (collapsed === open) setOpen(!collapsed);
 }
 
+/** Percent of the window the wide dock starts at (its Panel's defaultSize). */
+const WIDE_DOCK_PERCENT = 38;
+
+/**
+ * The box a wide dock would get if it appeared now (a session's first console): the remembered
+ * size of the three-pane layout, else the default, within the panes' limits. Null while the dock
+ * would be folded (no console to size).
+ */
+function futureDockBox(
+  group: HTMLElement,
+  rememberedPercent: number | undefined,
+  sidebarPx: number,
+): { width: number; height: number } {
+  const total = group.clientWidth;
+  let width = (total * (rememberedPercent ?? WIDE_DOCK_PERCENT)) / 100;
+  width = Math.min(width, total * 0.6, total - sidebarPx - MAIN_MIN_PX);
+  return { width: Math.floor(Math.max(width, DOCK_MIN_PX)), height: group.clientHeight };
+}
+
 export function AppPanes({
   sidebar,
   main,
   dock,
   wideDock,
+  onFutureDock,
 }: {
   sidebar: ReactNode;
   main: ReactNode;
@@ -70,6 +90,8 @@ export function AppPanes({
   dock: ReactNode | null;
   /** The dock shows consoles: it starts wider. */
   wideDock: boolean;
+  /** While there is no dock: the box a first console's dock would get (null: it would be folded). */
+  onFutureDock?: (box: { width: number; height: number } | null) => void;
 }) {
   const sidebarOpen = useUi((s) => s.sidebarOpen);
   const setSidebarOpen = useUi((s) => s.setSidebarOpen);
@@ -83,10 +105,32 @@ export function AppPanes({
   useCollapse(sidebarRef, sidebarOpen, true);
   useCollapse(dockRef, dockOpen, dock !== null);
   const narrow = window.innerWidth < NARROW_WINDOW_PX;
+  const future = useDefaultLayout({
+    id: 'mewbo-panes',
+    panelIds: ['sidebar', 'main', 'dock'],
+    storage,
+  });
+  const groupEl = useRef<HTMLDivElement>(null);
+  const rememberedDock = future.defaultLayout?.dock;
+  const hasDock = dock !== null;
+  useEffect(() => {
+    const group = groupEl.current;
+    if (hasDock || !onFutureDock || !group) return;
+    const report = () => {
+      if (!dockOpen) return onFutureDock(null);
+      const sidebarPx = group.querySelector<HTMLElement>('[data-panel][id="sidebar"]')?.offsetWidth;
+      onFutureDock(futureDockBox(group, rememberedDock, sidebarPx ?? 0));
+    };
+    const observer = new ResizeObserver(report);
+    observer.observe(group);
+    report();
+    return () => observer.disconnect();
+  }, [hasDock, onFutureDock, dockOpen, rememberedDock]);
 
   return (
     <Group
       id="mewbo-panes"
+      elementRef={groupEl}
       className="app"
       orientation="horizontal"
       defaultLayout={layout.defaultLayout}
