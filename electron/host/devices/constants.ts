@@ -83,8 +83,11 @@ export const REMOTE_ACTIONS_PER_SECOND = 0.5;
 export const REMOTE_MESSAGE_BURST = 10;
 export const REMOTE_MESSAGES_PER_SECOND = 10 / 60;
 
-/** remote_changed pushes are coalesced to at most one per this long. */
-export const REMOTE_PUSH_MS = 250;
+/**
+ * remote_changed pushes are coalesced to at most one per this long: a page refetches two lists
+ * per push, which stays under the 5 reads a second it may make however busy a run is.
+ */
+export const REMOTE_PUSH_MS = 1000;
 
 /** A desktop window's "focused" report holds this long unless renewed (a closed window says nothing). */
 export const FOCUS_REPORT_TTL_MS = 60_000;
