@@ -425,3 +425,33 @@ test('an edit shows its whole diff at 360 px without sideways scrolling, and a d
     .toMatchObject({ decision: 'deny', reason: 'keep the list of origins' });
   expect(readFileSync(file, 'utf8')).toContain(long);
 });
+
+test('an approval too large to send whole offers only Deny on the phone', async ({ page }) => {
+  await pair(page, true);
+  // Over the 96 KiB the desktop sends per item: the phone gets it cut.
+  const command = `echo ${'a'.repeat(100 * 1024)}`;
+  fake.script.push(
+    { toolCalls: [{ name: 'aider_shell_tool', args: { command } }] },
+    { text: 'Fine, not running it.' },
+  );
+  const id = (await invoke('sessions.create', { project: 'api' })).session.id;
+  await invoke('sessions.send', {
+    id,
+    text: 'print a lot of a',
+    capabilities: ['generative_ui', 'ask_user', 'approvals'],
+  });
+  const card = page.locator('.item.approval');
+  await expect(card).toBeVisible();
+  await expect(card).toContainText('Too large to approve from the phone');
+  await expect(card.getByRole('button', { name: 'Approve' })).toBeDisabled();
+  await expect(card.getByRole('button', { name: 'Deny' })).toBeInViewport();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+    PHONE.width,
+  );
+  await shoot(page, 'phone-remote-too-large');
+  await card.getByRole('button', { name: 'Deny' }).tap();
+  await expect(card.locator('.item-status')).toHaveText('Denied. The agent was told.');
+  await expect
+    .poll(async () => (await events(id)).find((e) => e.type === 'approval_decision'))
+    .toMatchObject({ decision: 'deny', via: { device_name: 'Pixel in the garden' } });
+});
