@@ -37,10 +37,15 @@ export async function createStandaloneContext(opts: StandaloneOptions): Promise<
   const services: ToolServices = {};
   try {
     for (const factory of opts.factories ?? standaloneServiceFactories) {
-      Object.assign(
-        services,
-        await factory({ root, config, home, store, dedupReads: opts.dedupReads ?? true }),
-      );
+      const part = await factory({
+        root,
+        config,
+        home,
+        store,
+        dedupReads: opts.dedupReads ?? true,
+      });
+      // Descriptors, not values: a service a factory builds on first use stays a getter.
+      Object.defineProperties(services, Object.getOwnPropertyDescriptors(part));
     }
   } catch (err) {
     await store.dispose();

@@ -43,7 +43,16 @@ export const standaloneServiceFactories: ServiceFactory[] = [
       }),
     };
   },
-  (env) => ({
-    shells: env.store.add(new ShellService({ paths: env.home, config: () => env.config })),
-  }),
+  (env) => {
+    // Built on first use: a run of read_file or list_dir never starts the shell machinery (its
+    // temp directory, the launcher lookup, the sandbox probe), issue #18 start-up.
+    let shells: ShellService | undefined;
+    return {
+      get shells() {
+        return (shells ??= env.store.add(
+          new ShellService({ paths: env.home, config: () => env.config }),
+        ));
+      },
+    };
+  },
 ];
