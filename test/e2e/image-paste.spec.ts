@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- request bodies are whatever JSON was sent */
 import type { Locator } from '@playwright/test';
 import { test, expect, openProject } from './agent-fixtures';
-import { makePng } from '../helpers/png';
+import { makePng, noisePng } from '../helpers/png';
 
 // #17.14 / #16.1: an image pasted into the message box or dropped on it becomes a chip (thumbnail,
 // name, size, remove), is refused with a reason when it is no image or too big, goes to the model
@@ -142,4 +142,36 @@ test('an image alone is a message', async ({ app, script, fake }) => {
   await expect(app.getByLabel('Agent').filter({ hasText: 'Green.' })).toBeVisible();
   const content = fake.requests[0]!.body.messages[0].content as any[];
   expect(content[0]).toMatchObject({ type: 'image', source: { data: green.toString('base64') } });
+});
+
+test('a 3 MB screenshot goes over the connection whole, and Retry sends it again', async ({
+  app,
+  script,
+  fake,
+}) => {
+  // Over the 1 MiB a frame could carry before images: the socket must take a message with images.
+  const shot = noisePng(1000, 1000);
+  expect(shot.length).toBeGreaterThan(3_000_000);
+  script.push({ text: 'Noise.' }, { text: 'Still noise.' });
+  await openProject(app, 'app');
+  await app.getByRole('button', { name: 'New session', exact: true }).click();
+  const box = app.getByRole('textbox', { name: 'Message' });
+  await paste(box, [png('screenshot.png', shot)]);
+  await expect(app.getByRole('listitem').filter({ hasText: 'screenshot.png' })).toContainText(
+    'PNG, 1000×1000, 2.9 MB',
+  );
+  await box.fill('What is on the screen?');
+  await app.keyboard.press('Enter');
+  await expect(app.getByLabel('Agent').filter({ hasText: 'Noise.' })).toBeVisible();
+  const sent = (fake.requests[0]!.body.messages[0].content as any[])[0];
+  expect(sent.source.data).toBe(shot.toString('base64'));
+
+  const mine = app.getByLabel('You').filter({ hasText: 'What is on the screen?' });
+  await mine.hover();
+  await mine.getByRole('button', { name: 'Retry' }).click();
+  await expect(app.getByLabel('Agent').filter({ hasText: 'Still noise.' })).toBeVisible();
+  const again = (fake.requests[1]!.body.messages.at(-1).content as any[]).filter(
+    (b) => b.type === 'image',
+  );
+  expect(again.map((b) => b.source.data)).toEqual([shot.toString('base64')]);
 });

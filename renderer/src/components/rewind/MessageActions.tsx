@@ -7,6 +7,7 @@ import { RewindDialog } from './RewindDialog';
 import { CopyButton } from '../common/CopyButton';
 import { useUi } from '../../state/ui-store';
 import { CAPABILITIES } from '../conversation/Composer';
+import type { ImageWire } from '../../../../shared/protocol/events';
 
 /**
  * A message's own actions: Copy; for the user's messages "Edit and resend" (into the message box)
@@ -17,11 +18,14 @@ export function MessageActions({
   seq,
   rewind,
   text,
+  images,
 }: {
   seq: number;
   rewind: boolean;
   /** The message's text, for Copy (and, on the user's messages, edit and retry). */
   text?: string;
+  /** The images the message carried: a retry sends them again. */
+  images?: ImageWire[];
 }) {
   const client = useClient();
   const editInComposer = useUi((s) => s.editInComposer);
@@ -29,7 +33,12 @@ export function MessageActions({
     if (text === undefined) return;
     setError(null);
     try {
-      await client.invoke('sessions.send', { id: sessionId, text, capabilities: CAPABILITIES });
+      await client.invoke('sessions.send', {
+        id: sessionId,
+        text,
+        ...(images?.length ? { images } : {}),
+        capabilities: CAPABILITIES,
+      });
     } catch (err) {
       setError(errorText(err));
     }
