@@ -23,6 +23,7 @@ export function parseConfig(raw: unknown, file = 'configs/app.json'): AppConfig 
   const parsed = appConfigSchema.safeParse(raw ?? {});
   if (!parsed.success) {
     const first = parsed.error.issues[0];
+    // Stryker disable next-line OptionalChaining: a failed parse has at least one issue
     throw new ConfigError(describeIssues(file, parsed.error), first?.path.join('.'));
   }
   return parsed.data;
@@ -32,6 +33,7 @@ export function parseConfig(raw: unknown, file = 'configs/app.json'): AppConfig 
 export function loadConfigFile(file: string): AppConfig {
   let text: string;
   try {
+    // Stryker disable next-line StringLiteral: JSON.parse reads a Buffer as UTF-8 text all the same
     text = readFileSync(file, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return parseConfig({}, file);

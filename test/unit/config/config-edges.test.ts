@@ -1,5 +1,5 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { assignInPlace, ConfigStore } from '../../../electron/host/config/config-store';
 import {
@@ -11,6 +11,7 @@ import {
 import { readConfigText, validateConfig } from '../../../electron/host/config/read-config';
 import { appConfigSchema } from '../../../electron/host/config/schema';
 import { CONFIG_WRITE_RETRIES } from '../../../electron/host/config/constants';
+import { nodeIo } from '../../../electron/host/store/atomic-json';
 import { tempDir } from '../../helpers/temp';
 
 // The edges of reading and owning configs/app.json: what a broken file, a broken entry or a file
@@ -358,6 +359,113 @@ describe('the config store: a hand save racing an in-app change', () => {
       await new Promise((r) => setTimeout(r, 20));
     }
     expect(store.config.permission_mode).toBe('ask');
+  });
+});
+
+describe('the config store: what it touches and what it refuses', () => {
+  it('without watching, opening touches nothing on disk', () => {
+    const file = home();
+    stores.push(ConfigStore.open({ file, watch: false, warn: () => {} }));
+    expect(existsSync(join(temp!.dir, 'configs'))).toBe(false);
+  });
+
+  it('watching creates the configs directory and every missing parent', () => {
+    temp = tempDir('mewbo-cfg-');
+    const file = join(temp.dir, 'no', 'such', 'home', 'configs', 'app.json');
+    stores.push(ConfigStore.open({ file, warn: () => {} }));
+    expect(existsSync(dirname(file))).toBe(true);
+  });
+
+  it('an app.json that cannot be read (a directory) stops the open with that error', () => {
+    const file = home();
+    mkdirSync(file, { recursive: true });
+    expect(() => ConfigStore.open({ file, watch: false, warn: () => {} })).toThrow(
+      expect.objectContaining({ code: 'EISDIR' }),
+    );
+  });
+
+  it('the refusal to write over broken JSON quotes the JSON error, not a warning before it', async () => {
+    const file = home();
+    mkdirSync(join(temp!.dir, 'configs'));
+    writeFileSync(file, '\uFEFF{ broken');
+    const store = ConfigStore.open({ file, watch: false, warn: () => {} });
+    stores.push(store);
+    const err = await store.update(() => {}).catch((e: Error) => e);
+    expect((err as Error).message).toMatch(
+      /app\.json: not valid JSON \(.+\); every setting takes its default\. Fix the file by hand; the app will not write over it\.$/,
+    );
+  });
+
+  it('a change that breaks two keys names both, one per line', async () => {
+    const file = home();
+    mkdirSync(join(temp!.dir, 'configs'));
+    const store = ConfigStore.open({ file, watch: false, warn: () => {} });
+    stores.push(store);
+    const err = (await store
+      .update((raw) => {
+        raw.permission_mode = 'never';
+        raw.agent = { max_steps: 0 };
+      })
+      .catch((e: unknown) => e)) as ConfigError;
+    const lines = err.message.split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines.map((l) => l.split(': ')[1]).sort()).toEqual([
+      'agent.max_steps',
+      'permission_mode',
+    ]);
+    expect(existsSync(file)).toBe(false);
+  });
+
+  it('writes through the file-system calls it was given', async () => {
+    const file = home();
+    const renames: string[] = [];
+    const store = ConfigStore.open({
+      file,
+      watch: false,
+      warn: () => {},
+      io: {
+        ...nodeIo,
+        rename: async (from, to) => {
+          renames.push(String(to));
+          return nodeIo.rename(from, to);
+        },
+      },
+    });
+    stores.push(store);
+    await store.update((raw) => {
+      raw.permission_mode = 'plan';
+    });
+    expect(renames).toEqual([file]);
+  });
+
+  it('dispose waits for queued changes, then announces nothing more', async () => {
+    const file = home();
+    mkdirSync(join(temp!.dir, 'configs'));
+    const store = ConfigStore.open({ file, watch: false, warn: () => {} });
+    const seen: string[] = [];
+    store.onDidChange((c) => seen.push(c.config.permission_mode));
+    const pending = store.update((raw) => {
+      raw.permission_mode = 'plan';
+    });
+    await store.dispose();
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ permission_mode: 'plan' });
+    await pending;
+    expect(seen).toEqual(['plan']);
+    await store.update((raw) => {
+      raw.permission_mode = 'auto';
+    });
+    expect(seen).toEqual(['plan']);
+  });
+
+  it('99 broken entries are all repaired; 100 exceed the repair limit (200 rounds)', () => {
+    // Each broken project takes two rounds (its path, then the entry), plus one to parse.
+    const projects = (n: number) =>
+      Object.fromEntries(Array.from({ length: n }, (_, i) => [`p${i}`, { path: 'relative' }]));
+    const ok = validateConfig({ projects: projects(99) }, FILE);
+    expect(ok.problems.at(-1)!.message).not.toMatch(/too many mistakes/);
+    expect(ok.problems).toHaveLength(99);
+    const over = validateConfig({ projects: projects(100) }, FILE);
+    expect(over.problems.at(-1)!.message).toMatch(/too many mistakes/);
   });
 });
 
