@@ -220,3 +220,39 @@ describe.skipIf(process.platform !== 'linux')('atomic write: durability', () => 
     }
   });
 });
+
+describe.skipIf(process.platform !== 'linux')('atomic write: more edges', () => {
+  it('rollback restores in reverse: a file changed twice in one unit gets its first content back', async () => {
+    const d = dir();
+    const a = join(d, 'a.txt');
+    writeFileSync(a, 'A0');
+    mkdirSync(join(d, 'c'));
+    writeFileSync(join(d, 'c', 'keep'), 'k');
+    await expect(
+      atomicWriteAll(d, [
+        { path: a, before: 'A0', after: 'A1' },
+        { path: a, before: 'A1', after: 'A2' },
+        { path: join(d, 'c'), before: '', after: 'not over a directory' },
+      ]),
+    ).rejects.toThrow();
+    expect(readFileSync(a, 'utf8')).toBe('A0');
+  });
+
+  it('a temp name whose pid is not a whole number is not swept; a dead pid starting with 1 is', async () => {
+    const d = dir();
+    const f = join(d, 'a.txt');
+    writeFileSync(join(d, '.a.txt.mewbo-1.5-deadbeef.tmp'), 'x');
+    writeFileSync(join(d, '.a.txt.mewbo-1999999999-deadbeef.tmp'), 'stale');
+    await atomicWriteFile(d, f, 'new');
+    expect(readdirSync(d).sort()).toEqual(['.a.txt.mewbo-1.5-deadbeef.tmp', 'a.txt']);
+  });
+
+  it('a rename that fails leaves no temp file and the target as it was', async () => {
+    const d = dir();
+    mkdirSync(join(d, 'target'));
+    writeFileSync(join(d, 'target', 'keep'), 'k');
+    await expect(atomicWriteFile(d, join(d, 'target'), 'x')).rejects.toThrow();
+    expect(readdirSync(d)).toEqual(['target']);
+    expect(readdirSync(join(d, 'target'))).toEqual(['keep']);
+  });
+});

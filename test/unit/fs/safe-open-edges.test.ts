@@ -2,7 +2,9 @@ import { execFileSync } from 'node:child_process';
 import {
   existsSync,
   mkdirSync,
+  readdirSync,
   readFileSync,
+  readlinkSync,
   realpathSync,
   symlinkSync,
   writeFileSync,
@@ -189,5 +191,33 @@ describe.skipIf(process.platform !== 'linux')('safe-open: edges', () => {
     } finally {
       await dir.close();
     }
+  });
+});
+
+describe.skipIf(process.platform !== 'linux')('safe-open: descriptors', () => {
+  const fdsOn = (path: string) =>
+    readdirSync('/proc/self/fd').filter((fd) => {
+      try {
+        return readlinkSync(`/proc/self/fd/${fd}`) === path;
+      } catch {
+        return false;
+      }
+    }).length;
+
+  it('opening a directory without create never creates it', async () => {
+    const { root } = dirs();
+    await expect(openDirInRoot(root, join(root, 'missing'))).rejects.toMatchObject({
+      code: 'ENOENT',
+    });
+    expect(existsSync(join(root, 'missing'))).toBe(false);
+  });
+
+  it('closing a directory handle releases its descriptor', async () => {
+    const { root } = dirs();
+    mkdirSync(join(root, 'd'));
+    const dir = await openDirInRoot(root, join(root, 'd'));
+    expect(fdsOn(join(root, 'd'))).toBe(1);
+    await dir.close();
+    expect(fdsOn(join(root, 'd'))).toBe(0);
   });
 });
