@@ -22,6 +22,7 @@ import { useWaitingSignals } from './state/waiting-signals';
 import { useFocusReport } from './lib/use-focus-report';
 import type { Client } from './transport/transport';
 import { measureConsole, type Box } from './consoles/console-size-probe';
+import { useSessionView, useSessionViews } from './state/session-views-context';
 
 /** App-wide shortcuts; the Electron menu sends the same key events, so there is one path. */
 function useShortcuts(client: Client): void {
@@ -88,6 +89,7 @@ function useFirstConsoleSize(client: Client, sessionId: string | null) {
 
 export function App() {
   const client = useClient();
+  const views = useSessionViews();
   const currentId = useSessions((s) => s.currentId);
   const connected = useSessions((s) => s.connected);
   const dialog = useUi((s) => s.dialog);
@@ -104,18 +106,17 @@ export function App() {
 
   useEffect(() => {
     const offStatus = client.transport.onStatus((c) => useSessions.getState().setConnected(c));
-    const offList = syncSessionList(client);
+    const offList = syncSessionList(client, views);
     return () => {
       offStatus();
       offList();
     };
-  }, [client]);
+  }, [client, views]);
 
   // Whether the open session has a dock (todos or consoles), read from its projection.
-  const dock = useSessions((s) => {
-    const m = currentId ? s.views[currentId]?.model : undefined;
-    if (!m || (m.todos === null && m.shells.size === 0)) return 'none';
-    return m.shells.size > 0 ? 'wide' : 'narrow';
+  const dock = useSessionView(currentId, (v) => {
+    if (v.todos === null && v.shells.length === 0) return 'none';
+    return v.shells.length > 0 ? 'wide' : 'narrow';
   });
 
   return (

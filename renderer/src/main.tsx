@@ -8,6 +8,8 @@ import { IpcTransport } from './transport/ipc-transport';
 import { WsTransport } from './transport/ws-transport';
 import { ConsoleRegistry } from './consoles/console-registry';
 import { ConsoleRegistryContext } from './consoles/console-context';
+import { SessionViews } from './state/session-view-store';
+import { SessionViewsContext } from './state/session-views-context';
 import './styles/base.css';
 import './styles/timeline.css';
 import './styles/rewind.css';
@@ -19,18 +21,22 @@ import './styles/mention.css';
 import './styles/find.css';
 import './styles/folder-drop.css';
 
-// The composition root of the renderer: one transport, one client, one console registry.
+// The composition root of the renderer: one transport, one client, one console registry, one
+// set of per-session view stores.
 // Electron's preload provides window.mewbo; a browser (mewbo serve) speaks WebSocket instead.
 const transport = window.mewbo ? new IpcTransport(window.mewbo) : WsTransport.fromLocation();
 const client = new Client(transport);
 const consoles = new ConsoleRegistry(client);
+const views = new SessionViews();
 window.addEventListener('pagehide', () => consoles.dispose());
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <ClientContext.Provider value={client}>
       <ConsoleRegistryContext.Provider value={consoles}>
-        <App />
+        <SessionViewsContext.Provider value={views}>
+          <App />
+        </SessionViewsContext.Provider>
       </ConsoleRegistryContext.Provider>
     </ClientContext.Provider>
   </StrictMode>,

@@ -18,7 +18,8 @@ const DRAWN_BY_OWN_EVENT = new Set([
 /**
  * One session's projection, built incrementally: `apply` costs O(1) per event (index maps instead
  * of searches), so a 10,000-event session opens as fast as its events parse. Mutable on purpose:
- * the store bumps a version instead of copying the model per event.
+ * its store (session-view-store.ts) publishes immutable parts of it after each change, instead
+ * of copying the whole model per event.
  */
 export class SessionModel {
   readonly items: TimelineItem[] = [];

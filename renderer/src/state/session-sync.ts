@@ -8,6 +8,7 @@ import { sessionsChangeSchema } from '../../../shared/protocol/session-summary';
 import { sessionSnapshotFrameSchema } from '../../../shared/protocol/session-snapshot';
 import type { Client } from '../transport/transport';
 import { useSessions } from './sessions-store';
+import type { SessionViews } from './session-view-store';
 
 /**
  * Events per page: the newest window `sessions.open` sends, and each older page loaded on scroll.
@@ -16,12 +17,15 @@ import { useSessions } from './sessions-store';
 const PAGE_EVENTS = 256;
 
 /** Keeps the sessions list live from the `sessions` topic. Returns an unsubscribe. */
-export function syncSessionList(client: Client): () => void {
+export function syncSessionList(client: Client, views: SessionViews): () => void {
   const sub = client.subscribe('sessions', undefined, (data) => {
     const change = sessionsChangeSchema.safeParse(data);
     if (!change.success) return;
     if (change.data.type === 'upsert') useSessions.getState().upsertSession(change.data.session);
-    else useSessions.getState().removeSession(change.data.id);
+    else {
+      useSessions.getState().removeSession(change.data.id);
+      views.forget(change.data.id);
+    }
   });
   // Listed after subscribing (a session created in between is not missed), and again after every
   // reconnect: changes made while the socket was down never reached the topic.
@@ -44,10 +48,10 @@ export function syncSessionList(client: Client): () => void {
  * carries live events from the window's end, so there is no gap and no duplicate. Older events
  * come page by page through `loadOlderEvents` as the reader scrolls up.
  */
-export function followSession(client: Client, id: string): () => void {
+export function followSession(client: Client, views: SessionViews, id: string): () => void {
   let stopped = false;
   let unsubscribe = () => {};
-  const store = useSessions.getState;
+  const view = views.get(id);
   // Streamed text is applied once per animation frame, not once per token: a long answer
   // streams at the wire's pace instead of the renderer's.
   let deltas: TransientEvent[] = [];
@@ -58,16 +62,16 @@ export function followSession(client: Client, id: string): () => void {
     if (!deltas.length || stopped) return;
     const batch = deltas;
     deltas = [];
-    store().addTransients(id, batch);
+    view.addTransients(batch);
   };
 
   const load = async () => {
-    let from = store().views[id]?.model.length ?? 0;
-    if (!store().views[id]?.loaded) {
+    let from = view.state.length;
+    if (!view.state.loaded) {
       const first = await client.invoke('sessions.open', { id, limit: PAGE_EVENTS });
       if (stopped) return;
-      store().openWindow(id, first.snapshot, first.events as SessionEvent[], first.start);
-      store().markLoaded(id);
+      view.openWindow(first.snapshot, first.events as SessionEvent[], first.start);
+      view.markLoaded();
       from = first.next;
     }
     const sub = client.subscribe(`session:${id}`, from, (data) => {
@@ -81,12 +85,12 @@ export function followSession(client: Client, id: string): () => void {
       flush();
       const snapshot = sessionSnapshotFrameSchema.safeParse(data);
       if (snapshot.success) {
-        store().setSnapshot(id, snapshot.data.snapshot);
+        view.setSnapshot(snapshot.data.snapshot);
         return;
       }
       // Live events come one at a time; the parse guards the projection against a malformed frame.
       const durable = sessionEventSchema.safeParse(data);
-      if (durable.success) store().addEvents(id, [durable.data as SessionEvent]);
+      if (durable.success) view.addEvents([durable.data as SessionEvent]);
     });
     unsubscribe = () => sub.unsubscribe();
   };
@@ -104,13 +108,18 @@ export function followSession(client: Client, id: string): () => void {
 const loadingOlder = new Set<string>();
 
 /** Loads the page of events just before what the session's view holds (scrolling up). */
-export async function loadOlderEvents(client: Client, id: string): Promise<void> {
-  const base = useSessions.getState().views[id]?.model.base ?? 0;
+export async function loadOlderEvents(
+  client: Client,
+  views: SessionViews,
+  id: string,
+): Promise<void> {
+  const view = views.get(id);
+  const base = view.state.base;
   if (base === 0 || loadingOlder.has(id)) return;
   loadingOlder.add(id);
   try {
     const page = await client.invoke('sessions.events', { id, before: base, limit: PAGE_EVENTS });
-    useSessions.getState().prependEvents(id, page.events as SessionEvent[], page.start);
+    view.prependEvents(page.events as SessionEvent[], page.start);
   } finally {
     loadingOlder.delete(id);
   }

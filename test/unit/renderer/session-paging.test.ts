@@ -1,6 +1,9 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { useSessions } from '../../../renderer/src/state/sessions-store';
+import {
+  SessionViewStore,
+  type SessionViewState,
+} from '../../../renderer/src/state/session-view-store';
 import { SessionModel } from '../../../renderer/src/state/session-model';
 import { SnapshotBuilder } from '../../../electron/host/store/snapshot-builder';
 import type { SessionEvent, SessionEventBody } from '../../../shared/protocol/events';
@@ -68,19 +71,28 @@ const body: fc.Arbitrary<SessionEventBody> = fc.oneof(
   })),
 );
 
-const drawn = (m: SessionModel) => ({
-  items: m.items,
-  todos: m.todos,
-  mode: m.mode,
-  runState: m.runState,
-  title: m.title,
-  shells: [...m.shells.values()],
-  length: m.length,
-});
+const drawn = (m: SessionModel | SessionViewState) =>
+  m instanceof SessionModel
+    ? {
+        items: m.items.filter(SessionModel.visible),
+        todos: m.todos,
+        mode: m.mode,
+        runState: m.runState,
+        title: m.title,
+        shells: [...m.shells.values()],
+        length: m.length,
+      }
+    : {
+        items: m.items,
+        todos: m.todos,
+        mode: m.mode,
+        runState: m.runState,
+        title: m.title,
+        shells: m.shells,
+        length: m.length,
+      };
 
 describe('paged session view', () => {
-  beforeEach(() => useSessions.setState({ views: {}, sessions: [], currentId: null }));
-
   it('window + older pages + live events draw what the whole log draws (random logs and page sizes)', () => {
     fc.assert(
       fc.property(
@@ -89,35 +101,33 @@ describe('paged session view', () => {
         fc.integer({ min: 1, max: 60 }),
         fc.integer({ min: 1, max: 40 }),
         (bodies, live, window, pageSize) => {
-          useSessions.setState({ views: {} });
+          const s = new SessionViewStore();
           const events = bodies.map((b, seq) => ({ ...b, seq, ts: seq }) as SessionEvent);
           const snap = new SnapshotBuilder();
           for (const e of events) snap.apply(e);
           const start = Math.max(0, events.length - window);
-          const s = useSessions.getState();
-          s.openWindow('s1', snap.snapshot(), events.slice(start), start);
+          s.openWindow(snap.snapshot(), events.slice(start), start);
           // The window alone already shows the state the whole history left.
           const whole = new SessionModel();
           for (const e of events) whole.apply(e);
-          const { items: _a, ...state } = drawn(useSessions.getState().views.s1!.model);
+          const { items: _a, ...state } = drawn(s.state);
           const { items: _b, ...wholeState } = drawn(whole);
           expect(state).toEqual(wholeState);
           s.addEvents(
-            's1',
             live.map((b, i) => ({ ...b, seq: events.length + i, ts: 0 }) as SessionEvent),
           );
           for (let base = start; base > 0;) {
             const from = Math.max(0, base - pageSize);
-            s.prependEvents('s1', events.slice(from, base), from);
+            s.prependEvents(events.slice(from, base), from);
             // A page that arrives twice (a double scroll) changes nothing.
-            s.prependEvents('s1', events.slice(from, base), from);
+            s.prependEvents(events.slice(from, base), from);
             base = from;
           }
           const full = new SessionModel();
           for (const e of events) full.apply(e);
           for (const [i, b] of live.entries())
             full.apply({ ...b, seq: events.length + i, ts: 0 } as SessionEvent);
-          expect(drawn(useSessions.getState().views.s1!.model)).toEqual(drawn(full));
+          expect(drawn(s.state)).toEqual(drawn(full));
         },
       ),
       { numRuns: 300 },
@@ -137,8 +147,9 @@ describe('paged session view', () => {
     ] as SessionEvent[];
     const snap = new SnapshotBuilder();
     for (const e of events) snap.apply(e);
-    useSessions.getState().openWindow('s1', snap.snapshot(), events.slice(3), 3);
-    const items = useSessions.getState().views.s1!.model.items;
+    const view = new SessionViewStore();
+    view.openWindow(snap.snapshot(), events.slice(3), 3);
+    const items = view.state.items;
     expect(items[0]).toMatchObject({ kind: 'question', questionId: 'q1', state: 'pending' });
     expect(items.filter((i) => i.kind === 'user')).toHaveLength(3);
   });

@@ -1,9 +1,8 @@
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useClient } from '../../client-context';
-import { useSessions } from '../../state/sessions-store';
+import { useSessionView, useSessionViews } from '../../state/session-views-context';
 import { useFind } from '../../state/find-store';
 import { loadOlderEvents } from '../../state/session-sync';
-import { SessionModel } from '../../state/session-model';
 import { matchAt, messageMatches, positionOf, type MessageMatches } from '../../lib/find-matches';
 import { focusComposer } from '../../lib/focus';
 import { isMac, isPrimary, shortcutLabel } from '../../lib/shortcuts';
@@ -21,9 +20,9 @@ export function FindBar({ sessionId }: { sessionId: string }) {
   const { open, query, target, focus } = useFind();
   const find = useFind.getState;
   const input = useRef<HTMLInputElement>(null);
-  const model = useSessions((s) => s.views[sessionId]?.model);
-  const version = useSessions((s) => s.views[sessionId]?.version);
-  const base = model?.base ?? 0;
+  const views = useSessionViews();
+  const items = useSessionView(sessionId, (v) => v.items);
+  const base = useSessionView(sessionId, (v) => v.base);
   const [older, setOlder] = useState<{ query: string; matches: MessageMatches[] } | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -67,13 +66,11 @@ export function FindBar({ sessionId }: { sessionId: string }) {
   }, [client, sessionId, open, query, hasOlder]);
 
   const all = useMemo(() => {
-    if (!model || !query) return [];
-    const loaded = messageMatches(model.items.filter(SessionModel.visible), query);
+    if (!query) return [];
+    const loaded = messageMatches(items, query);
     const before = older?.query === query ? older.matches.filter((m) => m.seq < base) : [];
     return [...before, ...loaded];
-    // `version` changes whenever the mutable model does.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [model, version, query, older, base]);
+  }, [items, query, older, base]);
   const total = all.reduce((n, m) => n + m.count, 0);
   const position = target ? positionOf(all, target.seq, target.k) : -1;
   const waitingForHost = hasOlder && !!query && older?.query !== query;
@@ -85,9 +82,9 @@ export function FindBar({ sessionId }: { sessionId: string }) {
     setBusy(true);
     try {
       for (let guard = 0; guard < 10_000; guard++) {
-        const b = useSessions.getState().views[sessionId]?.model.base ?? 0;
+        const b = views.get(sessionId).state.base;
         if (b <= m.seq || b === 0) break;
-        await loadOlderEvents(client, sessionId);
+        await loadOlderEvents(client, views, sessionId);
       }
     } catch {
       // The page did not come: the match is shown as far as it can be.

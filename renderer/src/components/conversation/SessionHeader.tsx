@@ -1,6 +1,6 @@
 import { useEffect, useEffectEvent, useState } from 'react';
 import { useClient } from '../../client-context';
-import type { SessionModel } from '../../state/session-model';
+import { useSessionView } from '../../state/session-views-context';
 import { errorText } from '../../state/agent-actions';
 import { permissionModeWire, type PermissionModeWire } from '../../../../shared/protocol/common';
 import type { SessionSummary } from '../../../../shared/protocol/session-summary';
@@ -24,15 +24,20 @@ const MODE_HELP =
 export function SessionHeader({
   id,
   summary,
-  model,
 }: {
   id: string;
   summary: SessionSummary | undefined;
-  model: SessionModel;
 }) {
   const client = useClient();
   const [error, setError] = useState<string | null>(null);
-  const active = model.runState === 'running' || model.runState === 'waiting';
+  const title = useSessionView(id, (v) => v.title);
+  const project = useSessionView(id, (v) => v.project);
+  const root = useSessionView(id, (v) => v.root);
+  const runState = useSessionView(id, (v) => v.runState);
+  const mode = useSessionView(id, (v) => v.mode);
+  const usage = useSessionView(id, (v) => v.usage);
+  const chosenModel = useSessionView(id, (v) => v.chosenModel);
+  const active = runState === 'running' || runState === 'waiting';
 
   const setMode = async (mode: PermissionModeWire) => {
     try {
@@ -63,31 +68,27 @@ export function SessionHeader({
   return (
     <header className="session-header">
       <div className="session-title">
-        <h1>{summary?.title ?? model.title}</h1>
-        <span className="muted small path" title={model.root ?? ''}>
-          {model.project ?? 'no project'}
+        <h1>{summary?.title ?? title}</h1>
+        <span className="muted small path" title={root ?? ''}>
+          {project ?? 'no project'}
         </span>
       </div>
-      <span
-        className={`run-state ${model.runState}`}
-        role="status"
-        aria-label={`Run ${model.runState}`}
-      >
-        {model.runState}
+      <span className={`run-state ${runState}`} role="status" aria-label={`Run ${runState}`}>
+        {runState}
       </span>
       {error && (
         <span className="error-text" role="alert">
           {error}
         </span>
       )}
-      <ContextMeter usage={model.usage} />
-      <ModelPicker id={id} chosen={model.chosenModel} />
+      <ContextMeter usage={usage} />
+      <ModelPicker id={id} chosen={chosenModel} />
       <label className="mode">
         <span className="visually-hidden">Permission mode</span>
         <select
           aria-label="Permission mode"
           title={MODE_HELP}
-          value={model.mode ?? 'ask'}
+          value={mode ?? 'ask'}
           onChange={(e) => void setMode(e.target.value as PermissionModeWire)}
         >
           {permissionModeWire.options.map((m) => (

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useSessions } from '../../state/sessions-store';
+import { useSessionView } from '../../state/session-views-context';
 import { useUi } from '../../state/ui-store';
 import { useConsoleRegistry } from '../../consoles/console-context';
 import { TodoDock } from './TodoDock';
@@ -8,16 +8,14 @@ import { ConsoleDock } from '../consoles/ConsoleDock';
 /** The right-hand dock of the open session: its todo list and its live consoles. */
 export function ActivityDock({ sessionId }: { sessionId: string }) {
   const registry = useConsoleRegistry();
-  const version = useSessions((s) => s.views[sessionId]?.version ?? 0);
-  const model = useSessions.getState().views[sessionId]?.model;
+  const todos = useSessionView(sessionId, (v) => v.todos);
+  const shells = useSessionView(sessionId, (v) => v.shells);
   const open = useUi((s) => s.dockOpen);
   const setOpen = useUi((s) => s.setDockOpen);
 
   // The session's terminals go when it closes; reopening replays their retained output.
   useEffect(() => registry.retain(sessionId), [registry, sessionId]);
 
-  const todos = model?.todos ?? null;
-  const shells = model ? [...model.shells.values()] : [];
   if (!todos && shells.length === 0) return null;
   if (!open) {
     return (
@@ -35,7 +33,7 @@ export function ActivityDock({ sessionId }: { sessionId: string }) {
     );
   }
   return (
-    <aside className="dock" aria-label="Activity" data-version={version}>
+    <aside className="dock" aria-label="Activity">
       <button
         type="button"
         className="dock-toggle"

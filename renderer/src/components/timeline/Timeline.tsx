@@ -1,13 +1,12 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { SessionModel } from '../../state/session-model';
-import type { SessionView } from '../../state/sessions-store';
+import { useShallow } from 'zustand/react/shallow';
 import type { TimelineItem } from '../../state/timeline-items';
 import { TimelineRow } from './TimelineRow';
 import { AssistantText } from './SimpleRows';
 import { useClient } from '../../client-context';
 import { loadOlderEvents } from '../../state/session-sync';
-import { useSessionId } from './session-context';
+import { useSessionView, useSessionViews } from '../../state/session-views-context';
 import { useTimelineFind } from './use-timeline-find';
 import { useFind } from '../../state/find-store';
 
@@ -21,9 +20,7 @@ const LOAD_OLDER_PX = 600;
 const FIND_BAR_ROOM_PX = 64;
 
 type Row =
-  | { type: 'item'; item: TimelineItem }
-  | { type: 'stream'; id: string; text: string; agentId: string }
-  | { type: 'working' };
+  { type: 'item'; item: TimelineItem } | { type: 'stream'; id: string } | { type: 'working' };
 
 function estimate(row: Row | undefined): number {
   if (!row || row.type !== 'item') return 48;
@@ -46,29 +43,28 @@ function estimate(row: Row | undefined): number {
  * session of 10,000 events scrolls and streams like a short one. It follows the end while the
  * reader is there, and stays put once they scroll up.
  */
-export function Timeline({ view }: { view: SessionView }) {
+export function Timeline({ sessionId }: { sessionId: string }) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const [stick, setStick] = useState(true);
-  const { model, version, streaming } = view;
   const client = useClient();
-  const sessionId = useSessionId();
+  const views = useSessionViews();
   const findOpen = useFind((s) => s.open);
-
-  const items = useMemo(
-    () => model.items.filter(SessionModel.visible),
-    // `version` is what changes when the mutable model does.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [model, version],
+  // Each part this list draws, selected on its own: a streamed delta changes none of them (the
+  // streaming row follows its own text), so the list and its other rows do not re-render.
+  const items = useSessionView(sessionId, (v) => v.items);
+  const streamingIds = useSessionView(
+    sessionId,
+    useShallow((v) => Object.keys(v.streaming)),
   );
+  const running = useSessionView(sessionId, (v) => v.runState === 'running');
+  const base = useSessionView(sessionId, (v) => v.base);
+
   const rows = useMemo<Row[]>(() => {
     const out: Row[] = items.map((item) => ({ type: 'item', item }));
-    for (const [id, s] of Object.entries(streaming))
-      out.push({ type: 'stream', id, text: s.text, agentId: s.agentId });
-    if (model.runState === 'running' && Object.keys(streaming).length === 0)
-      out.push({ type: 'working' });
+    for (const id of streamingIds) out.push({ type: 'stream', id });
+    if (running && streamingIds.length === 0) out.push({ type: 'working' });
     return out;
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [items, streaming, model.runState, version]);
+  }, [items, streamingIds, running]);
 
   const virtualizer = useVirtualizer({
     count: rows.length,
@@ -91,13 +87,12 @@ export function Timeline({ view }: { view: SessionView }) {
     () => setStick(false),
   );
 
-  const streamedChars = Object.values(streaming).reduce((n, s) => n + s.text.length, 0);
   // Rows measured taller or shorter (a pane resized, a card opened, fonts loaded) change the total
   // height without adding a row: that, too, keeps the end in view while the reader is there.
   const total = virtualizer.getTotalSize();
   useLayoutEffect(() => {
     if (stick && rows.length) virtualizer.scrollToIndex(rows.length - 1, { align: 'end' });
-  }, [rows.length, streamedChars, total, stick, virtualizer]);
+  }, [rows.length, total, stick, virtualizer]);
   useEffect(() => {
     const el = scrollRef.current;
     if (!el || typeof ResizeObserver === 'undefined') return;
@@ -123,14 +118,14 @@ export function Timeline({ view }: { view: SessionView }) {
     const m = virtualizer.measurementsCache.find((x) => x.key === a.key);
     if (m) virtualizer.scrollToOffset(m.start + a.delta);
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [model.base]);
+  }, [base]);
 
   // A window too short to scroll cannot be scrolled up to: fetch the page before it at once.
   useLayoutEffect(() => {
     const el = scrollRef.current;
-    if (el && model.base > 0 && el.scrollHeight <= el.clientHeight + LOAD_OLDER_PX)
-      void loadOlderEvents(client, sessionId).catch(() => {});
-  }, [client, sessionId, model.base, rows.length]);
+    if (el && base > 0 && el.scrollHeight <= el.clientHeight + LOAD_OLDER_PX)
+      void loadOlderEvents(client, views, sessionId).catch(() => {});
+  }, [client, views, sessionId, base, rows.length]);
 
   const onScroll = useCallback(() => {
     const el = scrollRef.current;
@@ -138,9 +133,9 @@ export function Timeline({ view }: { view: SessionView }) {
     setStick(el.scrollHeight - el.scrollTop - el.clientHeight <= STICK_SLACK_PX);
     const first = virtualizer.getVirtualItems().find((v) => v.end > el.scrollTop);
     anchor.current = first ? { key: first.key, delta: el.scrollTop - first.start } : null;
-    if (el.scrollTop < LOAD_OLDER_PX && model.base > 0)
-      void loadOlderEvents(client, sessionId).catch(() => {});
-  }, [client, sessionId, model.base, virtualizer]);
+    if (el.scrollTop < LOAD_OLDER_PX && base > 0)
+      void loadOlderEvents(client, views, sessionId).catch(() => {});
+  }, [client, views, sessionId, base, virtualizer]);
 
   return (
     <div className="timeline-scroll" ref={scrollRef} onScroll={onScroll}>
@@ -164,7 +159,7 @@ export function Timeline({ view }: { view: SessionView }) {
               {row.type === 'item' ? (
                 <TimelineRow item={row.item} />
               ) : row.type === 'stream' ? (
-                <AssistantText text={row.text} agentId={row.agentId} streaming />
+                <StreamingRow sessionId={sessionId} id={row.id} />
               ) : (
                 <div className="working" role="status">
                   <span className="spinner" aria-hidden="true" /> Working…
@@ -181,4 +176,11 @@ export function Timeline({ view }: { view: SessionView }) {
       )}
     </div>
   );
+}
+
+/** An answer streaming in: the one row a delta re-renders (it selects its own text). */
+function StreamingRow({ sessionId, id }: { sessionId: string; id: string }) {
+  const s = useSessionView(sessionId, (v) => v.streaming[id]);
+  if (!s) return null;
+  return <AssistantText text={s.text} agentId={s.agentId} streaming />;
 }

@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import type { TimelineItem } from '../../state/timeline-items';
 import { ToolCard } from '../cards/ToolCard';
 import { QuestionCard } from '../cards/QuestionCard';
@@ -16,7 +17,8 @@ import {
   UserRow,
 } from './SimpleRows';
 
-export function TimelineRow({ item }: { item: TimelineItem }) {
+/** One row; memoized, so a row re-renders only when its own item changes (items keep identity). */
+export const TimelineRow = memo(function TimelineRow({ item }: { item: TimelineItem }) {
   switch (item.kind) {
     case 'user':
       return <UserRow item={item} />;
@@ -49,4 +51,4 @@ export function TimelineRow({ item }: { item: TimelineItem }) {
     case 'hook':
       return <HookCard item={item} />;
   }
-}
+});

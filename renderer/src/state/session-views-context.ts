@@ -1,0 +1,25 @@
+import { createContext, useContext } from 'react';
+import { useStore } from 'zustand';
+import type { SessionViews, SessionViewState, SessionViewStore } from './session-view-store';
+
+export const SessionViewsContext = createContext<SessionViews | null>(null);
+
+export function useSessionViews(): SessionViews {
+  const views = useContext(SessionViewsContext);
+  if (!views) throw new Error('useSessionViews outside SessionViewsContext');
+  return views;
+}
+
+/** The view store of session `id` (an empty one for null: nothing is open). */
+export function useSessionViewStore(id: string | null): SessionViewStore {
+  const views = useSessionViews();
+  return id ? views.get(id) : views.none;
+}
+
+/**
+ * The part of session `id`'s view state that `select` picks; the component re-renders only when
+ * that part changes (compared with Object.is: select a part, or wrap with useShallow).
+ */
+export function useSessionView<T>(id: string | null, select: (s: SessionViewState) => T): T {
+  return useStore(useSessionViewStore(id).store, select);
+}

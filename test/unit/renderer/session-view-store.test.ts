@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { SessionViewStore } from '../../../renderer/src/state/session-view-store';
+import type { SessionEvent, TransientEvent } from '../../../shared/protocol/events';
+
+// One session's view store: immutable parts that keep their identity until an event changes
+// them. That identity is what makes render isolation work: a view re-renders only when the part
+// it selected is a different object (zustand compares selections with Object.is).
+
+const ev = (seq: number, body: Record<string, unknown>) =>
+  ({ ...body, seq, ts: seq }) as SessionEvent;
+const delta = (message_id: string, text: string): TransientEvent => ({
+  type: 'assistant_delta',
+  message_id,
+  agent_id: 'root',
+  text,
+});
+
+describe('session view store', () => {
+  it('streams assistant deltas by message and drops them when the finished message lands', () => {
+    const v = new SessionViewStore();
+    v.addTransients([delta('m1', 'Hel')]);
+    v.addTransients([delta('m1', 'lo')]);
+    expect(v.state.streaming).toEqual({ m1: { text: 'Hello', agentId: 'root' } });
+    v.addEvents([
+      ev(0, { type: 'assistant_message', message_id: 'm1', agent_id: 'root', text: 'Hello' }),
+    ]);
+    expect(v.state.streaming).toEqual({});
+    expect(v.state.items.map((i) => i.kind)).toEqual(['assistant']);
+  });
+
+  it('clears half-streamed text when the run ends without its message (a stop)', () => {
+    const v = new SessionViewStore();
+    v.addTransients([delta('m1', 'partial')]);
+    v.addEvents([ev(0, { type: 'run_state', state: 'stopped' })]);
+    expect(v.state.streaming).toEqual({});
+  });
+
+  it('a replayed duplicate publishes nothing', () => {
+    const v = new SessionViewStore();
+    v.addEvents([
+      ev(0, { type: 'user_message', text: 'a', message_id: 'u1' }),
+      ev(1, { type: 'user_message', text: 'b', message_id: 'u2' }),
+    ]);
+    const before = v.state;
+    let published = 0;
+    v.store.subscribe(() => published++);
+    v.addEvents([ev(1, { type: 'user_message', text: 'b', message_id: 'u2' })]);
+    expect(published).toBe(0);
+    expect(v.state).toBe(before);
+  });
+
+  it('a streamed delta changes only the streaming part: every other part is the same object', () => {
+    const v = new SessionViewStore();
+    v.addEvents([
+      ev(0, { type: 'user_message', text: 'hi', message_id: 'u1' }),
+      ev(1, { type: 'run_state', state: 'running' }),
+      ev(2, { type: 'shell_started', shell_id: 'sh1', command: 'ls', cwd: '/' }),
+      ev(3, { type: 'todos', agent_id: 'root', source: 's', items: [] }),
+    ]);
+    const before = v.state;
+    v.addTransients([delta('m1', 'a token')]);
+    const after = v.state;
+    expect(after.streaming).not.toBe(before.streaming);
+    for (const key of Object.keys(before) as Array<keyof typeof before>)
+      if (key !== 'streaming') expect(after[key], key).toBe(before[key]);
+  });
+
+  it('a tool result replaces its own item and leaves every other item the same object', () => {
+    const v = new SessionViewStore();
+    v.addEvents([
+      ev(0, { type: 'user_message', text: 'read it', message_id: 'u1' }),
+      ev(1, { type: 'tool_call', call_id: 'c1', agent_id: 'root', name: 'read_file', args: {} }),
+      ev(2, { type: 'assistant_message', message_id: 'm1', agent_id: 'root', text: 'Reading' }),
+    ]);
+    const [user, tool, answer] = v.state.items;
+    v.addEvents([
+      ev(3, {
+        type: 'tool_result',
+        call_id: 'c1',
+        agent_id: 'root',
+        name: 'read_file',
+        payload: { kind: 'text', text: 'x' },
+      }),
+    ]);
+    const items = v.state.items;
+    expect(items[0]).toBe(user);
+    expect(items[2]).toBe(answer);
+    expect(items[1]).not.toBe(tool);
+    expect(items[1]).toMatchObject({ kind: 'tool', result: { kind: 'text' } });
+  });
+
+  it('an event that changes no drawn part keeps the parts: usage changes only the usage', () => {
+    const v = new SessionViewStore();
+    v.addEvents([ev(0, { type: 'user_message', text: 'hi', message_id: 'u1' })]);
+    const before = v.state;
+    v.addEvents([
+      ev(1, {
+        type: 'usage',
+        agent_id: 'root',
+        model: 'm',
+        input_tokens: 10,
+        output_tokens: 5,
+        context_window: 100,
+      }),
+    ]);
+    expect(v.state.items).toBe(before.items);
+    expect(v.state.shells).toBe(before.shells);
+    expect(v.state.usage).not.toBe(before.usage);
+    expect(v.state.usage.fill).toBeCloseTo(0.15);
+  });
+});
