@@ -332,6 +332,10 @@ export class DeviceHub extends DisposableObject implements ConnectionHandler {
         name: record?.name ?? 'phone',
         // Read per frame from the store: a right taken away holds from the next frame on.
         remote: record?.remote === true,
+        // And again before acting, for a request in flight when it was taken away.
+        stillRemote: () =>
+          this.attached.forConnection(conn) !== undefined &&
+          this.options.store.get(conn.deviceId!)?.remote === true,
       },
       frame,
     );

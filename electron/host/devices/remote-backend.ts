@@ -27,7 +27,13 @@ import { approvalHash } from './approval-hash';
 // with the phone's name on it. The protocol side (rights, limits, frames) is remote-desk.ts.
 
 export type RemoteRefusalCode =
-  'not_found' | 'stale' | 'already_decided' | 'already_answered' | 'too_large' | 'invalid';
+  | 'no_remote_rights'
+  | 'not_found'
+  | 'stale'
+  | 'already_decided'
+  | 'already_answered'
+  | 'too_large'
+  | 'invalid';
 
 export class RemoteRefusal extends Error {
   override name = 'RemoteRefusal';
@@ -60,15 +66,26 @@ export interface RemoteConversation {
   items: RemoteMessageItem[];
 }
 
+/**
+ * Asked again right before a decision, answer or message is acted on (after the log was read):
+ * a right taken away while the request was in flight holds, not only for the next frame.
+ */
+export type StillAllowed = () => boolean;
+
 /** What the remote desk asks of the app. */
 export interface RemoteBackend {
   sessions(): Promise<RemoteSession[]>;
   /** Waiting items, oldest first, with their full detail (the desk cuts what is too long). */
   pending(sessionId?: string): Promise<RemoteItem[]>;
-  decide(d: RemoteDecision, via: RemoteVia): Promise<void>;
-  answer(a: RemoteAnswer, via: RemoteVia): Promise<void>;
+  decide(d: RemoteDecision, via: RemoteVia, allowed?: StillAllowed): Promise<void>;
+  answer(a: RemoteAnswer, via: RemoteVia, allowed?: StillAllowed): Promise<void>;
   read(sessionId: string, limit: number, beforeSeq?: number): Promise<RemoteConversation>;
-  message(sessionId: string, text: string, via: RemoteVia): Promise<{ message_id: string }>;
+  message(
+    sessionId: string,
+    text: string,
+    via: RemoteVia,
+    allowed?: StillAllowed,
+  ): Promise<{ message_id: string }>;
   /** Something a remote view shows changed (a state, a waiting item, a message). */
   readonly onDidChange: Event<void>;
   /** A session may have started waiting on the user (its id). */
@@ -159,7 +176,7 @@ export class SessionsRemoteBackend extends DisposableObject implements RemoteBac
     return items.sort((a, b) => at(a) - at(b));
   }
 
-  async decide(d: RemoteDecision, via: RemoteVia): Promise<void> {
+  async decide(d: RemoteDecision, via: RemoteVia, allowed?: StillAllowed): Promise<void> {
     const session = await this.session(d.session_id);
     const events = session.events();
     const { request, decision } = findApproval(events, d.approval_id);
@@ -181,6 +198,7 @@ export class SessionsRemoteBackend extends DisposableObject implements RemoteBac
         'too_large',
         'this approval is too large to show in full on the phone: allow it on the desktop',
       );
+    checkAllowed(allowed);
     await this.mapped(() =>
       this.opts.decisions.decideApproval(
         d.session_id,
@@ -194,8 +212,9 @@ export class SessionsRemoteBackend extends DisposableObject implements RemoteBac
     );
   }
 
-  async answer(a: RemoteAnswer, via: RemoteVia): Promise<void> {
+  async answer(a: RemoteAnswer, via: RemoteVia, allowed?: StillAllowed): Promise<void> {
     await this.session(a.session_id);
+    checkAllowed(allowed);
     await this.mapped(() =>
       this.opts.decisions.answerQuestion(
         a.session_id,
@@ -221,10 +240,16 @@ export class SessionsRemoteBackend extends DisposableObject implements RemoteBac
     return { state: remoteState(session.runState()), more, items: items.reverse() };
   }
 
-  async message(sessionId: string, text: string, via: RemoteVia): Promise<{ message_id: string }> {
+  async message(
+    sessionId: string,
+    text: string,
+    via: RemoteVia,
+    allowed?: StillAllowed,
+  ): Promise<{ message_id: string }> {
     await this.session(sessionId);
     if (text.trimStart().startsWith('/'))
       throw new RemoteRefusal('invalid', 'slash commands are sent from the desktop only');
+    checkAllowed(allowed);
     return this.opts.send(sessionId, text, via);
   }
 
@@ -286,6 +311,14 @@ export class SessionsRemoteBackend extends DisposableObject implements RemoteBac
       throw err;
     }
   }
+}
+
+function checkAllowed(allowed: StillAllowed | undefined): void {
+  if (allowed && !allowed())
+    throw new RemoteRefusal(
+      'no_remote_rights',
+      'the remote right was taken away: nothing was done',
+    );
 }
 
 function at(item: RemoteItem): number {

@@ -28,6 +28,8 @@ export interface RemoteSender {
   deviceId: string;
   name: string;
   remote: boolean;
+  /** The right, read again just before an action is taken. */
+  stillRemote(): boolean;
 }
 
 /** Attached devices that hold the remote right now. */
@@ -155,6 +157,7 @@ export class RemoteDesk extends DisposableObject {
             ...(req.reason?.trim() ? { reason: req.reason } : {}),
           },
           via,
+          sender.stillRemote,
         );
         return { type: 'remote_done', ...head };
       case 'remote_answer':
@@ -166,6 +169,7 @@ export class RemoteDesk extends DisposableObject {
             ...(req.notes !== undefined ? { notes: req.notes } : {}),
           },
           via,
+          sender.stillRemote,
         );
         return { type: 'remote_done', ...head };
       case 'remote_read': {
@@ -177,7 +181,7 @@ export class RemoteDesk extends DisposableObject {
         return { type: 'remote_conversation', ...head, session_id: req.session_id, ...read };
       }
       case 'remote_message': {
-        const sent = await backend.message(req.session_id, req.text, via);
+        const sent = await backend.message(req.session_id, req.text, via, sender.stillRemote);
         return { type: 'remote_done', ...head, message_id: sent.message_id };
       }
     }

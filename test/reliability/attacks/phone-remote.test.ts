@@ -274,3 +274,42 @@ describe('remote frames: nothing but what PROTOCOL.md lists', () => {
     }
   });
 });
+
+describe('a right taken away while a request is in flight', () => {
+  it('holds at the moment of acting, after the log was read, not only for the next frame', async () => {
+    const { SessionsRemoteBackend } = await import('../../../electron/host/devices/remote-backend');
+    const { harness, phone } = await start();
+    const { id, from, request: req } = await waitingShell(harness, 'echo in-flight');
+    const item = ((await phone.request('remote_pending')).items as Frame[])[0]!;
+    const backend = new SessionsRemoteBackend({
+      sessions: harness.host.sessions,
+      decisions: harness.host.agent.decisions,
+      send: () => Promise.reject(new Error('not used')),
+    });
+    try {
+      const via = { device_id: 'dev_x', device_name: 'Attacker phone' };
+      const decision = {
+        session_id: id,
+        approval_id: req.approval_id,
+        hash: item.hash as string,
+        decision: 'allow' as const,
+      };
+      // The right is read after the session and its approval were looked up: revoked by then.
+      let asked = 0;
+      await expect(backend.decide(decision, via, () => (asked++, false))).rejects.toMatchObject({
+        code: 'no_remote_rights',
+      });
+      expect(asked).toBe(1);
+      await expect(backend.message(id, 'hello', via, () => false)).rejects.toMatchObject({
+        code: 'no_remote_rights',
+      });
+      expect(ofType(await harness.events(id), 'approval_decision')).toEqual([]);
+      // Control: the same call with the right still held decides.
+      await backend.decide(decision, via, () => true);
+      const events = await harness.waitRunEnd(id, from);
+      expect(ofType(events, 'approval_decision')[0]).toMatchObject({ decision: 'allow' });
+    } finally {
+      backend.dispose();
+    }
+  });
+});
