@@ -1,0 +1,151 @@
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { test as base, expect } from './fixtures';
+
+// #17.15: per-view stores. While an answer streams in, the deltas re-render its streaming row and
+// nothing else: the other rows (here the question before it) are not rendered again. Renders are
+// counted in the production build through React's DevTools hook (the one React DevTools itself
+// uses): at every commit it walks the fibers that changed and counts those that rendered.
+
+const DELTAS = 60;
+/** A pace slower than a frame, so the deltas arrive over many frames (and many commits). */
+const DELTA_EVERY_MS = 40;
+
+/** An Anthropic Messages server streaming one answer slowly, for every request. */
+async function slowModel(): Promise<{ url: string; server: Server }> {
+  const send = (res: ServerResponse, event: string, data: unknown) =>
+    res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', async () => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      send(res, 'message_start', {
+        type: 'message_start',
+        message: {
+          id: 'msg_iso',
+          type: 'message',
+          role: 'assistant',
+          model: 'claude-sonnet-4-5',
+          content: [],
+          stop_reason: null,
+          usage: { input_tokens: 10, output_tokens: 0 },
+        },
+      });
+      send(res, 'content_block_start', {
+        type: 'content_block_start',
+        index: 0,
+        content_block: { type: 'text', text: '' },
+      });
+      for (let i = 0; i < DELTAS; i++) {
+        send(res, 'content_block_delta', {
+          type: 'content_block_delta',
+          index: 0,
+          delta: { type: 'text_delta', text: `word${i} ` },
+        });
+        await new Promise((r) => setTimeout(r, DELTA_EVERY_MS));
+      }
+      send(res, 'content_block_stop', { type: 'content_block_stop', index: 0 });
+      send(res, 'message_delta', {
+        type: 'message_delta',
+        delta: { stop_reason: 'end_turn', stop_sequence: null },
+        usage: { output_tokens: 100 },
+      });
+      send(res, 'message_stop', { type: 'message_stop' });
+      res.end();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+const test = base.extend<{ model: { url: string; server: Server } }>({
+  // eslint-disable-next-line no-empty-pattern
+  model: async ({}, use) => {
+    const m = await slowModel();
+    await use(m);
+    await new Promise((r) => m.server.close(r));
+  },
+  hostEnv: async ({ model }, use) =>
+    use({ ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: model.url }),
+});
+
+/** Installed before React loads: counts, per commit, the rendered fibers of timeline rows. */
+function installRenderCounter() {
+  const PERFORMED_WORK = 1;
+  const counts = { rows: {} as Record<string, number>, streaming: 0, commits: 0 };
+  (window as unknown as { __renders: typeof counts }).__renders = counts;
+  type Fiber = {
+    child: Fiber | null;
+    sibling: Fiber | null;
+    alternate: Fiber | null;
+    flags: number;
+    type: unknown;
+    memoizedProps: Record<string, unknown> | null;
+  };
+  const rendered = (f: Fiber) => f.alternate === null || (f.flags & PERFORMED_WORK) !== 0;
+  const visit = (f: Fiber) => {
+    if (typeof f.type !== 'string' && rendered(f)) {
+      const props = f.memoizedProps ?? {};
+      const item = props.item as { key?: string } | undefined;
+      if (item?.key) counts.rows[item.key] = (counts.rows[item.key] ?? 0) + 1;
+      else if (typeof props.id === 'string' && typeof props.sessionId === 'string')
+        counts.streaming++;
+    }
+    // A subtree React did not enter keeps its old fibers (and their old flags): skip it.
+    if (f.alternate && f.child === f.alternate.child) return;
+    for (let c = f.child; c; c = c.sibling) visit(c);
+  };
+  (window as unknown as Record<string, unknown>).__REACT_DEVTOOLS_GLOBAL_HOOK__ = {
+    supportsFiber: true,
+    isDisabled: false,
+    renderers: new Map(),
+    inject: () => 1,
+    checkDCE: () => {},
+    onScheduleFiberRoot: () => {},
+    onCommitFiberUnmount: () => {},
+    onPostCommitFiberRoot: () => {},
+    onCommitFiberRoot: (_id: number, root: { current: Fiber }) => {
+      counts.commits++;
+      visit(root.current);
+    },
+  };
+}
+
+test('a streamed delta re-renders its streaming row only, never the rows before it', async ({
+  page,
+  host,
+}) => {
+  await page.addInitScript(installRenderCounter);
+  await page.goto(host.url);
+  await page.getByRole('button', { name: 'New session', exact: true }).click();
+  await page.getByRole('textbox', { name: 'Message' }).fill('Tell me the words');
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  const mine = page.getByLabel('You').filter({ hasText: 'Tell me the words' });
+  await expect(mine).toBeVisible();
+
+  // From the first streamed words on, count again.
+  const streaming = page.locator('.msg.assistant.streaming');
+  await expect(streaming).toContainText('word1 ');
+  const read = () =>
+    page.evaluate(
+      () =>
+        (
+          window as unknown as {
+            __renders: { rows: Record<string, number>; streaming: number; commits: number };
+          }
+        ).__renders,
+    );
+  const before = await read();
+  // The counter sees renders at all (it would otherwise prove nothing): the rows mounted.
+  expect(Object.keys(before.rows).length).toBeGreaterThan(0);
+  await expect(streaming).toContainText(`word${DELTAS - 10} `);
+  const during = await read();
+
+  // Many deltas, many commits, and the streaming row rendered for them...
+  expect(during.commits - before.commits).toBeGreaterThan(5);
+  expect(during.streaming - before.streaming).toBeGreaterThan(5);
+  // ...while every row already there rendered not once more (a durable event of the run may add
+  // a row meanwhile: that is a new row, not a delta).
+  for (const [key, n] of Object.entries(before.rows)) expect(during.rows[key], key).toBe(n);
+  await expect(page.locator('.msg.assistant:not(.streaming)')).toContainText(`word${DELTAS - 1}`);
+});
