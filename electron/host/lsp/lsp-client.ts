@@ -180,9 +180,16 @@ export class LspClient implements Disposable {
       );
       if (!globs.length) continue;
       this.watcher ??= new WorkspaceWatcher(this.root, (changes) => {
-        void this.connection
-          .sendNotification(DidChangeWatchedFilesNotification.type, { changes })
-          .catch(() => undefined);
+        // A server that exited between the change and this send: the connection throws at once
+        // (not a rejected promise), from a timer, where nothing else would catch it.
+        if (this.exitInfo) return;
+        try {
+          void this.connection
+            .sendNotification(DidChangeWatchedFilesNotification.type, { changes })
+            .catch(() => undefined);
+        } catch {
+          // closed: the exit handler disposes the watcher next
+        }
       });
       this.watcher.add(globs.map(globToRegExp));
     }
