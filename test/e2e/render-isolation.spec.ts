@@ -10,6 +10,8 @@ import { test as base, expect } from './fixtures';
 const DELTAS = 60;
 /** A pace slower than a frame, so the deltas arrive over many frames (and many commits). */
 const DELTA_EVERY_MS = 40;
+/** The stream stays open after its last word, so the test reads the counts while it streams. */
+const HOLD_MS = 3_000;
 
 /** An Anthropic Messages server streaming one answer slowly, for every request. */
 async function slowModel(): Promise<{ url: string; server: Server }> {
@@ -44,6 +46,7 @@ async function slowModel(): Promise<{ url: string; server: Server }> {
         });
         await new Promise((r) => setTimeout(r, DELTA_EVERY_MS));
       }
+      await new Promise((r) => setTimeout(r, HOLD_MS));
       send(res, 'content_block_stop', { type: 'content_block_stop', index: 0 });
       send(res, 'message_delta', {
         type: 'message_delta',
@@ -125,7 +128,7 @@ test('a streamed delta re-renders its streaming row only, never the rows before 
 
   // From the first streamed words on, count again.
   const streaming = page.locator('.msg.assistant.streaming');
-  await expect(streaming).toContainText('word1 ');
+  await expect(streaming).toContainText('word1 ', { timeout: 15_000 });
   const read = () =>
     page.evaluate(
       () =>
@@ -138,7 +141,7 @@ test('a streamed delta re-renders its streaming row only, never the rows before 
   const before = await read();
   // The counter sees renders at all (it would otherwise prove nothing): the rows mounted.
   expect(Object.keys(before.rows).length).toBeGreaterThan(0);
-  await expect(streaming).toContainText(`word${DELTAS - 10} `);
+  await expect(streaming).toContainText(`word${DELTAS - 1} `, { timeout: 15_000 });
   const during = await read();
 
   // Many deltas, many commits, and the streaming row rendered for them...
@@ -147,5 +150,7 @@ test('a streamed delta re-renders its streaming row only, never the rows before 
   // ...while every row already there rendered not once more (a durable event of the run may add
   // a row meanwhile: that is a new row, not a delta).
   for (const [key, n] of Object.entries(before.rows)) expect(during.rows[key], key).toBe(n);
-  await expect(page.locator('.msg.assistant:not(.streaming)')).toContainText(`word${DELTAS - 1}`);
+  await expect(page.locator('.msg.assistant:not(.streaming)')).toContainText(`word${DELTAS - 1}`, {
+    timeout: 15_000,
+  });
 });

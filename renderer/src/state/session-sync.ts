@@ -105,8 +105,6 @@ export function followSession(client: Client, views: SessionViews, id: string): 
   };
 }
 
-const loadingOlder = new Set<string>();
-
 /** Loads the page of events just before what the session's view holds (scrolling up). */
 export async function loadOlderEvents(
   client: Client,
@@ -115,12 +113,12 @@ export async function loadOlderEvents(
 ): Promise<void> {
   const view = views.get(id);
   const base = view.state.base;
-  if (base === 0 || loadingOlder.has(id)) return;
-  loadingOlder.add(id);
+  if (base === 0 || view.loadingOlder) return;
+  view.loadingOlder = true;
   try {
     const page = await client.invoke('sessions.events', { id, before: base, limit: PAGE_EVENTS });
     view.prependEvents(page.events as SessionEvent[], page.start);
   } finally {
-    loadingOlder.delete(id);
+    view.loadingOlder = false;
   }
 }

@@ -59,6 +59,8 @@ export class SessionViewStore {
   /** Paging: the events held (from `model.base` on) and the host's snapshot before them. */
   private events: SessionEvent[] = [];
   private snapshot: SessionSnapshot | null = null;
+  /** A page of older events is on its way (scrolling asks again and again meanwhile). */
+  loadingOlder = false;
 
   constructor() {
     this.store = createStore<SessionViewState>(() => this.project({} as SessionViewState));
