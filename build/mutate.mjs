@@ -73,6 +73,8 @@ export const MODULES = {
 function main() {
   const args = process.argv.slice(2);
   const force = args.includes('--force');
+  // --concurrency=N: test runners for this run (default from build/stryker.config.json: 2).
+  const concurrency = args.find((a) => a.startsWith('--concurrency='))?.split('=')[1];
   const wanted = args.filter((a) => !a.startsWith('--'));
   const names = wanted.length ? wanted : Object.keys(MODULES);
   for (const name of names) {
@@ -104,6 +106,7 @@ function main() {
           incremental: true,
           incrementalFile: join('reports', 'mutation', `${name}.incremental.json`),
           force,
+          ...(concurrency ? { concurrency: Number(concurrency) } : {}),
         },
         null,
         2,
