@@ -119,9 +119,11 @@ export class SessionManager implements Disposable {
     if (this.open.get(id) !== pending || !this.lifetimes.idle(session)) return;
     this.open.delete(id);
     const done = (async () => {
+      const state = session.runState();
       await writeJsonAtomic(this.paths(id).meta, {
         ...session.meta,
         event_count: session.length,
+        run_state: state === 'failed' || state === 'stopped' ? state : undefined,
       }).catch(() => {});
       await session.dispose();
     })().finally(() => this.closing.delete(id));
@@ -223,8 +225,10 @@ export class SessionManager implements Disposable {
     if (existing) return existing;
     const meta = await readJsonOr<SessionMeta | null>(this.paths(id).meta, null);
     if (!meta) throw new SessionNotFoundError(id);
+    // The settled state it was closed with is the live session's to tell from now on.
+    const { run_state: _closedAs, ...live } = meta as SessionMeta;
     // Another get may have loaded it while the meta was read: one Session (one log) per id.
-    return this.open.get(id) ?? this.load(id, meta as SessionMeta);
+    return this.open.get(id) ?? this.load(id, live);
   }
 
   /** The stored index as loaded, without scanning what the log gained since. */
@@ -425,6 +429,8 @@ export class SessionManager implements Disposable {
         .map(async (id) => {
           const open = this.open.get(id);
           if (open) return (await open).summary();
+          // Closing: its meta.json is being rewritten with what it settled as.
+          await this.closing.get(id);
           const meta = (await readJsonOr<SessionMeta | null>(
             this.paths(id).meta,
             null,
@@ -439,7 +445,7 @@ export class SessionManager implements Disposable {
             created_at: meta.created_at,
             updated_at: st?.mtimeMs ?? meta.created_at,
             event_count: meta.event_count ?? 0,
-            run_state: 'idle',
+            run_state: meta.run_state ?? 'idle',
           } satisfies SessionSummary;
         }),
     );

@@ -17,6 +17,11 @@ export interface SessionMeta {
   root: string | null;
   created_at: number;
   event_count?: number;
+  /**
+   * The settled state a session had when it was closed for being quiet (failed, stopped or idle),
+   * so the list shows a failed run as failed without loading the session.
+   */
+  run_state?: 'idle' | 'stopped' | 'failed';
 }
 
 export type SessionStreamItem = SessionEvent | TransientEvent;

@@ -41,6 +41,24 @@ describe('session lifetimes', () => {
     expect(again.summary().title).toBe('renamed');
   });
 
+  it('a session whose run failed is listed as failed after it closed, and as its live state once reopened', async () => {
+    const sm = manager();
+    const s = await sm.create({ title: 'broken' });
+    await s.append({ type: 'run_state', state: 'running' });
+    await s.append({ type: 'run_state', state: 'failed' });
+    await vi.waitFor(() => expect(sm.isLoaded(s.id)).toBe(false));
+    // Closed for being quiet: the list reads its settled state from meta.json, unloaded.
+    expect((await sm.list())[0]).toMatchObject({ id: s.id, run_state: 'failed' });
+    expect(sm.isLoaded(s.id)).toBe(false);
+    // Reopened and run again, it is what it now is; closed again, not failed any more.
+    const again = await sm.get(s.id);
+    await again.append({ type: 'run_state', state: 'running' });
+    await again.append({ type: 'run_state', state: 'idle' });
+    expect((await sm.list())[0]).toMatchObject({ id: s.id, run_state: 'idle' });
+    await vi.waitFor(() => expect(sm.isLoaded(s.id)).toBe(false));
+    expect((await sm.list())[0]).toMatchObject({ id: s.id, run_state: 'idle' });
+  });
+
   it('a viewed session keeps its events and stays open; it lets go once the last viewer leaves', async () => {
     const sm = manager();
     const s = await sm.create({ title: 'watched' });
