@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef } from 'react';
 import { useClient } from './client-context';
-import { useSessions } from './state/sessions-store';
+import { useSessions, useSessionsStore } from './state/sessions-store';
 import { syncSessionList } from './state/session-sync';
 import { useUi } from './state/ui-store';
 import { useApplyTheme } from './theme';
@@ -22,17 +22,18 @@ import { useWaitingSignals } from './state/waiting-signals';
 import { useFocusReport } from './lib/use-focus-report';
 import type { Client } from './transport/transport';
 import { measureConsole, type Box } from './consoles/console-size-probe';
-import { useSessionView, useSessionViews } from './state/session-views-context';
+import { useAppStores, useSessionView, useSessionViews } from './state/session-views-context';
 
 /** App-wide shortcuts; the Electron menu sends the same key events, so there is one path. */
 function useShortcuts(client: Client): void {
   const openDialog = useUi((s) => s.openDialog);
+  const stores = useAppStores();
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (isPrimary(e, 'n')) {
         // A browser keeps Ctrl+N for itself; Electron delivers it (and the File menu sends it).
         e.preventDefault();
-        void createSession(client).catch((err: unknown) =>
+        void createSession(client, stores).catch((err: unknown) =>
           console.error('could not create a session', err),
         );
       } else if (isPrimary(e, 'p')) {
@@ -43,13 +44,13 @@ function useShortcuts(client: Client): void {
         openDialog('settings');
       } else if (isPrimary(e, 'b')) {
         e.preventDefault();
-        const ui = useUi.getState();
+        const ui = stores.ui.getState();
         ui.setSidebarOpen(!ui.sidebarOpen);
       }
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [client, openDialog]);
+  }, [client, openDialog, stores]);
 }
 
 /**
@@ -90,6 +91,7 @@ function useFirstConsoleSize(client: Client, sessionId: string | null) {
 export function App() {
   const client = useClient();
   const views = useSessionViews();
+  const sessions = useSessionsStore();
   const currentId = useSessions((s) => s.currentId);
   const connected = useSessions((s) => s.connected);
   const dialog = useUi((s) => s.dialog);
@@ -105,13 +107,13 @@ export function App() {
   useFocusReport(client);
 
   useEffect(() => {
-    const offStatus = client.transport.onStatus((c) => useSessions.getState().setConnected(c));
-    const offList = syncSessionList(client, views);
+    const offStatus = client.transport.onStatus((c) => sessions.getState().setConnected(c));
+    const offList = syncSessionList(client, sessions, views);
     return () => {
       offStatus();
       offList();
     };
-  }, [client, views]);
+  }, [client, sessions, views]);
 
   // Whether the open session has a dock (todos or consoles), read from its projection.
   const dock = useSessionView(currentId, (v) => {

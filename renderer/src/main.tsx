@@ -8,8 +8,8 @@ import { IpcTransport } from './transport/ipc-transport';
 import { WsTransport } from './transport/ws-transport';
 import { ConsoleRegistry } from './consoles/console-registry';
 import { ConsoleRegistryContext } from './consoles/console-context';
-import { SessionViews } from './state/session-view-store';
-import { SessionViewsContext } from './state/session-views-context';
+import { createAppStores } from './state/app-stores';
+import { AppStoresContext } from './state/session-views-context';
 import './styles/base.css';
 import './styles/timeline.css';
 import './styles/rewind.css';
@@ -22,21 +22,21 @@ import './styles/find.css';
 import './styles/folder-drop.css';
 
 // The composition root of the renderer: one transport, one client, one console registry, one
-// set of per-session view stores.
+// set of stores (app-wide and per-session).
 // Electron's preload provides window.mewbo; a browser (mewbo serve) speaks WebSocket instead.
 const transport = window.mewbo ? new IpcTransport(window.mewbo) : WsTransport.fromLocation();
 const client = new Client(transport);
 const consoles = new ConsoleRegistry(client);
-const views = new SessionViews();
+const stores = createAppStores();
 window.addEventListener('pagehide', () => consoles.dispose());
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <ClientContext.Provider value={client}>
       <ConsoleRegistryContext.Provider value={consoles}>
-        <SessionViewsContext.Provider value={views}>
+        <AppStoresContext.Provider value={stores}>
           <App />
-        </SessionViewsContext.Provider>
+        </AppStoresContext.Provider>
       </ConsoleRegistryContext.Provider>
     </ClientContext.Provider>
   </StrictMode>,

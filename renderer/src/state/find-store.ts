@@ -1,4 +1,6 @@
-import { create } from 'zustand';
+import { useStore } from 'zustand';
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import { useAppStores } from './session-views-context';
 
 // Find in the conversation (Ctrl+F): the bar's query, and the match the timeline brings into
 // view. One conversation is open at a time; it resets the find when it closes.
@@ -11,7 +13,7 @@ export interface FindTarget {
   n: number;
 }
 
-interface FindState {
+export interface FindState {
   open: boolean;
   query: string;
   target: FindTarget | null;
@@ -23,13 +25,28 @@ interface FindState {
   goTo(seq: number, k: number): void;
 }
 
-export const useFind = create<FindState>((set) => ({
-  open: false,
-  query: '',
-  target: null,
-  focus: 0,
-  show: () => set((st) => ({ open: true, focus: st.focus + 1 })),
-  close: () => set({ open: false, query: '', target: null }),
-  setQuery: (query) => set({ query, target: null }),
-  goTo: (seq, k) => set((st) => ({ target: { seq, k, n: (st.target?.n ?? 0) + 1 } })),
-}));
+export type FindStore = StoreApi<FindState>;
+
+/** The find bar's state; one per app instance. */
+export function createFindStore(): FindStore {
+  return createStore<FindState>()((set) => ({
+    open: false,
+    query: '',
+    target: null,
+    focus: 0,
+    show: () => set((st) => ({ open: true, focus: st.focus + 1 })),
+    close: () => set({ open: false, query: '', target: null }),
+    setQuery: (query) => set({ query, target: null }),
+    goTo: (seq, k) => set((st) => ({ target: { seq, k, n: (st.target?.n ?? 0) + 1 } })),
+  }));
+}
+
+/** The part of the app's find state that `select` picks (re-renders when it changes). */
+export function useFind<T>(select: (s: FindState) => T): T {
+  return useStore(useAppStores().find, select);
+}
+
+/** The app's find store itself, for reads and writes outside render (handlers, effects). */
+export function useFindStore(): FindStore {
+  return useAppStores().find;
+}

@@ -1,16 +1,17 @@
 import { useEffect } from 'react';
 import type { Client } from '../transport/transport';
-import { useProjects } from './projects-store';
+import { useProjectsStore } from './projects-store';
 
 /** Keeps the project registry live: listed once, then again on every `projects` topic event. */
 export function useProjectSync(client: Client): void {
+  const projects = useProjectsStore();
   useEffect(() => {
     let stopped = false;
     const refresh = () =>
       client
         .invoke('projects.list', {})
         .then((r) => {
-          if (!stopped) useProjects.getState().setListing(r.projects, r.recent);
+          if (!stopped) projects.getState().setListing(r.projects, r.recent);
         })
         .catch(() => {});
     const sub = client.subscribe('projects', undefined, () => void refresh());
@@ -23,5 +24,5 @@ export function useProjectSync(client: Client): void {
       offStatus();
       sub.unsubscribe();
     };
-  }, [client]);
+  }, [client, projects]);
 }

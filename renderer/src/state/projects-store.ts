@@ -1,11 +1,13 @@
-import { create } from 'zustand';
+import { useStore } from 'zustand';
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import { useAppStores } from './session-views-context';
 import type { ProjectEntry } from '../../../shared/protocol/commands/projects';
 
 export type { ProjectEntry };
 
 const CURRENT_KEY = 'mewbo.ui.project';
 
-interface ProjectsState {
+export interface ProjectsState {
   projects: ProjectEntry[];
   /** Recently opened keys from the host, newest first (the picker's "Recent"). */
   recent: string[];
@@ -26,16 +28,31 @@ function loadCurrent(): string | null {
   }
 }
 
-export const useProjects = create<ProjectsState>((set) => ({
-  projects: [],
-  recent: [],
-  current: loadCurrent(),
-  loaded: false,
-  setListing: (projects, recent) => set({ projects, recent, loaded: true }),
-  setCurrent: (current) => {
-    set({ current });
-    try {
-      localStorage.setItem(CURRENT_KEY, JSON.stringify(current));
-    } catch {}
-  },
-}));
+export type ProjectsStore = StoreApi<ProjectsState>;
+
+/** The project registry and the sidebar's project; one per app instance. */
+export function createProjectsStore(): ProjectsStore {
+  return createStore<ProjectsState>()((set) => ({
+    projects: [],
+    recent: [],
+    current: loadCurrent(),
+    loaded: false,
+    setListing: (projects, recent) => set({ projects, recent, loaded: true }),
+    setCurrent: (current) => {
+      set({ current });
+      try {
+        localStorage.setItem(CURRENT_KEY, JSON.stringify(current));
+      } catch {}
+    },
+  }));
+}
+
+/** The part of the app's projects state that `select` picks (re-renders when it changes). */
+export function useProjects<T>(select: (s: ProjectsState) => T): T {
+  return useStore(useAppStores().projects, select);
+}
+
+/** The app's projects store itself, for reads and writes outside render (handlers, effects). */
+export function useProjectsStore(): ProjectsStore {
+  return useAppStores().projects;
+}

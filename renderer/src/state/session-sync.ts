@@ -7,7 +7,7 @@ import {
 import { sessionsChangeSchema } from '../../../shared/protocol/session-summary';
 import { sessionSnapshotFrameSchema } from '../../../shared/protocol/session-snapshot';
 import type { Client } from '../transport/transport';
-import { useSessions } from './sessions-store';
+import type { SessionsStore } from './sessions-store';
 import type { SessionViews } from './session-view-store';
 
 /**
@@ -17,13 +17,17 @@ import type { SessionViews } from './session-view-store';
 const PAGE_EVENTS = 256;
 
 /** Keeps the sessions list live from the `sessions` topic. Returns an unsubscribe. */
-export function syncSessionList(client: Client, views: SessionViews): () => void {
+export function syncSessionList(
+  client: Client,
+  sessions: SessionsStore,
+  views: SessionViews,
+): () => void {
   const sub = client.subscribe('sessions', undefined, (data) => {
     const change = sessionsChangeSchema.safeParse(data);
     if (!change.success) return;
-    if (change.data.type === 'upsert') useSessions.getState().upsertSession(change.data.session);
+    if (change.data.type === 'upsert') sessions.getState().upsertSession(change.data.session);
     else {
-      useSessions.getState().removeSession(change.data.id);
+      sessions.getState().removeSession(change.data.id);
       views.forget(change.data.id);
     }
   });
@@ -31,7 +35,7 @@ export function syncSessionList(client: Client, views: SessionViews): () => void
   // reconnect: changes made while the socket was down never reached the topic.
   const list = () =>
     void client.invoke('sessions.list', {}).then(
-      (r) => useSessions.getState().setSessions(r.sessions),
+      (r) => sessions.getState().setSessions(r.sessions),
       () => {},
     );
   const offStatus = client.transport.onStatus((connected) => {

@@ -1,13 +1,19 @@
 import { createContext, useContext } from 'react';
 import { useStore } from 'zustand';
+import type { AppStores } from './app-stores';
 import type { SessionViews, SessionViewState, SessionViewStore } from './session-view-store';
 
-export const SessionViewsContext = createContext<SessionViews | null>(null);
+/** The app instance's stores (app-wide and per-session), provided by the composition root. */
+export const AppStoresContext = createContext<AppStores | null>(null);
+
+export function useAppStores(): AppStores {
+  const stores = useContext(AppStoresContext);
+  if (!stores) throw new Error('useAppStores outside AppStoresContext');
+  return stores;
+}
 
 export function useSessionViews(): SessionViews {
-  const views = useContext(SessionViewsContext);
-  if (!views) throw new Error('useSessionViews outside SessionViewsContext');
-  return views;
+  return useAppStores().views;
 }
 
 /** The view store of session `id` (an empty one for null: nothing is open). */

@@ -1,7 +1,9 @@
-import { create } from 'zustand';
+import { useStore } from 'zustand';
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import { useAppStores } from './session-views-context';
 import type { SessionSummary } from '../../../shared/protocol/session-summary';
 
-interface SessionsState {
+export interface SessionsState {
   sessions: SessionSummary[];
   currentId: string | null;
   connected: boolean;
@@ -33,35 +35,50 @@ function saveOpen(id: string | null): void {
   } catch {}
 }
 
-export const useSessions = create<SessionsState>((set) => ({
-  sessions: [],
-  currentId: loadOpen(),
-  connected: false,
-  creating: false,
-  setCreating: (creating) => set({ creating }),
-  setSessions: (sessions) =>
-    set((st) => {
-      // The full list: a remembered session that is gone (deleted elsewhere) is no longer open.
-      const currentId = sessions.some((x) => x.id === st.currentId) ? st.currentId : null;
-      if (currentId !== st.currentId) saveOpen(currentId);
-      return { sessions: [...sessions].sort((a, b) => b.updated_at - a.updated_at), currentId };
-    }),
-  upsertSession: (s) =>
-    set((st) => {
-      const rest = st.sessions.filter((x) => x.id !== s.id);
-      return { sessions: [s, ...rest].sort((a, b) => b.updated_at - a.updated_at) };
-    }),
-  removeSession: (id) =>
-    set((st) => {
-      if (st.currentId === id) saveOpen(null);
-      return {
-        sessions: st.sessions.filter((x) => x.id !== id),
-        currentId: st.currentId === id ? null : st.currentId,
-      };
-    }),
-  select: (currentId) => {
-    saveOpen(currentId);
-    set({ currentId });
-  },
-  setConnected: (connected) => set({ connected }),
-}));
+export type SessionsStore = StoreApi<SessionsState>;
+
+/** The sessions list and the open session; one per app instance (the composition root's). */
+export function createSessionsStore(): SessionsStore {
+  return createStore<SessionsState>()((set) => ({
+    sessions: [],
+    currentId: loadOpen(),
+    connected: false,
+    creating: false,
+    setCreating: (creating) => set({ creating }),
+    setSessions: (sessions) =>
+      set((st) => {
+        // The full list: a remembered session that is gone (deleted elsewhere) is no longer open.
+        const currentId = sessions.some((x) => x.id === st.currentId) ? st.currentId : null;
+        if (currentId !== st.currentId) saveOpen(currentId);
+        return { sessions: [...sessions].sort((a, b) => b.updated_at - a.updated_at), currentId };
+      }),
+    upsertSession: (s) =>
+      set((st) => {
+        const rest = st.sessions.filter((x) => x.id !== s.id);
+        return { sessions: [s, ...rest].sort((a, b) => b.updated_at - a.updated_at) };
+      }),
+    removeSession: (id) =>
+      set((st) => {
+        if (st.currentId === id) saveOpen(null);
+        return {
+          sessions: st.sessions.filter((x) => x.id !== id),
+          currentId: st.currentId === id ? null : st.currentId,
+        };
+      }),
+    select: (currentId) => {
+      saveOpen(currentId);
+      set({ currentId });
+    },
+    setConnected: (connected) => set({ connected }),
+  }));
+}
+
+/** The part of the app's sessions state that `select` picks (re-renders when it changes). */
+export function useSessions<T>(select: (s: SessionsState) => T): T {
+  return useStore(useAppStores().sessions, select);
+}
+
+/** The app's sessions store itself, for reads and writes outside render (handlers, effects). */
+export function useSessionsStore(): SessionsStore {
+  return useAppStores().sessions;
+}

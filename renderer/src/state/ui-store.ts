@@ -1,4 +1,6 @@
-import { create } from 'zustand';
+import { useStore } from 'zustand';
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import { useAppStores } from './session-views-context';
 
 // UI-only state: which dialog is open, view preferences. Preferences persist in localStorage
 // (the renderer has no other storage and needs none for these).
@@ -46,7 +48,7 @@ function loadPrefs(): Prefs {
   }
 }
 
-interface UiState extends Prefs {
+export interface UiState extends Prefs {
   dialog: DialogName;
   /** The console the dock shows in front, by shell id. */
   activeConsole: string | null;
@@ -66,46 +68,61 @@ interface UiState extends Prefs {
   setExpanded(key: string, open: boolean): void;
 }
 
-export const useUi = create<UiState>((set, get) => {
-  const save = () => {
-    const { theme, diffLayout, dockOpen, sidebarOpen, notify } = get();
-    try {
-      localStorage.setItem(
-        PREFS_KEY,
-        JSON.stringify({ theme, diffLayout, dockOpen, sidebarOpen, notify }),
-      );
-    } catch {}
-  };
-  return {
-    ...loadPrefs(),
-    dialog: null,
-    draft: null,
-    editInComposer: (text) => set((st) => ({ draft: { text, n: (st.draft?.n ?? 0) + 1 } })),
-    activeConsole: null,
-    expanded: {},
-    openDialog: (dialog) => set({ dialog }),
-    closeDialog: () => set({ dialog: null }),
-    setTheme: (theme) => {
-      set({ theme });
-      save();
-    },
-    setDiffLayout: (diffLayout) => {
-      set({ diffLayout });
-      save();
-    },
-    setDockOpen: (dockOpen) => {
-      set({ dockOpen });
-      save();
-    },
-    setSidebarOpen: (sidebarOpen) => {
-      set({ sidebarOpen });
-      save();
-    },
-    setNotify: (notify) => {
-      set({ notify });
-      save();
-    },
-    setActiveConsole: (activeConsole) => set({ activeConsole }),
-    setExpanded: (key, open) => set((st) => ({ expanded: { ...st.expanded, [key]: open } })),
-  };
-});
+export type UiStore = StoreApi<UiState>;
+
+/** Dialogs and view preferences; one per app instance (the composition root's). */
+export function createUiStore(): UiStore {
+  return createStore<UiState>()((set, get) => {
+    const save = () => {
+      const { theme, diffLayout, dockOpen, sidebarOpen, notify } = get();
+      try {
+        localStorage.setItem(
+          PREFS_KEY,
+          JSON.stringify({ theme, diffLayout, dockOpen, sidebarOpen, notify }),
+        );
+      } catch {}
+    };
+    return {
+      ...loadPrefs(),
+      dialog: null,
+      draft: null,
+      editInComposer: (text) => set((st) => ({ draft: { text, n: (st.draft?.n ?? 0) + 1 } })),
+      activeConsole: null,
+      expanded: {},
+      openDialog: (dialog) => set({ dialog }),
+      closeDialog: () => set({ dialog: null }),
+      setTheme: (theme) => {
+        set({ theme });
+        save();
+      },
+      setDiffLayout: (diffLayout) => {
+        set({ diffLayout });
+        save();
+      },
+      setDockOpen: (dockOpen) => {
+        set({ dockOpen });
+        save();
+      },
+      setSidebarOpen: (sidebarOpen) => {
+        set({ sidebarOpen });
+        save();
+      },
+      setNotify: (notify) => {
+        set({ notify });
+        save();
+      },
+      setActiveConsole: (activeConsole) => set({ activeConsole }),
+      setExpanded: (key, open) => set((st) => ({ expanded: { ...st.expanded, [key]: open } })),
+    };
+  });
+}
+
+/** The part of the app's UI state that `select` picks (re-renders when it changes). */
+export function useUi<T>(select: (s: UiState) => T): T {
+  return useStore(useAppStores().ui, select);
+}
+
+/** The app's UI store itself, for reads and writes outside render (handlers, effects). */
+export function useUiStore(): UiStore {
+  return useAppStores().ui;
+}

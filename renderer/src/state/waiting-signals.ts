@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import type { SessionSummary } from '../../../shared/protocol/session-summary';
-import { useSessions } from './sessions-store';
+import { useSessions, useSessionsStore } from './sessions-store';
 import { useUi } from './ui-store';
 
 // When the agent waits for the person (an approval, a question): the window title says so, the
@@ -30,6 +30,7 @@ export function useWaitingSignals(): void {
   const sessions = useSessions((s) => s.sessions);
   const currentId = useSessions((s) => s.currentId);
   const notify = useUi((s) => s.notify);
+  const store = useSessionsStore();
   // Sessions whose current wait was already announced (null until the first list: a session that
   // was waiting before the app opened is shown, not announced).
   const announced = useRef<Set<string> | null>(null);
@@ -51,9 +52,9 @@ export function useWaitingSignals(): void {
       const n = new Notification('The agent is waiting for you', { body: s.title, tag: s.id });
       n.onclick = () => {
         window.focus();
-        useSessions.getState().select(s.id);
+        store.getState().select(s.id);
         n.close();
       };
     }
-  }, [sessions, currentId, notify]);
+  }, [sessions, currentId, notify, store]);
 }

@@ -12,7 +12,7 @@ import { errorText } from '../../state/agent-actions';
 import { COMPOSER_ID } from '../../lib/focus';
 import { SlashMenu } from './SlashMenu';
 import { useMentionMenu } from './MentionMenu';
-import { useUi } from '../../state/ui-store';
+import { useUi, useUiStore } from '../../state/ui-store';
 import { askNotificationPermission } from '../../state/waiting-signals';
 import type { ClientCapability } from '../../../../shared/protocol/capabilities';
 import { imageCandidates } from '../../lib/image-attachments';
@@ -32,6 +32,7 @@ export function Composer({
   pendingQuestion: boolean;
 }) {
   const client = useClient();
+  const ui = useUiStore();
   const [draft, setDraft] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
@@ -57,7 +58,7 @@ export function Composer({
     setSending(true);
     setError(null);
     // A send is a user gesture: the one moment a browser lets the app ask to notify later.
-    if (useUi.getState().notify) askNotificationPermission();
+    if (ui.getState().notify) askNotificationPermission();
     try {
       const attached = images.items.map((i) => ({ media_type: i.mediaType, data: i.data }));
       await client.invoke('sessions.send', {

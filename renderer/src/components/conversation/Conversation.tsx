@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useClient } from '../../client-context';
 import { useSessions } from '../../state/sessions-store';
-import { useProjects } from '../../state/projects-store';
+import { useProjectsStore } from '../../state/projects-store';
 import { followSession } from '../../state/session-sync';
 import { useSessionView, useSessionViews } from '../../state/session-views-context';
 import { Timeline } from '../timeline/Timeline';
@@ -16,6 +16,7 @@ import { TrustPrompt } from '../trust/TrustPrompt';
 export function Conversation({ sessionId }: { sessionId: string }) {
   const client = useClient();
   const views = useSessionViews();
+  const projects = useProjectsStore();
   const loaded = useSessionView(sessionId, (v) => v.loaded);
   const root = useSessionView(sessionId, (v) => v.root);
   const hasItems = useSessionView(sessionId, (v) => v.hasItems);
@@ -29,8 +30,8 @@ export function Conversation({ sessionId }: { sessionId: string }) {
   const project = useSessionView(sessionId, (v) => (v.loaded ? v.project : undefined));
   useEffect(() => {
     if (project === undefined) return;
-    if (useProjects.getState().current !== project) useProjects.getState().setCurrent(project);
-  }, [project]);
+    if (projects.getState().current !== project) projects.getState().setCurrent(project);
+  }, [project, projects]);
 
   return (
     <SessionIdContext.Provider value={sessionId}>

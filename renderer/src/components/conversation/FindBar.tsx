@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useClient } from '../../client-context';
 import { useSessionView, useSessionViews } from '../../state/session-views-context';
-import { useFind } from '../../state/find-store';
+import { useFind, useFindStore } from '../../state/find-store';
 import { loadOlderEvents } from '../../state/session-sync';
 import { matchAt, messageMatches, positionOf, type MessageMatches } from '../../lib/find-matches';
 import { focusComposer } from '../../lib/focus';
@@ -17,8 +17,8 @@ const HOST_FIND_DEBOUNCE_MS = 150;
  */
 export function FindBar({ sessionId }: { sessionId: string }) {
   const client = useClient();
-  const { open, query, target, focus } = useFind();
-  const find = useFind.getState;
+  const { open, query, target, focus } = useFind((s) => s);
+  const find = useFindStore().getState;
   const input = useRef<HTMLInputElement>(null);
   const views = useSessionViews();
   const items = useSessionView(sessionId, (v) => v.items);

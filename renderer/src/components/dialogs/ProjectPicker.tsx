@@ -2,6 +2,7 @@ import { useEffect, useMemo, useState, type KeyboardEvent } from 'react';
 import fuzzysort from 'fuzzysort';
 import { useClient } from '../../client-context';
 import { useProjects } from '../../state/projects-store';
+import { useAppStores } from '../../state/session-views-context';
 import { openFolderAsProject, showProject } from '../../state/switch-project';
 import { errorText } from '../../state/agent-actions';
 import { Dialog } from '../common/Dialog';
@@ -15,6 +16,7 @@ import { actionOptions, pickerOptions, type PickerOption } from './picker-option
  */
 export function ProjectPicker({ onClose }: { onClose: () => void }) {
   const client = useClient();
+  const stores = useAppStores();
   const projects = useProjects((s) => s.projects);
   const recent = useProjects((s) => s.recent);
   const current = useProjects((s) => s.current);
@@ -50,7 +52,7 @@ export function ProjectPicker({ onClose }: { onClose: () => void }) {
         return;
       }
       try {
-        await openFolderAsProject(client, path);
+        await openFolderAsProject(client, stores, path);
         onClose();
       } catch (err) {
         setError(errorText(err));
@@ -64,7 +66,7 @@ export function ProjectPicker({ onClose }: { onClose: () => void }) {
           branch: query.trim(),
         });
         await client.invoke('projects.open', { project: r.project.key });
-        showProject(r.project.key);
+        showProject(stores, r.project.key);
         onClose();
       } catch (err) {
         setError(errorText(err));
@@ -77,7 +79,7 @@ export function ProjectPicker({ onClose }: { onClose: () => void }) {
     }
     try {
       if (opt.key) await client.invoke('projects.open', { project: opt.key });
-      showProject(opt.key ?? null);
+      showProject(stores, opt.key ?? null);
       onClose();
     } catch (err) {
       setError(errorText(err));

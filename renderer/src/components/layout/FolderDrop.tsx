@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useClient } from '../../client-context';
 import { errorText } from '../../state/agent-actions';
 import { openFolderAsProject } from '../../state/switch-project';
-import { useUi } from '../../state/ui-store';
+import { useAppStores } from '../../state/session-views-context';
 import { droppedFolder, mayHoldFolder } from '../../lib/folder-drop';
 import { shortcutLabel } from '../../lib/shortcuts';
 
@@ -18,6 +18,7 @@ type Notice = { tone: 'info' | 'error'; text: string } | null;
  */
 export function FolderDrop() {
   const client = useClient();
+  const stores = useAppStores();
   const [dragging, setDragging] = useState(false);
   const [notice, setNotice] = useState<Notice>(null);
   const idle = useRef<ReturnType<typeof setTimeout>>(undefined);
@@ -49,7 +50,7 @@ export function FolderDrop() {
         });
       } else {
         setNotice(null);
-        openFolderAsProject(client, dropped.path).catch((err: unknown) =>
+        openFolderAsProject(client, stores, dropped.path).catch((err: unknown) =>
           setNotice({ tone: 'error', text: `Could not open ${dropped.name}: ${errorText(err)}` }),
         );
       }
@@ -61,7 +62,7 @@ export function FolderDrop() {
       window.removeEventListener('drop', onDrop);
       clearTimeout(idle.current);
     };
-  }, [client]);
+  }, [client, stores]);
 
   return (
     <>
@@ -77,7 +78,7 @@ export function FolderDrop() {
             type="button"
             onClick={() => {
               setNotice(null);
-              useUi.getState().openDialog('picker');
+              stores.ui.getState().openDialog('picker');
             }}
           >
             Open project…

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useClient } from '../../client-context';
 import { errorText } from '../../state/agent-actions';
-import { useSessions } from '../../state/sessions-store';
+import { useSessionsStore } from '../../state/sessions-store';
 import { useSessionId } from '../timeline/session-context';
 import { RewindDialog } from './RewindDialog';
 import { CopyButton } from '../common/CopyButton';
@@ -44,12 +44,13 @@ export function MessageActions({
     }
   };
   const sessionId = useSessionId();
+  const sessions = useSessionsStore();
   const [open, setOpen] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const fork = async () => {
     try {
       const r = await client.invoke('sessions.fork', { id: sessionId, at_seq: seq + 1 });
-      const store = useSessions.getState();
+      const store = sessions.getState();
       store.upsertSession(r.session);
       store.select(r.session.id);
     } catch (err) {

@@ -1,6 +1,6 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { useClient } from '../../client-context';
-import { useSessions } from '../../state/sessions-store';
+import { useSessionsStore } from '../../state/sessions-store';
 import { errorText } from '../../state/agent-actions';
 import type { SessionSummary } from '../../../../shared/protocol/session-summary';
 import { formatAgo } from '../../lib/format';
@@ -21,6 +21,7 @@ export function SessionRow({
   snippet?: string;
 }) {
   const client = useClient();
+  const sessions = useSessionsStore();
   const [renaming, setRenaming] = useState(false);
   const [title, setTitle] = useState(session.title);
   const [confirmDelete, setConfirmDelete] = useState(false);
@@ -44,7 +45,7 @@ export function SessionRow({
     try {
       // The answer carries the renamed summary; the sessions topic may announce the old title first.
       const r = await client.invoke('sessions.rename', { id: session.id, title: t });
-      useSessions.getState().upsertSession(r.session);
+      sessions.getState().upsertSession(r.session);
     } catch (err) {
       setError(errorText(err));
     }

@@ -5,6 +5,7 @@ import { useClient } from '../../client-context';
 import { useSessions } from '../../state/sessions-store';
 import { useProjects } from '../../state/projects-store';
 import { useUi } from '../../state/ui-store';
+import { useAppStores } from '../../state/session-views-context';
 import { errorText } from '../../state/agent-actions';
 import type { SessionSummary } from '../../../../shared/protocol/session-summary';
 import { SessionRow } from './SessionRow';
@@ -17,6 +18,7 @@ const SEARCH_PAUSE_MS = 200;
 /** The sessions of the current project: new, search, rename, delete; the project picker above. */
 export function SessionSidebar() {
   const client = useClient();
+  const stores = useAppStores();
   const sessions = useSessions((s) => s.sessions);
   const currentId = useSessions((s) => s.currentId);
   const select = useSessions((s) => s.select);
@@ -64,7 +66,7 @@ export function SessionSidebar() {
   const create = async () => {
     setError(null);
     try {
-      await createSession(client);
+      await createSession(client, stores);
     } catch (err) {
       setError(errorText(err));
     }
