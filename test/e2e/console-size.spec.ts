@@ -85,3 +85,114 @@ test('a PTY takes the size of the console it shows in, from its first line when 
     )
     .toBe(true);
 });
+
+/** The lines a console shows, trimmed: the oldest first. */
+async function lines(console: import('@playwright/test').Locator): Promise<string[]> {
+  return (await console.locator('.xterm-rows').innerText())
+    .trim()
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
+}
+
+/**
+ * Waits until the loop's newest `stty size` line is the size the console fitted to (its grid's
+ * rows, the same line twice in a row), and returns it with the shell's very first line.
+ */
+async function settled(
+  app: import('@playwright/test').Page,
+  console: import('@playwright/test').Locator,
+): Promise<{ first: string; fitted: string }> {
+  let fitted = '';
+  await expect
+    .poll(
+      async () => {
+        const all = await lines(console);
+        const newest = all.at(-1) ?? '';
+        const rows = await console.locator('.xterm-rows > div').count();
+        const ok = newest === fitted && Number(newest.split(' ')[0]) === rows;
+        fitted = newest;
+        return ok;
+      },
+      { timeout: 15_000, intervals: [500] },
+    )
+    .toBe(true);
+  const first = (await lines(console))[0] ?? '';
+  return { first, fitted };
+}
+
+test('in a small window the dock is folded: the first shell is born at the size its console gets once the dock is shown', async ({
+  app,
+  script,
+}) => {
+  script.push(
+    {
+      toolCalls: [
+        { name: 'aider_shell_tool', args: { command: SIZES, run_in_background: true, tty: true } },
+      ],
+    },
+    { text: 'Watching the size.' },
+  );
+  await app.setViewportSize({ width: 900, height: 650 });
+  await app.reload();
+  await openProject(app, 'app');
+  await startSession(app, 'Show the terminal size');
+  // The console's tab is behind the folded dock: the shell runs with no console on screen.
+  await expect(app.getByText('Watching the size.')).toBeVisible();
+  const show = app.getByRole('button', { name: 'Show activity dock' });
+  await expect(show).toBeVisible();
+  await show.click();
+  const console = app.getByRole('region', { name: /^Console: while true/ });
+  await expect(console).toBeVisible();
+  const { first, fitted } = await settled(app, console);
+  expect(fitted).not.toBe('30 120');
+  expect(first).toBe(fitted);
+});
+
+test('with the todos already in the dock, the first shell is born at the size its console gets below them', async ({
+  app,
+  script,
+}) => {
+  const todos = {
+    name: 'update_todos',
+    args: {
+      todos: [
+        { label: 'Look at the terminal', status: 'in_progress' },
+        { label: 'Read its size', status: 'pending' },
+        { label: 'Report it', status: 'pending' },
+      ],
+    },
+  };
+  script.push(
+    { text: 'Planned.', toolCalls: [todos] },
+    { text: 'Planned.' },
+    {
+      toolCalls: [
+        {
+          name: 'aider_shell_tool',
+          args: {
+            command: `trap 'echo WINCH' WINCH; ${SIZES}`,
+            run_in_background: true,
+            tty: true,
+          },
+        },
+      ],
+    },
+    { text: 'Watching the size.' },
+  );
+  await openProject(app, 'app');
+  await startSession(app, 'Plan it');
+  await expect(app.getByRole('region', { name: 'Todos' })).toBeVisible();
+  await expect(app.getByText('Planned.').last()).toBeVisible();
+  await app.getByRole('textbox', { name: 'Message' }).fill('Now start the console');
+  await app.getByRole('button', { name: 'Send', exact: true }).click();
+  const console = app.getByRole('region', { name: /^Console: trap/ });
+  await expect(console).toBeVisible();
+  await expect(app.getByRole('region', { name: 'Todos' })).toBeVisible();
+  const { first, fitted } = await settled(app, console);
+  expect(fitted).not.toBe('30 120');
+  expect(first).toBe(fitted);
+  // Never resized after its birth (a PTY resized to another size signals its shell): the first
+  // line alone can race, when the console's fit reaches the PTY before the shell's first stty.
+  expect(await lines(console)).not.toContain('WINCH');
+});

@@ -62,9 +62,8 @@ function followDrag(
 const WIDE_DOCK_PERCENT = 38;
 
 /**
- * The box a wide dock would get if it appeared now (a session's first console): the remembered
- * size of the three-pane layout, else the default, within the panes' limits. Null while the dock
- * would be folded (no console to size).
+ * The box a wide dock would get if it appeared (or unfolded) now: the remembered size of the
+ * three-pane layout (unless that is the folded strip), else the default, within the panes' limits.
  */
 function futureDockBox(
   group: HTMLElement,
@@ -72,7 +71,11 @@ function futureDockBox(
   sidebarPx: number,
 ): { width: number; height: number } {
   const total = group.clientWidth;
-  let width = (total * (rememberedPercent ?? WIDE_DOCK_PERCENT)) / 100;
+  const remembered =
+    rememberedPercent !== undefined && (total * rememberedPercent) / 100 > DOCK_COLLAPSED_PX + 1
+      ? rememberedPercent
+      : undefined;
+  let width = (total * (remembered ?? WIDE_DOCK_PERCENT)) / 100;
   width = Math.min(width, total * 0.6, total - sidebarPx - MAIN_MIN_PX);
   return { width: Math.floor(Math.max(width, DOCK_MIN_PX)), height: group.clientHeight };
 }
@@ -90,7 +93,10 @@ export function AppPanes({
   dock: ReactNode | null;
   /** The dock shows consoles: it starts wider. */
   wideDock: boolean;
-  /** While there is no dock: the box a first console's dock would get (null: it would be folded). */
+  /**
+   * While the dock shows no console: the box a first console will get when it is shown (in the
+   * dock as it is, below the todos, or in the dock it will unfold to).
+   */
   onFutureDock?: (box: { width: number; height: number } | null) => void;
 }) {
   const sidebarOpen = useUi((s) => s.sidebarOpen);
@@ -103,7 +109,6 @@ export function AppPanes({
   const ids = dock ? ['sidebar', 'main', 'dock'] : ['sidebar', 'main'];
   const layout = useDefaultLayout({ id: 'mewbo-panes', panelIds: ids, storage });
   useCollapse(sidebarRef, sidebarOpen, true);
-  useCollapse(dockRef, dockOpen, dock !== null);
   const narrow = window.innerWidth < NARROW_WINDOW_PX;
   const future = useDefaultLayout({
     id: 'mewbo-panes',
@@ -113,19 +118,50 @@ export function AppPanes({
   const groupEl = useRef<HTMLDivElement>(null);
   const rememberedDock = future.defaultLayout?.dock;
   const hasDock = dock !== null;
+  /** The dock's width the last time it was open in this group (what unfolding returns to). */
+  const openPx = useRef<number | null>(null);
+  /** The width a folded dock was last said to unfold to (what its first console was sized for). */
+  const unfoldPx = useRef<number | null>(null);
+  useEffect(() => {
+    if (!hasDock) openPx.current = null;
+    const p = dockRef.current;
+    if (!hasDock || !p) return;
+    // A dock that has never been open here unfolds to the width its console was measured for
+    // (else the panel library would give it its minimum: a 27-column console).
+    if (dockOpen && openPx.current === null && unfoldPx.current !== null) {
+      try {
+        if (p.isCollapsed()) return p.resize(unfoldPx.current);
+      } catch {
+        // Not measured yet.
+      }
+    }
+    applyOpen(p, dockOpen);
+  }, [dockRef, dockOpen, hasDock]);
   useEffect(() => {
     const group = groupEl.current;
-    if (hasDock || !onFutureDock || !group) return;
+    if (wideDock || !onFutureDock || !group) return;
+    const aside = () => group.querySelector<HTMLElement>('aside.dock:not(.collapsed)');
+    const todos = () => group.querySelector<HTMLElement>('aside.dock .todo-dock');
     const report = () => {
-      if (!dockOpen) return onFutureDock(null);
+      const open = dockOpen ? aside() : null;
+      if (open) {
+        // The console will sit below the todos, in the dock as wide as it is now.
+        const todoPx = todos()?.offsetHeight ?? 0;
+        return onFutureDock({ width: open.clientWidth, height: open.clientHeight - todoPx });
+      }
       const sidebarPx = group.querySelector<HTMLElement>('[data-panel][id="sidebar"]')?.offsetWidth;
-      onFutureDock(futureDockBox(group, rememberedDock, sidebarPx ?? 0));
+      const box = futureDockBox(group, rememberedDock, sidebarPx ?? 0);
+      if (!dockOpen) {
+        box.width = openPx.current ?? box.width;
+        unfoldPx.current = box.width;
+      }
+      onFutureDock(box);
     };
     const observer = new ResizeObserver(report);
-    observer.observe(group);
+    for (const el of [group, aside(), todos()]) if (el) observer.observe(el);
     report();
     return () => observer.disconnect();
-  }, [hasDock, onFutureDock, dockOpen, rememberedDock]);
+  }, [hasDock, wideDock, onFutureDock, dockOpen, rememberedDock]);
 
   return (
     <Group
@@ -167,7 +203,10 @@ export function AppPanes({
             maxSize="60%"
             defaultSize={!dockOpen ? DOCK_COLLAPSED_PX : wideDock ? '38%' : 280}
             groupResizeBehavior="preserve-pixel-size"
-            onResize={(size) => followDrag(size, DOCK_COLLAPSED_PX, dockOpen, setDockOpen)}
+            onResize={(size) => {
+              if (size.inPixels > DOCK_COLLAPSED_PX + 1) openPx.current = size.inPixels;
+              followDrag(size, DOCK_COLLAPSED_PX, dockOpen, setDockOpen);
+            }}
           >
             {dock}
           </Panel>
