@@ -76,8 +76,12 @@ export function useMentionMenu(
     setDraft(text);
     setCaret(at);
     requestAnimationFrame(() => {
-      box.current?.focus();
-      box.current?.setSelectionRange(at, at);
+      const el = box.current;
+      if (!el) return;
+      el.focus();
+      // Keys typed before this frame have moved the caret already: putting it back here would
+      // send the next ones in front of them ("do?" came out "o? ... d").
+      if (el.value === text) el.setSelectionRange(at, at);
     });
   };
 
