@@ -5,6 +5,7 @@ import {
   ReferenceClient,
   type Frame,
 } from '../../helpers/reference-remote-client';
+import { waitingShellApproval } from '../../helpers/waiting-approval';
 
 // #21 "How it is proved": a reference client written from PROTOCOL.md alone pairs with remote
 // rights over the real pinned-TLS socket of a real host (temp MEWBO_HOME, scripted model), sees a
@@ -45,21 +46,6 @@ async function pairClient(
   return { client, paired, offer };
 }
 
-const shell = (command: string) => ({ name: 'aider_shell_tool', args: { command } });
-
-async function waitingApproval(harness: Harness, command: string) {
-  // Only the call: an exhausted script answers "done", so several sessions can wait at once.
-  harness.script.push({ toolCalls: [shell(command)] });
-  const id = await harness.newSession();
-  const from = await harness.send(id, `run ${command}`);
-  const ev = await harness.waitFor(
-    id,
-    (e) => e.some((x) => x.type === 'run_state' && x.state === 'waiting'),
-    'the approval',
-  );
-  return { id, from, request: ofType(ev, 'approval_request')[0]! };
-}
-
 describe('remote frames: the reference client from PROTOCOL.md', () => {
   it('pairs with remote rights, sees the waiting approval in full, fails with a stale hash, approves with the right one (logged with its name), and a replay is refused', async () => {
     const harness = await start();
@@ -67,7 +53,7 @@ describe('remote frames: the reference client from PROTOCOL.md', () => {
     expect(paired.rights).toEqual({ remote: true, screen_control: false });
     expect(paired.remote_versions).toEqual([1]);
 
-    const { id, from, request } = await waitingApproval(harness, 'echo remote-ok');
+    const { id, from, request } = await waitingShellApproval(harness, 'echo remote-ok');
 
     const sessions = await client.request('remote_sessions');
     expect(sessions.type).toBe('remote_sessions');
@@ -136,8 +122,8 @@ describe('remote frames: the reference client from PROTOCOL.md', () => {
   it("one approval's hash cannot decide another approval", async () => {
     const harness = await start();
     const { client } = await pairClient(harness, true);
-    const a = await waitingApproval(harness, 'echo first');
-    const b = await waitingApproval(harness, 'echo second');
+    const a = await waitingShellApproval(harness, 'echo first');
+    const b = await waitingShellApproval(harness, 'echo second');
     const items = (await client.request('remote_pending')).items as Frame[];
     const itemA = items.find((i) => i.approval_id === a.request.approval_id)!;
     const itemB = items.find((i) => i.approval_id === b.request.approval_id)!;
@@ -171,7 +157,7 @@ describe('remote frames: the reference client from PROTOCOL.md', () => {
     const harness = await start();
     const { client, paired, offer } = await pairClient(harness, false);
     expect(paired.rights).toEqual({ remote: false, screen_control: false });
-    const { id, request } = await waitingApproval(harness, 'echo never');
+    const { id, request } = await waitingShellApproval(harness, 'echo never');
     // What a remote phone would send, each a real attempt with valid content (the right hash).
     const tries: Array<[string, object]> = [
       ['remote_sessions', {}],
@@ -362,7 +348,7 @@ describe('remote frames: an approval too large to show in full', () => {
     const harness = await start();
     const { client } = await pairClient(harness, true);
     const command = `echo ${'a'.repeat(100 * 1024)}`;
-    const { id, from } = await waitingApproval(harness, command);
+    const { id, from } = await waitingShellApproval(harness, command);
     const item = ((await client.request('remote_pending')).items as Frame[])[0]!;
     expect(item.truncated).toBe(true);
     expect(String(item.detail)).toHaveLength(96 * 1024);

@@ -9,6 +9,7 @@ import {
   ReferenceClient,
   type Frame,
 } from '../../helpers/reference-remote-client';
+import { waitingShellApproval } from '../../helpers/waiting-approval';
 
 // Route 11 of the trust boundary, extended to the remote frames (#21.6): a paired phone with
 // remote rights reaches sessions, waiting items, decisions, answers, the newest messages and a
@@ -39,18 +40,6 @@ async function start(files: Record<string, string> = {}) {
 }
 
 const configFile = (harness: Harness) => join(harness.home, 'configs', 'app.json');
-
-async function waitingShell(harness: Harness, command: string) {
-  harness.script.push({ toolCalls: [{ name: 'aider_shell_tool', args: { command } }] });
-  const id = await harness.newSession();
-  const from = await harness.send(id, `run ${command}`);
-  const ev = await harness.waitFor(
-    id,
-    (e) => e.some((x) => x.type === 'run_state' && x.state === 'waiting'),
-    'the approval',
-  );
-  return { id, from, request: ofType(ev, 'approval_request')[0]! };
-}
 
 describe('remote frames: nothing but what PROTOCOL.md lists', () => {
   it('every desktop command sent as a frame (shells, files, settings, rules, projects, sessions) is refused and changes nothing', async () => {
@@ -118,7 +107,7 @@ describe('remote frames: nothing but what PROTOCOL.md lists', () => {
   it('"Always allow" cannot come from a phone: the decision is for this call only and no rule is written', async () => {
     const { harness, phone } = await start();
     // Control: the desktop's always-allow writes a user rule.
-    const control = await waitingShell(harness, 'echo control');
+    const control = await waitingShellApproval(harness, 'echo control');
     await harness.invoke('agent.decideApproval', {
       id: control.id,
       approval_id: control.request.approval_id,
@@ -129,7 +118,7 @@ describe('remote frames: nothing but what PROTOCOL.md lists', () => {
     const withRule = readFileSync(configFile(harness), 'utf8');
     expect(withRule).toContain('aider_shell_tool(echo control:*)');
 
-    const { id, from, request: req } = await waitingShell(harness, 'echo phone');
+    const { id, from, request: req } = await waitingShellApproval(harness, 'echo phone');
     const item = ((await phone.request('remote_pending')).items as Frame[]).find(
       (i) => i.approval_id === req.approval_id,
     )!;
@@ -169,7 +158,7 @@ describe('remote frames: nothing but what PROTOCOL.md lists', () => {
 
   it('ids that are paths or another session do not reach anything', async () => {
     const { harness, phone } = await start();
-    const { id, request: req } = await waitingShell(harness, 'echo target');
+    const { id, request: req } = await waitingShellApproval(harness, 'echo target');
     const other = await harness.newSession();
     for (const session_id of ['../configs', '../../state/devices', '/etc', 's_../../x', '.']) {
       const r = await phone.request('remote_read', { session_id });
@@ -203,7 +192,7 @@ describe('remote frames: nothing but what PROTOCOL.md lists', () => {
 
   it('a decision captured from a phone replays from no other socket: before hello, without the right, or after revoke', async () => {
     const { harness, phone, paired, offer } = await start();
-    const { id, request: req } = await waitingShell(harness, 'echo replay');
+    const { id, request: req } = await waitingShellApproval(harness, 'echo replay');
     const item = ((await phone.request('remote_pending')).items as Frame[])[0]!;
     const frame = {
       type: 'remote_decide',
@@ -279,7 +268,7 @@ describe('a right taken away while a request is in flight', () => {
   it('holds at the moment of acting, after the log was read, not only for the next frame', async () => {
     const { SessionsRemoteBackend } = await import('../../../electron/host/devices/remote-backend');
     const { harness, phone } = await start();
-    const { id, from, request: req } = await waitingShell(harness, 'echo in-flight');
+    const { id, from, request: req } = await waitingShellApproval(harness, 'echo in-flight');
     const item = ((await phone.request('remote_pending')).items as Frame[])[0]!;
     const backend = new SessionsRemoteBackend({
       sessions: harness.host.sessions,
