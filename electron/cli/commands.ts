@@ -1,4 +1,5 @@
 import type { CliCommand } from './command';
+import { holdYoungGenerationDuringStartup } from '../host/system/startup-heap';
 
 // The registry of `mewbo` subcommands: one file per command, one entry here. A command's module is
 // imported only when that command runs, so `mewbo --help` loads none of them and each command
@@ -14,7 +15,11 @@ export const commands: CliCommandEntry[] = [
   {
     name: 'serve',
     summary: 'run the web host: the UI and the protocol over WebSocket on 127.0.0.1',
-    load: async () => (await import('./serve')).serveCommand,
+    load: async () => {
+      // Held before the host's modules load: loading them is most of start-up's allocation.
+      const startedUp = holdYoungGenerationDuringStartup();
+      return (await import('./serve')).serveCommand(startedUp);
+    },
   },
   {
     name: 'tool',

@@ -6,7 +6,6 @@ import { WebServer, type WebServerOptions } from '../web/web-server';
 import { loadOrCreateWebSecret } from '../web/web-secret';
 import { rememberedPort, rememberPort, webSecretFile } from '../web/web-host-state';
 import { parseCliArgs, UsageError, type CliCommand } from './command';
-import { holdYoungGenerationDuringStartup } from '../host/system/startup-heap';
 
 const usage = `Usage: mewbo serve [--port N] [--host H] [--open]
 
@@ -45,7 +44,11 @@ async function listen(
   }
 }
 
-export const serveCommand: CliCommand = {
+/**
+ * `startedUp` lets V8's young generation grow again; the registry holds it from before this
+ * module's imports load the host (see startup-heap.ts).
+ */
+export const serveCommand = (startedUp: () => void): CliCommand => ({
   name: 'serve',
   usage,
   async run(argv) {
@@ -56,7 +59,6 @@ export const serveCommand: CliCommand = {
     const explicit = values.port === undefined ? undefined : Number(values.port);
     if (explicit !== undefined && (!Number.isInteger(explicit) || explicit < 0 || explicit > 65535))
       throw new UsageError(`--port: not a port number: ${values.port}`);
-    const startedUp = holdYoungGenerationDuringStartup();
     const paths = homePaths();
     // The host's web.loginLink command asks the server, which needs the host's router first.
     const links: { server?: WebServer } = {};
@@ -92,4 +94,4 @@ export const serveCommand: CliCommand = {
     await host.dispose();
     return 0;
   },
-};
+});
