@@ -55,11 +55,13 @@ function useShortcuts(client: Client): void {
 
 /**
  * Tells the host the size the open session's first console will have, so its first shell is born
- * at it (shells.resize without a shell id). Sent again only when the size changes.
+ * at it (shells.resize without a shell id). Sent again only when the size changes. `box` is the
+ * whole dock's: the console goes below the session's todos.
  */
 function useFirstConsoleSize(client: Client, sessionId: string | null) {
   const sent = useRef<string | null>(null);
   const last = useRef<Box | null>(null);
+  const todos = useSessionView(sessionId, (v) => v.todos);
   const report = useCallback(
     (box: Box | null) => {
       last.current = box;
@@ -67,7 +69,7 @@ function useFirstConsoleSize(client: Client, sessionId: string | null) {
       // still loading gets another cell width (two columns off in a 60-column pane).
       void document.fonts.ready.then(() => {
         if (last.current !== box) return;
-        const size = sessionId && box ? measureConsole(box) : null;
+        const size = sessionId && box ? measureConsole(box, todos) : null;
         if (!sessionId || !size) return;
         const key = `${sessionId}:${size.cols}x${size.rows}`;
         if (sent.current === key) return;
@@ -77,7 +79,7 @@ function useFirstConsoleSize(client: Client, sessionId: string | null) {
           .catch(() => (sent.current = null));
       });
     },
-    [client, sessionId],
+    [client, sessionId, todos],
   );
   // A font that finishes loading later changes the cell size: measure again.
   useEffect(() => {

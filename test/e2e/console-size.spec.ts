@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { test, expect, openProject, startSession } from './agent-fixtures';
 
 // #17.6: a PTY has the console's size, not 120x30: a session's first shell is born at the size
@@ -7,6 +9,27 @@ import { test, expect, openProject, startSession } from './agent-fixtures';
 test.use({ config: { permission_mode: 'auto' } });
 
 const SIZES = 'while true; do stty size; sleep 0.2; done';
+/**
+ * A shell that says when it is resized (a PTY resized to another size signals its shell), prints
+ * its size once, marks that it has (the file `.born` in its folder), then prints it on a loop.
+ */
+const BORN = `trap 'echo WINCH' WINCH; stty size; : > .born; ${SIZES}`;
+
+/** Until the shell started with BORN in `dir` has printed its first size. */
+async function bornIn(dir: string): Promise<void> {
+  await expect.poll(() => existsSync(join(dir, '.born')), { timeout: 15_000 }).toBe(true);
+}
+
+const TODOS = {
+  name: 'update_todos',
+  args: {
+    todos: [
+      { label: 'Look at the terminal', status: 'in_progress' },
+      { label: 'Read its size', status: 'pending' },
+      { label: 'Report it', status: 'pending' },
+    ],
+  },
+};
 
 test('a PTY takes the size of the console it shows in, from its first line when it can', async ({
   app,
@@ -153,18 +176,8 @@ test('with the todos already in the dock, the first shell is born at the size it
   app,
   script,
 }) => {
-  const todos = {
-    name: 'update_todos',
-    args: {
-      todos: [
-        { label: 'Look at the terminal', status: 'in_progress' },
-        { label: 'Read its size', status: 'pending' },
-        { label: 'Report it', status: 'pending' },
-      ],
-    },
-  };
   script.push(
-    { text: 'Planned.', toolCalls: [todos] },
+    { text: 'Planned.', toolCalls: [TODOS] },
     { text: 'Planned.' },
     {
       toolCalls: [
@@ -194,5 +207,41 @@ test('with the todos already in the dock, the first shell is born at the size it
   expect(first).toBe(fitted);
   // Never resized after its birth (a PTY resized to another size signals its shell): the first
   // line alone can race, when the console's fit reaches the PTY before the shell's first stty.
+  expect(await lines(console)).not.toContain('WINCH');
+});
+
+test('with the dock folded and showing only todos, the first shell is born at the size its console gets below them once shown', async ({
+  app,
+  script,
+  projects,
+}) => {
+  script.push(
+    { text: 'Planned.', toolCalls: [TODOS] },
+    { text: 'Planned.' },
+    {
+      toolCalls: [
+        { name: 'aider_shell_tool', args: { command: BORN, run_in_background: true, tty: true } },
+      ],
+    },
+    { text: 'Watching the size.' },
+  );
+  await app.setViewportSize({ width: 900, height: 650 });
+  await app.reload();
+  await openProject(app, 'app');
+  await startSession(app, 'Plan it');
+  await expect(app.getByText('Planned.').last()).toBeVisible();
+  const show = app.getByRole('button', { name: 'Show activity dock' });
+  await expect(show).toBeVisible();
+  await app.getByRole('textbox', { name: 'Message' }).fill('Now start the console');
+  await app.getByRole('button', { name: 'Send', exact: true }).click();
+  await expect(app.getByText('Watching the size.')).toBeVisible();
+  // The shell printed its first size with no console on screen.
+  await bornIn(projects.app);
+  await show.click();
+  const console = app.getByRole('region', { name: /^Console: trap/ });
+  await expect(console).toBeVisible();
+  await expect(app.getByRole('region', { name: 'Todos' })).toBeVisible();
+  const { first, fitted } = await settled(app, console);
+  expect(first).toBe(fitted);
   expect(await lines(console)).not.toContain('WINCH');
 });

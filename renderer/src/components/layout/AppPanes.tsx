@@ -94,8 +94,8 @@ export function AppPanes({
   /** The dock shows consoles: it starts wider. */
   wideDock: boolean;
   /**
-   * While the dock shows no console: the box a first console will get when it is shown (in the
-   * dock as it is, below the todos, or in the dock it will unfold to).
+   * While the dock shows no console: the box of the dock a first console will be shown in (the
+   * dock as it is, or the dock it will unfold to). The console goes below the dock's todos.
    */
   onFutureDock?: (box: { width: number; height: number } | null) => void;
 }) {
@@ -141,14 +141,9 @@ export function AppPanes({
     const group = groupEl.current;
     if (wideDock || !onFutureDock || !group) return;
     const aside = () => group.querySelector<HTMLElement>('aside.dock:not(.collapsed)');
-    const todos = () => group.querySelector<HTMLElement>('aside.dock .todo-dock');
     const report = () => {
       const open = dockOpen ? aside() : null;
-      if (open) {
-        // The console will sit below the todos, in the dock as wide as it is now.
-        const todoPx = todos()?.offsetHeight ?? 0;
-        return onFutureDock({ width: open.clientWidth, height: open.clientHeight - todoPx });
-      }
+      if (open) return onFutureDock({ width: open.clientWidth, height: open.clientHeight });
       const sidebarPx = group.querySelector<HTMLElement>('[data-panel][id="sidebar"]')?.offsetWidth;
       const box = futureDockBox(group, rememberedDock, sidebarPx ?? 0);
       if (!dockOpen) {
@@ -158,7 +153,7 @@ export function AppPanes({
       onFutureDock(box);
     };
     const observer = new ResizeObserver(report);
-    for (const el of [group, aside(), todos()]) if (el) observer.observe(el);
+    for (const el of [group, aside()]) if (el) observer.observe(el);
     report();
     return () => observer.disconnect();
   }, [hasDock, wideDock, onFutureDock, dockOpen, rememberedDock]);
