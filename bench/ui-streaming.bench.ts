@@ -1,7 +1,6 @@
 import { chromium } from '@playwright/test';
-import { createServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { requireBuild, serve } from './ui-host';
+import { FakeAnthropic } from '../test/helpers/fake-anthropic';
 import { tempDir } from '../test/helpers/temp';
 import { report } from './report';
 
@@ -36,62 +35,10 @@ function answer(): string {
   return parts.join('\n\n');
 }
 
-/** Anthropic Messages over SSE, one text block streamed at a steady pace. */
-async function model(text: string) {
-  let wireMs = 0;
-  const send = (res: ServerResponse, event: string, data: unknown) =>
-    res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-  const server = createServer((req, res) => {
-    const t0 = Date.now();
-    req.resume();
-    req.on('end', async () => {
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      send(res, 'message_start', {
-        type: 'message_start',
-        message: {
-          id: 'msg_bench',
-          type: 'message',
-          role: 'assistant',
-          model: 'claude-sonnet-4-5',
-          content: [],
-          stop_reason: null,
-          usage: { input_tokens: 10, output_tokens: 0 },
-        },
-      });
-      send(res, 'content_block_start', {
-        type: 'content_block_start',
-        index: 0,
-        content_block: { type: 'text', text: '' },
-      });
-      for (let i = 0; i < text.length; i += DELTA_CHARS) {
-        send(res, 'content_block_delta', {
-          type: 'content_block_delta',
-          index: 0,
-          delta: { type: 'text_delta', text: text.slice(i, i + DELTA_CHARS) },
-        });
-        await new Promise((r) => setTimeout(r, DELTA_EVERY_MS));
-      }
-      send(res, 'content_block_stop', { type: 'content_block_stop', index: 0 });
-      send(res, 'message_delta', {
-        type: 'message_delta',
-        delta: { stop_reason: 'end_turn', stop_sequence: null },
-        usage: { output_tokens: 100 },
-      });
-      send(res, 'message_stop', { type: 'message_stop' });
-      res.end(() => (wireMs = Date.now() - t0));
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    wireMs: () => wireMs,
-    close: () => new Promise<void>((r) => server.close(() => r())),
-  };
-}
-
 const t = tempDir('mewbo-bench-stream-');
-const fake = await model(answer());
-const host = await serve(t.dir, { ANTHROPIC_API_KEY: 'bench-key', ANTHROPIC_BASE_URL: fake.url });
+const fake = await FakeAnthropic.start();
+fake.script.push({ text: answer(), pace: { chars: DELTA_CHARS, everyMs: DELTA_EVERY_MS } });
+const host = await serve(t.dir, { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.url });
 const browser = await chromium.launch({
   executablePath: CHROMIUM,
   args: ['--no-sandbox', '--disable-gpu'],
@@ -112,7 +59,7 @@ try {
     'UI: a 60 KB streamed markdown answer drawn in full (goal <= 1.5x)',
     uiMs,
     'ms',
-    fake.wireMs(),
+    fake.wireMs[0]!,
     'ms',
     'the same stream on the wire',
   );

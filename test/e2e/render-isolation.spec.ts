@@ -1,6 +1,4 @@
-import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { test as base, expect } from './fixtures';
+import { test, expect } from './agent-fixtures';
 
 // #17.15: per-view stores. While an answer streams in, the deltas re-render its streaming row and
 // nothing else: the other rows (here the question before it) are not rendered again. Renders are
@@ -12,65 +10,6 @@ const DELTAS = 60;
 const DELTA_EVERY_MS = 40;
 /** The stream stays open after its last word, so the test reads the counts while it streams. */
 const HOLD_MS = 3_000;
-
-/** An Anthropic Messages server streaming one answer slowly, for every request. */
-async function slowModel(): Promise<{ url: string; server: Server }> {
-  const send = (res: ServerResponse, event: string, data: unknown) =>
-    res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-  const server = createServer((req, res) => {
-    req.resume();
-    req.on('end', async () => {
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      send(res, 'message_start', {
-        type: 'message_start',
-        message: {
-          id: 'msg_iso',
-          type: 'message',
-          role: 'assistant',
-          model: 'claude-sonnet-4-5',
-          content: [],
-          stop_reason: null,
-          usage: { input_tokens: 10, output_tokens: 0 },
-        },
-      });
-      send(res, 'content_block_start', {
-        type: 'content_block_start',
-        index: 0,
-        content_block: { type: 'text', text: '' },
-      });
-      for (let i = 0; i < DELTAS; i++) {
-        send(res, 'content_block_delta', {
-          type: 'content_block_delta',
-          index: 0,
-          delta: { type: 'text_delta', text: `word${i} ` },
-        });
-        await new Promise((r) => setTimeout(r, DELTA_EVERY_MS));
-      }
-      await new Promise((r) => setTimeout(r, HOLD_MS));
-      send(res, 'content_block_stop', { type: 'content_block_stop', index: 0 });
-      send(res, 'message_delta', {
-        type: 'message_delta',
-        delta: { stop_reason: 'end_turn', stop_sequence: null },
-        usage: { output_tokens: 100 },
-      });
-      send(res, 'message_stop', { type: 'message_stop' });
-      res.end();
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
-}
-
-const test = base.extend<{ model: { url: string; server: Server } }>({
-  // eslint-disable-next-line no-empty-pattern
-  model: async ({}, use) => {
-    const m = await slowModel();
-    await use(m);
-    await new Promise((r) => m.server.close(r));
-  },
-  hostEnv: async ({ model }, use) =>
-    use({ ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: model.url }),
-});
 
 /** Installed before React loads: counts, per commit, the rendered fibers of timeline rows. */
 function installRenderCounter() {
@@ -117,7 +56,16 @@ function installRenderCounter() {
 test('a streamed delta re-renders its streaming row only, never the rows before it', async ({
   page,
   host,
+  script,
 }) => {
+  // One answer streamed slowly, in about DELTAS deltas; the stream stays open after its last word.
+  const words = Array.from({ length: DELTAS }, (_, i) => `word${i} `).join('');
+  const pace = {
+    chars: Math.ceil(words.length / DELTAS),
+    everyMs: DELTA_EVERY_MS,
+    holdMs: HOLD_MS,
+  };
+  script.push({ text: words, pace });
   await page.addInitScript(installRenderCounter);
   await page.goto(host.url);
   await page.getByRole('button', { name: 'New session', exact: true }).click();

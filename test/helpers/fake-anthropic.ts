@@ -27,6 +27,8 @@ export interface FakeAnthropicOptions {
   cache?: { minTokens?: number };
 }
 
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
 const SIGNING_KEY = 'fake-anthropic-signing-key';
 export const signThinking = (text: string) =>
   createHmac('sha256', SIGNING_KEY).update(text).digest('base64');
@@ -125,6 +127,11 @@ export class FakeAnthropic {
   private cache?: PromptCache;
   /** What GET /v1/models lists (a test may add to it). */
   readonly models = ['claude-sonnet-4-5'];
+  /**
+   * Per finished stream, in order: ms from its request's arrival to its last byte handed to the
+   * socket (a bench's reference: the same stream on the wire).
+   */
+  readonly wireMs: number[] = [];
 
   private constructor(
     private readonly server: Server,
@@ -159,6 +166,7 @@ export class FakeAnthropic {
     req: import('node:http').IncomingMessage,
     res: ServerResponse,
   ): Promise<void> {
+    const arrived = Date.now();
     const raw = await readBody(req);
     if (req.method === 'GET' && req.url?.split('?')[0] === '/v1/models') {
       res.writeHead(200, { 'content-type': 'application/json' });
@@ -230,15 +238,16 @@ export class FakeAnthropic {
       );
     }
     if (!body.stream) return this.json(res, 400, 'invalid_request_error', 'this fake only streams');
-    this.stream(res, step, body.model, cacheUsage);
+    await this.stream(res, step, body.model, arrived, cacheUsage);
   }
 
-  private stream(
+  private async stream(
     res: ServerResponse,
     reply: ScriptedReply,
     model: string,
+    arrived: number,
     cached?: ReturnType<PromptCache['use']>,
-  ): void {
+  ): Promise<void> {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     const send = (event: string, data: unknown) =>
       res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
@@ -300,12 +309,21 @@ export class FakeAnthropic {
         content_block: { type: 'text', text: '' },
       });
       send('ping', { type: 'ping' });
-      for (const p of pieces(reply.text))
+      const { text, pace } = reply;
+      const deltas = pace
+        ? Array.from({ length: Math.ceil(text.length / pace.chars) }, (_, i) =>
+            text.slice(i * pace.chars, (i + 1) * pace.chars),
+          )
+        : pieces(text);
+      for (const p of deltas) {
         send('content_block_delta', {
           type: 'content_block_delta',
           index,
           delta: { type: 'text_delta', text: p },
         });
+        if (pace) await sleep(pace.everyMs);
+      }
+      if (pace?.holdMs) await sleep(pace.holdMs);
       send('content_block_stop', { type: 'content_block_stop', index });
       index++;
     }
@@ -337,7 +355,7 @@ export class FakeAnthropic {
       usage: { output_tokens: usage.output },
     });
     send('message_stop', { type: 'message_stop' });
-    res.end();
+    res.end(() => this.wireMs.push(Date.now() - arrived));
   }
 
   close(): Promise<void> {

@@ -27,6 +27,11 @@ export interface ScriptedReply {
   truncate?: boolean;
   /** Streams the text, then holds the stream open until the server closes (a stop mid-answer). */
   hang?: boolean;
+  /**
+   * Anthropic: a model's pace. The text goes out in deltas of `chars` characters, one every
+   * `everyMs`, and the stream stays open `holdMs` after the last delta before it ends.
+   */
+  pace?: { chars: number; everyMs: number; holdMs?: number };
 }
 
 export interface ScriptedError {
