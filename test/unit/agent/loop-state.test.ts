@@ -1,13 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildContext, latestCompaction } from '../../../electron/host/agent/context-builder';
-import { LoopState, type LogSource } from '../../../electron/host/agent/loop-state';
+import { LoopState } from '../../../electron/host/agent/loop-state';
 import { currentMode } from '../../../electron/host/agent/session-state';
 import { messageChars } from '../../../electron/host/agent/token-estimate';
 import { fetchedFromHistory } from '../../../electron/host/tool-search/history';
 import type { PermissionMode } from '../../../electron/host/config/schema';
-import type { SessionEvent, SessionEventBody } from '../../../shared/protocol/events';
+import type { SessionEvent } from '../../../shared/protocol/events';
 import { visibleEvents } from '../../../shared/protocol/rewinds';
+import { ArrayLog, rewind, rewindActions } from '../../helpers/session-log';
 
 // The loop's incremental state (each agent's context, its size for the token estimate, the
 // compaction it starts from, the permission mode) must always equal a full rebuild from the log.
@@ -19,43 +20,9 @@ import { visibleEvents } from '../../../shared/protocol/rewinds';
 // the state is read at random points, so several events (a rewind among them) may arrive
 // between two reads.
 
-class ArrayLog implements LogSource {
-  readonly all: SessionEvent[] = [];
-  get length(): number {
-    return this.all.length;
-  }
-  events(from = 0): readonly SessionEvent[] {
-    return this.all.slice(from);
-  }
-  append(body: SessionEventBody): SessionEvent {
-    const e = { ...body, seq: this.all.length, ts: this.all.length } as SessionEvent;
-    this.all.push(e);
-    return e;
-  }
-}
-
 const AGENTS = ['root', 'sub_1'] as const;
 const TASK = 'THE SUB-AGENT TASK';
 const MODES: PermissionMode[] = ['ask', 'accept-edits', 'auto', 'plan'];
-
-const rewind = (
-  to_seq: number,
-  mode: 'both' | 'conversation' | 'files',
-  undo_of?: number,
-): SessionEventBody => ({
-  type: 'rewind',
-  to_seq,
-  mode,
-  ...(undo_of !== undefined ? { undo_of } : {}),
-  root: null,
-  before_commit: null,
-  after_commit: null,
-  restored: [],
-  created: [],
-  deleted: [],
-  kept: [],
-  not_stored: [],
-});
 
 const PAYLOADS = {
   file: (id: string) => ({ kind: 'file', content: `of ${id}` }),
@@ -109,12 +76,7 @@ const action = fc.oneof(
   }),
   fc.record({ k: fc.constant('expand' as const), n: fc.nat() }),
   fc.record({ k: fc.constant('compact' as const), agent: fc.constantFrom(...AGENTS), n: fc.nat() }),
-  fc.record({
-    k: fc.constant('rewind' as const),
-    n: fc.nat(),
-    mode: fc.constantFrom('both' as const, 'conversation' as const, 'files' as const),
-  }),
-  fc.record({ k: fc.constant('undo' as const), n: fc.nat() }),
+  ...rewindActions,
   fc.record({
     k: fc.constant('note' as const),
     agent: fc.constantFrom(...AGENTS),
@@ -135,6 +97,18 @@ function play(actions: Action[], check: (log: ArrayLog, state: LoopState) => voi
   const questions: string[] = [];
   const answeredAhead: string[] = [];
   const rewinds: number[] = [];
+  /** A read_file call, open until a result answers it. */
+  const logCall = (agent: string) => {
+    const id = `c${ids++}`;
+    open.push({ id, agent });
+    log.append({
+      type: 'tool_call',
+      call_id: id,
+      agent_id: agent,
+      name: 'read_file',
+      args: { path: id },
+    });
+  };
   const ensureContexts = () =>
     AGENTS.forEach((a) => state.context(a, a === 'root' ? undefined : TASK));
   ensureContexts();
@@ -174,17 +148,7 @@ function play(actions: Action[], check: (log: ArrayLog, state: LoopState) => voi
               : {}),
             ...(a.paused ? { stop_reason: 'pause_turn' } : {}),
           });
-        for (let i = 0; i < a.calls; i++) {
-          const id = `c${ids++}`;
-          open.push({ id, agent: a.agent });
-          log.append({
-            type: 'tool_call',
-            call_id: id,
-            agent_id: a.agent,
-            name: 'read_file',
-            args: { path: id },
-          });
-        }
+        for (let i = 0; i < a.calls; i++) logCall(a.agent);
         break;
       }
       case 'result': {
@@ -200,18 +164,9 @@ function play(actions: Action[], check: (log: ArrayLog, state: LoopState) => voi
         });
         break;
       }
-      case 'call': {
-        const id = `c${ids++}`;
-        open.push({ id, agent: a.agent });
-        log.append({
-          type: 'tool_call',
-          call_id: id,
-          agent_id: a.agent,
-          name: 'read_file',
-          args: { path: id },
-        });
+      case 'call':
+        logCall(a.agent);
         break;
-      }
       case 'search': {
         // A tool_search result names the deferred schemas it loaded (the call may be the open turn's).
         const call = open.find((c) => c.agent === a.agent);

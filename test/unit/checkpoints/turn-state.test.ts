@@ -5,31 +5,12 @@ import {
   latestTurnSeq,
   TurnState,
 } from '../../../electron/host/checkpoints/session-checkpoints';
-import type { SessionEvent, SessionEventBody } from '../../../shared/protocol/events';
+import { ArrayLog, rewind, rewindActions } from '../../helpers/session-log';
 
 // The turn a write call snapshots before (and whether it already has its `before` snapshot) is
 // followed event by event; it must always equal what the whole log says, whatever the user
 // messages, snapshots, rewinds (of the conversation or only the files) and their undos, and
 // however many events arrive between two write calls.
-
-const rewind = (
-  to_seq: number,
-  mode: 'both' | 'conversation' | 'files',
-  undo_of?: number,
-): SessionEventBody => ({
-  type: 'rewind',
-  to_seq,
-  mode,
-  ...(undo_of !== undefined ? { undo_of } : {}),
-  root: '/p',
-  before_commit: null,
-  after_commit: null,
-  restored: [],
-  created: [],
-  deleted: [],
-  kept: [],
-  not_stored: [],
-});
 
 const action = fc.oneof(
   fc.constant({ k: 'user' as const }),
@@ -39,12 +20,7 @@ const action = fc.oneof(
     n: fc.nat(),
     latest: fc.boolean(),
   }),
-  fc.record({
-    k: fc.constant('rewind' as const),
-    n: fc.nat(),
-    mode: fc.constantFrom('both' as const, 'conversation' as const, 'files' as const),
-  }),
-  fc.record({ k: fc.constant('undo' as const), n: fc.nat() }),
+  ...rewindActions,
   fc.constant({ k: 'noise' as const }),
   fc.constant({ k: 'check' as const }),
 );
@@ -53,14 +29,9 @@ describe('TurnState', () => {
   it('equals the latest turn and its before snapshot as read from the whole log', () => {
     fc.assert(
       fc.property(fc.array(action, { maxLength: 60, size: 'max' }), (actions) => {
-        const all: SessionEvent[] = [];
-        const log = { length: 0, events: (from = 0) => all.slice(from) };
-        const append = (b: SessionEventBody) => {
-          const e = { ...b, seq: all.length, ts: 0 } as SessionEvent;
-          all.push(e);
-          log.length = all.length;
-          return e;
-        };
+        const log = new ArrayLog();
+        const { all } = log;
+        const append = log.append.bind(log);
         const state = new TurnState(log);
         const users: number[] = [];
         const rewinds: number[] = [];
