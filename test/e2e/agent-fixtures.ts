@@ -11,6 +11,33 @@ import { tempDir } from '../helpers/temp';
 // and two real project folders registered in configs/app.json ("app", the one sessions open in,
 // and "docs"). Tests push the model's turns onto `script`, then drive the UI like a person.
 
+/** The app project's files unless a test sets its own: a server with its port written in. */
+export const APP_FILES: Record<string, string> = {
+  'src/server.ts': 'const PORT = 3000;\nexport default PORT;\n',
+};
+
+/** An aider_edit_block_tool edit of APP_FILES that makes the port configurable. */
+export const PORT_EDIT =
+  'src/server.ts\n```\n<<<<<<< SEARCH\nconst PORT = 3000;\n=======\nconst PORT = Number(process.env.PORT ?? 3000);\n>>>>>>> REPLACE\n```\n';
+
+/** An ask_user_question call drawn as the card "Question: Port", with options Yes and Use 8080. */
+export const PORT_QUESTION = {
+  name: 'ask_user_question',
+  args: {
+    questions: [
+      {
+        header: 'Port',
+        question: 'Keep 3000 as the default?',
+        options: [
+          { label: 'Yes', description: '' },
+          { label: 'Use 8080', description: '' },
+        ],
+        multi_select: false,
+      },
+    ],
+  },
+};
+
 export interface Projects {
   app: string;
   docs: string;
@@ -27,7 +54,7 @@ export const test = base.extend<{
 }>({
   config: [{}, { option: true }],
   gitRepo: [false, { option: true }],
-  files: [{ 'src/server.ts': 'const PORT = 3000;\nexport default PORT;\n' }, { option: true }],
+  files: [APP_FILES, { option: true }],
   // eslint-disable-next-line no-empty-pattern
   fake: async ({}, use) => {
     const fake = await FakeAnthropic.start();

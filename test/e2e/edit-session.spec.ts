@@ -1,10 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test, expect, openProject, startSession } from './agent-fixtures';
+import { test, expect, openProject, PORT_EDIT, startSession } from './agent-fixtures';
 import { SCREENSHOTS } from './fixtures';
-
-const BLOCK =
-  'src/server.ts\n```\n<<<<<<< SEARCH\nconst PORT = 3000;\n=======\nconst PORT = Number(process.env.PORT ?? 3000);\n>>>>>>> REPLACE\n```\n';
 
 test('an edit waits for approval with its whole change shown, then lands as a diff card', async ({
   app,
@@ -14,7 +11,7 @@ test('an edit waits for approval with its whole change shown, then lands as a di
   script.push(
     {
       text: 'I will make the port configurable.',
-      toolCalls: [{ name: 'aider_edit_block_tool', args: { content: BLOCK } }],
+      toolCalls: [{ name: 'aider_edit_block_tool', args: { content: PORT_EDIT } }],
     },
     { text: 'Done: **PORT** now comes from the environment.' },
   );
@@ -118,7 +115,7 @@ test('approvals answer from the keyboard, and focus goes back to the message box
   projects,
 }) => {
   script.push(
-    { toolCalls: [{ name: 'aider_edit_block_tool', args: { content: BLOCK } }] },
+    { toolCalls: [{ name: 'aider_edit_block_tool', args: { content: PORT_EDIT } }] },
     { toolCalls: [{ name: 'aider_shell_tool', args: { command: 'rm -rf src' } }] },
     { text: 'All done.' },
   );

@@ -1,6 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test, expect, openProject, startSession } from './agent-fixtures';
+import {
+  test,
+  expect,
+  openProject,
+  startSession,
+  APP_FILES,
+  PORT_EDIT,
+  PORT_QUESTION,
+} from './agent-fixtures';
 import { SCREENSHOTS } from './fixtures';
 
 // The whole story of issue 7 in one session, driven like a person with a scripted model: switch
@@ -9,10 +17,8 @@ import { SCREENSHOTS } from './fixtures';
 
 const DEV =
   'for i in 1 2 3 4 5 6; do echo "serving on http://127.0.0.1:4173/ ($i)"; sleep 0.3; done; sleep 60';
-const EDIT =
-  'src/server.ts\n```\n<<<<<<< SEARCH\nconst PORT = 3000;\n=======\nconst PORT = Number(process.env.PORT ?? 3000);\n>>>>>>> REPLACE\n```\n';
 test.use({
-  files: { 'src/server.ts': 'const PORT = 3000;\nexport default PORT;\n', 'dev.sh': DEV },
+  files: { ...APP_FILES, 'dev.sh': DEV },
 });
 
 test('one session: picker, todos, approved edit with its diff, a live console, a question, a panel', async ({
@@ -33,7 +39,7 @@ test('one session: picker, todos, approved edit with its diff, a live console, a
       text: 'Plan first.',
       toolCalls: [
         todos(['in_progress', 'pending', 'pending']),
-        { name: 'aider_edit_block_tool', args: { content: EDIT } },
+        { name: 'aider_edit_block_tool', args: { content: PORT_EDIT } },
       ],
     },
     {
@@ -43,25 +49,7 @@ test('one session: picker, todos, approved edit with its diff, a live console, a
       ],
     },
     {
-      toolCalls: [
-        todos(['completed', 'completed', 'in_progress']),
-        {
-          name: 'ask_user_question',
-          args: {
-            questions: [
-              {
-                header: 'Port',
-                question: 'Keep 3000 as the default?',
-                options: [
-                  { label: 'Yes', description: '' },
-                  { label: 'Use 8080', description: '' },
-                ],
-                multi_select: false,
-              },
-            ],
-          },
-        },
-      ],
+      toolCalls: [todos(['completed', 'completed', 'in_progress']), PORT_QUESTION],
     },
     (req) => ({
       toolCalls: [

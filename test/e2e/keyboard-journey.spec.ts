@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
-import { test, expect } from './agent-fixtures';
+import { test, expect, APP_FILES, PORT_EDIT, PORT_QUESTION } from './agent-fixtures';
 import { SCREENSHOTS } from './fixtures';
 
 // #17.7: a whole working session with the keyboard alone (no click, no programmatic focus):
@@ -10,10 +10,8 @@ import { SCREENSHOTS } from './fixtures';
 // Tab (so it is in the tab order), and the focused one always shows a focus ring.
 
 const DEV = 'for i in 1 2 3 4 5 6; do echo "serving on port 4173 ($i)"; sleep 0.3; done; sleep 60';
-const EDIT =
-  'src/server.ts\n```\n<<<<<<< SEARCH\nconst PORT = 3000;\n=======\nconst PORT = Number(process.env.PORT ?? 3000);\n>>>>>>> REPLACE\n```\n';
 test.use({
-  files: { 'src/server.ts': 'const PORT = 3000;\nexport default PORT;\n', 'dev.sh': DEV },
+  files: { ...APP_FILES, 'dev.sh': DEV },
 });
 
 /** Whether `target` (any of its elements) holds the keyboard focus. */
@@ -53,7 +51,7 @@ test('a whole session by keyboard alone, with focus always visible', async ({
     { text: 'Hello from the first session.' },
     {
       text: 'Plan: edit, then serve.',
-      toolCalls: [{ name: 'aider_edit_block_tool', args: { content: EDIT } }],
+      toolCalls: [{ name: 'aider_edit_block_tool', args: { content: PORT_EDIT } }],
     },
     {
       toolCalls: [
@@ -61,24 +59,7 @@ test('a whole session by keyboard alone, with focus always visible', async ({
       ],
     },
     {
-      toolCalls: [
-        {
-          name: 'ask_user_question',
-          args: {
-            questions: [
-              {
-                header: 'Port',
-                question: 'Keep 3000 as the default?',
-                options: [
-                  { label: 'Yes', description: '' },
-                  { label: 'Use 8080', description: '' },
-                ],
-                multi_select: false,
-              },
-            ],
-          },
-        },
-      ],
+      toolCalls: [PORT_QUESTION],
     },
     (req) => ({
       text: req.transcript.includes('Use 8080') ? 'Default is now 8080.' : 'Kept 3000.',
