@@ -7,6 +7,10 @@ export interface HostQuery<T> {
   data: T | null;
   error: string | null;
   reload(): void;
+  /** What the last `act` failed with, in words; null while it has not failed. */
+  actionError: string | null;
+  /** A change to what the query shows (commands sent by `change`), then the query loaded again. */
+  act(change: () => Promise<unknown>): Promise<void>;
 }
 
 /** Global topics whose events mean "ask again". */
@@ -27,6 +31,19 @@ export function useHostQuery<K extends CommandName>(
   const [tick, setTick] = useState(0);
   const key = JSON.stringify(params);
   const reload = useCallback(() => setTick((t) => t + 1), []);
+  const [actionError, setActionError] = useState<string | null>(null);
+  const act = useCallback(
+    async (change: () => Promise<unknown>) => {
+      setActionError(null);
+      try {
+        await change();
+        reload();
+      } catch (err) {
+        setActionError(userError(err));
+      }
+    },
+    [reload],
+  );
 
   useEffect(() => {
     let live = true;
@@ -51,5 +68,5 @@ export function useHostQuery<K extends CommandName>(
     return () => sub.unsubscribe();
   }, [client, topic, reload]);
 
-  return { data, error, reload };
+  return { data, error, reload, actionError, act };
 }

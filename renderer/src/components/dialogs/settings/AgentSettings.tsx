@@ -1,7 +1,5 @@
-import { useState } from 'react';
 import { useClient } from '../../../client-context';
 import { useHostQuery } from '../../../lib/use-host-query';
-import { errorText } from '../../../state/agent-actions';
 import type { AppSettings } from '../../../../../shared/protocol/commands/settings';
 import { WithheldEnv } from './WithheldEnv';
 import type { SandboxStatus } from '../../../../../shared/tools/shell-payload';
@@ -40,27 +38,21 @@ export function AgentSettings() {
   const client = useClient();
   const q = useHostQuery('settings.get', {}, 'settings');
   const sandbox = useHostQuery('shells.sandbox', {}, 'settings');
-  const [error, setError] = useState<string | null>(null);
 
   if (q.error) return <p className="error-text">{q.error}</p>;
   if (!q.data) return <p className="muted">Loading…</p>;
   const s = q.data;
-  const update = async (patch: Patch) => {
-    setError(null);
-    try {
+  const update = (patch: Patch) =>
+    q.act(async () => {
       await client.invoke('settings.update', patch);
-      q.reload();
       sandbox.reload();
-    } catch (err) {
-      setError(errorText(err));
-    }
-  };
+    });
   const line = sandbox.data ? sandboxLine(sandbox.data) : null;
   return (
     <div className="form">
-      {error && (
+      {q.actionError && (
         <p className="error-text" role="alert">
-          {error}
+          {q.actionError}
         </p>
       )}
       {s.config_problems.length > 0 && (

@@ -1,34 +1,23 @@
-import { useState } from 'react';
 import { useClient } from '../../../client-context';
 import { useHostQuery } from '../../../lib/use-host-query';
-import { errorText } from '../../../state/agent-actions';
 
 /** MCP servers (app config and projects' .mcp.json), each with its state, tools and last error. */
 export function McpSettings() {
   const client = useClient();
   const q = useHostQuery('mcp.servers', {}, 'settings');
-  const [error, setError] = useState<string | null>(null);
 
   if (q.error) return <p className="error-text">{q.error}</p>;
   if (!q.data) return <p className="muted">Loading…</p>;
-  const restart = async (id: string) => {
-    setError(null);
-    try {
-      await client.invoke('mcp.restart', { id });
-      q.reload();
-    } catch (err) {
-      setError(errorText(err));
-    }
-  };
+  const restart = (id: string) => q.act(() => client.invoke('mcp.restart', { id }));
   return (
     <div className="form">
       <p className="muted small">
         Servers come from <code>mcpServers</code> in configs/app.json and from each project’s{' '}
         <code>.mcp.json</code>. Their tools are deferred and found through tool search.
       </p>
-      {error && (
+      {q.actionError && (
         <p className="error-text" role="alert">
-          {error}
+          {q.actionError}
         </p>
       )}
       {q.data.servers.length === 0 ? (

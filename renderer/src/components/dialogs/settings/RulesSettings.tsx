@@ -1,7 +1,5 @@
-import { useState } from 'react';
 import { useClient } from '../../../client-context';
 import { useHostQuery } from '../../../lib/use-host-query';
-import { errorText } from '../../../state/agent-actions';
 import type { RulesOverview } from '../../../../../shared/protocol/commands/rules';
 
 // Issue 20 in Settings: permission rules by scope with where each came from (removable), the
@@ -18,35 +16,29 @@ const at = (file?: string, line?: number) => (file ? `${file}${line ? `:${line}`
 export function RulesSettings() {
   const client = useClient();
   const q = useHostQuery('rules.overview', {}, 'settings');
-  const [error, setError] = useState<string | null>(null);
   if (q.error) return <p className="error-text">{q.error}</p>;
   if (!q.data) return <p className="muted">Loading…</p>;
   const data = q.data;
-  const remove = async (r: Rule) => {
-    setError(null);
-    try {
-      await client.invoke('rules.remove', {
+  const remove = (r: Rule) =>
+    q.act(() =>
+      client.invoke('rules.remove', {
         kind: r.kind,
         rule: r.rule,
         scope: r.scope,
         ...(r.root ? { root: r.root } : {}),
         ...(r.file ? { file: r.file } : {}),
         ...(r.session_id ? { session_id: r.session_id } : {}),
-      });
-      q.reload();
-    } catch (err) {
-      setError(errorText(err));
-    }
-  };
+      }),
+    );
   return (
     <div className="form">
       <p className="muted small">
         Permission rules decide a call before the mode does: deny beats ask beats allow, in every
         mode. A project&apos;s rules, hooks, skills and commands apply only once it is trusted.
       </p>
-      {error && (
+      {q.actionError && (
         <p className="error-text" role="alert">
-          {error}
+          {q.actionError}
         </p>
       )}
       {data.warnings.length > 0 && (

@@ -1,7 +1,5 @@
-import { useState } from 'react';
 import { useClient } from '../../../client-context';
 import { useHostQuery } from '../../../lib/use-host-query';
-import { errorText } from '../../../state/agent-actions';
 import type { TrustedProject } from '../../../../../shared/protocol/commands/trust';
 
 const SOURCE_LABEL: Record<TrustedProject['source'], string> = {
@@ -14,19 +12,10 @@ const SOURCE_LABEL: Record<TrustedProject['source'], string> = {
 export function TrustSettings() {
   const client = useClient();
   const q = useHostQuery('trust.list', {}, 'trust');
-  const [error, setError] = useState<string | null>(null);
 
   if (q.error) return <p className="error-text">{q.error}</p>;
   if (!q.data) return <p className="muted">Loading…</p>;
-  const revoke = async (path: string) => {
-    setError(null);
-    try {
-      await client.invoke('trust.revoke', { path });
-      q.reload();
-    } catch (err) {
-      setError(errorText(err));
-    }
-  };
+  const revoke = (path: string) => q.act(() => client.invoke('trust.revoke', { path }));
   return (
     <div className="form">
       <p className="muted small">
@@ -34,9 +23,9 @@ export function TrustSettings() {
         and nothing inside it (language servers in <code>node_modules/.bin</code>, hooks) is run.
         Sessions and sandboxed shells work either way.
       </p>
-      {error && (
+      {q.actionError && (
         <p className="error-text" role="alert">
-          {error}
+          {q.actionError}
         </p>
       )}
       {q.data.projects.length === 0 ? (
