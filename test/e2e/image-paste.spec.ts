@@ -1,6 +1,6 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- request bodies are whatever JSON was sent */
-import type { Locator } from '@playwright/test';
 import { test, expect, openProject } from './agent-fixtures';
+import { dropFiles as drop, pasteFiles as paste, png } from './clipboard';
 import { makePng, noisePng } from '../helpers/png';
 
 // #17.14 / #16.1: an image pasted into the message box or dropped on it becomes a chip (thumbnail,
@@ -10,52 +10,6 @@ import { makePng, noisePng } from '../helpers/png';
 const red = makePng(3, 2, [255, 0, 0]);
 const blue = makePng(4, 4, [0, 0, 255]);
 const green = makePng(2, 2, [0, 255, 0]);
-
-interface FileSpec {
-  name: string;
-  type: string;
-  base64?: string;
-  /** Instead of base64: this many bytes, starting with a PNG signature (a big "image"). */
-  pngBytes?: number;
-}
-
-/** A DataTransfer holding real File objects, made in the page. */
-function transfer(target: Locator, files: FileSpec[]) {
-  return target.page().evaluateHandle((specs) => {
-    const dt = new DataTransfer();
-    for (const f of specs) {
-      let bytes: Uint8Array<ArrayBuffer>;
-      if (f.pngBytes) {
-        bytes = new Uint8Array(f.pngBytes);
-        bytes.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-      } else bytes = Uint8Array.from(atob(f.base64!), (c) => c.charCodeAt(0));
-      dt.items.add(new File([bytes], f.name, { type: f.type }));
-    }
-    return dt;
-  }, files);
-}
-
-async function paste(target: Locator, files: FileSpec[]) {
-  const dt = await transfer(target, files);
-  await target.evaluate((el, data) => {
-    el.dispatchEvent(
-      new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
-    );
-  }, dt);
-}
-
-async function drop(target: Locator, files: FileSpec[]) {
-  const dt = await transfer(target, files);
-  await target.dispatchEvent('dragenter', { dataTransfer: dt });
-  await target.dispatchEvent('dragover', { dataTransfer: dt });
-  await target.dispatchEvent('drop', { dataTransfer: dt });
-}
-
-const png = (name: string, buf: Buffer): FileSpec => ({
-  name,
-  type: 'image/png',
-  base64: buf.toString('base64'),
-});
 
 test('pasted and dropped images become chips, are refused with a reason, and reach the model as image blocks', async ({
   app,

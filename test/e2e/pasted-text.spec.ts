@@ -1,36 +1,10 @@
-import type { Locator, Page } from '@playwright/test';
 import { test, expect, openProject } from './agent-fixtures';
-import { SCREENSHOTS } from './fixtures';
+import { pasteText as paste, shots } from './clipboard';
 
 // #17.10: a long paste becomes a chip ("Pasted text, N lines") that opens and can be removed;
 // it is sent to the model as text with the message. A 1 MB paste crosses the WebSocket whole,
 // the page stays usable while it is held, and a paste over the limit is refused in words, with
 // the connection kept.
-
-/** Pastes `text` into `target` the way a browser does (a paste event carrying the clipboard). */
-async function paste(target: Locator, text: string) {
-  await target.evaluate((el, t) => {
-    const data = new DataTransfer();
-    data.setData('text/plain', t);
-    el.dispatchEvent(
-      new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
-    );
-  }, text);
-}
-
-/** The page at both window sizes, light and dark, for a person to look at. */
-async function shots(app: Page, name: string) {
-  for (const theme of ['light', 'dark'] as const) {
-    await app.emulateMedia({ colorScheme: theme });
-    for (const [w, h] of [
-      [1440, 900],
-      [900, 650],
-    ] as const) {
-      await app.setViewportSize({ width: w, height: h });
-      await app.screenshot({ path: `${SCREENSHOTS}/${name}-${w}x${h}-${theme}.png` });
-    }
-  }
-}
 
 /** `lines` numbered lines of 50 characters each (49 and a newline). */
 function log(lines: number, tag: string): string {
