@@ -15,9 +15,13 @@ export type ThinkingWire = z.infer<typeof thinkingWire>;
 
 /** Anthropic's limit per image is 5 MB; base64 is 4/3 of that. */
 export const IMAGE_MAX_BASE64_CHARS = Math.ceil((5 * 1024 * 1024 * 4) / 3);
+/** An image's file name, kept so "Edit and resend" can show its chip as it was pasted. */
+export const IMAGE_NAME_MAX_CHARS = 200;
 export const imageWire = z.object({
   media_type: z.enum(['image/png', 'image/jpeg', 'image/gif', 'image/webp']),
   data: z.base64().max(IMAGE_MAX_BASE64_CHARS),
+  /** The pasted or dropped file's name (never sent to a model). */
+  name: z.string().min(1).max(IMAGE_NAME_MAX_CHARS).optional(),
 });
 export type ImageWire = z.infer<typeof imageWire>;
 

@@ -8,6 +8,7 @@ import {
   sniffImage,
   type ImageMediaType,
 } from '../../../shared/images/image-file';
+import { IMAGE_NAME_MAX_CHARS, type ImageWire } from '../../../shared/protocol/events';
 
 // Images pasted or dropped into the message box, read in the page (the host gets them as base64
 // on sessions.send). What a file is comes from its bytes, never its name or the browser's guess,
@@ -47,7 +48,7 @@ export async function addImages(
   const refusals: string[] = [];
   let total = current.reduce((n, a) => n + a.bytes, 0);
   for (const file of files) {
-    const name = file.name || 'pasted image';
+    const name = (file.name || 'pasted image').slice(0, IMAGE_NAME_MAX_CHARS);
     if (current.length + added.length >= IMAGES_PER_MESSAGE) {
       refusals.push(`${name} was not added: a message takes at most ${IMAGES_PER_MESSAGE} images.`);
       continue;
@@ -83,5 +84,31 @@ export async function addImages(
 
 /** The files of a paste or drop that may be images (a folder has no type: it is not ours). */
 export function imageCandidates(list: FileList | null | undefined): File[] {
-  return [...(list ?? [])].filter((f) => f.type !== '');
+  return Array.from(list ?? []).filter((f) => f.type !== '');
 }
+
+const EXTENSION: Record<ImageMediaType, string> = {
+  'image/png': 'png',
+  'image/jpeg': 'jpg',
+  'image/gif': 'gif',
+  'image/webp': 'webp',
+};
+
+/**
+ * A sent message's images as the files they were ("Edit and resend"), so they come back through
+ * addImages: the same checks, descriptions and thumbnails as a fresh paste. A message logged
+ * before names were kept gets "image N.png".
+ */
+export function imageFiles(images: readonly ImageWire[]): File[] {
+  return images.map((img, i) => {
+    const binary = atob(img.data);
+    const bytes = new Uint8Array(binary.length);
+    for (let b = 0; b < binary.length; b++) bytes[b] = binary.charCodeAt(b);
+    const name = img.name ?? `image ${i + 1}.${EXTENSION[img.media_type]}`;
+    return new File([bytes], name, { type: img.media_type });
+  });
+}
+
+/** What sessions.send carries for the chips in the box. */
+export const imagesWire = (items: readonly ImageAttachment[]): ImageWire[] =>
+  items.map((i) => ({ media_type: i.mediaType, data: i.data, name: i.name }));

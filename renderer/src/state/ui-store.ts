@@ -1,6 +1,8 @@
 import { useStore } from 'zustand';
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { useAppStores } from './session-views-context';
+import type { ImageWire } from '../../../shared/protocol/events';
+import type { PastedText } from '../../../shared/attachments/pasted-text';
 
 // UI-only state: which dialog is open, view preferences. Preferences persist in localStorage
 // (the renderer has no other storage and needs none for these).
@@ -48,15 +50,31 @@ function loadPrefs(): Prefs {
   }
 }
 
+/** A user message as sent: its words, images and pasted texts. */
+export interface SentMessage {
+  text: string;
+  images?: ImageWire[];
+  pastes?: PastedText[];
+}
+
+export interface ComposerDraft extends SentMessage {
+  sessionId: string;
+}
+
 export interface UiState extends Prefs {
   dialog: DialogName;
   /** The console the dock shows in front, by shell id. */
   activeConsole: string | null;
   /** Cards the user opened or closed, by item key: survives a row scrolling out of the list. */
   expanded: Record<string, boolean>;
-  /** Text a row asked the message box to take ("Edit and resend"); `n` makes each ask new. */
-  draft: { text: string; n: number } | null;
-  editInComposer(text: string): void;
+  /**
+   * A sent message a row asked its session's message box to take ("Edit and resend"), until
+   * that box takes it: a box of another session never does.
+   */
+  draft: ComposerDraft | null;
+  editInComposer(draft: ComposerDraft): void;
+  /** The message box of `sessionId` takes its draft (null when there is none for it). */
+  takeDraft(sessionId: string): ComposerDraft | null;
   openDialog(d: DialogName): void;
   closeDialog(): void;
   setTheme(t: ThemePreference): void;
@@ -86,7 +104,13 @@ export function createUiStore(): UiStore {
       ...loadPrefs(),
       dialog: null,
       draft: null,
-      editInComposer: (text) => set((st) => ({ draft: { text, n: (st.draft?.n ?? 0) + 1 } })),
+      editInComposer: (draft) => set({ draft }),
+      takeDraft: (sessionId) => {
+        const { draft } = get();
+        if (draft?.sessionId !== sessionId) return null;
+        set({ draft: null });
+        return draft;
+      },
       activeConsole: null,
       expanded: {},
       openDialog: (dialog) => set({ dialog }),

@@ -24,26 +24,42 @@ function chars(n: number): string {
   return `${(n / 1_000_000).toFixed(1)}M chars`;
 }
 
+/** Why `text` cannot join the pastes `held`, in the composer's words; null when it fits. */
+function refusalFor(held: readonly PastedText[], text: string): string | null {
+  const total = held.reduce((n, p) => n + p.text.length, 0) + text.length;
+  if (held.length >= PASTES_PER_MESSAGE)
+    return `Not attached: a message carries at most ${PASTES_PER_MESSAGE} pasted texts. Send these first.`;
+  if (total > PASTED_MAX_TOTAL_CHARS)
+    return `Not attached: this paste is ${megabytes(text.length)}, and a message carries at most ${megabytes(PASTED_MAX_TOTAL_CHARS)} of pasted text. Save it as a file in the project and mention it with @ instead.`;
+  return null;
+}
+
+/** `held` with each of `pastes` that fits the limits, and why the last one that did not was refused. */
+function admit(held: readonly Held[], pastes: readonly PastedText[]) {
+  const items = [...held];
+  let refusal: string | null = null;
+  for (const p of pastes) {
+    const why = refusalFor(items, p.text);
+    if (why) refusal = why;
+    else items.push({ id: (items.at(-1)?.id ?? 0) + 1, name: p.name, text: p.text });
+  }
+  return { items, refusal };
+}
+
 /** The long pastes waiting in the message box, and why the last one was refused. */
 export function usePastedTexts() {
   const [items, setItems] = useState<Held[]>([]);
   const [refusal, setRefusal] = useState<string | null>(null);
+  const take = useCallback((next: ReturnType<typeof admit>) => {
+    setItems(next.items);
+    setRefusal(next.refusal);
+  }, []);
   const add = useCallback(
-    (text: string) => {
-      const total = items.reduce((n, p) => n + p.text.length, 0) + text.length;
-      if (items.length >= PASTES_PER_MESSAGE)
-        return setRefusal(
-          `Not attached: a message carries at most ${PASTES_PER_MESSAGE} pasted texts. Send these first.`,
-        );
-      if (total > PASTED_MAX_TOTAL_CHARS)
-        return setRefusal(
-          `Not attached: this paste is ${megabytes(text.length)}, and a message carries at most ${megabytes(PASTED_MAX_TOTAL_CHARS)} of pasted text. Save it as a file in the project and mention it with @ instead.`,
-        );
-      setRefusal(null);
-      setItems([...items, { id: (items.at(-1)?.id ?? 0) + 1, name: pasteName(text), text }]);
-    },
-    [items],
+    (text: string) => take(admit(items, [{ name: pasteName(text), text }])),
+    [items, take],
   );
+  /** A sent message's pastes in place of the chips held ("Edit and resend"), under the same limits. */
+  const replace = useCallback((pastes: readonly PastedText[]) => take(admit([], pastes)), [take]);
   const remove = useCallback((id: number) => {
     setItems((held) => held.filter((p) => p.id !== id));
     setRefusal(null);
@@ -52,7 +68,7 @@ export function usePastedTexts() {
     setItems([]);
     setRefusal(null);
   }, []);
-  return { items, refusal, add, remove, clear };
+  return { items, refusal, add, replace, remove, clear };
 }
 
 /** The chips of pasted texts: each opens to read, and in the message box can be removed. */

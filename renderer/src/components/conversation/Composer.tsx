@@ -15,7 +15,7 @@ import { useMentionMenu } from './MentionMenu';
 import { useUi, useUiStore } from '../../state/ui-store';
 import { askNotificationPermission } from '../../state/waiting-signals';
 import type { ClientCapability } from '../../../../shared/protocol/capabilities';
-import { imageCandidates } from '../../lib/image-attachments';
+import { imageCandidates, imageFiles, imagesWire } from '../../lib/image-attachments';
 import { ImageChips, useImageAttachments } from './ImageChips';
 import { PastedChips, usePastedTexts } from '../attachments/PastedText';
 import { isLongPaste } from '../../../../shared/attachments/pasted-text';
@@ -40,16 +40,20 @@ export function Composer({
   const mention = useMentionMenu(sessionId, box, draft, setDraft);
   const images = useImageAttachments();
   const pastes = usePastedTexts();
-  // "Edit and resend" on a message of yours puts its text here, ready to change and send.
+  // "Edit and resend" on a message of yours puts it here whole, in place of what the box held:
+  // its words, and its images and pasted texts as chips, each removable before it is sent again.
   const asked = useUi((s) => s.draft);
-  const [seen, setSeen] = useState(0);
-  if (asked && asked.n !== seen) {
-    setSeen(asked.n);
-    setDraft(asked.text);
-  }
+  const { add: addImageFiles } = images;
+  const { replace: replacePastes } = pastes;
   useEffect(() => {
-    if (asked) box.current?.focus();
-  }, [asked]);
+    if (!asked) return;
+    const taken = ui.getState().takeDraft(sessionId);
+    if (!taken) return;
+    setDraft(taken.text);
+    void addImageFiles(imageFiles(taken.images ?? []), { replace: true });
+    replacePastes(taken.pastes ?? []);
+    box.current?.focus();
+  }, [asked, ui, sessionId, addImageFiles, replacePastes]);
 
   const send = async (e?: FormEvent) => {
     e?.preventDefault();
@@ -60,7 +64,8 @@ export function Composer({
     // A send is a user gesture: the one moment a browser lets the app ask to notify later.
     if (ui.getState().notify) askNotificationPermission();
     try {
-      const attached = images.items.map((i) => ({ media_type: i.mediaType, data: i.data }));
+      // Images still being read (a paste or an edit a moment ago) go with the message.
+      const attached = imagesWire(await images.settled());
       await client.invoke('sessions.send', {
         id: sessionId,
         text,

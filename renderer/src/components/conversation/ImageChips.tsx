@@ -13,14 +13,17 @@ export function useImageAttachments() {
     current.current = next;
     setItemsState(next);
   }, []);
+  /** Adds `files` after the chips held, or in their place (`replace`: "Edit and resend"). */
   const add = useCallback(
-    (files: File[]) =>
+    (files: File[], { replace = false } = {}) =>
       (queue.current = queue.current.then(async () => {
+        const kept = replace ? [] : current.current;
         try {
-          const { added, refusals: refused } = await addImages(current.current, files);
-          setItems([...current.current, ...added]);
+          const { added, refusals: refused } = await addImages(kept, files);
+          setItems([...kept, ...added]);
           setRefusals(refused);
         } catch (err) {
+          if (replace) setItems([]);
           setRefusals([`The image could not be read: ${(err as Error).message}`]);
         }
       })),
@@ -37,7 +40,9 @@ export function useImageAttachments() {
     setItems([]);
     setRefusals([]);
   }, [setItems]);
-  return { items, refusals, add, remove, clear };
+  /** The chips once every add asked for so far is in: what a send right now carries. */
+  const settled = useCallback(() => queue.current.then(() => current.current), []);
+  return { items, refusals, add, remove, clear, settled };
 }
 
 /**

@@ -5,9 +5,8 @@ import { useSessionsStore } from '../../state/sessions-store';
 import { useSessionId } from '../timeline/session-context';
 import { RewindDialog } from './RewindDialog';
 import { CopyButton } from '../common/CopyButton';
-import { useUi } from '../../state/ui-store';
+import { useUi, type SentMessage } from '../../state/ui-store';
 import { CAPABILITIES } from '../conversation/Composer';
-import type { ImageWire } from '../../../../shared/protocol/events';
 
 /**
  * A message's own actions: Copy; for the user's messages "Edit and resend" (into the message box)
@@ -18,25 +17,26 @@ export function MessageActions({
   seq,
   rewind,
   text,
-  images,
+  sent,
 }: {
   seq: number;
   rewind: boolean;
-  /** The message's text, for Copy (and, on the user's messages, edit and retry). */
+  /** The message's text, for Copy. */
   text?: string;
-  /** The images the message carried: a retry sends them again. */
-  images?: ImageWire[];
+  /** A user message as sent: Retry sends it again as is, Edit puts it whole in the message box. */
+  sent?: SentMessage;
 }) {
   const client = useClient();
   const editInComposer = useUi((s) => s.editInComposer);
   const retry = async () => {
-    if (text === undefined) return;
+    if (!sent) return;
     setError(null);
     try {
       await client.invoke('sessions.send', {
         id: sessionId,
-        text,
-        ...(images?.length ? { images } : {}),
+        text: sent.text,
+        ...(sent.images?.length ? { images: sent.images } : {}),
+        ...(sent.pastes?.length ? { pastes: sent.pastes } : {}),
         capabilities: CAPABILITIES,
       });
     } catch (err) {
@@ -60,9 +60,20 @@ export function MessageActions({
   return (
     <span className="msg-actions">
       {text !== undefined && <CopyButton text={text} label="Copy message" />}
-      {rewind && text !== undefined && (
+      {rewind && sent && (
         <>
-          <button type="button" className="link-button small" onClick={() => editInComposer(text)}>
+          <button
+            type="button"
+            className="link-button small"
+            onClick={() =>
+              editInComposer({
+                sessionId,
+                text: sent.text,
+                images: sent.images,
+                pastes: sent.pastes,
+              })
+            }
+          >
             Edit and resend
           </button>
           <button type="button" className="link-button small" onClick={() => void retry()}>

@@ -32,7 +32,7 @@ export const UserRow = memo(function UserRow({ item }: { item: UserItem }) {
       {item.pastes && <PastedChips label="Pasted text you sent" items={item.pastes} />}
       {item.mentions && <MentionedFiles files={item.mentions} />}
       <time className="msg-time">{formatTime(item.ts)}</time>
-      <MessageActions seq={item.seq} rewind text={item.text} images={item.images} />
+      <MessageActions seq={item.seq} rewind text={item.text} sent={item} />
     </div>
   );
 });
