@@ -1,11 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Writable } from 'node:stream';
-import { closeSync } from 'node:fs';
+import { closeSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { ReadStream } from 'node:tty';
 import { Emitter } from '../lifecycle/emitter';
 import { DRAIN_QUIET_MS, PAUSED_EXIT_POLL_MS, PIPE_DRAIN_MS } from './constants';
-import { childless } from './pty-child';
 import { isLiveProcess as alive } from '../system/proc-stat';
 import { signalQuietly } from './process-tree';
 import { exitFrom, signalGroupOf, type ChildExit, type ShellChild } from './shell-child';
@@ -27,6 +26,15 @@ function nativePty(): NativePty {
     loadNativeModule(name: string): { module: unknown };
   };
   return utils.loadNativeModule('pty').module as NativePty;
+}
+
+/** The launcher with no child left has finished the command and only keeps the terminal open. */
+function childless(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim() === '';
+  } catch {
+    return true;
+  }
 }
 
 export interface LaunchedPtyOptions {
@@ -185,7 +193,10 @@ export class LaunchedPtyChild implements ShellChild {
     this.armDrained();
   }
 
-  /** Tells the launcher the host drained once no output arrived for DRAIN_QUIET_MS. */
+  /**
+   * Tells the launcher the host drained once no output arrived for DRAIN_QUIET_MS, checked after
+   * a poll phase (setImmediate), so output the kernel still holds is read first.
+   */
   private armDrained(): void {
     if (!this.told || this.paused || this.done) return;
     if (this.quiet) clearTimeout(this.quiet);

@@ -94,7 +94,7 @@ export class ShellSpawner {
       ? new PipeChild(file, args, { cwd: spec.cwd, env, writable, fds })
       : launcher
         ? new LaunchedPtyChild(file, args, { cwd: spec.cwd, env, ...size, writable, fds })
-        : new PtyChild(file, args, { cwd: spec.cwd, env, ...size, writable, supervised: false });
+        : new PtyChild(file, args, { cwd: spec.cwd, env, ...size, writable });
     return {
       child,
       sandbox: prepared.status,
