@@ -55,10 +55,12 @@ export function Composer({
     box.current?.focus();
   }, [asked, ui, sessionId, addImageFiles, replacePastes]);
 
+  const canSend =
+    !!draft.trim() || images.items.length > 0 || images.reading || pastes.items.length > 0;
   const send = async (e?: FormEvent) => {
     e?.preventDefault();
     const text = draft.trim();
-    if ((!text && !images.items.length && !pastes.items.length) || sending) return;
+    if (!canSend || sending) return;
     setSending(true);
     setError(null);
     // A send is a user gesture: the one moment a browser lets the app ask to notify later.
@@ -66,6 +68,7 @@ export function Composer({
     try {
       // Images still being read (a paste or an edit a moment ago) go with the message.
       const attached = imagesWire(await images.settled());
+      if (!text && !attached.length && !pastes.items.length) return;
       await client.invoke('sessions.send', {
         id: sessionId,
         text,
@@ -182,7 +185,7 @@ export function Composer({
         <button
           type="submit"
           className="primary"
-          disabled={(!draft.trim() && !images.items.length && !pastes.items.length) || sending}
+          disabled={!canSend || sending}
           aria-keyshortcuts="Enter"
           title="Send (Enter)"
         >

@@ -6,6 +6,8 @@ import { AttachmentChip } from '../attachments/AttachmentChip';
 export function useImageAttachments() {
   const [items, setItemsState] = useState<ImageAttachment[]>([]);
   const [refusals, setRefusals] = useState<string[]>([]);
+  /** Adds still reading their files: a message of images alone can be sent meanwhile. */
+  const [reading, setReading] = useState(0);
   // Adds run one after another, so two quick pastes both count against the limits.
   const current = useRef<ImageAttachment[]>([]);
   const queue = useRef<Promise<void>>(Promise.resolve());
@@ -15,8 +17,9 @@ export function useImageAttachments() {
   }, []);
   /** Adds `files` after the chips held, or in their place (`replace`: "Edit and resend"). */
   const add = useCallback(
-    (files: File[], { replace = false } = {}) =>
-      (queue.current = queue.current.then(async () => {
+    (files: File[], { replace = false } = {}) => {
+      setReading((n) => n + 1);
+      return (queue.current = queue.current.then(async () => {
         const kept = replace ? [] : current.current;
         try {
           const { added, refusals: refused } = await addImages(kept, files);
@@ -25,8 +28,11 @@ export function useImageAttachments() {
         } catch (err) {
           if (replace) setItems([]);
           setRefusals([`The image could not be read: ${(err as Error).message}`]);
+        } finally {
+          setReading((n) => n - 1);
         }
-      })),
+      }));
+    },
     [setItems],
   );
   const remove = useCallback(
@@ -42,7 +48,7 @@ export function useImageAttachments() {
   }, [setItems]);
   /** The chips once every add asked for so far is in: what a send right now carries. */
   const settled = useCallback(() => queue.current.then(() => current.current), []);
-  return { items, refusals, add, remove, clear, settled };
+  return { items, refusals, add, remove, clear, settled, reading: reading > 0 };
 }
 
 /**
