@@ -97,6 +97,49 @@ export function sniffImage(b: Uint8Array): ImageInfo | null {
   return { mediaType, width: size?.[0] ?? null, height: size?.[1] ?? null };
 }
 
+/** Base64 alphabet value of each character code (-1: not base64). */
+const BASE64_VALUE = (() => {
+  const t = new Int8Array(128).fill(-1);
+  const abc = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+  for (let i = 0; i < abc.length; i++) t[abc.charCodeAt(i)] = i;
+  return t;
+})();
+
+/**
+ * The first bytes (at most `maxBytes`) of base64 `data`, decoding only what they need: an image
+ * kept as base64 is read for its header without decoding the whole file. Stops at the first
+ * character that is not base64 (padding included); never reads past `maxBytes` of output.
+ */
+export function base64Head(data: string, maxBytes: number): Uint8Array {
+  const out = new Uint8Array(Math.max(0, Math.min(maxBytes, Math.floor((data.length * 3) / 4))));
+  let n = 0;
+  let acc = 0;
+  let bits = 0;
+  for (let i = 0; i < data.length && n < out.length; i++) {
+    const c = data.charCodeAt(i);
+    const v = c < 128 ? BASE64_VALUE[c]! : -1;
+    if (v < 0) break;
+    acc = ((acc << 6) | v) & 0xffffff;
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out[n++] = (acc >> bits) & 0xff;
+    }
+  }
+  return out.subarray(0, n);
+}
+
+/** Bytes enough for a PNG, GIF or WebP header (a JPEG may need up to IMAGE_HEADER_BYTES). */
+const SMALL_HEADER_BYTES = 64;
+
+/** sniffImage for an image held as base64 (a pasted image, one a tool read). */
+export function sniffImageBase64(data: string): ImageInfo | null {
+  const info = sniffImage(base64Head(data, SMALL_HEADER_BYTES));
+  if (!info || info.width !== null || info.mediaType !== 'image/jpeg') return info;
+  // A JPEG's frame header may follow its EXIF or ICC blocks.
+  return sniffImage(base64Head(data, IMAGE_HEADER_BYTES));
+}
+
 function formatBytes(n: number): string {
   if (n < 1024) return `${n} bytes`;
   if (n < 1024 * 1024) return `${(n / 1024).toFixed(n < 10 * 1024 ? 1 : 0)} KB`;

@@ -35,7 +35,34 @@ function dataUrlError(url: unknown, where: string): string | null {
 
 const blocks = (content: unknown): any[] => (Array.isArray(content) ? content : []);
 
+/**
+ * Anthropic's documented caps on one request (docs.claude.com/en/docs/vision): at most 100 images,
+ * and with more than 20, none over 2000 px a side. The real API refuses the whole request.
+ */
+function anthropicImageCapError(body: any): string | null {
+  const sizes: { where: string; side: number }[] = [];
+  for (const [i, m] of (body.messages ?? []).entries())
+    for (const [j, b] of blocks(m.content).entries()) {
+      const inside = b.type === 'tool_result' ? blocks(b.content) : [b];
+      for (const [k, c] of inside.entries())
+        if (c.type === 'image') {
+          const info = sniffImage(Buffer.from(String(c.source?.data ?? ''), 'base64'));
+          sizes.push({
+            where: `messages.${i}.content.${j}${b === c ? '' : `.content.${k}`}`,
+            side: Math.max(info?.width ?? 0, info?.height ?? 0),
+          });
+        }
+    }
+  if (sizes.length > 100) return `Too many images in the request: ${sizes.length} > 100`;
+  const big = sizes.length > 20 ? sizes.find((s) => s.side > 2000) : undefined;
+  if (big)
+    return `${big.where}: image dimensions exceed max allowed size for many-image requests: 2000 pixels`;
+  return null;
+}
+
 export function anthropicImageError(body: any): string | null {
+  const capped = anthropicImageCapError(body);
+  if (capped) return capped;
   const image = (b: any, where: string) =>
     b.source?.type !== 'base64' || !MEDIA.includes(b.source?.media_type)
       ? `${where}: image.source must be {type: "base64", media_type: image/png|jpeg|gif|webp, data}`

@@ -2,7 +2,8 @@ import { platform, release, arch } from 'node:os';
 import { basename } from 'node:path';
 import { ModelError } from '../models/model-error';
 import { estimateCost } from '../models/prices';
-import type { ModelTurn, ModelUsage, StopReason } from '../models/types';
+import { DEFAULT_IMAGE_LIMITS, type ImageLimits } from '../models/image-limits';
+import type { ModelProvider, ModelTurn, ModelUsage, StopReason } from '../models/types';
 import { newMessageId } from '../sessions/session-runner';
 import { chooseEditBackend } from '../tools/edit-backend';
 import { toolInputSchema } from '../tool-search/tool-schema';
@@ -232,13 +233,17 @@ async function callModel(
   };
   // Kept up to date with the log (a step folds only the events since the last one).
   const context = run.state.context(spec.id, spec.task);
-  let messages = context.messages();
-  if (
-    promptTokens(system, tools, context.chars()) >
-    inputBudget(provider.contextWindow) * COMPACT_AT_SHARE
-  ) {
-    if (await compactNow(run, spec, false)) messages = context.messages();
-  }
+  const budget = inputBudget(provider.contextWindow) * COMPACT_AT_SHARE;
+  // Images first: the oldest are left out of the request (for a note each) to stay under the
+  // provider's caps and inside the budget; only what is still over it is compacted.
+  const build = () => {
+    const text = promptTokens(system, tools, context.chars());
+    const built = context.request(imageLimitsOf(provider), budget - text);
+    return { messages: built.messages, tokens: text + built.tokens };
+  };
+  let built = build();
+  if (built.tokens > budget && (await compactNow(run, spec, false))) built = build();
+  let { messages } = built;
   const request = () => ({
     system,
     messages,
@@ -250,13 +255,19 @@ async function callModel(
   } catch (err) {
     if (!(err instanceof ModelError) || err.code !== 'context_overflow') throw await stopped(err);
     if (!(await compactNow(run, spec, true))) throw err;
-    messages = context.messages();
+    messages = build().messages;
     try {
       return { ...(await provider.complete(request(), run.signal, { onText })), messageId };
     } catch (again) {
       throw await stopped(again);
     }
   }
+}
+
+/** A model that takes no images is sent a line for each instead: it costs no image tokens. */
+function imageLimitsOf(provider: ModelProvider): ImageLimits {
+  const limits = provider.imageLimits ?? DEFAULT_IMAGE_LIMITS;
+  return provider.images === false ? { ...limits, tokens: () => 0 } : limits;
 }
 
 function translateAbort(run: RunContext, err: unknown): unknown {

@@ -7,6 +7,8 @@ import { renderToolResult, resultImages } from './render-result';
 import { withMentionedFiles } from '../sessions/file-mentions';
 import { withPastedTexts } from '../../../shared/attachments/pasted-text';
 import { messageChars } from './token-estimate';
+import { sniffImageBase64 } from '../../../shared/images/image-file';
+import { imageRefs, type ImageRef } from './image-budget';
 
 // The model's context, rebuilt from the session log for one agent: a restarted host continues a
 // session from its log alone. A model turn starts at its `usage` event (appended first), gathers
@@ -24,8 +26,17 @@ interface Turn {
   paused?: boolean;
 }
 
+/** A pasted image as the model is shown it, with its size read from its header (for the estimate). */
 const toModelImages = (images: readonly ImageWire[] | undefined): ModelImage[] =>
-  (images ?? []).map((i) => ({ mediaType: i.media_type, data: i.data }));
+  (images ?? []).map((i) => {
+    const info = sniffImageBase64(i.data);
+    return {
+      mediaType: i.media_type,
+      data: i.data,
+      width: info?.width ?? null,
+      height: info?.height ?? null,
+    };
+  });
 
 export const INTERRUPTED_MESSAGE =
   'no result was recorded for this call: the run was interrupted before it finished';
@@ -89,6 +100,8 @@ export class ContextFold {
   private readonly closed: ModelMessage[] = [];
   /** Their size as the token estimate counts it. */
   private closedChars = 0;
+  /** Their images, oldest first. */
+  private readonly closedImages: ImageRef[] = [];
   private user: string[] = [];
   private images: ModelImage[] = [];
   private turn: Turn | null = null;
@@ -217,6 +230,12 @@ export class ContextFold {
     return this.tail().reduce((n, m) => n + messageChars(m), this.closedChars);
   }
 
+  /** The images of `messages()`, oldest first (each with its message's index there). */
+  imageRefs(): ImageRef[] {
+    const tail = imageRefs(this.tail(), this.closed.length);
+    return tail.length ? [...this.closedImages, ...tail] : this.closedImages.slice();
+  }
+
   /** What closing now would add: the open turn, the pending user input, a final nudge. */
   private tail(): ModelMessage[] {
     const out = this.turn ? turnMessages(this.turn) : [];
@@ -240,6 +259,8 @@ export class ContextFold {
   private push(m: ModelMessage): void {
     this.closed.push(m);
     this.closedChars += messageChars(m);
+    if (m.role !== 'assistant' && m.images)
+      this.closedImages.push(...imageRefs([m], this.closed.length - 1));
   }
 
   private closeTurn(): void {

@@ -2,7 +2,9 @@ import type { SessionEvent, SessionEventOf } from '../../../shared/protocol/even
 import type { PermissionMode } from '../config/schema';
 import type { ModelMessage } from '../models/types';
 import { fetchedBy } from '../tool-search/history';
+import type { ImageLimits } from '../models/image-limits';
 import { foldLog, type ContextFold, type ContextOptions } from './context-builder';
+import { applyImagePlan, planImages, type ImageRequest } from './image-budget';
 
 // What the loop decides each step by, kept up to date with the session log instead of recomputed
 // from it: each agent's context (its messages, their size for the token estimate, the compaction
@@ -46,6 +48,24 @@ export class AgentContext {
     this.sync();
     return this.fold.chars();
   }
+
+  /**
+   * The messages for a provider with these image limits: the oldest images left out, each for a
+   * note, as far as the caps and `roomTokens` (what the budget leaves beside the text) need
+   * (image-budget.ts). Equals `limitImages(messages(), ...)`, from the images already folded.
+   */
+  request(limits: ImageLimits, roomTokens: number): ImageRequest {
+    this.sync();
+    const refs = this.fold.imageRefs();
+    return applyImagePlan(
+      this.fold.messages(),
+      refs,
+      planImages(refs, limits, roomTokens),
+      this.noted,
+    );
+  }
+  /** Messages whose images are all left out, noted (closed messages never change). */
+  private readonly noted = new WeakMap<ModelMessage, ModelMessage>();
 
   /** The compaction the context starts from (this agent's latest one not rewound). */
   compaction(): SessionEventOf<'compaction'> | undefined {

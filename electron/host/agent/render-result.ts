@@ -39,6 +39,16 @@ export function renderToolResult(
 export function resultImages(payload: ToolPayload): { images?: ModelImage[] } {
   const p = imagePayloadSchema.safeParse(payload);
   return p.success
-    ? { images: [{ mediaType: p.data.image.media_type, data: p.data.image.data }] }
+    ? {
+        images: [
+          {
+            mediaType: p.data.image.media_type,
+            data: p.data.image.data,
+            name: p.data.path,
+            width: p.data.width,
+            height: p.data.height,
+          },
+        ],
+      }
     : {};
 }

@@ -14,6 +14,7 @@ import type {
   StreamCallbacks,
   ThinkingSetting,
 } from './types';
+import { ANTHROPIC_IMAGE_LIMITS } from './image-limits';
 
 // Anthropic Messages API through the official SDK (streamed), with prompt caching, extended
 // thinking (thinking and redacted_thinking blocks kept with their signatures and sent back
@@ -86,6 +87,7 @@ export class AnthropicProvider implements ModelProvider {
   readonly contextWindow: number;
   /** Every Claude model the Messages API serves takes images. */
   readonly images = true;
+  readonly imageLimits = ANTHROPIC_IMAGE_LIMITS;
   private client?: AnthropicClient;
 
   constructor(private readonly opts: AnthropicOptions) {

@@ -12,6 +12,7 @@ import type {
   StopReason,
   StreamCallbacks,
 } from './types';
+import { DEFAULT_IMAGE_LIMITS } from './image-limits';
 
 // Ollama's native chat API (POST /api/chat, NDJSON stream) through the official client, imported
 // when the first request is made. Unlike its OpenAI-compatible endpoint, it takes
@@ -95,6 +96,7 @@ export class OllamaProvider implements ModelProvider {
   readonly model: string;
   readonly contextWindow: number;
   readonly images: boolean;
+  readonly imageLimits = DEFAULT_IMAGE_LIMITS;
 
   constructor(private readonly opts: OllamaOptions) {
     this.model = opts.model;

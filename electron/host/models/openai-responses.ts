@@ -13,6 +13,7 @@ import type {
   ReasoningBlocks,
   StreamCallbacks,
 } from './types';
+import { OPENAI_IMAGE_LIMITS } from './image-limits';
 
 // OpenAI's Responses API (POST /v1/responses, streamed) through the official SDK, imported when
 // the first request is made: what GPT-5, the o-series and Codex are meant to be called with.
@@ -107,6 +108,7 @@ export class OpenAiResponsesProvider implements ModelProvider {
   readonly contextWindow: number;
   /** GPT-5, the o-series and Codex all take images. */
   readonly images = true;
+  readonly imageLimits = OPENAI_IMAGE_LIMITS;
   private client?: OpenAIClient;
 
   constructor(private readonly opts: ResponsesOptions) {

@@ -14,6 +14,7 @@ import type {
   StopReason,
   StreamCallbacks,
 } from './types';
+import { OPENAI_IMAGE_LIMITS } from './image-limits';
 
 // OpenAI Chat Completions (POST {base}/chat/completions, stream: true): also what Ollama, LM Studio,
 // vLLM and llama.cpp servers speak. Tool calls stream as fragments keyed by `index`; a server that
@@ -126,6 +127,8 @@ export class OpenAiProvider implements ModelProvider {
   readonly model: string;
   readonly contextWindow: number;
   readonly images: boolean;
+  /** OpenAI's own; a compatible server documents none of its own, and these are the likeliest. */
+  readonly imageLimits = OPENAI_IMAGE_LIMITS;
   private readonly label: string;
 
   constructor(private readonly opts: OpenAiOptions) {

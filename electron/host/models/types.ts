@@ -1,3 +1,5 @@
+import type { ImageLimits } from './image-limits';
+
 // The provider-neutral shape of a conversation and of one model turn. The loop builds these from
 // the session log; each provider translates them to its wire protocol and back.
 
@@ -21,6 +23,11 @@ export interface ModelImage {
   mediaType: 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp';
   /** Base64 of the file's bytes. */
   data: string;
+  /** The file it was read from (read_file); a pasted image has none. */
+  name?: string;
+  /** Its size in pixels from its header (null: the header did not say). */
+  width?: number | null;
+  height?: number | null;
 }
 
 /**
@@ -114,5 +121,7 @@ export interface ModelProvider {
    * image's place (image-notes.ts), never the image.
    */
   readonly images?: boolean;
+  /** What the provider documents about images per request (image-limits.ts); absent: the defaults. */
+  readonly imageLimits?: ImageLimits;
   complete(req: ModelRequest, signal: AbortSignal, callbacks?: StreamCallbacks): Promise<ModelTurn>;
 }

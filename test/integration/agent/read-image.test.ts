@@ -1,5 +1,5 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- request bodies are whatever JSON was sent */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -216,5 +216,96 @@ describe('the fakes refuse the shapes the real APIs refuse (the checks above are
         messages: [{ role: 'user', content: '', images: [btoa('not an image')] }],
       }),
     ).toMatch(/not a PNG/);
+  });
+});
+
+describe("a long session's images stay under the provider's caps and the context budget", () => {
+  /** Every image a request carries, in order: where, and its base64. */
+  function imagesIn(body: any): string[] {
+    const out: string[] = [];
+    for (const m of body.messages)
+      for (const b of Array.isArray(m.content) ? m.content : [])
+        for (const c of b.type === 'tool_result' && Array.isArray(b.content) ? b.content : [b])
+          if (c.type === 'image') out.push(c.source.data);
+    return out;
+  }
+  const textOf = (body: any) => JSON.stringify(body.messages);
+
+  it('Anthropic: past 100 images the oldest are left out for a note each; the newest stay intact', async () => {
+    h = await Harness.start({ config: { permission_mode: 'auto' } });
+    // 2 pasted images, then 7 turns reading 15 distinct image files each: 107 images in all.
+    const files = Array.from({ length: 105 }, (_, i) => ({
+      name: `shots/s${String(i).padStart(3, '0')}.png`,
+      data: makePng(3 + i, 2, [i, 255 - i, 7]),
+    }));
+    mkdirSync(join(h.project, 'shots'));
+    for (const f of files) writeFileSync(join(h.project, f.name), f.data);
+    for (let t = 0; t < 7; t++)
+      h.script.push({
+        toolCalls: files
+          .slice(t * 15, t * 15 + 15)
+          .map((f) => ({ name: 'read_file', args: { path: f.name } })),
+      });
+    h.script.push({ text: 'seen them all' });
+    const pasted = [makePng(5, 5, [1, 2, 3]), makePng(6, 6, [4, 5, 6])];
+    const id = await h.newSession();
+    await h.invoke('sessions.send', {
+      id,
+      text: 'compare these with the shots',
+      images: pasted.map((p) => ({ media_type: 'image/png' as const, data: p.toString('base64') })),
+      capabilities: [],
+    });
+    const events = await h.waitRunEnd(id, 0, 60_000);
+    // The fake refuses a request over 100 images (400), as the API does: none was refused.
+    expect(ofType(events, 'error')).toEqual([]);
+    expect(ofType(events, 'assistant_message').at(-1)!.text).toBe('seen them all');
+    const requests = h.fake.requests.map((r) => r.body);
+    expect(requests).toHaveLength(8);
+    for (const body of requests) expect(imagesIn(body).length).toBeLessThanOrEqual(100);
+
+    // The last request: 107 images, so the oldest 10 (a group of IMAGES_OMIT_STEP) are left out.
+    const last = requests.at(-1)!;
+    const all = [...pasted, ...files.map((f) => f.data)].map((b) => b.toString('base64'));
+    expect(imagesIn(last)).toEqual(all.slice(10));
+    const text = textOf(last);
+    expect(text.match(/\[image omitted: an image the user attached \(PNG, /g)).toHaveLength(2);
+    for (const f of files.slice(0, 8))
+      expect(text).toContain(`[image omitted: ${f.name} (PNG, ${f.data.readUInt32BE(16)}×2)`);
+    expect(text).not.toContain(`[image omitted: ${files[8]!.name}`);
+    // The log keeps every image.
+    const logged = ofType(await h.events(id), 'tool_result').filter(
+      (e) => e.payload.kind === 'image',
+    );
+    expect(logged).toHaveLength(105);
+    // Before the cap, every image went: the request before the last carried all 92 of its images.
+    expect(imagesIn(requests.at(-2)!)).toEqual(all.slice(0, 92));
+  });
+
+  it('images that push the estimate over the budget are left out before any compaction', async () => {
+    // A 12,000-token window compacts past 7,200 estimated tokens; each 1000×1000 image is ~1,334.
+    h = await Harness.start({
+      config: { permission_mode: 'auto', model: { context_window: 12_000 } },
+    });
+    const big = Array.from({ length: 8 }, (_, i) => ({
+      name: `big${i}.png`,
+      data: makePng(1000, 1000, [i * 30, 0, 0]),
+    }));
+    for (const f of big) writeFileSync(join(h.project, f.name), f.data);
+    for (const f of big)
+      h.script.push({ toolCalls: [{ name: 'read_file', args: { path: f.name } }] });
+    h.script.push({ text: 'done' });
+    const id = await h.newSession();
+    await h.send(id, 'look at the big images');
+    const events = await h.waitRunEnd(id, 0, 60_000);
+    expect(ofType(events, 'error')).toEqual([]);
+    // No summary was asked for: leaving images out was enough.
+    expect(ofType(events, 'compaction')).toEqual([]);
+    const last = h.fake.requests.at(-1)!.body;
+    const kept = imagesIn(last);
+    expect(kept.length).toBeGreaterThan(0);
+    expect(kept.length).toBeLessThan(8);
+    // The newest stay; the oldest are notes.
+    expect(kept).toEqual(big.slice(8 - kept.length).map((f) => f.data.toString('base64')));
+    expect(textOf(last)).toContain('[image omitted: big0.png (PNG, 1000×1000)');
   });
 });

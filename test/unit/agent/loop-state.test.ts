@@ -9,6 +9,12 @@ import type { PermissionMode } from '../../../electron/host/config/schema';
 import type { SessionEvent } from '../../../shared/protocol/events';
 import { visibleEvents } from '../../../shared/protocol/rewinds';
 import { ArrayLog, rewind, rewindActions } from '../../helpers/session-log';
+import { imageRefs, limitImages } from '../../../electron/host/agent/image-budget';
+import {
+  ANTHROPIC_IMAGE_LIMITS,
+  type ImageLimits,
+} from '../../../electron/host/models/image-limits';
+import { makePng } from '../../helpers/png';
 
 // The loop's incremental state (each agent's context, its size for the token estimate, the
 // compaction it starts from, the permission mode) must always equal a full rebuild from the log.
@@ -18,7 +24,21 @@ import { ArrayLog, rewind, rewindActions } from '../../helpers/session-log';
 // late answer logged before its question), compactions of either agent, rewinds of the
 // conversation or the files and their undos, hooks, diagnostics, instructions, project switches;
 // the state is read at random points, so several events (a rewind among them) may arrive
-// between two reads.
+// between two reads. The request built from a context (its oldest images left out past the
+// caps and the budget) must equal the same computation over the rebuilt messages.
+
+/** Real PNGs: small, mid-size, and one over the 2000 px a request with many images allows. */
+const PNGS = [
+  [1, 1],
+  [600, 400],
+  [2500, 8],
+].map(([w, h]) => ({ w: w!, h: h!, data: makePng(w!, h!).toString('base64') }));
+/** Limits that bind within a short run: few images, the many-image size rule, a small budget. */
+const LIMITS: [ImageLimits, number][] = [
+  [ANTHROPIC_IMAGE_LIMITS, 1e9],
+  [{ ...ANTHROPIC_IMAGE_LIMITS, maxImages: 4, many: { over: 2, maxSide: 2000 } }, 1e9],
+  [ANTHROPIC_IMAGE_LIMITS, 700],
+];
 
 const AGENTS = ['root', 'sub_1'] as const;
 const TASK = 'THE SUB-AGENT TASK';
@@ -28,23 +48,30 @@ const PAYLOADS = {
   file: (id: string) => ({ kind: 'file', content: `of ${id}` }),
   error: () => ({ kind: 'error', code: 'x', message: 'failed' }),
   // An image read_file read travels beside the result's text.
-  image: (id: string) => ({
-    kind: 'image',
-    path: `${id}.png`,
-    media_type: 'image/png',
-    size_bytes: 8,
-    width: 1,
-    height: 1,
-    message: 'an image',
-    image: { media_type: 'image/png', data: 'iVBORw0KGgo=' },
-  }),
+  image: (id: string, n = 0) => {
+    const png = PNGS[n % PNGS.length]!;
+    return {
+      kind: 'image',
+      path: `${id}.png`,
+      media_type: 'image/png',
+      size_bytes: 8,
+      width: png.w,
+      height: png.h,
+      message: 'an image',
+      image: { media_type: 'image/png', data: png.data },
+    };
+  },
 };
 
 const pick = <T>(xs: readonly T[], n: number): T | undefined =>
   xs.length ? xs[n % xs.length] : undefined;
 
 const action = fc.oneof(
-  fc.record({ k: fc.constant('user' as const), text: fc.string(), image: fc.boolean() }),
+  fc.record({
+    k: fc.constant('user' as const),
+    text: fc.string(),
+    images: fc.array(fc.nat(PNGS.length - 1), { maxLength: 3 }),
+  }),
   fc.record({
     k: fc.constant('turn' as const),
     agent: fc.constantFrom(...AGENTS),
@@ -119,7 +146,14 @@ function play(actions: Action[], check: (log: ArrayLog, state: LoopState) => voi
           type: 'user_message',
           text: a.text,
           message_id: `m${ids++}`,
-          ...(a.image ? { images: [{ media_type: 'image/png', data: 'iVBORw0KGgo=' }] } : {}),
+          ...(a.images.length
+            ? {
+                images: a.images.map((n) => ({
+                  media_type: 'image/png' as const,
+                  data: PNGS[n]!.data,
+                })),
+              }
+            : {}),
         });
         users.push(e);
         break;
@@ -160,7 +194,7 @@ function play(actions: Action[], check: (log: ArrayLog, state: LoopState) => voi
           call_id: call.id,
           agent_id: call.agent,
           name: 'read_file',
-          payload: PAYLOADS[a.kind](call.id),
+          payload: PAYLOADS[a.kind](call.id, a.n),
         });
         break;
       }
@@ -295,6 +329,21 @@ function expectRebuilt(log: ArrayLog, state: LoopState, handedOut: HandedOut[] =
     expect(ctx.chars()).toBe(rebuilt.reduce((n, m) => n + messageChars(m), 0));
     expect(ctx.compaction()).toEqual(latestCompaction(visibleEvents(log.all), agent));
     handedOut.push({ messages, copy: structuredClone(messages) });
+    for (const [limits, room] of LIMITS) {
+      const built = ctx.request(limits, room);
+      const full = limitImages(rebuilt, limits, room);
+      expect(built).toEqual(full);
+      // Under the cap (unless the newest message alone is over it), the newest message intact.
+      const refs = imageRefs(built.messages);
+      const last = imageRefs(rebuilt).at(-1);
+      if (last) {
+        expect(built.messages[last.at]).toEqual(rebuilt[last.at]);
+        const newest = imageRefs([rebuilt[last.at]!]).length;
+        expect(refs.length).toBeLessThanOrEqual(Math.max(limits.maxImages, newest));
+      }
+      expect(refs.length + built.omitted).toBe(imageRefs(rebuilt).length);
+      handedOut.push({ messages: built.messages, copy: structuredClone(built.messages) });
+    }
   }
   expect(state.permissionMode('ask')).toBe(currentMode(log.all, 'ask'));
   for (const agent of AGENTS) {
