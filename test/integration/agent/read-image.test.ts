@@ -174,6 +174,25 @@ describe('images the user sends, to a model that takes none', () => {
 });
 
 describe('the fakes refuse the shapes the real APIs refuse (the checks above are not vacuous)', () => {
+  it("Anthropic's caps: over 100 images, or over 20 with one past 2000 px a side, is a 400", () => {
+    const block = (p: Buffer) => ({
+      type: 'image',
+      source: { type: 'base64', media_type: 'image/png', data: p.toString('base64') },
+    });
+    const body = (images: Buffer[]) => ({
+      messages: [{ role: 'user', content: images.map(block) }],
+    });
+    expect(anthropicImageError(body(Array.from({ length: 100 }, () => png)))).toBeNull();
+    expect(anthropicImageError(body(Array.from({ length: 101 }, () => png)))).toMatch(
+      /Too many images in the request: 101 > 100/,
+    );
+    const wide = makePng(2001, 1);
+    expect(anthropicImageError(body([wide, ...Array.from({ length: 19 }, () => png)]))).toBeNull();
+    expect(anthropicImageError(body([wide, ...Array.from({ length: 20 }, () => png)]))).toMatch(
+      /messages\.0\.content\.0: image dimensions exceed max allowed size for many-image requests/,
+    );
+  });
+
   it('each wrong place or encoding of an image is a 400', () => {
     const toolResult = (content: unknown) => ({
       messages: [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 't', content }] }],
