@@ -3,7 +3,8 @@ import { stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-const TYPES: Record<string, string> = {
+/** Content types of the built renderer's files, by extension (the window's app:// serves them too). */
+export const RENDERER_TYPES: Readonly<Record<string, string>> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
@@ -46,7 +47,7 @@ export async function serveStatic(
     return;
   }
   res.writeHead(200, {
-    'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+    'content-type': RENDERER_TYPES[extname(file)] ?? 'application/octet-stream',
     'content-length': st.size,
     'content-security-policy': CSP,
     'x-content-type-options': 'nosniff',

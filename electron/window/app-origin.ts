@@ -1,4 +1,5 @@
 import { extname, join, normalize, sep } from 'node:path';
+import { RENDERER_TYPES } from '../web/static-files';
 
 // The desktop window's own origin: the UI is served from `app://mewbo/`, a custom protocol the
 // main process answers from the built renderer, never from file:// (where every local file would
@@ -26,17 +27,6 @@ export const APP_CSP = [
   "base-uri 'none'",
   "form-action 'none'",
 ].join('; ');
-
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.json': 'application/json',
-  '.woff2': 'font/woff2',
-  '.map': 'application/json',
-};
 
 /** True for a URL of the app's own origin (app://mewbo/...). */
 export function isAppUrl(raw: string): boolean {
@@ -80,7 +70,8 @@ export function appResource(rawUrl: string, rendererDir: string): AppResource {
   const file = rel === '' ? join(root, 'index.html') : join(root, rel);
   if (!file.startsWith(root + sep)) return { ok: false, status: 403 };
   const ext = extname(file);
-  if (!ext) return { ok: true, file: join(root, 'index.html'), contentType: TYPES['.html']! };
-  const contentType = TYPES[ext];
+  if (!ext)
+    return { ok: true, file: join(root, 'index.html'), contentType: RENDERER_TYPES['.html']! };
+  const contentType = RENDERER_TYPES[ext];
   return contentType ? { ok: true, file, contentType } : { ok: false, status: 404 };
 }
