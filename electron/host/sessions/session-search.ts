@@ -20,21 +20,24 @@ export function snippetAround(text: string, at: number, length: number): string 
   return `${from > 0 ? '…' : ''}${body}${to < text.length ? '…' : ''}`;
 }
 
-/** Messages before `before` holding `query` (Ctrl+F in a paged conversation), oldest first. */
-export async function findInLog(
+/**
+ * The messages (the user's and the agent's) of the log at `logPath` that may hold `q` (lower
+ * case), in log order, parsing only the lines that can; none when the log cannot be read.
+ */
+async function* messagesWith(
   logPath: string,
-  query: string,
-  before: number,
-): Promise<Array<{ seq: number; count: number }>> {
-  const q = query.toLowerCase();
+  q: string,
+): AsyncGenerator<{ text: string; seq: unknown }> {
   let raw: string;
   try {
     raw = await readFile(logPath, 'utf8');
   } catch {
-    return [];
+    return;
   }
+  // JSON escapes only quotes, backslashes and control characters: a query without them appears
+  // in the file as typed, so a line that lacks it cannot match.
   const plain = ![...q].some((c) => c === '"' || c === '\\' || c.charCodeAt(0) < 0x20);
-  const out: Array<{ seq: number; count: number }> = [];
+  if (plain && !raw.toLowerCase().includes(q)) return;
   for (const line of raw.split('\n')) {
     if (plain && !line.toLowerCase().includes(q)) continue;
     let e: { type?: unknown; text?: unknown; seq?: unknown };
@@ -45,9 +48,22 @@ export async function findInLog(
     }
     if ((e.type !== 'user_message' && e.type !== 'assistant_message') || typeof e.text !== 'string')
       continue;
-    if (typeof e.seq !== 'number' || e.seq >= before) continue;
-    const count = countOccurrences(e.text, q);
-    if (count) out.push({ seq: e.seq, count });
+    yield { text: e.text, seq: e.seq };
+  }
+}
+
+/** Messages before `before` holding `query` (Ctrl+F in a paged conversation), oldest first. */
+export async function findInLog(
+  logPath: string,
+  query: string,
+  before: number,
+): Promise<Array<{ seq: number; count: number }>> {
+  const q = query.toLowerCase();
+  const out: Array<{ seq: number; count: number }> = [];
+  for await (const { text, seq } of messagesWith(logPath, q)) {
+    if (typeof seq !== 'number' || seq >= before) continue;
+    const count = countOccurrences(text, q);
+    if (count) out.push({ seq, count });
   }
   return out;
 }
@@ -55,28 +71,9 @@ export async function findInLog(
 export async function searchLog(logPath: string, query: string): Promise<SessionHit | null> {
   const q = query.trim().toLowerCase();
   if (!q) return null;
-  let raw: string;
-  try {
-    raw = await readFile(logPath, 'utf8');
-  } catch {
-    return null;
-  }
-  // JSON escapes only quotes, backslashes and control characters: a query without them appears
-  // in the file as typed, so a line that lacks it cannot match.
-  const plain = ![...q].some((c) => c === '"' || c === '\\' || c.charCodeAt(0) < 0x20);
-  if (plain && !raw.toLowerCase().includes(q)) return null;
-  for (const line of raw.split('\n')) {
-    if (plain && !line.toLowerCase().includes(q)) continue;
-    let e: { type?: unknown; text?: unknown };
-    try {
-      e = JSON.parse(line) as typeof e;
-    } catch {
-      continue;
-    }
-    if ((e.type !== 'user_message' && e.type !== 'assistant_message') || typeof e.text !== 'string')
-      continue;
-    const at = e.text.toLowerCase().indexOf(q);
-    if (at >= 0) return { snippet: snippetAround(e.text, at, q.length) };
+  for await (const { text } of messagesWith(logPath, q)) {
+    const at = text.toLowerCase().indexOf(q);
+    if (at >= 0) return { snippet: snippetAround(text, at, q.length) };
   }
   return null;
 }
