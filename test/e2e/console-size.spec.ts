@@ -245,3 +245,68 @@ test('with the dock folded and showing only todos, the first shell is born at th
   expect(first).toBe(fitted);
   expect(await lines(console)).not.toContain('WINCH');
 });
+
+test('a dock the user sized and then folded unfolds, after a reload, to that width, and its first shell is born at the size its console gets there', async ({
+  app,
+  script,
+  projects,
+}) => {
+  script.push(
+    { text: 'Planned.', toolCalls: [TODOS] },
+    { text: 'Planned.' },
+    {
+      toolCalls: [
+        { name: 'aider_shell_tool', args: { command: BORN, run_in_background: true, tty: true } },
+      ],
+    },
+    { text: 'Watching the size.' },
+  );
+  await app.setViewportSize({ width: 1440, height: 900 });
+  await app.reload();
+  await openProject(app, 'app');
+  await startSession(app, 'Plan it');
+  await expect(app.getByRole('region', { name: 'Todos' })).toBeVisible();
+  await expect(app.getByText('Planned.').last()).toBeVisible();
+  const dock = app.locator('[data-panel][id="dock"]');
+  const dockWidth = async () => (await dock.boundingBox())?.width ?? 0;
+  // Drag the dock's splitter 150 px to the left: wider than a todo dock starts, narrower than
+  // the default a console's dock unfolds to.
+  const splitter = app.getByRole('separator', { name: 'Resize the activity dock' });
+  const at = (await splitter.boundingBox())!;
+  const before = await dockWidth();
+  await app.mouse.move(at.x + at.width / 2, at.y + at.height / 2);
+  await app.mouse.down();
+  await app.mouse.move(at.x + at.width / 2 - 150, at.y + at.height / 2, { steps: 10 });
+  await app.mouse.up();
+  await expect.poll(dockWidth).toBeGreaterThan(before + 100);
+  const sized = await dockWidth();
+  await app.getByRole('button', { name: 'Hide activity dock' }).click();
+  // The window remembers its layout with the dock folded (saved a moment after the fold).
+  await expect
+    .poll(() =>
+      app.evaluate(() =>
+        Object.keys(sessionStorage).some((k) => {
+          if (!k.endsWith(':dock')) return false;
+          const dock = (JSON.parse(sessionStorage.getItem(k) ?? '{}') as { dock?: number }).dock;
+          return dock !== undefined && (dock / 100) * window.innerWidth < 40;
+        }),
+      ),
+    )
+    .toBe(true);
+  await app.reload();
+  const show = app.getByRole('button', { name: 'Show activity dock' });
+  await expect(show).toBeVisible();
+  await expect(app.getByText('Planned.').last()).toBeVisible();
+  await app.getByRole('textbox', { name: 'Message' }).fill('Now start the console');
+  await app.getByRole('button', { name: 'Send', exact: true }).click();
+  await expect(app.getByText('Watching the size.')).toBeVisible();
+  await bornIn(projects.app);
+  await show.click();
+  const console = app.getByRole('region', { name: /^Console: trap/ });
+  await expect(console).toBeVisible();
+  await expect(app.getByRole('region', { name: 'Todos' })).toBeVisible();
+  expect(Math.abs((await dockWidth()) - sized)).toBeLessThanOrEqual(1);
+  const { first, fitted } = await settled(app, console);
+  expect(first).toBe(fitted);
+  expect(await lines(console)).not.toContain('WINCH');
+});

@@ -62,19 +62,25 @@ function followDrag(
 const WIDE_DOCK_PERCENT = 38;
 
 /**
- * The box a wide dock would get if it appeared (or unfolded) now: the remembered size of the
- * three-pane layout (unless that is the folded strip), else the default, within the panes' limits.
+ * Where the dock's last open width is remembered (percent of the panes' width, in the panes'
+ * storage): a fold saves the layout with the dock as its strip, and without this a later dock
+ * would unfold to the default width instead of the one the user gave it.
+ */
+const DOCK_OPEN_KEY = 'mewbo-panes:dock-open';
+
+/**
+ * The box a wide dock would get if it appeared (or unfolded) now: the first remembered size (in
+ * percent) that is not the folded strip, else the default, within the panes' limits.
  */
 function futureDockBox(
   group: HTMLElement,
-  rememberedPercent: number | undefined,
+  rememberedPercents: (number | undefined)[],
   sidebarPx: number,
 ): { width: number; height: number } {
   const total = group.clientWidth;
-  const remembered =
-    rememberedPercent !== undefined && (total * rememberedPercent) / 100 > DOCK_COLLAPSED_PX + 1
-      ? rememberedPercent
-      : undefined;
+  const remembered = rememberedPercents.find(
+    (p) => p !== undefined && (total * p) / 100 > DOCK_COLLAPSED_PX + 1,
+  );
   let width = (total * (remembered ?? WIDE_DOCK_PERCENT)) / 100;
   width = Math.min(width, total * 0.6, total - sidebarPx - MAIN_MIN_PX);
   return { width: Math.floor(Math.max(width, DOCK_MIN_PX)), height: group.clientHeight };
@@ -145,7 +151,8 @@ export function AppPanes({
       const open = dockOpen ? aside() : null;
       if (open) return onFutureDock({ width: open.clientWidth, height: open.clientHeight });
       const sidebarPx = group.querySelector<HTMLElement>('[data-panel][id="sidebar"]')?.offsetWidth;
-      const box = futureDockBox(group, rememberedDock, sidebarPx ?? 0);
+      const lastOpen = Number(storage.getItem(DOCK_OPEN_KEY) ?? undefined);
+      const box = futureDockBox(group, [rememberedDock, lastOpen], sidebarPx ?? 0);
       if (!dockOpen) {
         box.width = openPx.current ?? box.width;
         unfoldPx.current = box.width;
@@ -156,7 +163,7 @@ export function AppPanes({
     for (const el of [group, aside()]) if (el) observer.observe(el);
     report();
     return () => observer.disconnect();
-  }, [hasDock, wideDock, onFutureDock, dockOpen, rememberedDock]);
+  }, [hasDock, wideDock, onFutureDock, dockOpen, rememberedDock, storage]);
 
   return (
     <Group
@@ -199,7 +206,10 @@ export function AppPanes({
             defaultSize={!dockOpen ? DOCK_COLLAPSED_PX : wideDock ? '38%' : 280}
             groupResizeBehavior="preserve-pixel-size"
             onResize={(size) => {
-              if (size.inPixels > DOCK_COLLAPSED_PX + 1) openPx.current = size.inPixels;
+              if (size.inPixels > DOCK_COLLAPSED_PX + 1) {
+                openPx.current = size.inPixels;
+                storage.setItem(DOCK_OPEN_KEY, String(size.asPercentage));
+              }
               followDrag(size, DOCK_COLLAPSED_PX, dockOpen, setDockOpen);
             }}
           >
