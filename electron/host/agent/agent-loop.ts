@@ -239,6 +239,9 @@ async function callModel(
   const build = () => {
     const text = promptTokens(system, tools, context.chars());
     const built = context.request(imageLimitsOf(provider), budget - text);
+    // An image left out is read in full again when the model asks (the note tells it to).
+    const reads = run.servicesFor(spec.id).readState;
+    if (reads) for (const callId of built.omittedCalls) reads.forgetCall(callId);
     return { messages: built.messages, tokens: text + built.tokens };
   };
   let built = build();

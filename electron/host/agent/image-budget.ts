@@ -9,8 +9,10 @@ import { CHARS_PER_TOKEN } from './constants';
 // The request leaves out the OLDEST images, each replaced by a one-line note saying what it was,
 // until it is under the caps and the images fit the room the budget leaves beside the text. The
 // newest images always stay (all those of the newest message that has any). The session log keeps
-// every image: this only shapes the request. Images are left out IMAGES_OMIT_STEP at a time, so the
-// request's prefix (the provider's prompt cache) changes once per that many images, not per image.
+// every image: this only shapes the request. read_file forgets that it returned an image left out
+// (omittedCalls), so the re-read the note asks for gives the image, not "you already have it".
+// Images are left out IMAGES_OMIT_STEP at a time, so the request's prefix (the provider's prompt
+// cache) changes once per that many images, not per image.
 
 /** Oldest images are left out in groups of this many (a group at most: the newest always stay). */
 export const IMAGES_OMIT_STEP = 10;
@@ -103,6 +105,8 @@ export interface ImageRequest {
   /** Estimated tokens of the images kept and of the notes standing for the others. */
   tokens: number;
   omitted: number;
+  /** The tool calls whose results had an image left out (read_file's dedup must forget them). */
+  omittedCalls: string[];
 }
 
 /**
@@ -116,6 +120,7 @@ export function applyImagePlan(
   memo?: WeakMap<ModelMessage, ModelMessage>,
 ): ImageRequest {
   let noteChars = 0;
+  const omittedCalls: string[] = [];
   let i = 0;
   while (i < plan.omit) {
     const at = refs[i]!.at;
@@ -125,6 +130,7 @@ export function applyImagePlan(
       i++;
     }
     const m = messages[at]!;
+    if (m.role === 'tool') omittedCalls.push(m.callId);
     const all = m.role !== 'assistant' && m.images?.length === count;
     let noted = all ? memo?.get(m) : undefined;
     if (!noted) {
@@ -138,6 +144,7 @@ export function applyImagePlan(
     messages,
     tokens: plan.tokens + Math.ceil(noteChars / CHARS_PER_TOKEN),
     omitted: plan.omit,
+    omittedCalls,
   };
 }
 

@@ -17,7 +17,10 @@ export interface ReadStateOptions {
 
 export class ReadState {
   readonly lineIndexes = new LineIndexCache();
-  private readonly seen = new Map<string, string>();
+  /** Each slice's file version when returned, and the call that returned it. */
+  private readonly seen = new Map<string, { version: string; callId?: string }>();
+  /** The slice each call returned (the latest SEEN_SLICES_MAX calls). */
+  private readonly byCall = new Map<string, string>();
   /** Reads whose result is not yet recorded, by call id. */
   private readonly pending = new Map<string, { key: string; version: string }>();
 
@@ -29,7 +32,7 @@ export class ReadState {
 
   /** True when this slice of this version of the file was already returned in full. */
   alreadyRead(path: string, offset: number, limit: number, version: string): boolean {
-    return this.options.dedup && this.seen.get(this.key(path, offset, limit)) === version;
+    return this.options.dedup && this.seen.get(this.key(path, offset, limit))?.version === version;
   }
 
   /**
@@ -51,19 +54,33 @@ export class ReadState {
     const p = this.pending.get(callId);
     if (!p) return;
     this.pending.delete(callId);
-    this.commit(p.key, p.version);
+    this.commit(p.key, p.version, callId);
   }
 
-  private commit(key: string, version: string): void {
+  /**
+   * That call's result left the model's context (an old image left out of a request for a note
+   * telling the model to read the file again): its slice is read in full next time.
+   */
+  forgetCall(callId: string): void {
+    const key = this.byCall.get(callId);
+    if (key !== undefined && this.seen.get(key)?.callId === callId) this.seen.delete(key);
+    this.byCall.delete(callId);
+  }
+
+  private commit(key: string, version: string, callId?: string): void {
     this.seen.delete(key);
-    this.seen.set(key, version);
+    this.seen.set(key, { version, ...(callId !== undefined ? { callId } : {}) });
+    if (callId !== undefined) this.byCall.set(callId, key);
     while (this.seen.size > SEEN_SLICES_MAX)
       this.seen.delete(this.seen.keys().next().value as string);
+    while (this.byCall.size > SEEN_SLICES_MAX)
+      this.byCall.delete(this.byCall.keys().next().value as string);
   }
 
   /** The model's context lost earlier results (compaction, a new conversation): re-read everything. */
   forgetReads(): void {
     this.seen.clear();
     this.pending.clear();
+    this.byCall.clear();
   }
 }

@@ -312,6 +312,8 @@ describe("a long session's images stay under the provider's caps and the context
     for (const f of big) writeFileSync(join(h.project, f.name), f.data);
     for (const f of big)
       h.script.push({ toolCalls: [{ name: 'read_file', args: { path: f.name } }] });
+    // The note says to read the file again: that read gives the image, not "you already have it".
+    h.script.push({ toolCalls: [{ name: 'read_file', args: { path: 'big0.png' } }] });
     h.script.push({ text: 'done' });
     const id = await h.newSession();
     await h.send(id, 'look at the big images');
@@ -319,12 +321,15 @@ describe("a long session's images stay under the provider's caps and the context
     expect(ofType(events, 'error')).toEqual([]);
     // No summary was asked for: leaving images out was enough.
     expect(ofType(events, 'compaction')).toEqual([]);
-    const last = h.fake.requests.at(-1)!.body;
-    const kept = imagesIn(last);
+    const before = h.fake.requests.at(-2)!.body;
+    const kept = imagesIn(before);
     expect(kept.length).toBeGreaterThan(0);
     expect(kept.length).toBeLessThan(8);
     // The newest stay; the oldest are notes.
     expect(kept).toEqual(big.slice(8 - kept.length).map((f) => f.data.toString('base64')));
-    expect(textOf(last)).toContain('[image omitted: big0.png (PNG, 1000×1000)');
+    expect(textOf(before)).toContain('[image omitted: big0.png (PNG, 1000×1000)');
+    const reread = ofType(events, 'tool_result').at(-1)!;
+    expect(reread.payload.kind).toBe('image');
+    expect(imagesIn(h.fake.requests.at(-1)!.body).at(-1)).toBe(big[0]!.data.toString('base64'));
   });
 });

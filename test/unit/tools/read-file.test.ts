@@ -96,6 +96,22 @@ describe('read_file deduplication', () => {
     ).toBe('file');
   });
 
+  it("forgetCall: only that call's record goes (an image left out of a request), not a later read's", () => {
+    const state = new ReadState();
+    state.markRead('/p/a.png', 1, 100, 'v1', 'call_1');
+    state.confirm('call_1');
+    expect(state.alreadyRead('/p/a.png', 1, 100, 'v1')).toBe(true);
+    state.forgetCall('call_1');
+    expect(state.alreadyRead('/p/a.png', 1, 100, 'v1')).toBe(false);
+    // Read again by a second call: forgetting the first call again leaves the second's record.
+    state.markRead('/p/a.png', 1, 100, 'v1', 'call_2');
+    state.confirm('call_2');
+    state.forgetCall('call_1');
+    expect(state.alreadyRead('/p/a.png', 1, 100, 'v1')).toBe(true);
+    state.forgetCall('call_2');
+    expect(state.alreadyRead('/p/a.png', 1, 100, 'v1')).toBe(false);
+  });
+
   it('with dedup off (the MCP server) every read returns the content', async () => {
     fx = makeFixture();
     writeFileSync(join(fx.root, 'a.txt'), 'one\n');
