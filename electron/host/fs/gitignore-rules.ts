@@ -10,6 +10,24 @@ interface RuleSet {
   /** Directory the rules belong to, relative to the walk's root, posix separators; "" for the root. */
   base: string;
   ig: Ignore;
+  /**
+   * Every pattern has no slash but a trailing one (`node_modules/`, `*.log`), so git matches it
+   * against the name alone, at any depth. Such a set is asked about names, which repeat across a
+   * tree, with answers kept per name: asked about 100k distinct paths instead, `ignore` keeps one
+   * cache entry each and re-tests every parent, which was most of a list_dir walk's time.
+   */
+  byName: Map<string, { ignored: boolean; unignored: boolean }> | null;
+}
+
+/** Whether every pattern in a .gitignore text matches by name alone (see RuleSet.byName). */
+export function namesOnly(text: string): boolean {
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#')) continue;
+    const slash = line.indexOf('/');
+    if (slash !== -1 && slash !== line.length - 1) return false;
+  }
+  return true;
 }
 
 async function readRules(file: string): Promise<string | null> {
@@ -45,15 +63,25 @@ export class GitignoreRules {
     const ig = ignore();
     if (exclude !== null) ig.add(exclude);
     if (own !== null) ig.add(own);
-    return new GitignoreRules([...this.sets, { base: relDir, ig }]);
+    const byName = namesOnly(`${exclude ?? ''}\n${own ?? ''}`) ? new Map() : null;
+    return new GitignoreRules([...this.sets, { base: relDir, ig, byName }]);
   }
 
-  /** Whether `rel` (relative to the walk's root; directories end in "/") is ignored. */
-  ignores(rel: string): boolean {
+  /**
+   * Whether `rel` (relative to the walk's root; directories end in "/") is ignored. `name` is its
+   * last component (with the "/" of a directory). The walk asks only about entries of directories
+   * it entered, so no parent of `rel` is ignored.
+   */
+  ignores(rel: string, name: string): boolean {
     for (let k = this.sets.length - 1; k >= 0; k--) {
-      const { base, ig } = this.sets[k]!;
-      const local = base === '' ? rel : rel.slice(base.length + 1);
-      const result = ig.test(local);
+      const { base, ig, byName } = this.sets[k]!;
+      let result;
+      if (byName) {
+        result = byName.get(name);
+        if (result === undefined) byName.set(name, (result = ig.test(name)));
+      } else {
+        result = ig.test(base === '' ? rel : rel.slice(base.length + 1));
+      }
       if (result.ignored) return true;
       if (result.unignored) return false;
     }

@@ -101,13 +101,13 @@ export async function walk(
     for (const e of entries) {
       const childRel = node.rel ? `${node.rel}/${e.name}` : e.name;
       if (e.isDirectory()) {
-        if (SKIPPED_DIRS.has(e.name) || here.ignores(`${childRel}/`)) continue;
+        if (SKIPPED_DIRS.has(e.name) || here.ignores(`${childRel}/`, `${e.name}/`)) continue;
         const child: DirNode = { rel: childRel, files: [], subdirs: [] };
         node.subdirs.push(child);
         queue.push({ abs: join(task.abs, e.name), node: child, rules: here, top: false });
         continue;
       }
-      if (here.ignores(childRel)) continue;
+      if (here.ignores(childRel, e.name)) continue;
       node.files.push(childRel);
       total++;
     }
