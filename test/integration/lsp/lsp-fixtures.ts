@@ -1,10 +1,13 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { afterAll } from 'vitest';
 import { parseConfig } from '../../../electron/host/config/load-config';
 import type { AppConfig } from '../../../electron/host/config/schema';
-import type { LspService } from '../../../electron/host/lsp/lsp-service';
+import { LspService } from '../../../electron/host/lsp/lsp-service';
+import { lspTool } from '../../../electron/host/tools/lsp';
 import type { ToolContext } from '../../../electron/host/tools/tool';
 import type { SessionEventBody } from '../../../shared/protocol/events';
+import { tempDir } from '../../helpers/temp';
 
 // Shared by the LSP tests: temp projects written from a map, a ToolContext around one service.
 
@@ -36,6 +39,24 @@ export function toolContext(
       events.push(event);
     },
   };
+}
+
+/**
+ * A temp project of `files` with one LspService (default config, passive diagnostics waited for
+ * up to 30 s) for the describe block it is called in, disposed after it; `call` runs lsp_tool.
+ */
+export function lspProject(prefix: string, files: Record<string, string>) {
+  const temp = tempDir(prefix);
+  const root = temp.dir;
+  writeProject(root, files);
+  const lsp = new LspService({ config: () => configWith(), waits: { passiveMs: 30_000 } });
+  const ctx = toolContext(root, lsp);
+  const call = (args: Record<string, unknown>) => lspTool.run(ctx, lspTool.parameters.parse(args));
+  afterAll(async () => {
+    await lsp.dispose();
+    temp.cleanup();
+  });
+  return { root, lsp, ctx, call };
 }
 
 export function isAlive(pid: number): boolean {

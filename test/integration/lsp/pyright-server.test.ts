@@ -1,11 +1,10 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { LspService } from '../../../electron/host/lsp/lsp-service';
 import { lspTool } from '../../../electron/host/tools/lsp';
-import type { ToolContext } from '../../../electron/host/tools/tool';
 import { tempDir } from '../../helpers/temp';
-import { configWith, toolContext, writeProject } from './lsp-fixtures';
+import { configWith, lspProject, toolContext, writeProject } from './lsp-fixtures';
 
 // Real pyright (from this repo's dev dependencies): one server for the built-in spec, whose
 // diagnostics are pulled, and one configured as a custom server, whose diagnostics are the
@@ -24,27 +23,12 @@ limit: int = LIMIT
 const APP_FIXED = APP_BROKEN.replace('label: str', 'label: int');
 
 describe('lsp_tool on pyright', () => {
-  const temp = tempDir('mewbo-lsp-py-');
-  const root = temp.dir;
-  let lsp: LspService;
-  let ctx: ToolContext;
-  const call = (args: Record<string, unknown>) => lspTool.run(ctx, lspTool.parameters.parse(args));
-
-  beforeAll(() => {
-    writeProject(root, {
-      'pyproject.toml': '[project]\nname = "demo"\nversion = "0"\n',
-      'pkg/__init__.py': '',
-      'pkg/util.py': UTIL,
-      'pkg/consts.py': 'LIMIT: int = 3\n',
-      'app.py': APP_BROKEN,
-    });
-    lsp = new LspService({ config: () => configWith(), waits: { passiveMs: 30_000 } });
-    ctx = toolContext(root, lsp);
-  });
-
-  afterAll(async () => {
-    await lsp.dispose();
-    temp.cleanup();
+  const { root, lsp, call } = lspProject('mewbo-lsp-py-', {
+    'pyproject.toml': '[project]\nname = "demo"\nversion = "0"\n',
+    'pkg/__init__.py': '',
+    'pkg/util.py': UTIL,
+    'pkg/consts.py': 'LIMIT: int = 3\n',
+    'app.py': APP_BROKEN,
   });
 
   it('diagnostics report a type error with its position and rule', async () => {

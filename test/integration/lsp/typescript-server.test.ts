@@ -1,12 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LspService } from '../../../electron/host/lsp/lsp-service';
+import { describe, expect, it } from 'vitest';
 import { fileEditTool } from '../../../electron/host/tools/file-edit';
-import { lspTool } from '../../../electron/host/tools/lsp';
-import type { ToolContext } from '../../../electron/host/tools/tool';
-import { tempDir } from '../../helpers/temp';
-import { configWith, isAlive, toolContext, waitGone, writeProject } from './lsp-fixtures';
+import { isAlive, lspProject, waitGone } from './lsp-fixtures';
 
 // One real typescript-language-server (from this repo's dev dependencies) for the whole file, on
 // a temp project of two files; tests run in order and some edit the files for the next ones.
@@ -23,32 +19,17 @@ export const count: number = greet('x');
 const MAIN_FIXED = MAIN_BROKEN.replace(`count: number`, `count: string`);
 
 describe('lsp_tool on typescript-language-server', () => {
-  const temp = tempDir('mewbo-lsp-ts-');
-  const root = temp.dir;
-  let lsp: LspService;
-  let ctx: ToolContext;
-  const call = (args: Record<string, unknown>) => lspTool.run(ctx, lspTool.parameters.parse(args));
-
-  beforeAll(() => {
-    writeProject(root, {
-      'tsconfig.json': JSON.stringify({
-        compilerOptions: {
-          strict: true,
-          noEmit: true,
-          module: 'ESNext',
-          moduleResolution: 'Bundler',
-        },
-      }),
-      'src/greet.ts': GREET,
-      'src/main.ts': MAIN_BROKEN,
-    });
-    lsp = new LspService({ config: () => configWith(), waits: { passiveMs: 30_000 } });
-    ctx = toolContext(root, lsp);
-  });
-
-  afterAll(async () => {
-    await lsp.dispose();
-    temp.cleanup();
+  const { root, lsp, ctx, call } = lspProject('mewbo-lsp-ts-', {
+    'tsconfig.json': JSON.stringify({
+      compilerOptions: {
+        strict: true,
+        noEmit: true,
+        module: 'ESNext',
+        moduleResolution: 'Bundler',
+      },
+    }),
+    'src/greet.ts': GREET,
+    'src/main.ts': MAIN_BROKEN,
   });
 
   it('diagnostics report a type error with its position, code and source line', async () => {
