@@ -1,4 +1,4 @@
-import { chromium, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -6,7 +6,7 @@ import headless from '@xterm/headless';
 import { FakeAnthropic } from '../test/helpers/fake-anthropic';
 import { tempDir } from '../test/helpers/temp';
 import { withoutWebgl } from '../test/e2e/fixtures';
-import { ROOT, requireBuild, serve } from './ui-host';
+import { launchChromium, ROOT, requireBuild, serve } from './ui-host';
 import { report } from './report';
 
 // Shell output into a visible console, end to end: a background shell (a PTY) started by a
@@ -26,7 +26,6 @@ const PRODUCE = `head -c ${CHARS} /dev/zero | tr '\\0' x | fold -w ${LINE}`;
 const MARKER = 'END-OF-OUTPUT';
 // @xterm/headless is CommonJS: its named exports are not visible to Node's ESM loader.
 const { Terminal } = headless;
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** The host's frame size (shells/constants.ts STREAM_BATCH_MAX_CHARS): the references get the same chunks. */
 const CHUNK = 64_000;
 
@@ -139,10 +138,7 @@ writeFileSync(
   JSON.stringify({ permission_mode: 'auto', projects: { bench: { path: project.dir } } }),
 );
 const host = await serve(home.dir, { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.url });
-const browser = await chromium.launch({
-  executablePath: CHROMIUM,
-  args: ['--no-sandbox', '--disable-gpu'],
-});
+const browser = await launchChromium();
 try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   await page.addInitScript(withoutWebgl);

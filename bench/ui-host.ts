@@ -1,8 +1,9 @@
+import { chromium, type Browser } from '@playwright/test';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
-// `mewbo serve` for the UI benchmarks. bench/run.mjs runs bundles from node_modules/.cache with
+// `mewbo serve` and Debian's Chromium for the UI benchmarks. bench/run.mjs runs bundles from node_modules/.cache with
 // the repo as the working directory, so paths come from cwd, not from import.meta.url.
 
 export const ROOT = process.cwd();
@@ -60,4 +61,12 @@ export async function serve(home: string, env: NodeJS.ProcessEnv = {}): Promise<
         child.kill('SIGTERM');
       }),
   };
+}
+
+/** Debian's Chromium (CHROMIUM_PATH to use another), headless, as the e2e tests run it. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu'],
+  });
 }

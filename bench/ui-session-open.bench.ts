@@ -1,7 +1,6 @@
-import { chromium } from '@playwright/test';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { requireBuild, serve } from './ui-host';
+import { launchChromium, requireBuild, serve } from './ui-host';
 import { tempDir } from '../test/helpers/temp';
 import { longSessionBodies } from '../test/e2e/seed-session';
 import { report } from './report';
@@ -15,7 +14,6 @@ import { report } from './report';
 const BIG = 100_000;
 const SMALL = 2_000;
 const RUNS = 3;
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 requireBuild();
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -50,10 +48,7 @@ const t = tempDir('mewbo-bench-ui-');
 const big = seed(t.dir, BIG, 'big');
 const small = seed(t.dir, SMALL, 'small');
 const host = await serve(t.dir);
-const browser = await chromium.launch({
-  executablePath: CHROMIUM,
-  args: ['--no-sandbox', '--disable-gpu'],
-});
+const browser = await launchChromium();
 try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   // The login link works once: the first visit logs the page in, later ones reload the app.

@@ -1,5 +1,4 @@
-import { chromium } from '@playwright/test';
-import { requireBuild, serve } from './ui-host';
+import { launchChromium, requireBuild, serve } from './ui-host';
 import { FakeAnthropic } from '../test/helpers/fake-anthropic';
 import { tempDir } from '../test/helpers/temp';
 import { report } from './report';
@@ -9,7 +8,6 @@ import { report } from './report';
 // over the time the model's server took to send it (first request byte to last response byte).
 // The reference is the same stream on the wire: a UI that keeps up finishes just after it.
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ANSWER_BYTES = 60 * 1024;
 const DELTA_CHARS = 40;
 /** Pace of the deltas: ~1,500 deltas over ~6 s, about a fast model's token rate. */
@@ -39,10 +37,7 @@ const t = tempDir('mewbo-bench-stream-');
 const fake = await FakeAnthropic.start();
 fake.script.push({ text: answer(), pace: { chars: DELTA_CHARS, everyMs: DELTA_EVERY_MS } });
 const host = await serve(t.dir, { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.url });
-const browser = await chromium.launch({
-  executablePath: CHROMIUM,
-  args: ['--no-sandbox', '--disable-gpu'],
-});
+const browser = await launchChromium();
 try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   await page.goto(host.url);
