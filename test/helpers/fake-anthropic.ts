@@ -17,7 +17,8 @@ import {
 // the version header, alternating roles starting with user, every tool_use answered by a
 // tool_result in the next user message. Like the real API it refuses more than 4 cache_control
 // breakpoints, a thinking block whose text or signature changed on its way back, redacted_thinking
-// data it never issued, and (thinking on) a tool loop whose last assistant turn lost its thinking.
+// data it never issued, (thinking on) a tool loop whose last assistant turn lost its thinking, a
+// request over 32 MB (413) and one past the image caps (fake-image-shapes.ts).
 
 export interface FakeAnthropicOptions {
   apiKey?: string;
@@ -184,6 +185,9 @@ export class FakeAnthropic {
       return this.json(res, 401, 'authentication_error', 'invalid x-api-key');
     if (!req.headers['anthropic-version'])
       return this.json(res, 400, 'invalid_request_error', 'anthropic-version header is required');
+    // The Messages API's request size limit (32 MB on the standard endpoints).
+    if (Buffer.byteLength(raw) > 32 * 1024 * 1024)
+      return this.json(res, 413, 'request_too_large', 'Request exceeds the maximum size');
     let body: any;
     try {
       body = JSON.parse(raw);

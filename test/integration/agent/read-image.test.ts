@@ -8,7 +8,7 @@ import {
   ollamaImageError,
   responsesImageError,
 } from '../../helpers/fake-image-shapes';
-import { makePng } from '../../helpers/png';
+import { makePng, noisePng } from '../../helpers/png';
 import { Harness, ofType, type HarnessOptions } from './harness';
 
 // read_file on an image file: the image reaches the model, in each provider's documented shape
@@ -299,6 +299,30 @@ describe("a long session's images stay under the provider's caps and the context
     // Before the cap, every image went: the request before the last carried all 92 of its images.
     expect(imagesIn(requests.at(-2)!)).toEqual(all.slice(0, 92));
   });
+
+  it('Anthropic: a request stays under 32 MB, however many full-size screenshots were read', async () => {
+    h = await Harness.start({ config: { permission_mode: 'auto' } });
+    // Seven ~4 MB images that do not compress: 37 MB of base64 together, over the API's 32 MB.
+    const shots = Array.from({ length: 7 }, (_, i) => ({
+      name: `shot${i}.png`,
+      data: noisePng(1150 + i, 1150),
+    }));
+    for (const f of shots) writeFileSync(join(h.project, f.name), f.data);
+    for (const f of shots)
+      h.script.push({ toolCalls: [{ name: 'read_file', args: { path: f.name } }] });
+    h.script.push({ text: 'done' });
+    const id = await h.newSession();
+    await h.send(id, 'look at the screenshots');
+    const events = await h.waitRunEnd(id, 0, 120_000);
+    // The fake answers 413 past 32 MB, as the API does.
+    expect(ofType(events, 'error')).toEqual([]);
+    const last = h.fake.requests.at(-1)!;
+    expect(Buffer.byteLength(JSON.stringify(last.body))).toBeLessThan(32 * 1024 * 1024);
+    const kept = imagesIn(last.body);
+    expect(kept).toEqual(shots.slice(7 - kept.length).map((f) => f.data.toString('base64')));
+    expect(kept.length).toBeLessThan(7);
+    expect(textOf(last.body)).toContain('[image omitted: shot0.png (PNG, 1150×1150)');
+  }, 180_000);
 
   it('images that push the estimate over the budget are left out before any compaction', async () => {
     // A 12,000-token window compacts past 7,200 estimated tokens; each 1000×1000 image is ~1,334.
