@@ -267,10 +267,10 @@ async function callModel(
   }
 }
 
-/** A model that takes no images is sent a line for each instead: it costs no image tokens. */
+/** A model that takes no images is sent a line for each instead: no image is left out, none costs tokens. */
+const NO_IMAGES: ImageLimits = { maxImages: Infinity, maxBase64Chars: Infinity, tokens: () => 0 };
 function imageLimitsOf(provider: ModelProvider): ImageLimits {
-  const limits = provider.imageLimits ?? DEFAULT_IMAGE_LIMITS;
-  return provider.images === false ? { ...limits, tokens: () => 0 } : limits;
+  return provider.images === false ? NO_IMAGES : (provider.imageLimits ?? DEFAULT_IMAGE_LIMITS);
 }
 
 function translateAbort(run: RunContext, err: unknown): unknown {

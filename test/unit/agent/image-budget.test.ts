@@ -9,6 +9,8 @@ import {
 import { LoopState } from '../../../electron/host/agent/loop-state';
 import {
   ANTHROPIC_IMAGE_LIMITS,
+  DEFAULT_IMAGE_LIMITS,
+  OPENAI_IMAGE_LIMITS,
   type ImageLimits,
 } from '../../../electron/host/models/image-limits';
 import type { ModelImage, ModelMessage } from '../../../electron/host/models/types';
@@ -81,6 +83,18 @@ describe('planImages / limitImages', () => {
     // One more image: 11 must go, so a second group of 10.
     images.push(img(30));
     expect(planImages(imageRefs(results(images)), ANTHROPIC_IMAGE_LIMITS, roomy).omit).toBe(20);
+  });
+
+  it("OpenAI's caps are its own: 500 images pass, the 501st sends a group out", () => {
+    const ms = results(Array.from({ length: 500 }, (_, i) => img(i, 1024)));
+    const r = limitImages(ms, OPENAI_IMAGE_LIMITS, roomy);
+    expect(r.omitted).toBe(0);
+    expect(r.tokens).toBe(500 * 765);
+    expect(limitImages([...ms, ...results([img(500)])], OPENAI_IMAGE_LIMITS, roomy).omitted).toBe(
+      IMAGES_OMIT_STEP,
+    );
+    // Ollama documents no formula: each image counts at the constant.
+    expect(limitImages(ms.slice(0, 3), DEFAULT_IMAGE_LIMITS, roomy).tokens).toBe(3 * 1600);
   });
 
   it('the request size: images past the base64 cap go, oldest first', () => {
