@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { Harness, ofType } from '../agent/harness';
+import { Harness } from '../agent/harness';
 import { ReferenceClient } from '../../helpers/reference-remote-client';
+import { waitingShellApproval } from '../../helpers/waiting-approval';
 
 // #21 part 2: when a session starts waiting on the user and no desktop window has focus, a phone
 // with remote rights is told (remote_notify, once per item); while a window has focus it is not;
@@ -22,18 +23,6 @@ async function pair(harness: Harness, remote: boolean, name: string) {
   return c;
 }
 
-async function startWaiting(harness: Harness, command: string) {
-  harness.script.push({ toolCalls: [{ name: 'aider_shell_tool', args: { command } }] });
-  const id = await harness.newSession();
-  await harness.send(id, `run ${command}`);
-  const ev = await harness.waitFor(
-    id,
-    (e) => e.some((x) => x.type === 'run_state' && x.state === 'waiting'),
-    'the approval',
-  );
-  return { id, approvalId: ofType(ev, 'approval_request')[0]!.approval_id };
-}
-
 describe('notifications to remote phones', () => {
   it('a remote phone is told when a session starts waiting while no desktop window has focus, not while one has; a phone without the right never', async () => {
     h = await Harness.start({
@@ -45,25 +34,25 @@ describe('notifications to remote phones', () => {
 
     // A desktop window has focus: the user sees it there.
     await h.invoke('devices.reportFocus', { focused: true });
-    const seen = await startWaiting(h, 'echo while-focused');
+    const seen = await waitingShellApproval(h, 'echo while-focused');
     // The window loses focus; the next session that waits is announced.
     await h.invoke('devices.reportFocus', { focused: false });
-    const away = await startWaiting(h, 'echo while-away');
+    const away = await waitingShellApproval(h, 'echo while-away');
 
     const notify = await remote.next((f) => f.type === 'remote_notify');
     expect(notify).toMatchObject({
       v: 1,
       session_id: away.id,
       kind: 'approval',
-      item_id: away.approvalId,
+      item_id: away.request.approval_id,
       title: 'Mewbo needs your approval',
       body: 'Run: echo while-away',
     });
     // Items notify in the order they start waiting: nothing came for the one seen on the desktop.
     expect(remote.frames.filter((f) => f.type === 'remote_notify').map((f) => f.item_id)).toEqual([
-      away.approvalId,
+      away.request.approval_id,
     ]);
-    expect(seen.approvalId).not.toBe(away.approvalId);
+    expect(seen.request.approval_id).not.toBe(away.request.approval_id);
     // remote_changed pushes told the view to refresh.
     await remote.next((f) => f.type === 'remote_changed');
 
