@@ -111,6 +111,15 @@ function seed(
   return { id, file, events };
 }
 
+/** `n` user messages, m0 to m{n-1}. */
+function messages(n: number): SessionEventBody[] {
+  return Array.from({ length: n }, (_, i) => ({
+    type: 'user_message',
+    text: `m${i}`,
+    message_id: `m${i}`,
+  }));
+}
+
 function fold(events: SessionEvent[]) {
   const b = new SnapshotBuilder();
   for (const e of events) b.apply(e);
@@ -195,11 +204,7 @@ describe('paged session reads', () => {
     const bodies: SessionEventBody[] = [
       { type: 'session_created', title: 'from the index', project: null, root: null },
       { type: 'mode_change', mode: 'auto' },
-      ...Array.from({ length: INDEX_EVERY * 2 }, (_, i) => ({
-        type: 'user_message' as const,
-        text: `m${i}`,
-        message_id: `m${i}`,
-      })),
+      ...messages(INDEX_EVERY * 2),
     ];
     const s = seed(t.dir, bodies);
     const m1 = new SessionManager(t.dir);
@@ -230,11 +235,7 @@ describe('paged session reads', () => {
 
   it('an index that no longer matches its log (the log was cut shorter) is rebuilt', async () => {
     t = tempDir();
-    const bodies = Array.from({ length: INDEX_EVERY * 2 + 5 }, (_, i) => ({
-      type: 'user_message' as const,
-      text: `m${i}`,
-      message_id: `m${i}`,
-    }));
+    const bodies = messages(INDEX_EVERY * 2 + 5);
     const s = seed(t.dir, bodies);
     const m1 = new SessionManager(t.dir);
     await m1.view(s.id, 10);
@@ -249,14 +250,7 @@ describe('paged session reads', () => {
 
   it('a topic subscriber of a session not loaded gets the replay, then the events of the run that loads it, with no gap or duplicate', async () => {
     t = tempDir();
-    const s = seed(
-      t.dir,
-      Array.from({ length: 300 }, (_, i) => ({
-        type: 'user_message' as const,
-        text: `m${i}`,
-        message_id: `m${i}`,
-      })),
-    );
+    const s = seed(t.dir, messages(300));
     const m = new SessionManager(t.dir);
     const seen: number[] = [];
     const sub = await m.watch(s.id, 290, (e) => {
@@ -276,14 +270,7 @@ describe('paged session reads', () => {
 
   it('a damaged log not loaded still opens: its unreadable line is skipped and reported with the session', async () => {
     t = tempDir();
-    const s = seed(
-      t.dir,
-      Array.from({ length: 40 }, (_, i) => ({
-        type: 'user_message' as const,
-        text: `m${i}`,
-        message_id: `m${i}`,
-      })),
-    );
+    const s = seed(t.dir, messages(40));
     const lines = readFileSync(s.file, 'utf8').split('\n');
     lines[10] = '{"type":"user_message","text":garbage';
     writeFileSync(s.file, lines.join('\n'));
