@@ -2,9 +2,7 @@ import {
   existsSync,
   mkdirSync,
   readdirSync,
-  lstatSync,
   readFileSync,
-  renameSync,
   rmSync,
   symlinkSync,
   writeFileSync,
@@ -16,7 +14,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { safeResolve } from '../../../electron/host/fs/safe-path';
 import { ReadState } from '../../../electron/host/tools/read-state';
 import { apiContext, makeFixture, runApi, type Fixture } from '../../unit/tools/harness';
-import { makeSwapper, stopRacer, type Swapper } from './swap-racer';
+import { countLeaks, makeSwapper, stopRacer, unswap, type Swapper } from './swap-racer';
 
 // Issue #14, route 2: a process in the project swaps a directory (or a file) with a symlink to
 // another project, atomically and over and over, while the file tools resolve a path and then
@@ -90,28 +88,24 @@ function race(a: string, b: string): void {
 
 /** After the racer stopped (maybe mid-swap), puts each symlink back where it started. */
 function restore(a: string, b: string): void {
-  const pa = join(fx.root, a);
-  const pb = join(fx.root, b);
-  if (!lstatSync(pa).isSymbolicLink()) return;
-  renameSync(pa, `${pa}.swap`);
-  renameSync(pb, pa);
-  renameSync(`${pa}.swap`, pb);
+  unswap(join(fx.root, a), join(fx.root, b));
 }
 
 describe.skipIf(process.platform !== 'linux')('file tools under a swapping racer', () => {
   it('the racer works: an unprotected resolve-then-open reads the other project', async (t) => {
     if (!swapper) t.skip('no renameat2(RENAME_EXCHANGE) here');
     race('sub', 'alt');
-    let leaks = 0;
-    let attempts = 0;
-    while (attempts < CONTROL_ATTEMPTS && leaks < CONTROL_LEAKS_ENOUGH) {
-      attempts++;
-      const r = safeResolve(fx.root, undefined, 'sub/deep/secret.txt');
-      if (!r.ok) continue;
-      // The old code: the checked path is opened again by name.
-      const text = await readFile(r.path, 'utf8').catch(() => '');
-      if (text.includes(SECRET)) leaks++;
-    }
+    const { leaks, attempts } = await countLeaks(
+      CONTROL_ATTEMPTS,
+      CONTROL_LEAKS_ENOUGH,
+      async () => {
+        const r = safeResolve(fx.root, undefined, 'sub/deep/secret.txt');
+        if (!r.ok) return false;
+        // The old code: the checked path is opened again by name.
+        const text = await readFile(r.path, 'utf8').catch(() => '');
+        return text.includes(SECRET);
+      },
+    );
     console.log(`unprotected read: ${leaks} leaks in ${attempts} attempts (${swapper!.how})`);
     expect(leaks).toBeGreaterThan(0);
   });
@@ -119,18 +113,18 @@ describe.skipIf(process.platform !== 'linux')('file tools under a swapping racer
   it('the racer works: an unprotected resolve-then-write lands in the other project', async (t) => {
     if (!swapper) t.skip('no renameat2(RENAME_EXCHANGE) here');
     race('sub', 'alt');
-    let leaks = 0;
-    let attempts = 0;
-    while (attempts < CONTROL_ATTEMPTS && leaks < CONTROL_LEAKS_ENOUGH) {
-      attempts++;
-      const r = safeResolve(fx.root, undefined, 'sub/deep/planted.txt');
-      if (!r.ok) continue;
-      await writeFile(r.path, 'written\n').catch(() => undefined);
-      if (existsSync(join(fx.outside, 'deep', 'planted.txt'))) {
-        leaks++;
+    const { leaks, attempts } = await countLeaks(
+      CONTROL_ATTEMPTS,
+      CONTROL_LEAKS_ENOUGH,
+      async () => {
+        const r = safeResolve(fx.root, undefined, 'sub/deep/planted.txt');
+        if (!r.ok) return false;
+        await writeFile(r.path, 'written\n').catch(() => undefined);
+        if (!existsSync(join(fx.outside, 'deep', 'planted.txt'))) return false;
         rmSync(join(fx.outside, 'deep', 'planted.txt'));
-      }
-    }
+        return true;
+      },
+    );
     await stopRacer(racer!);
     console.log(`unprotected write: ${leaks} leaks in ${attempts} attempts`);
     expect(leaks).toBeGreaterThan(0);
@@ -139,15 +133,16 @@ describe.skipIf(process.platform !== 'linux')('file tools under a swapping racer
   it('the racer works: an unprotected resolve-then-readdir lists the other project', async (t) => {
     if (!swapper) t.skip('no renameat2(RENAME_EXCHANGE) here');
     race('sub', 'alt');
-    let leaks = 0;
-    let attempts = 0;
-    while (attempts < CONTROL_ATTEMPTS && leaks < CONTROL_LEAKS_ENOUGH) {
-      attempts++;
-      const r = safeResolve(fx.root, undefined, 'sub/deep');
-      if (!r.ok) continue;
-      const names = await readdir(r.path).catch(() => [] as string[]);
-      if (names.some((n) => n.startsWith(LISTED_SECRET))) leaks++;
-    }
+    const { leaks, attempts } = await countLeaks(
+      CONTROL_ATTEMPTS,
+      CONTROL_LEAKS_ENOUGH,
+      async () => {
+        const r = safeResolve(fx.root, undefined, 'sub/deep');
+        if (!r.ok) return false;
+        const names = await readdir(r.path).catch(() => [] as string[]);
+        return names.some((n) => n.startsWith(LISTED_SECRET));
+      },
+    );
     console.log(`unprotected readdir: ${leaks} leaks in ${attempts} attempts`);
     expect(leaks).toBeGreaterThan(0);
   });

@@ -6,7 +6,6 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
-  renameSync,
   statSync,
   symlinkSync,
   writeFileSync,
@@ -18,7 +17,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { applyRestore, type RestorePlan } from '../../../electron/host/checkpoints/restore';
 import { resolveInsideRoot } from '../../../electron/host/fs/safe-path';
 import { makeFixture, type Fixture } from '../../unit/tools/harness';
-import { makeSwapper, stopRacer, type Swapper } from './swap-racer';
+import { countLeaks, makeSwapper, stopRacer, unswap, type Swapper } from './swap-racer';
 
 // A rewind puts files back, deletes the ones the agent made, makes folders and symlinks and sets
 // modes, all inside the project. A process in the project (the agent's own background shell)
@@ -73,13 +72,7 @@ afterEach(async () => {
   if (racer) await stopRacer(racer);
   racer = undefined;
   // The racer may have stopped mid-swap: put the real folder back at sub.
-  const sub = join(fx.root, 'sub');
-  const alt = join(fx.root, 'alt');
-  if (lstatSync(sub).isSymbolicLink()) {
-    renameSync(sub, `${sub}.swap`);
-    renameSync(alt, sub);
-    renameSync(`${sub}.swap`, alt);
-  }
+  unswap(join(fx.root, 'sub'), join(fx.root, 'alt'));
 });
 
 afterAll(() => fx.cleanup());
@@ -89,18 +82,17 @@ describe.skipIf(process.platform !== 'linux')('a rewind under a swapping racer',
     if (!swapper) t.skip('no renameat2(RENAME_EXCHANGE) here');
     const bait = join(outsideDeep(), 'bait.txt');
     racer = swapper!.start(join(fx.root, 'sub'), join(fx.root, 'alt'));
-    let leaks = 0;
-    for (let i = 0; i < CONTROL_ATTEMPTS && leaks < 3; i++) {
+    const { leaks } = await countLeaks(CONTROL_ATTEMPTS, 3, async () => {
       if (!existsSync(bait)) writeFileSync(bait, 'x');
       let path: string;
       try {
         path = join(resolveInsideRoot(fx.root, 'sub/deep', { label: 'restored path' }), 'bait.txt');
       } catch {
-        continue;
+        return false;
       }
       await unlink(path).catch(() => undefined);
-      if (!existsSync(bait)) leaks++;
-    }
+      return !existsSync(bait);
+    });
     await stopRacer(racer!);
     console.log(`unprotected rewind delete: ${leaks} leaks`);
     expect(leaks).toBeGreaterThan(0);

@@ -1,5 +1,5 @@
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { lstatSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 // A process that swaps two paths atomically (renameat2 RENAME_EXCHANGE) as fast as it can, until
@@ -86,4 +86,30 @@ export async function stopRacer(racer: ChildProcess): Promise<void> {
     racer.once('exit', () => resolve());
     racer.kill('SIGKILL');
   });
+}
+
+/** After the racer stopped (maybe mid-swap), puts the pair back: `real` not a symlink. */
+export function unswap(real: string, link: string): void {
+  if (!lstatSync(real).isSymbolicLink()) return;
+  renameSync(real, `${real}.swap`);
+  renameSync(link, real);
+  renameSync(`${real}.swap`, link);
+}
+
+/**
+ * A control's count: runs `attempt` (true when it leaked) while the racer runs, until it leaked
+ * `enough` times or made `max` attempts.
+ */
+export async function countLeaks(
+  max: number,
+  enough: number,
+  attempt: () => Promise<boolean>,
+): Promise<{ leaks: number; attempts: number }> {
+  let leaks = 0;
+  let attempts = 0;
+  while (attempts < max && leaks < enough) {
+    attempts++;
+    if (await attempt()) leaks++;
+  }
+  return { leaks, attempts };
 }
