@@ -63,6 +63,11 @@ for (const size of SIZES) {
       await expect(app.getByRole('button', { name: 'Approve', exact: true })).toBeInViewport({
         ratio: 1,
       });
+      // The row just clicked is under the pointer, so its actions show: its waiting badge stays
+      // beside them, not under them.
+      const badge = (await app.locator('.session-row .waiting-badge').boundingBox())!;
+      const actions = (await app.locator('.session-row .row-actions').boundingBox())!;
+      expect(badge.x + badge.width, 'waiting badge right edge').toBeLessThanOrEqual(actions.x);
       // No sideways scrolling of the page.
       const overflow = await app.evaluate(
         () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
