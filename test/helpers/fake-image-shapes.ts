@@ -86,7 +86,30 @@ export function anthropicImageError(body: any): string | null {
   return null;
 }
 
+/**
+ * OpenAI's documented caps on one request (developers.openai.com/api/docs/guides/images-vision):
+ * up to 500 images and 50 MB of image bytes.
+ */
+function openAiImageCapError(urls: unknown[]): string | null {
+  const datas = urls.filter((u): u is string => typeof u === 'string' && u.startsWith('data:'));
+  if (urls.length > 500) return `Too many images in the request: ${urls.length} > 500`;
+  const bytes = datas.reduce(
+    (n, u) => n + Math.floor(((u.length - u.indexOf(',') - 1) * 3) / 4),
+    0,
+  );
+  if (bytes > 50 * 1024 * 1024) return `The images in the request add up to more than 50 MB`;
+  return null;
+}
+
 export function chatImageError(body: any): string | null {
+  const capped = openAiImageCapError(
+    (body.messages ?? []).flatMap((m: any) =>
+      blocks(m.content)
+        .filter((p) => p?.type === 'image_url')
+        .map((p) => p.image_url?.url),
+    ),
+  );
+  if (capped) return capped;
   for (const [i, m] of (body.messages ?? []).entries()) {
     if (typeof m.content === 'string' || m.content === null || m.content === undefined) continue;
     for (const [j, p] of blocks(m.content).entries()) {
@@ -102,6 +125,14 @@ export function chatImageError(body: any): string | null {
 }
 
 export function responsesImageError(body: any): string | null {
+  const capped = openAiImageCapError(
+    (body.input ?? []).flatMap((item: any) =>
+      blocks(item.type === 'function_call_output' ? item.output : item.content)
+        .filter((p) => p?.type === 'input_image')
+        .map((p) => p.image_url),
+    ),
+  );
+  if (capped) return capped;
   for (const [i, item] of (body.input ?? []).entries()) {
     if (item.type !== 'function_call_output' && !item.role) continue;
     const parts =

@@ -174,7 +174,7 @@ describe('images the user sends, to a model that takes none', () => {
 });
 
 describe('the fakes refuse the shapes the real APIs refuse (the checks above are not vacuous)', () => {
-  it("Anthropic's caps: over 100 images, or over 20 with one past 2000 px a side, is a 400", () => {
+  it('the image caps: Anthropic over 100 images, or over 20 with one past 2000 px a side; OpenAI over 500', () => {
     const block = (p: Buffer) => ({
       type: 'image',
       source: { type: 'base64', media_type: 'image/png', data: p.toString('base64') },
@@ -186,6 +186,20 @@ describe('the fakes refuse the shapes the real APIs refuse (the checks above are
     expect(anthropicImageError(body(Array.from({ length: 101 }, () => png)))).toMatch(
       /Too many images in the request: 101 > 100/,
     );
+    const parts = (n: number) =>
+      Array.from({ length: n }, () => ({ type: 'image_url', image_url: { url: dataUrl } }));
+    expect(chatImageError({ messages: [{ role: 'user', content: parts(500) }] })).toBeNull();
+    expect(chatImageError({ messages: [{ role: 'user', content: parts(501) }] })).toMatch(
+      /Too many images in the request: 501 > 500/,
+    );
+    const input = (n: number) => [
+      {
+        role: 'user',
+        content: Array.from({ length: n }, () => ({ type: 'input_image', image_url: dataUrl })),
+      },
+    ];
+    expect(responsesImageError({ input: input(500) })).toBeNull();
+    expect(responsesImageError({ input: input(501) })).toMatch(/501 > 500/);
     const wide = makePng(2001, 1);
     expect(anthropicImageError(body([wide, ...Array.from({ length: 19 }, () => png)]))).toBeNull();
     expect(anthropicImageError(body([wide, ...Array.from({ length: 20 }, () => png)]))).toMatch(
