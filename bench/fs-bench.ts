@@ -3,27 +3,12 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { fmt } from './report';
 
-// Shared by the file-tool benches: the goal row of issue #18 (`name: ratio (goal)`) and a warm
-// `mewbo mcp` to call the tools through, as an agent outside the app does.
+// Shared by the file-tool benches: a warm `mewbo mcp` to call the tools through, as an agent
+// outside the app does.
 
 const ROOT = process.cwd();
 const CLI = join(ROOT, 'dist', 'cli.js');
-
-/** Prints `name: ratio (goal)` and, under it, the two figures the ratio is made of. */
-export function goalRow(
-  name: string,
-  value: number,
-  reference: number,
-  goal: string,
-  refName: string,
-  unit = 'ms',
-): void {
-  const ratio = reference === 0 ? Infinity : value / reference;
-  console.log(`${name}: ${ratio.toFixed(2)} (${goal})`);
-  console.log(`  ${fmt(value)} ${unit} vs ${refName} ${fmt(reference)} ${unit}`);
-}
 
 export function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);

@@ -1,4 +1,8 @@
-/** One benchmark line: the figure, its same-run reference, and their ratio. */
+/**
+ * One benchmark line: the figure, its same-run reference, and their ratio. A row with a goal (its
+ * name ends in "(goal ...)") prints as `name: ratio (goal ...)`, the figures indented under it,
+ * so `npm run bench | grep goal` is the table of goals.
+ */
 export function report(
   what: string,
   value: number,
@@ -7,9 +11,15 @@ export function report(
   refUnit = unit,
   refName = 'reference',
 ): void {
-  const ratio = reference === 0 ? Infinity : value / reference;
+  const ratio = (reference === 0 ? Infinity : value / reference).toFixed(2);
+  const goal = /^(.*) \((goal [^)]*)\)$/.exec(what);
+  if (goal) {
+    console.log(`${goal[1]}: ${ratio} (${goal[2]})`);
+    console.log(`  ${fmt(value)} ${unit} vs ${refName} ${fmt(reference)} ${refUnit}`);
+    return;
+  }
   console.log(
-    `${what}: ${fmt(value)} ${unit} (${refName}: ${fmt(reference)} ${refUnit}, ratio ${ratio.toFixed(2)})`,
+    `${what}: ${fmt(value)} ${unit} (${refName}: ${fmt(reference)} ${refUnit}, ratio ${ratio})`,
   );
 }
 
