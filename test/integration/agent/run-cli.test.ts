@@ -1,17 +1,12 @@
-import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FakeAnthropic } from '../../helpers/fake-anthropic';
 import { FakeOpenAi } from '../../helpers/fake-openai';
+import { jsonLines, runMewbo } from '../../helpers/mewbo-cli';
 import { tempDir } from '../../helpers/temp';
 
 // `mewbo run` as a trigger would call it: the built CLI, a temp $MEWBO_HOME, a fake provider.
-
-const CLI = fileURLToPath(new URL('../../../dist/cli.js', import.meta.url));
-/** A run that never ends must fail the test, not hang the suite. */
-const RUN_TIMEOUT_MS = 30_000;
 
 /** One JSON line of `mewbo run`: an event (durable with seq/ts, or a transient delta). */
 type Line = { type: string; seq?: number; [field: string]: unknown };
@@ -37,39 +32,16 @@ afterEach(async () => {
   project.cleanup();
 });
 
-function mewboRun(args: string[], env: NodeJS.ProcessEnv = {}): Promise<RunResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, 'run', ...args], {
-      env: {
-        PATH: process.env.PATH,
-        MEWBO_HOME: home.dir,
-        ANTHROPIC_API_KEY: 'test-key',
-        ANTHROPIC_BASE_URL: fake.url,
-        OLLAMA_BASE_URL: 'http://127.0.0.1:9',
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`mewbo run did not exit: ${err}`));
-    }, RUN_TIMEOUT_MS);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({
-        code,
-        events: out
-          .split('\n')
-          .filter(Boolean)
-          .map((l) => JSON.parse(l) as Line),
-        stderr: err,
-      });
-    });
+async function mewboRun(args: string[], env: NodeJS.ProcessEnv = {}): Promise<RunResult> {
+  const r = await runMewbo(['run', ...args], {
+    env: {
+      MEWBO_HOME: home.dir,
+      ANTHROPIC_API_KEY: 'test-key',
+      ANTHROPIC_BASE_URL: fake.url,
+      ...env,
+    },
   });
+  return { code: r.code, events: jsonLines<Line>(r.stdout), stderr: r.stderr };
 }
 
 const EDIT = {
