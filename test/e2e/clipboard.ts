@@ -1,5 +1,4 @@
-import type { Locator, Page } from '@playwright/test';
-import { SCREENSHOTS } from './fixtures';
+import type { Locator } from '@playwright/test';
 
 // What a person puts in the message box other than typing: files pasted or dropped (real File
 // objects made in the page, so the app reads their bytes as it would a screenshot's) and long
@@ -60,18 +59,4 @@ export async function pasteText(target: Locator, text: string) {
       new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
     );
   }, text);
-}
-
-/** The page at both window sizes, light and dark, for a person to look at. */
-export async function shots(app: Page, name: string) {
-  for (const theme of ['light', 'dark'] as const) {
-    await app.emulateMedia({ colorScheme: theme });
-    for (const [w, h] of [
-      [1440, 900],
-      [900, 650],
-    ] as const) {
-      await app.setViewportSize({ width: w, height: h });
-      await app.screenshot({ path: `${SCREENSHOTS}/${name}-${w}x${h}-${theme}.png` });
-    }
-  }
 }

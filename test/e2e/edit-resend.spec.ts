@@ -1,7 +1,8 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- request bodies are whatever JSON was sent */
 import type { RecordedRequest } from '../helpers/fake-model-script';
 import { test, expect, openProject } from './agent-fixtures';
-import { pasteFiles, pasteText, png, shots } from './clipboard';
+import { pasteFiles, pasteText, png } from './clipboard';
+import { shots } from './fixtures';
 import { makePng } from '../helpers/png';
 
 // #17.14: "Edit and resend" on a message of yours puts all of it back in the message box: the

@@ -1,4 +1,4 @@
-import { test, expect, SCREENSHOTS } from './fixtures';
+import { test, expect, SCREENSHOTS, shots } from './fixtures';
 import { longSessionBodies, seedSession } from './seed-session';
 import type { Page } from '@playwright/test';
 
@@ -110,20 +110,11 @@ test('the find bar at both window sizes, light and dark', async ({ app, home }) 
   await app.keyboard.type('port');
   const bar = app.getByRole('search', { name: 'Find in conversation' });
   await expect(bar.getByRole('status')).toHaveText(/^\d+ of \d+$/);
-  for (const size of [
-    { width: 1440, height: 900 },
-    { width: 900, height: 650 },
-  ])
-    for (const theme of ['light', 'dark'] as const) {
-      await app.setViewportSize(size);
-      await app.emulateMedia({ colorScheme: theme });
-      const b = (await bar.boundingBox())!;
-      expect(b.x + b.width).toBeLessThanOrEqual(size.width);
-      // Below the session header, not over its controls.
-      const header = (await app.locator('.session-header').boundingBox())!;
-      expect(b.y).toBeGreaterThanOrEqual(header.y + header.height);
-      await app.screenshot({
-        path: `${SCREENSHOTS}/find-${size.width}x${size.height}-${theme}.png`,
-      });
-    }
+  await shots(app, 'find', async (size) => {
+    const b = (await bar.boundingBox())!;
+    expect(b.x + b.width).toBeLessThanOrEqual(size.width);
+    // Below the session header, not over its controls.
+    const header = (await app.locator('.session-header').boundingBox())!;
+    expect(b.y).toBeGreaterThanOrEqual(header.y + header.height);
+  });
 });

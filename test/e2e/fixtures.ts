@@ -37,6 +37,33 @@ export const test = base.extend<{
   },
 });
 
+/** The window sizes every screen is looked at in (the issue's screenshot bar), light and dark. */
+export const SHOT_SIZES = [
+  { width: 1440, height: 900 },
+  { width: 900, height: 650 },
+] as const;
+
+/**
+ * The page at each of SHOT_SIZES, light and dark, for a person to look at: `check` (what the
+ * shots once showed wrong) runs at each before its shot, SCREENSHOTS/name-WxH-theme.png.
+ */
+export async function shots(
+  app: Page,
+  name: string,
+  check?: (size: { width: number; height: number }) => Promise<void>,
+): Promise<void> {
+  for (const theme of ['light', 'dark'] as const) {
+    await app.emulateMedia({ colorScheme: theme });
+    for (const size of SHOT_SIZES) {
+      await app.setViewportSize(size);
+      await check?.(size);
+      await app.screenshot({
+        path: `${SCREENSHOTS}/${name}-${size.width}x${size.height}-${theme}.png`,
+      });
+    }
+  }
+}
+
 /** Runs in the page before its scripts: no WebGL context can be created, as on a machine without it. */
 export function withoutWebgl(): void {
   const getContext = HTMLCanvasElement.prototype.getContext;

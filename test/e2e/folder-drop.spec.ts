@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { test, expect, SCREENSHOTS } from './fixtures';
+import { test, expect, SCREENSHOTS, shots } from './fixtures';
 import { tempDir } from '../helpers/temp';
 
 // #17.14: drag a folder onto the window to open it as a project. Chromium cannot be handed a real
@@ -42,20 +42,11 @@ test('in the browser, a dropped folder says it cannot be opened from here and ho
   const notice = app.getByRole('alert').filter({ hasText: 'my-app' });
   await expect(notice).toContainText('does not tell the app where “my-app” is on disk');
   await expect(notice).toContainText('Ctrl+P');
-  for (const size of [
-    { width: 1440, height: 900 },
-    { width: 900, height: 650 },
-  ])
-    for (const theme of ['light', 'dark'] as const) {
-      await app.setViewportSize(size);
-      await app.emulateMedia({ colorScheme: theme });
-      const b = (await notice.boundingBox())!;
-      expect(b.x).toBeGreaterThanOrEqual(0);
-      expect(b.x + b.width).toBeLessThanOrEqual(size.width);
-      await app.screenshot({
-        path: `${SCREENSHOTS}/folder-drop-web-${size.width}x${size.height}-${theme}.png`,
-      });
-    }
+  await shots(app, 'folder-drop-web', async (size) => {
+    const b = (await notice.boundingBox())!;
+    expect(b.x).toBeGreaterThanOrEqual(0);
+    expect(b.x + b.width).toBeLessThanOrEqual(size.width);
+  });
   // Its way forward is one click: the project picker, where a path can be typed.
   await notice.getByRole('button', { name: 'Open project…' }).click();
   await expect(app.getByRole('dialog', { name: 'Open project' })).toBeVisible();

@@ -1,5 +1,5 @@
 import { test, expect, openProject } from './agent-fixtures';
-import { SCREENSHOTS } from './fixtures';
+import { shots } from './fixtures';
 
 // #17.14: `@` in the message box lists the project's files (fuzzy, ignores honoured), arrows and
 // Enter pick one, Esc closes the list without stopping anything, and the agent receives the file.
@@ -87,20 +87,11 @@ test('the file list fits above the message box at both window sizes, light and d
   await box.focus();
   await app.keyboard.type('@s');
   const list = app.getByRole('listbox', { name: 'Files' });
-  for (const size of [
-    { width: 1440, height: 900 },
-    { width: 900, height: 650 },
-  ])
-    for (const theme of ['light', 'dark'] as const) {
-      await app.setViewportSize(size);
-      await app.emulateMedia({ colorScheme: theme });
-      await expect(list).toBeVisible();
-      const menu = (await list.boundingBox())!;
-      const field = (await box.boundingBox())!;
-      expect(menu.y + menu.height).toBeLessThanOrEqual(field.y);
-      expect(menu.y).toBeGreaterThanOrEqual(0);
-      await app.screenshot({
-        path: `${SCREENSHOTS}/mention-${size.width}x${size.height}-${theme}.png`,
-      });
-    }
+  await shots(app, 'mention', async () => {
+    await expect(list).toBeVisible();
+    const menu = (await list.boundingBox())!;
+    const field = (await box.boundingBox())!;
+    expect(menu.y + menu.height).toBeLessThanOrEqual(field.y);
+    expect(menu.y).toBeGreaterThanOrEqual(0);
+  });
 });

@@ -1,5 +1,6 @@
 import { test, expect, openProject } from './agent-fixtures';
-import { pasteText as paste, shots } from './clipboard';
+import { pasteText as paste } from './clipboard';
+import { shots } from './fixtures';
 
 // #17.10: a long paste becomes a chip ("Pasted text, N lines") that opens and can be removed;
 // it is sent to the model as text with the message. A 1 MB paste crosses the WebSocket whole,

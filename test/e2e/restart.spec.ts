@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { test, expect, openProject, startSession } from './agent-fixtures';
-import { SCREENSHOTS } from './fixtures';
+import { shots } from './fixtures';
 import type { ModelScript } from '../helpers/fake-model-script';
 import { startHost } from '../helpers/host-process';
 
@@ -95,16 +95,7 @@ test('after the host is killed mid-run, its shells are listed with their output 
     await expect(tab).toBeVisible();
     await expect(tab.locator('.run-dot')).toHaveClass(/stopped/);
     await expect(app.locator('.console-tab .run-dot.running')).toHaveCount(0);
-    for (const theme of ['light', 'dark'] as const) {
-      await app.emulateMedia({ colorScheme: theme });
-      for (const [width, height] of [
-        [1440, 900],
-        [900, 650],
-      ] as const) {
-        await app.setViewportSize({ width, height });
-        await app.screenshot({ path: `${SCREENSHOTS}/shell-lost-${width}x${height}-${theme}.png` });
-      }
-    }
+    await shots(app, 'shell-lost');
   } finally {
     await again.stop();
   }

@@ -1,4 +1,4 @@
-import { test, expect, SCREENSHOTS } from './fixtures';
+import { test, expect, SCREENSHOTS, SHOT_SIZES } from './fixtures';
 import { longSessionBodies, seedSession } from './seed-session';
 import type { SessionEventBody } from '../../shared/protocol/events';
 
@@ -28,12 +28,7 @@ const rich: SessionEventBody[] = [
   { type: 'run_state', state: 'waiting', reason: 'approval' },
 ];
 
-const SIZES = [
-  { width: 1440, height: 900 },
-  { width: 900, height: 650 },
-];
-
-for (const size of SIZES) {
+for (const size of SHOT_SIZES) {
   for (const theme of ['light', 'dark'] as const) {
     test(`a session at ${size.width}x${size.height} in ${theme}: nothing overlaps, nothing is cut off`, async ({
       app,
