@@ -15,15 +15,20 @@ afterEach(async () => {
   h = undefined;
 });
 
+/** A harness whose tools are deferred behind tool_search, with the test MCP server as `srv`. */
+async function startWithServer(): Promise<Harness> {
+  return Harness.start({
+    config: {
+      permission_mode: 'auto',
+      agent: { tool_search: 'on' },
+      mcpServers: { srv: { command: process.execPath, args: [serverJs] } },
+    },
+  });
+}
+
 describe('tool_search in a run', () => {
   it('binds a deferred MCP tool once fetched, and keeps it bound after a restart', async () => {
-    h = await Harness.start({
-      config: {
-        permission_mode: 'auto',
-        agent: { tool_search: 'on' },
-        mcpServers: { srv: { command: process.execPath, args: [serverJs] } },
-      },
-    });
+    h = await startWithServer();
     h.script.push(
       { toolCalls: [{ name: 'tool_search', args: { query: 'echo text back' } }] },
       { toolCalls: [{ name: 'mcp__srv__echo', args: { text: 'hi' } }] },
@@ -54,13 +59,7 @@ describe('tool_search in a run', () => {
   // Seed, tool_search: "sub-agents reach the root's deferred tools through it", and "search never
   // widens scope".
   it("a sub-agent reaches the root's deferred tools through its own tool_search, and no further than it was granted", async () => {
-    h = await Harness.start({
-      config: {
-        permission_mode: 'auto',
-        agent: { tool_search: 'on' },
-        mcpServers: { srv: { command: process.execPath, args: [serverJs] } },
-      },
-    });
+    h = await startWithServer();
     h.script.push(
       { toolCalls: [{ name: 'spawn_agent', args: { task: 'Echo hi with the echo tool.' } }] },
       { toolCalls: [{ name: 'tool_search', args: { query: 'select:mcp__srv__echo' } }] },
