@@ -1,23 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import {
   bindTools,
   type BindInput,
   type ExclusionReason,
 } from '../../../electron/host/agent/bind-tools';
-import { defineTool, type AnyTool, type ToolFlags } from '../../../electron/host/tools/tool';
+import type { AnyTool } from '../../../electron/host/tools/tool';
+import { stubTool as tool } from '../../helpers/stub-tool';
 
 // The binding function as a table: each row is a tool with its flags, a situation, and whether the
 // model is offered it (or why not).
-
-const tool = (name: string, flags: Partial<ToolFlags> = {}): AnyTool =>
-  defineTool({
-    name,
-    description: name,
-    parameters: z.object({}),
-    flags: { readOnly: true, ...flags },
-    run: async () => ({ kind: 'ok' }),
-  }) as AnyTool;
 
 const T = {
   read: tool('read_file'),

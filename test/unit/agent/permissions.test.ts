@@ -1,20 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { decideApproval } from '../../../electron/host/agent/permissions';
 import { groupCalls } from '../../../electron/host/agent/dispatch';
 import type { PermissionMode } from '../../../electron/host/config/schema';
-import { defineTool, type AnyTool, type ToolFlags } from '../../../electron/host/tools/tool';
+import type { AnyTool } from '../../../electron/host/tools/tool';
+import { stubTool as tool } from '../../helpers/stub-tool';
 import { shellSessionTool } from '../../../electron/host/tools/shell-session';
 import { switchProjectTool } from '../../../electron/host/tools/switch-project';
-
-const tool = (name: string, flags: Partial<ToolFlags>): AnyTool =>
-  defineTool({
-    name,
-    description: name,
-    parameters: z.object({}),
-    flags: { readOnly: true, ...flags },
-    run: async () => ({ kind: 'ok' }),
-  }) as AnyTool;
 
 const shell = tool('aider_shell_tool', { readOnly: false, approval: 'shell' });
 const edit = tool('file_edit_tool', { readOnly: false, approval: 'edit' });

@@ -14,6 +14,7 @@ import { SessionManager } from '../../../electron/host/sessions/session-manager'
 import type { Session } from '../../../electron/host/sessions/session';
 import { defineTool, type AnyTool } from '../../../electron/host/tools/tool';
 import type { SessionEvent } from '../../../shared/protocol/events';
+import { stubTool } from '../../helpers/stub-tool';
 import { tempDir } from '../../helpers/temp';
 
 // The loop with an in-process scripted model and purpose-built tools: what dispatch runs together,
@@ -206,13 +207,7 @@ describe('sessions bound to no project', () => {
 });
 
 describe('run limits and stopping', () => {
-  const tick = defineTool({
-    name: 'tick',
-    description: 'tick',
-    parameters: z.object({}),
-    flags: { readOnly: true },
-    run: async () => ({ kind: 'ok' }),
-  }) as AnyTool;
+  const tick = stubTool('tick');
 
   it('stops at agent.max_steps with an error that says so', async () => {
     const model = new Scripted(

@@ -1,16 +1,6 @@
-import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { exposedTools, refusalFor } from '../../../electron/host/mcp-server/exposed-tools';
-import { defineTool, type AnyTool, type ToolFlags } from '../../../electron/host/tools/tool';
-
-const tool = (name: string, flags: ToolFlags): AnyTool =>
-  defineTool({
-    name,
-    description: name,
-    parameters: z.object({}),
-    flags,
-    run: async () => ({ kind: 'ok' }),
-  }) as AnyTool;
+import { stubTool as tool } from '../../helpers/stub-tool';
 
 const reader = tool('reader', { readOnly: true });
 const editor = tool('editor', { readOnly: false, approval: 'edit' });
