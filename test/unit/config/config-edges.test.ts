@@ -35,6 +35,16 @@ function home() {
   return join(temp.dir, 'configs', 'app.json');
 }
 
+/** A store on a fresh home's app.json (holding `text` when given), not watching, quiet. */
+function openStore(text?: string): { file: string; store: ConfigStore } {
+  const file = home();
+  mkdirSync(join(temp!.dir, 'configs'));
+  if (text !== undefined) writeFileSync(file, text);
+  const store = ConfigStore.open({ file, watch: false, warn: () => {} });
+  stores.push(store);
+  return { file, store };
+}
+
 describe('reading a config with mistakes', () => {
   it('a bad element of a list is dropped alone, the rest of the list kept', () => {
     const r = readConfigText(
@@ -242,11 +252,7 @@ describe('the config store: edges', () => {
   });
 
   it('a hand edit that breaks the JSON keeps the settings in effect and says why', async () => {
-    const file = home();
-    mkdirSync(join(temp!.dir, 'configs'));
-    writeFileSync(file, JSON.stringify({ permission_mode: 'plan' }));
-    const store = ConfigStore.open({ file, watch: false, warn: () => {} });
-    stores.push(store);
+    const { file, store } = openStore(JSON.stringify({ permission_mode: 'plan' }));
     const changes: string[] = [];
     store.onDidChange((c) => changes.push(c.source));
     writeFileSync(file, '{ "permission_mode": "au');
@@ -259,11 +265,7 @@ describe('the config store: edges', () => {
   });
 
   it('a file deleted by hand is all defaults again', async () => {
-    const file = home();
-    mkdirSync(join(temp!.dir, 'configs'));
-    writeFileSync(file, JSON.stringify({ permission_mode: 'plan' }));
-    const store = ConfigStore.open({ file, watch: false, warn: () => {} });
-    stores.push(store);
+    const { file, store } = openStore(JSON.stringify({ permission_mode: 'plan' }));
     const { rmSync } = await import('node:fs');
     rmSync(file);
     expect(await store.reload()).toBe(true);
@@ -271,11 +273,7 @@ describe('the config store: edges', () => {
   });
 
   it('an in-app change keeps a key that was already wrong in the file, and refuses adding one', async () => {
-    const file = home();
-    mkdirSync(join(temp!.dir, 'configs'));
-    writeFileSync(file, JSON.stringify({ shells: { max_sessions: -1 } }));
-    const store = ConfigStore.open({ file, watch: false, warn: () => {} });
-    stores.push(store);
+    const { file, store } = openStore(JSON.stringify({ shells: { max_sessions: -1 } }));
     await store.update((raw) => {
       raw.permission_mode = 'plan';
     });
@@ -308,10 +306,7 @@ describe('the config store: edges', () => {
 
 describe('the config store: a hand save racing an in-app change', () => {
   it('a hand save landing while a change is merged is merged again, not written over', async () => {
-    const file = home();
-    mkdirSync(join(temp!.dir, 'configs'));
-    const store = ConfigStore.open({ file, watch: false, warn: () => {} });
-    stores.push(store);
+    const { file, store } = openStore();
     let calls = 0;
     await store.update((raw) => {
       calls++;
@@ -329,10 +324,7 @@ describe('the config store: a hand save racing an in-app change', () => {
   });
 
   it('an editor that never stops saving: after the retries the change is written anyway', async () => {
-    const file = home();
-    mkdirSync(join(temp!.dir, 'configs'));
-    const store = ConfigStore.open({ file, watch: false, warn: () => {} });
-    stores.push(store);
+    const { file, store } = openStore();
     let calls = 0;
     await store.update((raw) => {
       calls++;
@@ -385,11 +377,7 @@ describe('the config store: what it touches and what it refuses', () => {
   });
 
   it('the refusal to write over broken JSON quotes the JSON error, not a warning before it', async () => {
-    const file = home();
-    mkdirSync(join(temp!.dir, 'configs'));
-    writeFileSync(file, '\uFEFF{ broken');
-    const store = ConfigStore.open({ file, watch: false, warn: () => {} });
-    stores.push(store);
+    const { store } = openStore('\uFEFF{ broken');
     const err = await store.update(() => {}).catch((e: Error) => e);
     expect((err as Error).message).toMatch(
       /app\.json: not valid JSON \(.+\); every setting takes its default\. Fix the file by hand; the app will not write over it\.$/,
@@ -397,10 +385,7 @@ describe('the config store: what it touches and what it refuses', () => {
   });
 
   it('a change that breaks two keys names both, one per line', async () => {
-    const file = home();
-    mkdirSync(join(temp!.dir, 'configs'));
-    const store = ConfigStore.open({ file, watch: false, warn: () => {} });
-    stores.push(store);
+    const { file, store } = openStore();
     const err = (await store
       .update((raw) => {
         raw.permission_mode = 'never';
