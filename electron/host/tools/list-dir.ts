@@ -1,9 +1,10 @@
-import { readdir, stat } from 'node:fs/promises';
+import type { Dirent } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { z } from 'zod';
 import { errorPayload, type ToolPayload } from '../../../shared/tools/payload';
 import { GitignoreRules } from '../fs/gitignore-rules';
-import { openDirInRoot, type RootedDir } from '../fs/safe-open';
+import { readDirInRoot } from '../fs/safe-open';
 import { relativeToRoot, safeResolve } from '../fs/safe-path';
 import {
   LIST_DIR_DEFAULT_MAX_ENTRIES,
@@ -80,22 +81,17 @@ export async function walk(
 
   const visit = async (task: Task): Promise<void> => {
     const { node } = task;
-    let entries;
+    let entries: Dirent[];
     let here = task.rules;
-    let opened: RootedDir;
     try {
-      opened = await openDirInRoot(root, task.abs);
+      entries = await readDirInRoot(root, task.abs, async (read, self) => {
+        // Only whether a .gitignore or a .git is here matters: no set of every name.
+        const marks = new Set(read.filter((e) => e.name.startsWith('.git')).map((e) => e.name));
+        if (!task.top) here = await here.enter(self, node.rel, marks);
+        return read;
+      });
     } catch {
       return; // unreadable, or swapped for a link since it was listed: skip it
-    }
-    try {
-      entries = await readdir(opened.self, { withFileTypes: true });
-      if (!task.top)
-        here = await here.enter(opened.self, node.rel, new Set(entries.map((e) => e.name)));
-    } catch {
-      return;
-    } finally {
-      await opened.close();
     }
     entries.sort((x, y) => byName(x.name, y.name));
     for (const e of entries) {
