@@ -23,6 +23,11 @@ import { isLongPaste } from '../../../../shared/attachments/pasted-text';
 /** What this UI can do for a run: draw panels, ask the person, show approvals. */
 export const CAPABILITIES: ClientCapability[] = ['generative_ui', 'ask_user', 'approvals'];
 
+const COMPOSER_HINT_ID = 'composer-hint';
+/** What the message box's keys do, for its description. */
+export const COMPOSER_HINT =
+  'Enter sends, Shift+Enter starts a new line, @ mentions a file, / runs a command or skill.';
+
 /** The message box: Enter sends, Shift+Enter is a new line. */
 export function Composer({
   sessionId,
@@ -175,13 +180,15 @@ export function Composer({
           {...mention.boxProps}
           onKeyDown={onKey}
           onPaste={onPaste}
-          placeholder={
-            pendingQuestion
-              ? 'A new message supersedes the open question…'
-              : 'Ask the agent…  (Enter to send, Shift+Enter for a new line, @ to mention a file)'
-          }
+          // Short enough for two lines of the narrowest box: a placeholder is never cut. How to
+          // send, break a line, mention and command is the description (and a new session's page).
+          placeholder={pendingQuestion ? 'Answer above, or write a new message…' : 'Ask the agent…'}
+          aria-describedby={COMPOSER_HINT_ID}
           autoFocus
         />
+        <span id={COMPOSER_HINT_ID} className="visually-hidden">
+          {COMPOSER_HINT}
+        </span>
         <button
           type="submit"
           className="primary"

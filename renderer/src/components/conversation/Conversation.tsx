@@ -7,6 +7,7 @@ import { useSessionView, useSessionViews } from '../../state/session-views-conte
 import { Timeline } from '../timeline/Timeline';
 import { SessionIdContext } from '../timeline/session-context';
 import { Composer } from './Composer';
+import { ConversationStart } from './ConversationStart';
 import { FindBar } from './FindBar';
 import { FirstRunSetup } from './FirstRunSetup';
 import { SessionHeader } from './SessionHeader';
@@ -41,12 +42,14 @@ export function Conversation({ sessionId }: { sessionId: string }) {
         <FirstRunSetup compact={hasItems} />
         <div className="timeline-area">
           <FindBar sessionId={sessionId} />
-          {loaded ? (
-            <Timeline sessionId={sessionId} />
-          ) : (
+          {!loaded ? (
             <div className="timeline-scroll loading" role="status">
               Opening session…
             </div>
+          ) : hasItems ? (
+            <Timeline sessionId={sessionId} />
+          ) : (
+            <ConversationStart project={project ?? null} />
           )}
         </div>
         <Composer sessionId={sessionId} pendingQuestion={pendingQuestion} />

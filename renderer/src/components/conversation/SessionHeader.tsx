@@ -68,46 +68,48 @@ export function SessionHeader({
   return (
     <header className="session-header">
       <div className="session-title">
-        <h1>{summary?.title ?? title}</h1>
+        <h1 title={summary?.title ?? title}>{summary?.title ?? title}</h1>
         <span className="muted small path" title={root ?? ''}>
           {project ?? 'no project'}
         </span>
+        <span className={`run-state ${runState}`} role="status" aria-label={`Run ${runState}`}>
+          {runState}
+        </span>
       </div>
-      <span className={`run-state ${runState}`} role="status" aria-label={`Run ${runState}`}>
-        {runState}
-      </span>
       {error && (
-        <span className="error-text" role="alert">
+        <span className="error-text header-error" role="alert">
           {error}
         </span>
       )}
-      <ContextMeter usage={usage} />
-      <ModelPicker id={id} chosen={chosenModel} />
-      <label className="mode">
-        <span className="visually-hidden">Permission mode</span>
-        <select
-          aria-label="Permission mode"
-          title={MODE_HELP}
-          value={mode ?? 'ask'}
-          onChange={(e) => void setMode(e.target.value as PermissionModeWire)}
+      <div className="session-controls">
+        <ContextMeter usage={usage} />
+        <ModelPicker id={id} chosen={chosenModel} />
+        <label className="mode">
+          <span className="visually-hidden">Permission mode</span>
+          <select
+            aria-label="Permission mode"
+            title={MODE_HELP}
+            value={mode ?? 'ask'}
+            onChange={(e) => void setMode(e.target.value as PermissionModeWire)}
+          >
+            {permissionModeWire.options.map((m) => (
+              <option key={m} value={m}>
+                {MODE_LABEL[m]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button
+          type="button"
+          className="danger"
+          disabled={!active}
+          onClick={() => void stop()}
+          aria-keyshortcuts="Escape"
+          title="Stop the run (Esc); what it already wrote stays"
         >
-          {permissionModeWire.options.map((m) => (
-            <option key={m} value={m}>
-              {MODE_LABEL[m]}
-            </option>
-          ))}
-        </select>
-      </label>
-      <button
-        type="button"
-        className="danger"
-        disabled={!active}
-        onClick={() => void stop()}
-        aria-keyshortcuts="Escape"
-        title="Stop the run (Esc); what it already wrote stays"
-      >
-        Stop
-      </button>
+          Stop
+        </button>
+      </div>
     </header>
   );
 }
