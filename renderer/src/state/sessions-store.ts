@@ -5,6 +5,8 @@ import type { SessionSummary } from '../../../shared/protocol/session-summary';
 
 export interface SessionsState {
   sessions: SessionSummary[];
+  /** The host's list has arrived once: until then an empty `sessions` means "not known yet". */
+  listed: boolean;
   currentId: string | null;
   connected: boolean;
   /** A sessions.create is on its way. */
@@ -41,6 +43,7 @@ export type SessionsStore = StoreApi<SessionsState>;
 export function createSessionsStore(): SessionsStore {
   return createStore<SessionsState>()((set) => ({
     sessions: [],
+    listed: false,
     currentId: loadOpen(),
     connected: false,
     creating: false,
@@ -50,7 +53,11 @@ export function createSessionsStore(): SessionsStore {
         // The full list: a remembered session that is gone (deleted elsewhere) is no longer open.
         const currentId = sessions.some((x) => x.id === st.currentId) ? st.currentId : null;
         if (currentId !== st.currentId) saveOpen(currentId);
-        return { sessions: [...sessions].sort((a, b) => b.updated_at - a.updated_at), currentId };
+        return {
+          sessions: [...sessions].sort((a, b) => b.updated_at - a.updated_at),
+          listed: true,
+          currentId,
+        };
       }),
     upsertSession: (s) =>
       set((st) => {

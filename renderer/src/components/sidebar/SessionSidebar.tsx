@@ -20,6 +20,7 @@ export function SessionSidebar() {
   const client = useClient();
   const stores = useAppStores();
   const sessions = useSessions((s) => s.sessions);
+  const listed = useSessions((s) => s.listed);
   const currentId = useSessions((s) => s.currentId);
   const select = useSessions((s) => s.select);
   const project = useProjects((s) => s.current);
@@ -117,7 +118,11 @@ export function SessionSidebar() {
           {error}
         </p>
       )}
-      {shown.length === 0 ? (
+      {shown.length === 0 && !listed ? (
+        // Emptiness is only said once the host's list is in (a reload showed "no sessions" beside
+        // the open one): until then the list's room stays blank.
+        <div className="empty-list" aria-busy="true" />
+      ) : shown.length === 0 ? (
         <p className="muted small empty-list">
           {query ? 'No session matches.' : 'No sessions in this project yet.'}
         </p>
