@@ -13,6 +13,17 @@ const LONG_TITLE = 'Make the server port configurable from the environment and d
 
 const busy: SessionEventBody[] = [
   ...longSessionBodies(6),
+  // The header's context meter shows too: the most a header holds.
+  {
+    type: 'usage',
+    agent_id: 'root',
+    model: 'claude-sonnet-4-5',
+    input_tokens: 50_000,
+    output_tokens: 1_000,
+    context_window: 200_000,
+    compact_at_tokens: 160_000,
+    cost_usd: 0.17,
+  },
   {
     type: 'todos',
     agent_id: 'root',
@@ -80,7 +91,7 @@ async function openBusySession(app: Page, home: string, size: { width: number; h
   await expect(app.getByRole('article', { name: /^Approval/ })).toBeVisible();
   if (size.width < 1100) await app.getByRole('button', { name: 'Show activity dock' }).click();
   await expect(app.getByRole('region', { name: 'Todos' })).toBeVisible();
-  await expect(app.getByRole('combobox', { name: 'Model' })).toContainText('Default (');
+  await expect(app.getByRole('combobox', { name: 'Model' })).toContainText('(default)');
 }
 
 for (const size of [
@@ -99,6 +110,7 @@ for (const size of [
     const parts = [
       title,
       header.getByRole('status', { name: /^Run / }),
+      header.getByRole('meter', { name: 'Context window' }),
       model,
       mode,
       header.getByRole('button', { name: 'Stop', exact: true }),
@@ -106,13 +118,25 @@ for (const size of [
     expect.soft(await rowsOf(parts), 'header rows').toBeLessThanOrEqual(size.rows);
     // A title too long for its room ends in an ellipsis; the whole of it is in the tooltip.
     await expect.soft(title).toHaveAttribute('title', LONG_TITLE);
+    // Each part is whole inside the header, and none lies over another.
+    const room = (await header.boundingBox())!;
+    const boxes = [];
     for (const part of parts) {
       const box = (await part.boundingBox())!;
-      const room = (await header.boundingBox())!;
       expect
         .soft(box.x + box.width, `${String(part)} right edge`)
         .toBeLessThanOrEqual(room.x + room.width);
+      boxes.push({ name: String(part), ...box });
     }
+    for (const [i, a] of boxes.entries())
+      for (const b of boxes.slice(i + 1)) {
+        const apart =
+          a.x + a.width <= b.x ||
+          b.x + b.width <= a.x ||
+          a.y + a.height <= b.y ||
+          b.y + b.height <= a.y;
+        expect.soft(apart, `${a.name} and ${b.name} do not overlap`).toBe(true);
+      }
 
     for (const select of [model, mode]) {
       const { textEnd, arrowStart } = await selectText(select);

@@ -18,6 +18,7 @@ export function ContextMeter({ usage }: { usage: UsageTotals }) {
   const title =
     `Context: ${tokens(used)} of ${tokens(last.context_window ?? 0)} tokens (${pct(fill)})` +
     (at !== null ? `; compacted at ${pct(at)}` : '') +
+    `\nEstimated cost: ${usd(usage.costUsd)}${usage.unpriced ? '+' : ''}` +
     `\nModel: ${last.model}. ${usage.calls} calls, ${tokens(usage.inputTokens)} in (${pct(cached)} from cache), ${tokens(usage.outputTokens)} out` +
     (usage.unpriced
       ? `\n${usage.unpriced} calls of a model with no price in configs/app.json "prices"`

@@ -43,8 +43,10 @@ export function ModelPicker({ id, chosen }: { id: string; chosen: string | null 
   };
   const options = chosen && !models.includes(chosen) ? [chosen, ...models] : models;
   const label = (ref: string) => ref.replace(/^(anthropic|openai|ollama):/, '');
+  // The whole name in the tooltip: a narrow header cuts it short.
+  const current = chosen ? label(chosen) : (fallback?.model ?? 'the default');
   return (
-    <label className="model-picker" title={error ?? 'The model this session runs on'}>
+    <label className="model-picker" title={error ?? `The model this session runs on: ${current}`}>
       <span className="visually-hidden">Model</span>
       <select
         aria-label="Model"
@@ -52,7 +54,8 @@ export function ModelPicker({ id, chosen }: { id: string; chosen: string | null 
         onChange={(e) => void choose(e.target.value)}
         aria-invalid={error ? true : undefined}
       >
-        <option value="">{fallback ? `Default (${fallback.model})` : 'Default model'}</option>
+        {/* The model's name first: where the header is narrow, its end is what gives way. */}
+        <option value="">{fallback ? `${fallback.model} (default)` : 'Default model'}</option>
         {options.map((m) => (
           <option key={m} value={m}>
             {label(m)}
