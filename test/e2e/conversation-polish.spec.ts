@@ -154,6 +154,48 @@ for (const size of [
   });
 }
 
+test('with a question open at 900x650, the message box says a message answers instead, whole', async ({
+  app,
+  home,
+}) => {
+  seedSession(home, 'Port', [
+    ...longSessionBodies(2),
+    {
+      type: 'question',
+      question_id: 'q_1',
+      call_id: 'c_q',
+      questions: [
+        {
+          header: 'Docs',
+          question: 'Should I also update the README?',
+          options: [
+            { label: 'Yes', description: '' },
+            { label: 'No', description: '' },
+          ],
+          multi_select: false,
+        },
+      ],
+    },
+    {
+      type: 'todos',
+      agent_id: 'root',
+      source: 'update_todos',
+      items: [{ label: 'Update the README', status: 'pending' }],
+    },
+    { type: 'run_state', state: 'waiting', reason: 'question' },
+  ]);
+  await app.setViewportSize({ width: 900, height: 650 });
+  await app.reload();
+  await app.getByRole('navigation', { name: 'Sessions' }).locator('.session').click();
+  await expect(app.getByRole('article', { name: 'Question: Docs' })).toBeVisible();
+  // The narrowest message box a window this size has: the activity dock open beside it.
+  await app.getByRole('button', { name: 'Show activity dock' }).click();
+  await expect(app.getByRole('region', { name: 'Todos' })).toBeVisible();
+  const box = app.getByRole('textbox', { name: 'Message' });
+  await expect(box).toHaveAttribute('placeholder', /new message/);
+  expect(await box.evaluate((el) => el.scrollHeight <= el.clientHeight)).toBe(true);
+});
+
 test('after a reload the sidebar never says there are no sessions while one is open', async ({
   app,
   home,
