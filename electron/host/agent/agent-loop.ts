@@ -9,7 +9,7 @@ import { chooseEditBackend } from '../tools/edit-backend';
 import { toolInputSchema } from '../tool-search/tool-schema';
 import type { AnyTool } from '../tools/tool';
 import { bindTools } from './bind-tools';
-import { compact } from './compaction';
+import { compact, type CompactionOutcome } from './compaction';
 import { COMPACT_AT_SHARE } from './constants';
 import { dispatchCalls, type StepAgent } from './dispatch';
 import { createPlanTool } from './plan-tool';
@@ -181,7 +181,11 @@ const STOP_NOTICES: Partial<Record<StopReason, string>> = {
 };
 
 /** One model call's usage, with what the context meter and the cost estimate need. */
-function usageEvent(run: RunContext, agentId: string, usage: ModelUsage) {
+function usageEvent(
+  run: Pick<RunContext, 'provider' | 'config'>,
+  agentId: string,
+  usage: ModelUsage,
+) {
   const { provider } = run;
   const cost = estimateCost(provider.model, usage, run.config.prices);
   return {
@@ -280,14 +284,7 @@ function translateAbort(run: RunContext, err: unknown): unknown {
 }
 
 async function compactNow(run: RunContext, spec: AgentSpec, force: boolean): Promise<boolean> {
-  const done = await compact({
-    events: run.session.events(),
-    previous: run.state.context(spec.id, spec.task).compaction(),
-    agentId: spec.id,
-    provider: run.provider,
-    signal: run.signal,
-    force,
-  }).catch((err) => {
+  const done = await summarizeContext(run, spec, force).catch((err) => {
     throw translateAbort(run, err);
   });
   if (!done.ok) {
@@ -299,13 +296,48 @@ async function compactNow(run: RunContext, spec: AgentSpec, force: boolean): Pro
       });
     return false;
   }
-  await run.append(usageEvent(run, `${spec.id}/compaction`, done.usage));
-  await run.append({
-    type: 'compaction',
-    summary: done.summary,
-    upto_seq: done.uptoSeq,
-    agent_id: spec.id,
-  });
-  run.servicesFor(spec.id).readState?.forgetReads();
   return true;
+}
+
+/** What a compaction needs of a run (`/compact` builds it when no run is live). */
+export type CompactScope = Pick<
+  RunContext,
+  'session' | 'state' | 'provider' | 'signal' | 'config' | 'append' | 'servicesFor'
+>;
+
+/**
+ * Summarizes the agent's context into a compaction event (after the summary call's usage), as the
+ * loop does when the context outgrows the window; `force`: everything settled, the latest turn too.
+ */
+export async function summarizeContext(
+  run: CompactScope,
+  spec: Pick<AgentSpec, 'id' | 'task'>,
+  force: boolean,
+): Promise<CompactionOutcome> {
+  const done = await compact({
+    events: run.session.events(),
+    previous: run.state.context(spec.id, spec.task).compaction(),
+    agentId: spec.id,
+    provider: run.provider,
+    signal: run.signal,
+    force,
+  });
+  if (!done.ok) return done;
+  await run.append(usageEvent(run, `${spec.id}/compaction`, done.usage));
+  await startContextAt(run, spec.id, done.summary, done.uptoSeq);
+  return done;
+}
+
+/**
+ * The agent's context starts over from `summary`, replacing everything up to `uptoSeq`; read_file
+ * forgets what was read before (its contents are no longer in the context).
+ */
+export async function startContextAt(
+  run: Pick<RunContext, 'append' | 'servicesFor'>,
+  agentId: string,
+  summary: string,
+  uptoSeq: number,
+): Promise<void> {
+  await run.append({ type: 'compaction', summary, upto_seq: uptoSeq, agent_id: agentId });
+  run.servicesFor(agentId).readState?.forgetReads();
 }

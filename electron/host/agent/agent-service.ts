@@ -6,11 +6,23 @@ import { ModelError } from '../models/model-error';
 import type { ModelSettings } from '../models/model-settings';
 import type { Session } from '../sessions/session';
 import type { SessionManager } from '../sessions/session-manager';
-import { newMessageId, type SendOptions, type SessionRunner } from '../sessions/session-runner';
+import {
+  newMessageId,
+  type CompactResult,
+  type SendOptions,
+  type SessionRunner,
+} from '../sessions/session-runner';
 import type { ToolServices } from '../tools/services';
-import { runAgent } from './agent-loop';
+import { runAgent, startContextAt, summarizeContext, type CompactScope } from './agent-loop';
+import { hasContextAfter } from './compaction';
+import { LoopState } from './loop-state';
 import { AgentDecisions } from './decisions';
-import { createRunContext, type RunHandle, type SessionAgentState } from './create-run-context';
+import {
+  createRunContext,
+  readStateFor,
+  type RunHandle,
+  type SessionAgentState,
+} from './create-run-context';
 
 export type { SessionAgentState } from './create-run-context';
 import type { ToolSource } from './run-context';
@@ -33,6 +45,14 @@ import { promptHooks } from '../hooks/session-hooks';
 
 /** How long stop() waits for a run to wind down before returning (the run still ends on its own). */
 const STOP_WAIT_MS = 10_000;
+
+/** The summary `/clear` leaves: the root agent's context starts over from it. */
+export const CLEARED_SUMMARY =
+  'The user cleared the context here; earlier messages are not part of it.';
+const COMPACT_BUSY = 'The agent is working: stop it or wait until it finishes, then compact.';
+const COMPACT_PENDING =
+  'The agent is waiting for a decision: answer it or stop the run, then compact.';
+const NOTHING_TO_COMPACT = 'Nothing to compact yet.';
 
 export interface AgentServiceOptions {
   sessions: SessionManager;
@@ -67,6 +87,8 @@ interface ActiveRun extends RunHandle {
 export class AgentService implements SessionRunner, Disposable {
   private readonly states = new Map<string, SessionAgentState>();
   private readonly runs = new Map<string, ActiveRun>();
+  /** Sessions whose `/compact` is summarizing now. */
+  private readonly compacting = new Set<string>();
   /** The newest run of each session until its last event is written. */
   private readonly ending = new Map<string, Promise<void>>();
   private readonly subscriptions = new DisposableStore();
@@ -232,6 +254,63 @@ export class AgentService implements SessionRunner, Disposable {
     await session.append({ type: 'model_change', model, ...(thinking ? { thinking } : {}) });
   }
 
+  /**
+   * `/compact`: the root agent's context is summarized now (as when it outgrows the window, the
+   * latest turn included); `/clear`: it starts over empty, with no model call. The log keeps all.
+   */
+  async compact(session: Session, { clear }: { clear?: boolean }): Promise<CompactResult> {
+    const st = this.state(session);
+    await st.ready;
+    if (this.runs.has(session.id) || this.compacting.has(session.id))
+      return { compacted: false, message: COMPACT_BUSY };
+    // Calls left open (a decision pending since a restart) would be cut off from their results.
+    if (unresolvedCalls(session.events()).length)
+      return { compacted: false, message: COMPACT_PENDING };
+    const state = new LoopState(session);
+    const scope = {
+      session,
+      state,
+      append: (e: SessionEventBody) => session.append(e).then(() => undefined),
+      servicesFor: (agentId: string) => ({ readState: readStateFor(st, agentId) }),
+    };
+    const events = session.events();
+    if (!hasContextAfter(events, 'root', state.context('root').compaction()))
+      return { compacted: false, message: NOTHING_TO_COMPACT };
+    if (clear) {
+      await startContextAt(scope, 'root', CLEARED_SUMMARY, events[events.length - 1]!.seq);
+      return { compacted: true, message: null };
+    }
+    this.compacting.add(session.id);
+    try {
+      const selection = await this.selectModel(session, st);
+      if (!selection.ok) return { compacted: false, message: selection.message };
+      // A run that started meanwhile compacts its own context as it needs.
+      if (this.runs.has(session.id)) return { compacted: false, message: COMPACT_BUSY };
+      const run: CompactScope = {
+        ...scope,
+        provider: selection.provider,
+        signal: new AbortController().signal,
+        config: this.opts.config,
+      };
+      const done = await summarizeContext(run, { id: 'root' }, true);
+      if (done.ok) return { compacted: true, message: null };
+      return {
+        compacted: false,
+        message: done.why === 'nothing' ? NOTHING_TO_COMPACT : `Could not compact: ${done.reason}.`,
+      };
+    } finally {
+      this.compacting.delete(session.id);
+    }
+  }
+
+  /** The session's model: a `mewbo run` override, else its latest model_change, else the default. */
+  private selectModel(session: Session, st: SessionAgentState) {
+    const chosen = sessionModel(session.events());
+    return this.opts.models.select(st.model ?? chosen?.model ?? undefined, {
+      thinking: chosen?.thinking,
+    });
+  }
+
   /** A decision or a late answer arrived and nothing runs: start a run that picks it up. */
   private resumeIfIdle(session: Session): void {
     if (!this.runs.has(session.id)) this.startRun(session, this.state(session));
@@ -261,10 +340,7 @@ export class AgentService implements SessionRunner, Disposable {
     };
     try {
       await session.append({ type: 'run_state', state: 'running' });
-      const chosen = sessionModel(session.events());
-      const selection = await this.opts.models.select(st.model ?? chosen?.model ?? undefined, {
-        thinking: chosen?.thinking,
-      });
+      const selection = await this.selectModel(session, st);
       if (!selection.ok) {
         release();
         await append({ type: 'error', code: selection.code, message: selection.message });

@@ -76,6 +76,17 @@ function eventLine(e: SessionEvent, agentId: string, max = SUMMARY_EVENT_MAX_CHA
   }
 }
 
+/** Whether the agent's context holds anything after `previous` (what a compaction would replace). */
+export function hasContextAfter(
+  events: readonly SessionEvent[],
+  agentId: string,
+  previous: SessionEventOf<'compaction'> | undefined,
+): boolean {
+  for (let i = previous ? previous.upto_seq + 1 : 0; i < events.length; i++)
+    if (eventLine(events[i]!, agentId) !== null) return true;
+  return false;
+}
+
 export type CompactionOutcome =
   | { ok: true; summary: string; uptoSeq: number; usage: ModelUsage }
   /** `nothing`: too little is old enough to be worth a summary; `failed`: the summary call failed. */

@@ -59,7 +59,8 @@ export function newInputSince(session: Session, seq: number): boolean {
     );
 }
 
-function readStateFor(st: SessionAgentState, agentId: string): ReadState {
+/** read_file's memory of one agent of the session (kept across runs). */
+export function readStateFor(st: SessionAgentState, agentId: string): ReadState {
   let rs = st.readStates.get(agentId);
   if (!rs) st.readStates.set(agentId, (rs = new ReadState({ dedup: true })));
   return rs;

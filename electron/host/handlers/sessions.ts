@@ -18,6 +18,7 @@ type SessionHandlers = Pick<
   | 'sessions.stop'
   | 'sessions.setMode'
   | 'sessions.setModel'
+  | 'sessions.compact'
 >;
 
 export interface SessionHandlerDeps {
@@ -100,5 +101,7 @@ export function sessionHandlers({
       await runner.setModel(await sessions.get(req.id), req.model, req.thinking);
       return { ok: true as const };
     },
+    'sessions.compact': async (req) =>
+      runner.compact(await sessions.get(req.id), { clear: req.clear }),
   };
 }

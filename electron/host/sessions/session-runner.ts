@@ -21,6 +21,12 @@ export interface SendOptions {
   pastes?: PastedText[];
 }
 
+/** What `/compact` and `/clear` did; `message` says why not, in the user's words. */
+export interface CompactResult {
+  compacted: boolean;
+  message: string | null;
+}
+
 /** What turns a user message into a run. The agent runtime implements it. */
 export interface SessionRunner {
   send(session: Session, text: string, opts: SendOptions): Promise<{ message_id: string }>;
@@ -28,6 +34,8 @@ export interface SessionRunner {
   setMode(session: Session, mode: PermissionModeWire): Promise<void>;
   /** The session's model (and thinking) from its next run on; null model: the app's default. */
   setModel(session: Session, model: string | null, thinking?: ThinkingWire): Promise<void>;
+  /** `/compact` (summarize) or `/clear` (start empty): the root agent's context from here on. */
+  compact(session: Session, opts: { clear?: boolean }): Promise<CompactResult>;
 }
 
 export function newMessageId(): string {

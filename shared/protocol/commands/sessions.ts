@@ -101,6 +101,17 @@ export const sessionCommands = {
   ),
   'sessions.stop': command(z.object({ id }), ok),
   'sessions.setMode': command(z.object({ id, mode: permissionModeWire }), ok),
+  /**
+   * Compacts the root agent's context now: the model summarizes what came before, as automatic
+   * compaction does. With `clear`, the context starts over empty from here (no summary, no model
+   * call). Either way the log and the conversation on screen keep everything. `compacted` false:
+   * nothing was done, `message` says why in the user's words (a run is active, no model is set up,
+   * nothing to compact yet, the summary failed).
+   */
+  'sessions.compact': command(
+    z.object({ id, clear: z.boolean().optional() }),
+    z.object({ compacted: z.boolean(), message: z.string().nullable() }),
+  ),
   /** This session's model from its next run on (`provider:name`); null goes back to the default. */
   'sessions.setModel': command(
     z.object({
