@@ -114,7 +114,7 @@ test('the composer lists the user\'s /commands as "/" is typed, and a picked one
   const menu = app.getByRole('listbox', { name: 'Commands' });
   await expect(menu).toContainText('/review');
   await expect(menu).toContainText('Review a file');
-  await menu.getByRole('button', { name: /review/ }).click();
+  await menu.getByRole('option', { name: /review/ }).click();
   await expect(box).toHaveValue('/review ');
   await box.pressSequentially('src/server.ts');
   await app.getByRole('button', { name: 'Send', exact: true }).click();

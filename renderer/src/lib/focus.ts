@@ -2,6 +2,13 @@
 // the keyboard would otherwise have to Tab through the whole page to get back).
 
 export const COMPOSER_ID = 'composer-input';
+/** The header's drop-downs, which /model and /mode move focus to. */
+export const MODEL_SELECT_ID = 'session-model';
+export const MODE_SELECT_ID = 'session-mode';
+
+export function focusById(id: string): void {
+  document.getElementById(id)?.focus();
+}
 
 export function focusComposer(): void {
   const box = document.getElementById(COMPOSER_ID);

@@ -10,7 +10,7 @@ import {
 import { useClient } from '../../client-context';
 import { errorText } from '../../state/agent-actions';
 import { COMPOSER_ID } from '../../lib/focus';
-import { SlashMenu } from './SlashMenu';
+import { useSlashMenu } from './SlashMenu';
 import { useMentionMenu } from './MentionMenu';
 import { useUi, useUiStore } from '../../state/ui-store';
 import { askNotificationPermission } from '../../state/waiting-signals';
@@ -43,6 +43,7 @@ export function Composer({
   const [sending, setSending] = useState(false);
   const box = useRef<HTMLTextAreaElement>(null);
   const mention = useMentionMenu(sessionId, box, draft, setDraft);
+  const slash = useSlashMenu(sessionId, box, draft, setDraft);
   const images = useImageAttachments();
   const pastes = usePastedTexts();
   // "Edit and resend" on a message of yours puts it here whole, in place of what the box held:
@@ -66,6 +67,8 @@ export function Composer({
     e?.preventDefault();
     const text = draft.trim();
     if (!canSend || sending) return;
+    // A built-in (/new, /compact, /model …) runs here and is never sent to the model.
+    if (slash.run(text)) return;
     setSending(true);
     setError(null);
     // A send is a user gesture: the one moment a browser lets the app ask to notify later.
@@ -95,7 +98,7 @@ export function Composer({
   };
 
   const onKey = (e: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (mention.onKey(e)) return;
+    if (slash.onKey(e) || mention.onKey(e)) return;
     if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
       e.preventDefault();
       void send();
@@ -139,14 +142,8 @@ export function Composer({
           Not sent. {error}
         </div>
       )}
-      <SlashMenu
-        sessionId={sessionId}
-        draft={draft}
-        onPick={(text) => {
-          setDraft(text);
-          box.current?.focus();
-        }}
-      />
+      {slash.panel}
+      {slash.menu}
       {mention.menu}
       <ImageChips
         items={images.items}
@@ -177,7 +174,7 @@ export function Composer({
             setDraft(e.target.value);
             mention.follow(e.target.selectionStart);
           }}
-          {...mention.boxProps}
+          {...(slash.boxProps ?? mention.boxProps)}
           onKeyDown={onKey}
           onPaste={onPaste}
           // Short enough for two lines of the narrowest box: a placeholder is never cut. How to

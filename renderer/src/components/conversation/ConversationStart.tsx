@@ -18,7 +18,7 @@ export function ConversationStart({ project }: { project: string | null }) {
           <kbd>@</kbd> mention a file to attach it
         </li>
         <li>
-          <kbd>/</kbd> run one of your commands or skills
+          <kbd>/</kbd> run a command or skill (<kbd>/help</kbd> lists them)
         </li>
         <li>
           <kbd>Enter</kbd> send, <kbd>Shift</kbd>+<kbd>Enter</kbd> new line

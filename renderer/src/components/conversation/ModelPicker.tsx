@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useClient } from '../../client-context';
 import { errorText } from '../../state/agent-actions';
+import { MODEL_SELECT_ID } from '../../lib/focus';
 
 /**
  * The session's model: the app's default, or one of the models the default provider lists
@@ -49,6 +50,7 @@ export function ModelPicker({ id, chosen }: { id: string; chosen: string | null 
     <label className="model-picker" title={error ?? `The model this session runs on: ${current}`}>
       <span className="visually-hidden">Model</span>
       <select
+        id={MODEL_SELECT_ID}
         aria-label="Model"
         value={chosen ?? ''}
         onChange={(e) => void choose(e.target.value)}

@@ -4,7 +4,7 @@ import { useSessionView } from '../../state/session-views-context';
 import { errorText } from '../../state/agent-actions';
 import { permissionModeWire, type PermissionModeWire } from '../../../../shared/protocol/common';
 import type { SessionSummary } from '../../../../shared/protocol/session-summary';
-import { focusComposer } from '../../lib/focus';
+import { focusComposer, MODE_SELECT_ID } from '../../lib/focus';
 import { ContextMeter } from './ContextMeter';
 import { ModelPicker } from './ModelPicker';
 
@@ -87,6 +87,7 @@ export function SessionHeader({
         <label className="mode">
           <span className="visually-hidden">Permission mode</span>
           <select
+            id={MODE_SELECT_ID}
             aria-label="Permission mode"
             title={MODE_HELP}
             value={mode ?? 'ask'}
