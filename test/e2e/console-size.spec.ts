@@ -1,5 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Locator, Page } from '@playwright/test';
+import type { ModelScript } from '../helpers/fake-model-script';
 import { test, expect, openProject, startSession } from './agent-fixtures';
 
 // #17.6: a PTY has the console's size, not 120x30: a session's first shell is born at the size
@@ -30,6 +32,43 @@ const TODOS = {
     ],
   },
 };
+
+/** The model plans (the todos), then starts a BORN shell when asked to start the console. */
+function planThenBornShell(script: ModelScript): void {
+  script.push(
+    { text: 'Planned.', toolCalls: [TODOS] },
+    { text: 'Planned.' },
+    {
+      toolCalls: [
+        { name: 'aider_shell_tool', args: { command: BORN, run_in_background: true, tty: true } },
+      ],
+    },
+    { text: 'Watching the size.' },
+  );
+}
+
+/**
+ * Asks for the console with the dock folded, waits until the shell has printed its first size
+ * with no console on screen, then unfolds the dock (`show`) onto the console and the todos.
+ */
+async function startWhileFolded(app: Page, project: string, show: Locator): Promise<Locator> {
+  await app.getByRole('textbox', { name: 'Message' }).fill('Now start the console');
+  await app.getByRole('button', { name: 'Send', exact: true }).click();
+  await expect(app.getByText('Watching the size.')).toBeVisible();
+  await bornIn(project);
+  await show.click();
+  const console = app.getByRole('region', { name: /^Console: trap/ });
+  await expect(console).toBeVisible();
+  await expect(app.getByRole('region', { name: 'Todos' })).toBeVisible();
+  return console;
+}
+
+/** The shell's first line was its console's fitted size, and it was never resized after. */
+async function expectBornAtItsFit(app: Page, console: Locator): Promise<void> {
+  const { first, fitted } = await settled(app, console);
+  expect(first).toBe(fitted);
+  expect(await lines(console)).not.toContain('WINCH');
+}
 
 test('a PTY takes the size of the console it shows in, from its first line when it can', async ({
   app,
@@ -110,7 +149,7 @@ test('a PTY takes the size of the console it shows in, from its first line when 
 });
 
 /** The lines a console shows, trimmed: the oldest first. */
-async function lines(console: import('@playwright/test').Locator): Promise<string[]> {
+async function lines(console: Locator): Promise<string[]> {
   return (await console.locator('.xterm-rows').innerText())
     .trim()
     .split('\n')
@@ -122,10 +161,7 @@ async function lines(console: import('@playwright/test').Locator): Promise<strin
  * Waits until the loop's newest `stty size` line is the size the console fitted to (its grid's
  * rows, the same line twice in a row), and returns it with the shell's very first line.
  */
-async function settled(
-  app: import('@playwright/test').Page,
-  console: import('@playwright/test').Locator,
-): Promise<{ first: string; fitted: string }> {
+async function settled(app: Page, console: Locator): Promise<{ first: string; fitted: string }> {
   let fitted = '';
   await expect
     .poll(
@@ -215,16 +251,7 @@ test('with the dock folded and showing only todos, the first shell is born at th
   script,
   projects,
 }) => {
-  script.push(
-    { text: 'Planned.', toolCalls: [TODOS] },
-    { text: 'Planned.' },
-    {
-      toolCalls: [
-        { name: 'aider_shell_tool', args: { command: BORN, run_in_background: true, tty: true } },
-      ],
-    },
-    { text: 'Watching the size.' },
-  );
+  planThenBornShell(script);
   await app.setViewportSize({ width: 900, height: 650 });
   await app.reload();
   await openProject(app, 'app');
@@ -232,18 +259,8 @@ test('with the dock folded and showing only todos, the first shell is born at th
   await expect(app.getByText('Planned.').last()).toBeVisible();
   const show = app.getByRole('button', { name: 'Show activity dock' });
   await expect(show).toBeVisible();
-  await app.getByRole('textbox', { name: 'Message' }).fill('Now start the console');
-  await app.getByRole('button', { name: 'Send', exact: true }).click();
-  await expect(app.getByText('Watching the size.')).toBeVisible();
-  // The shell printed its first size with no console on screen.
-  await bornIn(projects.app);
-  await show.click();
-  const console = app.getByRole('region', { name: /^Console: trap/ });
-  await expect(console).toBeVisible();
-  await expect(app.getByRole('region', { name: 'Todos' })).toBeVisible();
-  const { first, fitted } = await settled(app, console);
-  expect(first).toBe(fitted);
-  expect(await lines(console)).not.toContain('WINCH');
+  const console = await startWhileFolded(app, projects.app, show);
+  await expectBornAtItsFit(app, console);
 });
 
 test('a dock the user sized and then folded unfolds, after a reload, to that width, and its first shell is born at the size its console gets there', async ({
@@ -251,16 +268,7 @@ test('a dock the user sized and then folded unfolds, after a reload, to that wid
   script,
   projects,
 }) => {
-  script.push(
-    { text: 'Planned.', toolCalls: [TODOS] },
-    { text: 'Planned.' },
-    {
-      toolCalls: [
-        { name: 'aider_shell_tool', args: { command: BORN, run_in_background: true, tty: true } },
-      ],
-    },
-    { text: 'Watching the size.' },
-  );
+  planThenBornShell(script);
   await app.setViewportSize({ width: 1440, height: 900 });
   await app.reload();
   await openProject(app, 'app');
@@ -297,16 +305,7 @@ test('a dock the user sized and then folded unfolds, after a reload, to that wid
   const show = app.getByRole('button', { name: 'Show activity dock' });
   await expect(show).toBeVisible();
   await expect(app.getByText('Planned.').last()).toBeVisible();
-  await app.getByRole('textbox', { name: 'Message' }).fill('Now start the console');
-  await app.getByRole('button', { name: 'Send', exact: true }).click();
-  await expect(app.getByText('Watching the size.')).toBeVisible();
-  await bornIn(projects.app);
-  await show.click();
-  const console = app.getByRole('region', { name: /^Console: trap/ });
-  await expect(console).toBeVisible();
-  await expect(app.getByRole('region', { name: 'Todos' })).toBeVisible();
+  const console = await startWhileFolded(app, projects.app, show);
   expect(Math.abs((await dockWidth()) - sized)).toBeLessThanOrEqual(1);
-  const { first, fitted } = await settled(app, console);
-  expect(first).toBe(fitted);
-  expect(await lines(console)).not.toContain('WINCH');
+  await expectBornAtItsFit(app, console);
 });

@@ -1,7 +1,7 @@
 import type { Locator, Page } from '@playwright/test';
 import { SCREENSHOTS } from './fixtures';
 import { test, expect } from './agent-fixtures';
-import { longSessionBodies, seedSession } from './seed-session';
+import { longSessionBodies, seedSession, shellApprovalWait, todosBody } from './seed-session';
 import type { SessionEventBody } from '../../shared/protocol/events';
 
 // #17: what the screenshots of the conversation pane showed wrong at 1440x900 and 900x650 (a
@@ -24,24 +24,11 @@ const busy: SessionEventBody[] = [
     compact_at_tokens: 160_000,
     cost_usd: 0.17,
   },
-  {
-    type: 'todos',
-    agent_id: 'root',
-    source: 'update_todos',
-    items: [
-      { label: 'Read the server entry point', status: 'completed' },
-      { label: 'Make the port configurable', status: 'in_progress' },
-    ],
-  },
-  {
-    type: 'approval_request',
-    approval_id: 'ap_1',
-    call_id: 'c_ap',
-    tool: 'aider_shell_tool',
-    summary: 'Run: npm run build',
-    detail: '$ npm run build',
-  },
-  { type: 'run_state', state: 'waiting', reason: 'approval' },
+  todosBody([
+    ['Read the server entry point', 'completed'],
+    ['Make the port configurable', 'in_progress'],
+  ]),
+  ...shellApprovalWait('Run: npm run build', '$ npm run build'),
 ];
 
 /** How many distinct rows the boxes sit on (boxes whose vertical middles are 8 px apart or more). */

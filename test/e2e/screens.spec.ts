@@ -1,22 +1,17 @@
 import { test, expect, SCREENSHOTS } from './fixtures';
-import { longSessionBodies, seedSession } from './seed-session';
+import { longSessionBodies, seedSession, todosBody } from './seed-session';
 import type { SessionEventBody } from '../../shared/protocol/events';
 
 // A session log written to disk and replayed by a real host: every card kind draws from the
 // durable events alone, the way a reopened session does after a restart.
 
 const extra: SessionEventBody[] = [
-  {
-    type: 'todos',
-    agent_id: 'root',
-    source: 'update_todos',
-    items: [
-      { label: 'Read the server entry point', status: 'completed' },
-      { label: 'Make the port configurable', status: 'completed' },
-      { label: 'Run the test suite', status: 'in_progress' },
-      { label: 'Update the README', status: 'pending' },
-    ],
-  },
+  todosBody([
+    ['Read the server entry point', 'completed'],
+    ['Make the port configurable', 'completed'],
+    ['Run the test suite', 'in_progress'],
+    ['Update the README', 'pending'],
+  ]),
   {
     type: 'panel',
     ui_id: 'gui-0000abcd',

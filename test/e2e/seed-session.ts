@@ -6,6 +6,33 @@ import { sessionEventBodySchema, type SessionEventBody } from '../../shared/prot
 // line per event), for the screens and benchmarks that need a long or varied history without
 // driving a model through thousands of turns. Every event is checked against the real schema.
 
+type TodoStatus = 'pending' | 'in_progress' | 'completed';
+
+/** The root agent's todo list as update_todos writes it: [label, status] pairs. */
+export function todosBody(items: Array<[string, TodoStatus]>): SessionEventBody {
+  return {
+    type: 'todos',
+    agent_id: 'root',
+    source: 'update_todos',
+    items: items.map(([label, status]) => ({ label, status })),
+  };
+}
+
+/** The run waits on the user to approve a shell command (`summary`, `detail` as the card shows). */
+export function shellApprovalWait(summary: string, detail: string): SessionEventBody[] {
+  return [
+    {
+      type: 'approval_request',
+      approval_id: 'ap_1',
+      call_id: 'c_ap',
+      tool: 'aider_shell_tool',
+      summary,
+      detail,
+    },
+    { type: 'run_state', state: 'waiting', reason: 'approval' },
+  ];
+}
+
 export interface SeededSession {
   id: string;
   count: number;

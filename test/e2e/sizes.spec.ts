@@ -1,5 +1,5 @@
 import { test, expect, SCREENSHOTS, SHOT_SIZES } from './fixtures';
-import { longSessionBodies, seedSession } from './seed-session';
+import { longSessionBodies, seedSession, shellApprovalWait, todosBody } from './seed-session';
 import type { SessionEventBody } from '../../shared/protocol/events';
 
 // #17.9 and the screenshot bar: the same rich session at 1440x900 and 900x650, light and
@@ -7,25 +7,15 @@ import type { SessionEventBody } from '../../shared/protocol/events';
 
 const rich: SessionEventBody[] = [
   ...longSessionBodies(24),
-  {
-    type: 'todos',
-    agent_id: 'root',
-    source: 'update_todos',
-    items: [
-      { label: 'Read the server entry point', status: 'completed' },
-      { label: 'Make the port configurable', status: 'in_progress' },
-      { label: 'Update the README', status: 'pending' },
-    ],
-  },
-  {
-    type: 'approval_request',
-    approval_id: 'ap_1',
-    call_id: 'c_ap',
-    tool: 'aider_shell_tool',
-    summary: 'Run: npm run build -- --mode production',
-    detail: '$ npm run build -- --mode production\n\ncwd: /work/app',
-  },
-  { type: 'run_state', state: 'waiting', reason: 'approval' },
+  todosBody([
+    ['Read the server entry point', 'completed'],
+    ['Make the port configurable', 'in_progress'],
+    ['Update the README', 'pending'],
+  ]),
+  ...shellApprovalWait(
+    'Run: npm run build -- --mode production',
+    '$ npm run build -- --mode production\n\ncwd: /work/app',
+  ),
 ];
 
 for (const size of SHOT_SIZES) {
