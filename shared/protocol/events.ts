@@ -6,6 +6,10 @@ import { pastedTextSchema } from '../attachments/pasted-text';
 // log, the replay cursor) and `ts` (ms since epoch), assigned by the store when it is appended.
 // Everything a client shows is a projection of this log.
 
+/** A compaction's summary when `/clear` made it: the context starts over, nothing summarized. */
+export const CLEARED_SUMMARY =
+  'The user cleared the context here; earlier messages are not part of it.';
+
 /** Anthropic's own shape for extended thinking (configs/app.json `model.thinking`, per session too). */
 export const thinkingWire = z.union([
   z.literal('off'),

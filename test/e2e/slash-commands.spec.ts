@@ -192,7 +192,8 @@ test('/compact summarizes the conversation through the model; /clear starts the 
   const before = script.requests.length;
   await app.keyboard.type('/clear');
   await app.keyboard.press('Enter');
-  await expect(notices).toHaveCount(2);
+  await expect(app.getByText('Context cleared: the agent starts over from here')).toBeVisible();
+  await expect(notices).toHaveCount(1);
   expect(script.requests.length).toBe(before);
   await expect(app.getByLabel('You').filter({ hasText: 'What port?' })).toBeVisible();
   await expect(app.getByLabel('You')).toHaveCount(2);

@@ -1,4 +1,8 @@
-import type { SessionEventBody, ThinkingWire } from '../../../shared/protocol/events';
+import {
+  CLEARED_SUMMARY,
+  type SessionEventBody,
+  type ThinkingWire,
+} from '../../../shared/protocol/events';
 import type { PermissionModeWire } from '../../../shared/protocol/common';
 import type { AppConfig } from '../config/schema';
 import { DisposableStore, toDisposable, type Disposable } from '../lifecycle/disposable';
@@ -47,8 +51,7 @@ import { promptHooks } from '../hooks/session-hooks';
 const STOP_WAIT_MS = 10_000;
 
 /** The summary `/clear` leaves: the root agent's context starts over from it. */
-export const CLEARED_SUMMARY =
-  'The user cleared the context here; earlier messages are not part of it.';
+export { CLEARED_SUMMARY };
 const COMPACT_BUSY = 'The agent is working: stop it or wait until it finishes, then compact.';
 const COMPACT_PENDING =
   'The agent is waiting for a decision: answer it or stop the run, then compact.';

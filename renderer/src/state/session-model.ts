@@ -1,4 +1,8 @@
-import type { SessionEvent, SessionEventOf } from '../../../shared/protocol/events';
+import {
+  CLEARED_SUMMARY,
+  type SessionEvent,
+  type SessionEventOf,
+} from '../../../shared/protocol/events';
 import type { SessionSnapshot } from '../../../shared/protocol/session-snapshot';
 import type { PermissionModeWire } from '../../../shared/protocol/common';
 import type { RunState, ShellInfo, TimelineItem, TodoItem } from './timeline-items';
@@ -284,7 +288,11 @@ export class SessionModel {
         this.push({
           ...base,
           kind: 'notice',
-          text: 'Earlier conversation was summarized to save context',
+          // /clear leaves a fixed summary: nothing was summarized, the context starts over.
+          text:
+            e.summary === CLEARED_SUMMARY
+              ? 'Context cleared: the agent starts over from here (what is above stays on screen)'
+              : 'Earlier conversation was summarized to save context',
           tone: 'neutral',
         });
         break;
