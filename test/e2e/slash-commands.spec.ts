@@ -206,3 +206,29 @@ test('/compact summarizes the conversation through the model; /clear starts the 
   expect(fresh).toContain('Hello again');
   expect(fresh).not.toContain('Remember 8080.');
 });
+
+test('Esc stops a /compact that is still summarizing: the context is left as it was', async ({
+  app,
+  script,
+}) => {
+  await openProject(app, 'app');
+  script.push({ text: 'The port is 3000.' });
+  await startSession(app, 'What port?');
+  await expect(app.getByText('The port is 3000.')).toBeVisible();
+  const box = app.getByRole('textbox', { name: 'Message' });
+  const asked = script.requests.length;
+
+  // The summary never ends on its own.
+  script.push({ text: 'Summary: half of it', hang: true });
+  await box.focus();
+  await app.keyboard.type('/compact');
+  await app.keyboard.press('Enter');
+  const compacting = app.getByRole('status').filter({ hasText: 'Compacting the conversation' });
+  await expect(compacting.getByRole('button', { name: 'Stop' })).toBeVisible();
+  await expect.poll(() => script.requests.length).toBe(asked + 1);
+  await app.keyboard.press('Escape');
+  await expect(app.getByRole('status').filter({ hasText: 'Compacting was stopped' })).toBeVisible();
+  await expect(compacting).toHaveCount(0);
+  await expect(app.getByText('Earlier conversation was summarized')).toHaveCount(0);
+  await expect(box).toBeFocused();
+});

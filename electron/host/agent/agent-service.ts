@@ -56,6 +56,7 @@ const COMPACT_BUSY = 'The agent is working: stop it or wait until it finishes, t
 const COMPACT_PENDING =
   'The agent is waiting for a decision: answer it or stop the run, then compact.';
 const NOTHING_TO_COMPACT = 'Nothing to compact yet.';
+const COMPACT_STOPPED = 'Compacting was stopped; the context is as it was.';
 
 export interface AgentServiceOptions {
   sessions: SessionManager;
@@ -90,8 +91,8 @@ interface ActiveRun extends RunHandle {
 export class AgentService implements SessionRunner, Disposable {
   private readonly states = new Map<string, SessionAgentState>();
   private readonly runs = new Map<string, ActiveRun>();
-  /** Sessions whose `/compact` is summarizing now. */
-  private readonly compacting = new Set<string>();
+  /** Sessions whose `/compact` is summarizing now, and how Stop ends the summary. */
+  private readonly compacting = new Map<string, AbortController>();
   /** The newest run of each session until its last event is written. */
   private readonly ending = new Map<string, Promise<void>>();
   private readonly subscriptions = new DisposableStore();
@@ -223,6 +224,12 @@ export class AgentService implements SessionRunner, Disposable {
   }
 
   async stop(session: Session): Promise<void> {
+    // A `/compact` summary ends where it is; its caller answers that nothing changed.
+    const summary = this.compacting.get(session.id);
+    if (summary) {
+      summary.abort();
+      return;
+    }
     const run = this.runs.get(session.id);
     if (run) {
       run.abort.abort(new RunAborted('stop'));
@@ -283,7 +290,8 @@ export class AgentService implements SessionRunner, Disposable {
       await startContextAt(scope, 'root', CLEARED_SUMMARY, events[events.length - 1]!.seq);
       return { compacted: true, message: null };
     }
-    this.compacting.add(session.id);
+    const stopped = new AbortController();
+    this.compacting.set(session.id, stopped);
     try {
       const selection = await this.selectModel(session, st);
       if (!selection.ok) return { compacted: false, message: selection.message };
@@ -292,11 +300,15 @@ export class AgentService implements SessionRunner, Disposable {
       const run: CompactScope = {
         ...scope,
         provider: selection.provider,
-        signal: new AbortController().signal,
+        signal: stopped.signal,
         config: this.opts.config,
       };
-      const done = await summarizeContext(run, { id: 'root' }, true);
-      if (done.ok) return { compacted: true, message: null };
+      const done = await summarizeContext(run, { id: 'root' }, true).catch((err: unknown) => {
+        if (stopped.signal.aborted) return null;
+        throw err;
+      });
+      if (done?.ok) return { compacted: true, message: null };
+      if (!done || stopped.signal.aborted) return { compacted: false, message: COMPACT_STOPPED };
       return {
         compacted: false,
         message: done.why === 'nothing' ? NOTHING_TO_COMPACT : `Could not compact: ${done.reason}.`,

@@ -111,6 +111,31 @@ describe('sessions.compact', () => {
     });
   });
 
+  it('Stop ends a /compact summary midway: nothing is written, the context is as it was, and a later /compact works', async () => {
+    h = await Harness.start({ files: { 'notes.txt': NOTES }, config: { permission_mode: 'auto' } });
+    const id = await firstExchange(h);
+    const before = (await h.events(id)).length;
+    const asked = h.script.requests.length;
+    h.script.push({ text: 'SUMMARYMARK: half a summ', hang: true });
+
+    const compacting = h.invoke('sessions.compact', { id });
+    await h.script.waitForRequests(asked + 1);
+    expect(isSummary(h.script.requests[asked]!)).toBe(true);
+    await h.invoke('sessions.stop', { id });
+
+    expect(await compacting).toEqual({
+      compacted: false,
+      message: 'Compacting was stopped; the context is as it was.',
+    });
+    // Stop ended the summary only: no compaction, no usage, no stopped run in the log.
+    expect((await h.events(id)).slice(before)).toEqual([]);
+    h.script.push({ text: 'SUMMARYMARK: notes were read.' });
+    expect(await h.invoke('sessions.compact', { id })).toEqual({ compacted: true, message: null });
+    const { request } = await secondExchange(h, id);
+    expect(request.transcript).toContain('SUMMARYMARK: notes were read.');
+    expect(request.transcript).not.toContain('half a summ');
+  });
+
   it('is refused while a run is active, and leaves the log alone', async () => {
     h = await Harness.start();
     h.script.push({ text: 'Working on it. ', hang: true });

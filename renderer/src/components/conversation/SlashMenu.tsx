@@ -224,7 +224,19 @@ export function useSlashMenu(
     else fill(o.entry.name);
   };
 
+  // A summary can take a while: Stop (or Esc in the message box) ends it, and the host answers
+  // that the context is as it was.
+  const stopCompacting = () => {
+    client.invoke('sessions.stop', { id: sessionId }).catch(fail);
+    refocus();
+  };
+
   const onKey = (e: KeyboardEvent<HTMLTextAreaElement>): boolean => {
+    if (!open && notice?.busy && e.key === 'Escape') {
+      e.preventDefault();
+      stopCompacting();
+      return true;
+    }
     if (!open) return false;
     if (e.key === 'Escape') {
       // Closes the list only; the run is not stopped (that Esc listener skips handled keys).
@@ -305,6 +317,16 @@ export function useSlashMenu(
           aria-busy={notice.busy ? true : undefined}
         >
           {notice.text}
+          {notice.busy && (
+            <button
+              type="button"
+              className="link-button"
+              aria-keyshortcuts="Escape"
+              onClick={stopCompacting}
+            >
+              Stop
+            </button>
+          )}
         </p>
       )}
       {help && (
