@@ -1,9 +1,8 @@
-import { useEffect, useState } from 'react';
-import { useClient } from '../../client-context';
 import { Dialog } from '../common/Dialog';
 import { shortcutLabel } from '../../lib/shortcuts';
 import { APPROVE_KEYS, DENY_KEYS } from '../../lib/approval-keys';
-import { BUILTINS, type Entry } from './SlashMenu';
+import { useHostQuery } from '../../lib/use-host-query';
+import { BUILTINS } from './SlashMenu';
 
 /** The keys the app answers to, as the rest of the app names them. */
 const SHORTCUTS: readonly [keys: string, what: string][] = [
@@ -21,18 +20,9 @@ const SHORTCUTS: readonly [keys: string, what: string][] = [
 
 /** /help: the built-in commands, the user's commands and skills, and the keyboard shortcuts. */
 export function SlashHelp({ sessionId, onClose }: { sessionId: string; onClose: () => void }) {
-  const client = useClient();
-  const [entries, setEntries] = useState<Entry[] | null>(null);
-  useEffect(() => {
-    let live = true;
-    client
-      .invoke('commands.list', { id: sessionId })
-      .then((r) => live && setEntries(r.commands))
-      .catch(() => live && setEntries([]));
-    return () => {
-      live = false;
-    };
-  }, [client, sessionId]);
+  const listed = useHostQuery('commands.list', { id: sessionId });
+  // A list that could not be read shows as none: the built-ins and shortcuts still help.
+  const entries = listed.data?.commands ?? (listed.error ? [] : null);
   const builtin = new Set(BUILTINS.map((b) => b.name));
 
   return (

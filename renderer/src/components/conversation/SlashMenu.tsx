@@ -12,7 +12,7 @@ import { SlashHelp } from './SlashHelp';
 // each with its description. Arrows move, Enter runs a built-in (or fills a command's "/name "),
 // Tab completes the name, Esc closes; the keys are the @ mention menu's (MentionMenu.tsx).
 
-export interface Entry {
+interface Entry {
   name: string;
   description: string;
   argument_hint?: string;
