@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
-import type { ModelScript } from '../helpers/fake-model-script';
+import type { ModelScript, ScriptStep } from '../helpers/fake-model-script';
 import { test, expect, openProject, startSession } from './agent-fixtures';
 
 // #17.6: a PTY has the console's size, not 120x30: a session's first shell is born at the size
@@ -33,17 +33,24 @@ const TODOS = {
   },
 };
 
+/** The model starts `command` in a background shell with a terminal, then says it watches. */
+function watchInShell(command: string): ScriptStep[] {
+  return [
+    {
+      toolCalls: [
+        { name: 'aider_shell_tool', args: { command, run_in_background: true, tty: true } },
+      ],
+    },
+    { text: 'Watching the size.' },
+  ];
+}
+
 /** The model plans (the todos), then starts a BORN shell when asked to start the console. */
 function planThenBornShell(script: ModelScript): void {
   script.push(
     { text: 'Planned.', toolCalls: [TODOS] },
     { text: 'Planned.' },
-    {
-      toolCalls: [
-        { name: 'aider_shell_tool', args: { command: BORN, run_in_background: true, tty: true } },
-      ],
-    },
-    { text: 'Watching the size.' },
+    ...watchInShell(BORN),
   );
 }
 
@@ -75,12 +82,7 @@ test('a PTY takes the size of the console it shows in, from its first line when 
   script,
 }) => {
   script.push(
-    {
-      toolCalls: [
-        { name: 'aider_shell_tool', args: { command: SIZES, run_in_background: true, tty: true } },
-      ],
-    },
-    { text: 'Watching the size.' },
+    ...watchInShell(SIZES),
     {
       toolCalls: [
         {
@@ -184,14 +186,7 @@ test('in a small window the dock is folded: the first shell is born at the size 
   app,
   script,
 }) => {
-  script.push(
-    {
-      toolCalls: [
-        { name: 'aider_shell_tool', args: { command: SIZES, run_in_background: true, tty: true } },
-      ],
-    },
-    { text: 'Watching the size.' },
-  );
+  script.push(...watchInShell(SIZES));
   await app.setViewportSize({ width: 900, height: 650 });
   await app.reload();
   await openProject(app, 'app');
@@ -215,19 +210,7 @@ test('with the todos already in the dock, the first shell is born at the size it
   script.push(
     { text: 'Planned.', toolCalls: [TODOS] },
     { text: 'Planned.' },
-    {
-      toolCalls: [
-        {
-          name: 'aider_shell_tool',
-          args: {
-            command: `trap 'echo WINCH' WINCH; ${SIZES}`,
-            run_in_background: true,
-            tty: true,
-          },
-        },
-      ],
-    },
-    { text: 'Watching the size.' },
+    ...watchInShell(`trap 'echo WINCH' WINCH; ${SIZES}`),
   );
   await openProject(app, 'app');
   await startSession(app, 'Plan it');

@@ -1,7 +1,13 @@
 import type { Locator, Page } from '@playwright/test';
 import { SCREENSHOTS } from './fixtures';
 import { test, expect } from './agent-fixtures';
-import { longSessionBodies, seedSession, shellApprovalWait, todosBody } from './seed-session';
+import {
+  longSessionBodies,
+  readmeQuestion,
+  seedSession,
+  shellApprovalWait,
+  todosBody,
+} from './seed-session';
 import type { SessionEventBody } from '../../shared/protocol/events';
 
 // #17: what the screenshots of the conversation pane showed wrong at 1440x900 and 900x650 (a
@@ -147,28 +153,8 @@ test('with a question open at 900x650, the message box says a message answers in
 }) => {
   seedSession(home, 'Port', [
     ...longSessionBodies(2),
-    {
-      type: 'question',
-      question_id: 'q_1',
-      call_id: 'c_q',
-      questions: [
-        {
-          header: 'Docs',
-          question: 'Should I also update the README?',
-          options: [
-            { label: 'Yes', description: '' },
-            { label: 'No', description: '' },
-          ],
-          multi_select: false,
-        },
-      ],
-    },
-    {
-      type: 'todos',
-      agent_id: 'root',
-      source: 'update_todos',
-      items: [{ label: 'Update the README', status: 'pending' }],
-    },
+    readmeQuestion(),
+    todosBody([['Update the README', 'pending']]),
     { type: 'run_state', state: 'waiting', reason: 'question' },
   ]);
   await app.setViewportSize({ width: 900, height: 650 });

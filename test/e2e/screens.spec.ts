@@ -1,5 +1,5 @@
 import { test, expect, SCREENSHOTS } from './fixtures';
-import { longSessionBodies, seedSession, todosBody } from './seed-session';
+import { longSessionBodies, readmeQuestion, seedSession, todosBody } from './seed-session';
 import type { SessionEventBody } from '../../shared/protocol/events';
 
 // A session log written to disk and replayed by a real host: every card kind draws from the
@@ -62,22 +62,7 @@ const extra: SessionEventBody[] = [
     summary: 'Run a shell command',
     detail: 'rm -rf dist && npm run build -- --mode production',
   },
-  {
-    type: 'question',
-    question_id: 'q_1',
-    call_id: 'c_q',
-    questions: [
-      {
-        header: 'Docs',
-        question: 'Should I also update the README?',
-        options: [
-          { label: 'Yes', description: 'Document the PORT variable' },
-          { label: 'No', description: '' },
-        ],
-        multi_select: false,
-      },
-    ],
-  },
+  readmeQuestion('Document the PORT variable'),
 ];
 
 test('a seeded session draws tool cards, a panel, an approval, a question and the todo dock', async ({

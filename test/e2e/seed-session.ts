@@ -33,6 +33,26 @@ export function shellApprovalWait(summary: string, detail: string): SessionEvent
   ];
 }
 
+/** The agent asks whether to update the README too (Yes carries `yes`, its description). */
+export function readmeQuestion(yes = ''): SessionEventBody {
+  return {
+    type: 'question',
+    question_id: 'q_1',
+    call_id: 'c_q',
+    questions: [
+      {
+        header: 'Docs',
+        question: 'Should I also update the README?',
+        options: [
+          { label: 'Yes', description: yes },
+          { label: 'No', description: '' },
+        ],
+        multi_select: false,
+      },
+    ],
+  };
+}
+
 export interface SeededSession {
   id: string;
   count: number;

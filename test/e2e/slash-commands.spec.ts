@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
+import type { ModelScript } from '../helpers/fake-model-script';
 import { test, expect, openProject, startSession } from './agent-fixtures';
 import { shots } from './fixtures';
 
@@ -154,15 +155,20 @@ test('/new makes exactly one session; /help lists commands and keys, and Esc giv
   await expect(box).toBeFocused();
 });
 
-test('/compact summarizes the conversation through the model; /clear starts the context over', async ({
-  app,
-  script,
-}) => {
+/** A session with one exchange (the port question), for /compact to have something to do. */
+async function askedForThePort(app: Page, script: ModelScript): Promise<Locator> {
   await openProject(app, 'app');
   script.push({ text: 'The port is 3000.' });
   await startSession(app, 'What port?');
   await expect(app.getByText('The port is 3000.')).toBeVisible();
-  const box = app.getByRole('textbox', { name: 'Message' });
+  return app.getByRole('textbox', { name: 'Message' });
+}
+
+test('/compact summarizes the conversation through the model; /clear starts the context over', async ({
+  app,
+  script,
+}) => {
+  const box = await askedForThePort(app, script);
   const asked = script.requests.length;
 
   // The summary's stream is held open a while: the app says it is compacting meanwhile.
@@ -211,11 +217,7 @@ test('Esc stops a /compact that is still summarizing: the context is left as it 
   app,
   script,
 }) => {
-  await openProject(app, 'app');
-  script.push({ text: 'The port is 3000.' });
-  await startSession(app, 'What port?');
-  await expect(app.getByText('The port is 3000.')).toBeVisible();
-  const box = app.getByRole('textbox', { name: 'Message' });
+  const box = await askedForThePort(app, script);
   const asked = script.requests.length;
 
   // The summary never ends on its own.
