@@ -14,6 +14,7 @@ import {
   openDirInRoot,
   openForRead,
   PathChangedError,
+  readDirInRoot,
   setProcFdDir,
 } from '../../../electron/host/fs/safe-open';
 import { tempDir } from '../../helpers/temp';
@@ -66,6 +67,24 @@ describe('safe-open without /proc', () => {
     await expect(openForRead(root, join(root, 'sub', 'secret'))).rejects.toBeInstanceOf(
       PathChangedError,
     );
+  });
+
+  it('reads a directory through the fallback, and refuses one reached through a link out of the root', async () => {
+    const { root, outside } = dirs();
+    mkdirSync(join(root, 'd'));
+    writeFileSync(join(root, 'd', 'a'), '');
+    const names = await readDirInRoot(root, join(root, 'd'), async (entries, self) => {
+      expect(self).toBe(join(root, 'd'));
+      return entries.map((e) => e.name);
+    });
+    expect(names).toEqual(['a']);
+    writeFileSync(join(outside, 'secret'), 'x');
+    symlinkSync(outside, join(root, 'sub'));
+    // The last component is a real directory; the link is the one before it.
+    mkdirSync(join(outside, 'inner'));
+    await expect(
+      readDirInRoot(root, join(root, 'sub', 'inner'), async (entries) => entries),
+    ).rejects.toBeInstanceOf(PathChangedError);
   });
 
   it('refuses a symlink planted as the last component', async () => {
