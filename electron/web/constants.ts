@@ -1,10 +1,15 @@
 // Numbers of the web host (`mewbo serve`), with their reasons.
 
 /**
- * Largest client frame the web host accepts: a user message with its images (at most 20 MB of
- * images, about 27 MB as base64, plus 200 KB of text); every other command is small.
+ * Largest client frame the web host accepts, 40 MiB: the costliest `sessions.send` its schema lets
+ * through must fit in one frame, or a message the composer accepted would close the socket. That
+ * is 20 MiB of images (26.7 MiB as base64) plus 200,000 characters of text and 2 million of
+ * pastes at 6 bytes each when JSON escapes them (`\u001b` in a pasted terminal log): 39.3 MiB.
+ * Every other command is small. Only a logged-in socket gets this far (the upgrade needs the
+ * cookie). PROTOCOL.md states the same number; test/integration/protocol/web-frame-limit.test.ts
+ * holds the three together.
  */
-export const MAX_FRAME_BYTES = 32 << 20;
+export const MAX_FRAME_BYTES = 40 << 20;
 
 /**
  * Request headers larger than this get 431. Node's own default (16 KiB): the UI sends a cookie and a

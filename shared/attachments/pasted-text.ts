@@ -15,8 +15,8 @@ export const PASTE_CHIP_MIN_LINES = 60;
 export const PASTES_PER_MESSAGE = 8;
 /**
  * All pasted text of one message together, in characters: 2 million (a 1 MB log or dump and
- * some room). It travels in one WebSocket frame (the web host takes 32 MB) and is kept in the
- * session log; a model with a smaller context refuses it with its own clear error.
+ * some room). It travels in one WebSocket frame (the web host's frame limit is sized for it) and
+ * is kept in the session log; a model with a smaller context refuses it with its own clear error.
  */
 export const PASTED_MAX_TOTAL_CHARS = 2_000_000;
 

@@ -4,7 +4,11 @@
 /** A device tool id: `device_` and 1-48 of [a-z0-9_] (seed, DESIGN "Phone pairing"). */
 export const DEVICE_TOOL_ID_PATTERN = /^device_[a-z0-9_]{1,48}$/;
 
-/** Largest frame either side may send: 1 MiB (DESIGN). Larger frames close the socket (1009). */
+/**
+ * Largest frame either side may send: 1 MiB (PROTOCOL.md "Frames"). Larger frames close the socket
+ * (1009). The pairing listener is on the LAN and takes frames before a hello, so this bounds what
+ * its 64 sockets can make the desktop buffer; a screen capture fits as a JPEG (about 760 KB).
+ */
 export const MAX_FRAME_BYTES = 1024 * 1024;
 
 /** Tools one declaration may carry: far above any phone's set, low enough to bound a model's bind. */
