@@ -45,6 +45,13 @@ export class LinkPrompts {
     const link = document.createElement('a');
     link.className = 'prompt-link';
     link.href = prompt.href;
+    // Opened in a new browsing context, never this page's: a page that navigates itself to an
+    // intent: or sms: link is leaving (its beforeunload fires), and a browser with no app for the
+    // link holds the tab behind its "open this app?" prompt, which ignores every later tap on the
+    // page (the next prompt's link, an Approve button). Android hands the new tab's link to the app
+    // and closes the tab.
+    link.target = '_blank';
+    link.rel = 'noopener';
     link.textContent = prompt.linkText;
     const hint = document.createElement('p');
     hint.className = 'hint';

@@ -1,4 +1,4 @@
-import { expect as baseExpect, test, type Page } from '@playwright/test';
+import { devices, expect as baseExpect, test, type Page } from '@playwright/test';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -325,55 +325,93 @@ test('when a session starts waiting and no desktop window is focused, the phone 
   ).toBeGreaterThan(0);
 });
 
-test('an alarm the agent sets waits for approval in ask mode, is approved from the phone, and then the phone shows its prompt', async ({
-  page,
-}) => {
-  await page.addInitScript(() =>
-    // This Chromium has no Clock app; handing it the intent: link stalls its input (see phone.spec).
-    document.addEventListener('click', (event) => {
-      if ((event.target as Element).closest('a.prompt-link')) event.preventDefault();
-    }),
-  );
-  await pair(page, true);
-  await expect
-    .poll(async () => (await invoke('devices.list', {})).devices[0]!.tools.map((t) => t.tool_id))
-    .toContain('device_set_alarm');
-  fake.script.push(
-    {
-      toolCalls: [
-        { name: 'device_set_alarm', args: { hour: 6, minute: 45, label: 'Catch the 7:10 train' } },
-      ],
-    },
-    { text: 'I asked your phone to set it.' },
-  );
-  const id = (await invoke('sessions.create', { project: 'api' })).session.id;
-  await invoke('sessions.send', {
-    id,
-    text: 'wake me at 6:45 for the train',
-    capabilities: ['generative_ui', 'ask_user', 'approvals'],
-  });
-  // Ask mode: the alarm is not set up on the phone until the person approves it.
-  const approval = page.locator('.item.approval', { hasText: 'device_set_alarm' });
-  await expect(approval).toBeVisible();
-  await expect(approval.locator('.detail')).toContainText('Catch the 7:10 train');
-  await expect(page.getByRole('alertdialog')).toHaveCount(0);
-  await approval.getByRole('button', { name: 'Approve' }).tap();
+test.describe('on a Pixel 7', () => {
+  // Its descriptor less the browser type, which a describe group cannot set.
+  const { defaultBrowserType: _browser, ...pixel7 } = devices['Pixel 7'];
+  test.use(pixel7);
 
-  const prompt = page.getByRole('alertdialog', { name: 'The agent asks: Set an alarm' });
-  await expect(prompt).toContainText('06:45');
-  await shoot(page, 'phone-remote-alarm');
-  await prompt.getByRole('link', { name: 'Open Clock to set it' }).tap();
-  await expect
-    .poll(async () => (await events(id)).some((e) => e.type === 'run_state' && e.state === 'idle'))
-    .toBe(true);
-  const log = await events(id);
-  expect(log.find((e) => e.type === 'approval_decision')).toMatchObject({
-    decision: 'allow',
-    via: { device_name: 'Pixel in the garden' },
-  });
-  expect(log.find((e) => e.type === 'device_tool_result')).toMatchObject({
-    status: 'ok',
-    result: { prompt_shown: true, tapped: true, hour: 6, minute: 45 },
+  test('an alarm prompt, then a text prompt, then an approval: each tap completes, and the app links never take the page away', async ({
+    page,
+  }) => {
+    // A page that navigates itself to an intent: or sms: link is leaving: Chromium fires its
+    // beforeunload, and where no app takes the link it holds the tab behind a prompt that ignores
+    // every later tap. The page hands the link to a new browsing context instead.
+    const left: string[] = [];
+    page.on('request', (r) => {
+      if (r.frame() === page.mainFrame() && !r.url().startsWith('https:')) left.push(r.url());
+    });
+    await pair(page, true);
+    await expect
+      .poll(async () => (await invoke('devices.list', {})).devices[0]!.tools.map((t) => t.tool_id))
+      .toEqual(expect.arrayContaining(['device_set_alarm', 'device_send_sms']));
+    fake.script.push(
+      {
+        toolCalls: [
+          {
+            name: 'device_set_alarm',
+            args: { hour: 6, minute: 45, label: 'Catch the 7:10 train' },
+          },
+        ],
+      },
+      {
+        toolCalls: [
+          { name: 'device_send_sms', args: { to: '+33 6 12 34 56 78', body: 'On the 7:10' } },
+        ],
+      },
+      { toolCalls: [{ name: 'aider_shell_tool', args: { command: 'echo packed' } }] },
+      { text: 'Alarm, text and bag: done.' },
+    );
+    const id = (await invoke('sessions.create', { project: 'api' })).session.id;
+    await invoke('sessions.send', {
+      id,
+      text: 'wake me at 6:45 for the train, tell Anna, then pack',
+      capabilities: ['generative_ui', 'ask_user', 'approvals'],
+    });
+
+    // Ask mode: the alarm is not set up on the phone until the person approves it.
+    const alarmApproval = page.locator('.item.approval', { hasText: 'device_set_alarm' });
+    await expect(alarmApproval.locator('.detail')).toContainText('Catch the 7:10 train');
+    await expect(page.getByRole('alertdialog')).toHaveCount(0);
+    await alarmApproval.getByRole('button', { name: 'Approve' }).tap();
+    const alarm = page.getByRole('alertdialog', { name: 'The agent asks: Set an alarm' });
+    await expect(alarm).toContainText('06:45');
+    await shoot(page, 'phone-remote-alarm');
+    await alarm.getByRole('link', { name: 'Open Clock to set it' }).tap();
+    await expect(alarm).toContainText('The agent was told you tapped the link');
+    expect(left).toEqual([]);
+
+    // The text comes next, on the same page: its approval and its link still take taps.
+    const smsApproval = page.locator('.item.approval', { hasText: 'device_send_sms' });
+    await expect(smsApproval.locator('.detail')).toContainText('On the 7:10');
+    await smsApproval.getByRole('button', { name: 'Approve' }).tap();
+    const sms = page.getByRole('alertdialog', { name: 'The agent asks: Send a text' });
+    await expect(sms).toContainText('+33612345678');
+    await sms.getByRole('link', { name: 'Open Messages to send it' }).tap();
+    await expect(sms).toContainText('The agent was told you tapped the link');
+
+    // And last an approval of a command.
+    const shell = page.getByRole('article', { name: 'Approval: Run: echo packed' });
+    await shell.getByRole('button', { name: 'Approve' }).tap();
+    await expect(shell.locator('.item-status')).toHaveText('Approved. The agent continues.');
+    await expect
+      .poll(async () =>
+        (await events(id)).some((e) => e.type === 'run_state' && e.state === 'idle'),
+      )
+      .toBe(true);
+    const log = await events(id);
+    expect(log.filter((e) => e.type === 'approval_decision')).toHaveLength(3);
+    expect(
+      log.filter((e) => e.type === 'approval_decision').map((e) => e.via?.device_name),
+    ).toEqual(['Pixel in the garden', 'Pixel in the garden', 'Pixel in the garden']);
+    expect(log.filter((e) => e.type === 'device_tool_result')).toMatchObject([
+      { status: 'ok', result: { prompt_shown: true, tapped: true, hour: 6, minute: 45 } },
+      { status: 'ok', result: { prompt_shown: true, tapped: true, to: '+33612345678' } },
+    ]);
+    expect(JSON.stringify(log.filter((e) => e.type === 'tool_result'))).toContain('packed');
+    // The page itself never went to either app link.
+    expect(left).toEqual([]);
+    await alarm.getByRole('button', { name: 'Close' }).tap();
+    await expect(alarm).toBeHidden();
   });
 });
 

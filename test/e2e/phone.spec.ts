@@ -186,13 +186,6 @@ test('granted clipboard access and a tap add their tools, and the calls act on t
 test('on Android the agent can ask for an alarm and a text: a prompt with the details and the app link, and the result says only whether it was tapped', async ({
   page,
 }) => {
-  // This Chromium has no Clock or Messages app: handing it intent: and sms: links stalls its
-  // input (xdg-open), so the test lets the page see the tap and stops the hand-over after it.
-  await page.addInitScript(() =>
-    document.addEventListener('click', (event) => {
-      if ((event.target as Element).closest('a.prompt-link')) event.preventDefault();
-    }),
-  );
   const offer = await service.createOffer();
   await page.goto(offer.pairing_url);
   await page.getByRole('button', { name: 'Pair' }).tap();
