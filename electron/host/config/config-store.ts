@@ -4,7 +4,7 @@ import { basename, dirname } from 'node:path';
 import PQueue from 'p-queue';
 import { Emitter, type Event } from '../lifecycle/emitter';
 import type { Disposable } from '../lifecycle/disposable';
-import { writeFileAtomic, type AtomicIo } from '../store/atomic-json';
+import { readSettingsFile, replaceSettingsFile, settingsRoot } from '../fs/settings-file';
 import { ConfigError } from './load-config';
 import { isObject, readConfigText, validateConfig, type ConfigProblem } from './read-config';
 import type { AppConfig } from './schema';
@@ -12,7 +12,8 @@ import { CONFIG_WATCH_SETTLE_MS, CONFIG_WRITE_RETRIES } from './constants';
 
 // The one owner of configs/app.json. Every in-app change (Settings, the model settings, the
 // pairing switch) is a read-modify-write of the file's own JSON through one queue, so two changes
-// at once both land; it is written with the one atomic writer. The file is watched: a hand edit
+// at once both land; it is read and written through verified descriptors (fs/settings-file.ts),
+// so a link at app.json is refused rather than followed. The file is watched: a hand edit
 // while the app runs is loaded into the live config, announced (onDidChange) and shown in
 // Settings; because each change re-reads the file first, it never writes over a hand-edited key.
 
@@ -29,7 +30,6 @@ export interface ConfigStoreOptions {
   warn?: (line: string) => void;
   /** Watch the file for hand edits (default true). */
   watch?: boolean;
-  io?: AtomicIo;
 }
 
 export class ConfigStore implements Disposable {
@@ -79,7 +79,9 @@ export class ConfigStore implements Disposable {
   update(mutate: (raw: Record<string, unknown>) => void): Promise<AppConfig> {
     return this.exclusive(async () => {
       for (let attempt = 0; ; attempt++) {
-        const text = await readText(this.opts.file);
+        // Through verified descriptors: a link planted at app.json is refused, never followed.
+        const root = await settingsRoot(dirname(this.opts.file), true);
+        const text = await readSettingsFile(root, this.opts.file);
         const read = readConfigText(text, this.opts.file);
         if (read.raw === null) {
           throw new ConfigError(
@@ -95,9 +97,13 @@ export class ConfigStore implements Disposable {
         if (added.length)
           throw new ConfigError(added.map((p) => p.message).join('\n'), added[0]!.key);
         // A hand edit that landed while we merged: merge again onto it rather than replace it.
-        if ((await readText(this.opts.file)) !== text && attempt < CONFIG_WRITE_RETRIES) continue;
+        if (
+          (await readSettingsFile(root, this.opts.file)) !== text &&
+          attempt < CONFIG_WRITE_RETRIES
+        )
+          continue;
         const out = `${JSON.stringify(raw, null, 2)}\n`;
-        await writeFileAtomic(this.opts.file, out, { io: this.opts.io });
+        await replaceSettingsFile(root, this.opts.file, out);
         this.lastText = out;
         this.apply(next.config, next.problems, 'app');
         return this.config;

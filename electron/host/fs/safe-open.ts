@@ -270,6 +270,23 @@ export async function openDirInRoot(
 }
 
 /**
+ * Opens file `name` in the verified directory `dir` for reading, as openForRead does (never a
+ * link at the name, never blocking); the name is looked up from the directory's inode.
+ */
+export async function openInDir(
+  dir: RootedDir,
+  name: string,
+): Promise<{ handle: FileHandle; stat: BigIntStats }> {
+  const handle = await open(dir.child(name), READ_FLAGS);
+  try {
+    return { handle, stat: await handle.stat({ bigint: true }) };
+  } catch (err) {
+    await handle.close().catch(() => undefined);
+    throw err;
+  }
+}
+
+/**
  * Creates file `name` in `dir` exclusively, for a temp file. O_CREAT|O_EXCL never follows a
  * symlink at the name: one planted there is EEXIST, and nothing is created where it points.
  */

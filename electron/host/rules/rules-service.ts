@@ -17,6 +17,7 @@ import {
   type RuleScope,
 } from './settings-sources';
 import { editRuleInFile, editRules } from './write-settings';
+import { SettingsFiles, settingsRoot } from '../fs/settings-file';
 
 // The user's permission rules and hooks for a project, from every scope: this session (what
 // "Always allow for this session" added; kept in memory, gone with the process as in Claude Code),
@@ -41,6 +42,8 @@ export interface LoadedSettings {
 
 export class RulesService {
   private readonly sessionRules = new Map<string, LoadedRule[]>();
+  /** Project settings files: edited one at a time per file, never through a link. */
+  private readonly files = new SettingsFiles();
 
   constructor(private readonly opts: RulesServiceOptions) {}
 
@@ -72,16 +75,33 @@ export class RulesService {
     return decideByRules(settings.rules, call);
   }
 
-  private projectFile(root: string | null, file?: string): string {
+  /** The real project root and the settings file in it that a project rule goes to. */
+  private async projectFile(
+    root: string | null,
+    file?: string,
+  ): Promise<{ root: string; file: string }> {
     if (!root || !this.opts.trust.isTrusted(root))
       throw new Error('project rules apply only to a trusted project: trust it first');
     const rel = file && !isAbsolute(file) ? file : PROJECT_RULES_FILE;
     if (file && isAbsolute(file)) {
-      const known = PROJECT_SETTINGS_FILES.map((f) => join(root, f));
-      if (!known.includes(file)) throw new Error(`${file} is not a settings file of ${root}`);
-      return file;
+      const known = PROJECT_SETTINGS_FILES.find((f) => join(root, f) === file);
+      if (!known) throw new Error(`${file} is not a settings file of ${root}`);
+      return this.projectFile(root, known);
     }
-    return join(root, rel);
+    if (!(PROJECT_SETTINGS_FILES as readonly string[]).includes(rel))
+      throw new Error(`${rel} is not a settings file of ${root}`);
+    const real = await settingsRoot(root);
+    return { root: real, file: join(real, rel) };
+  }
+
+  private async editProjectRule(
+    where: { root: string | null; file?: string },
+    kind: RuleKind,
+    rule: string,
+    op: 'add' | 'remove',
+  ): Promise<boolean> {
+    const target = await this.projectFile(where.root, where.file);
+    return editRuleInFile(this.files, target.root, target.file, kind, rule, op);
   }
 
   /** Adds a rule to a scope; false when it was there already. */
@@ -101,8 +121,7 @@ export class RulesService {
       this.sessionRules.set(where.sessionId, list);
       return true;
     }
-    if (scope === 'project')
-      return editRuleInFile(this.projectFile(where.root), kind, parsed.rule.raw, 'add');
+    if (scope === 'project') return this.editProjectRule(where, kind, parsed.rule.raw, 'add');
     return this.editUserConfig(kind, parsed.rule.raw, 'add');
   }
 
@@ -119,8 +138,7 @@ export class RulesService {
       list.splice(at, 1);
       return true;
     }
-    if (scope === 'project')
-      return editRuleInFile(this.projectFile(where.root, where.file), kind, raw, 'remove');
+    if (scope === 'project') return this.editProjectRule(where, kind, raw, 'remove');
     return this.editUserConfig(kind, raw, 'remove');
   }
 

@@ -1,22 +1,15 @@
-import { mkdir, readFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
-import { writeFileAtomic } from '../store/atomic-json';
+import { type SettingsFiles } from '../fs/settings-file';
 import type { RuleKind } from './rule';
 
 // Adds or removes one permission rule in a settings file (configs/app.json through its
-// ConfigStore, or a project's .mewbo/settings.json), keeping everything else as the user wrote it. A file that is not valid
-// JSON is left alone and the error says so, rather than replaced.
+// ConfigStore, or a project's .mewbo/settings.json through SettingsFiles: verified descriptors,
+// never a link, one edit of a file at a time), keeping everything else as the user wrote it. A
+// file that is not valid JSON is left alone and the error says so, rather than replaced.
 
 type Json = Record<string, unknown>;
 
-async function readJson(file: string): Promise<Json> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
-    throw err;
-  }
+function parseJson(file: string, text: string | undefined): Json {
+  if (text === undefined) return {};
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -46,16 +39,18 @@ export function editRules(raw: Json, kind: RuleKind, rule: string, op: 'add' | '
   return true;
 }
 
-/** A project's settings file: read, edit, written atomically. */
-export async function editRuleInFile(
+/** A project's settings file (below the real project root `root`): read, edit, written atomically. */
+export function editRuleInFile(
+  files: SettingsFiles,
+  root: string,
   file: string,
   kind: RuleKind,
   rule: string,
   op: 'add' | 'remove',
 ): Promise<boolean> {
-  const raw = await readJson(file);
-  if (!editRules(raw, kind, rule, op)) return false;
-  await mkdir(dirname(file), { recursive: true });
-  await writeFileAtomic(file, `${JSON.stringify(raw, null, 2)}\n`);
-  return true;
+  return files.edit(root, file, (text) => {
+    const raw = parseJson(file, text);
+    const changed = editRules(raw, kind, rule, op);
+    return { text: changed ? `${JSON.stringify(raw, null, 2)}\n` : null, result: changed };
+  });
 }

@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import PQueue from 'p-queue';
-import { writeJsonAtomic } from '../store/atomic-json';
+import { readSettingsFile, replaceSettingsFile, settingsRoot } from '../fs/settings-file';
 import type { SecretStore } from './secret-store';
 
 /** Owner read/write only: the file holds API keys. */
@@ -32,14 +32,14 @@ export class FileSecretStore implements SecretStore {
     }
   }
 
+  private root(): Promise<string> {
+    return settingsRoot(dirname(this.file), true);
+  }
+
   private async read(): Promise<SecretsFile> {
-    let text: string;
-    try {
-      text = await readFile(this.file, 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, secrets: {} };
-      throw err;
-    }
+    // Never through a link: one planted at secrets.json would choose the keys the app sends.
+    const text = await readSettingsFile(await this.root(), this.file);
+    if (text === undefined) return { version: 1, secrets: {} };
     const json = JSON.parse(text) as Partial<SecretsFile>;
     if (
       !json ||
@@ -58,7 +58,8 @@ export class FileSecretStore implements SecretStore {
     return this.exclusive(async () => {
       const data = await this.read();
       fn(data.secrets);
-      await writeJsonAtomic(this.file, data, SECRETS_FILE_MODE);
+      const text = `${JSON.stringify(data, null, 2)}\n`;
+      await replaceSettingsFile(await this.root(), this.file, text, SECRETS_FILE_MODE);
     });
   }
 

@@ -11,7 +11,6 @@ import {
 import { readConfigText, validateConfig } from '../../../electron/host/config/read-config';
 import { appConfigSchema } from '../../../electron/host/config/schema';
 import { CONFIG_WRITE_RETRIES } from '../../../electron/host/config/constants';
-import { nodeIo } from '../../../electron/host/store/atomic-json';
 import { tempDir } from '../../helpers/temp';
 
 // The edges of reading and owning configs/app.json: what a broken file, a broken entry or a file
@@ -399,28 +398,6 @@ describe('the config store: what it touches and what it refuses', () => {
       'permission_mode',
     ]);
     expect(existsSync(file)).toBe(false);
-  });
-
-  it('writes through the file-system calls it was given', async () => {
-    const file = home();
-    const renames: string[] = [];
-    const store = ConfigStore.open({
-      file,
-      watch: false,
-      warn: () => {},
-      io: {
-        ...nodeIo,
-        rename: async (from, to) => {
-          renames.push(String(to));
-          return nodeIo.rename(from, to);
-        },
-      },
-    });
-    stores.push(store);
-    await store.update((raw) => {
-      raw.permission_mode = 'plan';
-    });
-    expect(renames).toEqual([file]);
   });
 
   it('dispose waits for queued changes, then announces nothing more', async () => {
