@@ -30,9 +30,11 @@ export function isErrorPayload(p: ToolPayload): p is ErrorPayload {
 
 /**
  * read_file's window. Lines are numbered from 1 like `cat -n`; `total_lines` is null when the
- * file is too large to count in one read (its scan is bounded), and then a window at the end of it
- * is numbered from the end instead (`lines_from_end`: -1 is the last line, start_line and end_line
- * are negative too). `next_offset` (when `truncated`) is the offset that reads on.
+ * lines were not all counted (more than a read counts after a window only for the total, or more
+ * than one read's time bound scans). A tail window (negative offset) is counted and truly
+ * numbered; only when the count could not finish in time is it numbered from the end instead
+ * (`lines_from_end`: -1 is the last line, start_line and end_line are negative too).
+ * `next_offset` (when `truncated`) is the offset that reads on.
  */
 export const filePayloadSchema = z.looseObject({
   kind: z.literal('file'),

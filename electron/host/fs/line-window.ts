@@ -1,26 +1,34 @@
 import type { FileHandle } from 'node:fs/promises';
 import { LINE_INDEX_STRIDE, type LineIndex } from './line-index';
+import { ScanBound } from './scan-bound';
 
 // Reads a window of lines from a file of any size with memory proportional to the window and time
-// bounded per call. Forward: the file is streamed in chunks from the nearest index checkpoint,
-// only the window's lines are kept (each cut at a byte cap) and the rest is only counted (for the
-// total and the index). The tail of a file too big to count is found by reading backwards from the
-// end in blocks, without counting the lines before it. No call scans more than SCAN_BUDGET_BYTES:
-// a file larger than that (an endless log, an 8 TiB sparse file) gets its window and an unknown
-// total, never a scan of the whole file.
+// bounded per call. Forward: the file is streamed in chunks from the nearest known line start (an
+// index checkpoint, or the furthest line an earlier scan reached), only the window's lines are
+// kept (each cut at a byte cap) and the rest is only counted (for the total and the index). A scan
+// that a window needs goes on until it gets there or the call's time bound runs out: a 1 GiB file
+// is counted in one call at the speed of a newline scan; only a bigger one (an endless log, an 8 TiB
+// sparse file) stops, says where, and the next call goes on from there. A tail (negative offset)
+// is counted too, so its lines carry their true numbers; when the count cannot finish in time, the
+// tail is found by reading backwards from the end and numbered from the end instead.
 
-/** Bytes one call scans at most, forward and backward together (about 60 ms of counting). */
-export const SCAN_BUDGET_BYTES = 64 << 20;
 /**
- * Milliseconds one call scans at most: many reads of huge files at once (20 of an 8 TiB sparse
- * log) share the disk and the thread, and each still answers in time with what it scanned.
+ * Bytes counted after a window only to learn the total line count: a read of the head of a huge
+ * file does not pay a whole-file scan for a number the model did not ask for.
  */
-export const SCAN_DEADLINE_MS = 1000;
-/** Bytes scanned before the deadline counts: a small file's answer never depends on the load. */
+export const COUNT_AFTER_WINDOW_BYTES = 64 << 20;
+/**
+ * Files up to this size are scanned whole whatever the time bound: a small file's answer never
+ * depends on the load. A bigger one is held to the bound from its first byte (reading the holes
+ * of a sparse file can be slow enough that 16 MiB alone would take the whole second).
+ */
 const DEADLINE_FREE_BYTES = 16 << 20;
 /** Bytes of the first read of a scan: a window near a checkpoint needs little. */
 const FIRST_CHUNK_BYTES = 64 << 10;
-/** Reads double up to this size on a long scan (fewer syscalls); also the scan's buffer size. */
+/**
+ * Reads double up to this size on a long scan (fewer syscalls); also the scan's buffer size. From
+ * this size on, the next chunk is read while this one is scanned.
+ */
 const MAX_CHUNK_BYTES = 4 << 20;
 const NEWLINE = 0x0a;
 
@@ -32,10 +40,10 @@ export interface WindowRequest {
   maxLineBytes: number;
   /** Bytes of the whole window kept: once reached, the window ends early (a huge limit stays bounded). */
   maxWindowBytes: number;
-  /** Bytes scanned at most by this call (default SCAN_BUDGET_BYTES). */
+  /** Bytes scanned at most by this call besides the time bound (default: no byte bound). */
   budgetBytes?: number;
-  /** performance.now() after which the scan stops as if its budget were spent. */
-  deadline?: number;
+  /** When the scan stops as if its budget were spent (default: a ScanBound from now). */
+  bound?: ScanBound;
 }
 
 export interface WindowLine {
@@ -52,10 +60,10 @@ export interface WindowResult {
    * the end (-1 is the last line).
    */
   start: number;
-  /** Lines are numbered from the end: the file was too big to count the lines before them. */
+  /** Lines are numbered from the end: counting the lines before them did not finish in time. */
   fromEnd: boolean;
   lines: WindowLine[];
-  /** Lines in the file, or null when counting them would scan more than the budget. */
+  /** Lines in the file, or null when they were not all counted. */
   totalLines: number | null;
   /** Lines follow the window (it stopped before the end of the file). */
   more: boolean;
@@ -64,6 +72,8 @@ export interface WindowResult {
    * to, from the start; from the end: lines found before the budget ran out).
    */
   reachedOnly?: number;
+  /** How far counting from the start got (a line and the byte it starts at) when it stopped. */
+  countedTo?: { line: number; pos: number };
 }
 
 const decoder = new TextDecoder('utf-8');
@@ -105,12 +115,17 @@ interface WalkOptions {
   maxLineBytes: number;
   maxWindowBytes: number;
   budget: number;
-  /** Count on after the window up to the end of the file (when that fits the budget). */
-  countToEof: boolean;
+  /** Count on after the window up to the end of the file, when no more than this many bytes are left. */
+  countAfter: number;
   size: number;
-  /** Checkpoints are added to it as lines are passed (forward walks from line 0 numbering). */
+  /**
+   * Checkpoints are added to it as lines are passed, and its `reached` moved on (forward walks
+   * from line 0 numbering).
+   */
   index?: LineIndex;
-  deadline: number;
+  bound: ScanBound;
+  /** The part of the bound this walk may spend (a count leaves the rest to the tail). */
+  share?: number;
 }
 
 /** A read buffer that grows with the chunk size (a short read never touches 4 MiB). */
@@ -118,18 +133,53 @@ function grow(buf: Buffer, size: number): Buffer {
   return buf.length >= size ? buf : Buffer.allocUnsafe(size);
 }
 
+interface Chunk {
+  buf: Buffer;
+  bytesRead: number;
+}
+
+interface Skipped {
+  /** Newlines passed. */
+  lines: number;
+  /** Index just after the last one passed. */
+  next: number;
+}
+
+/**
+ * Passes up to `count` newlines of buf[from, to), saying how many and where it stopped in `out`.
+ * The hot loop of a long scan, on plain locals: in walk() the counters are captured by closures,
+ * and every newline cost a store to the closure's context (three times slower in all).
+ */
+function skipLines(buf: Buffer, from: number, to: number, count: number, out: Skipped): void {
+  let i = from;
+  let n = 0;
+  while (n < count) {
+    const nl = buf.indexOf(NEWLINE, i);
+    if (nl === -1 || nl >= to) break;
+    n++;
+    i = nl + 1;
+  }
+  out.lines = n;
+  out.next = i;
+}
+
 /**
  * Streams forward from a line start, collecting lines [start, end) and counting the rest, until
- * the window is complete (and, with `countToEof`, the end of the file is reached) or the budget
- * is spent.
+ * the window is complete (and, when the rest is at most `countAfter` bytes, the end of the file is
+ * reached) or the budget or time is spent. On a long scan the next chunk is read while this one is
+ * counted, so the copy from the page cache and the count overlap.
  */
 async function walk(handle: FileHandle, o: WalkOptions): Promise<WalkResult> {
   const { index, maxLineBytes, maxWindowBytes } = o;
   let line = o.line;
+  /** Byte where `line` starts. */
+  let lineStart = o.pos;
   let pos = o.pos;
   let end = o.end;
   const lines: WindowLine[] = [];
-  let buf: Buffer = Buffer.allocUnsafe(FIRST_CHUNK_BYTES);
+  const bufs: Buffer[] = [Buffer.allocUnsafe(FIRST_CHUNK_BYTES), Buffer.allocUnsafe(0)];
+  let which = 0;
+  let ahead: Promise<Chunk> | null = null;
   let chunk = FIRST_CHUNK_BYTES;
   let parts: Buffer[] = [];
   let kept = 0;
@@ -137,6 +187,12 @@ async function walk(handle: FileHandle, o: WalkOptions): Promise<WalkResult> {
   let collected = 0;
   let lastByte = -1;
   let scanned = 0;
+  const skipped: Skipped = { lines: 0, next: 0 };
+  const timed = o.size > DEADLINE_FREE_BYTES;
+  const readInto = (i: number, len: number, at: number): Promise<Chunk> => {
+    const buf = (bufs[i] = grow(bufs[i]!, len));
+    return handle.read(buf, 0, len, at).then((r) => ({ buf, bytesRead: r.bytesRead }));
+  };
   const checkpoint = (from: number): void => {
     if (
       index &&
@@ -145,61 +201,91 @@ async function walk(handle: FileHandle, o: WalkOptions): Promise<WalkResult> {
     )
       index.offsets.push(from);
   };
-  // Past the window, go on only to count to the end, and only when the rest fits the budget.
-  const keepCounting = (): boolean => o.countToEof && o.size - pos <= o.budget - scanned;
-  for (;;) {
-    if (line >= end && !keepCounting())
-      return { lines, line, eof: false, total: null, budgetHit: false };
-    if (scanned >= o.budget || (scanned >= DEADLINE_FREE_BYTES && performance.now() > o.deadline)) {
-      if (line >= o.start && line < end && lineBytes > 0)
-        lines.push(finishLine(parts, kept, lineBytes, true));
-      return { lines, line, eof: false, total: null, budgetHit: true };
-    }
-    const want = Math.min(chunk, o.budget - scanned);
-    buf = grow(buf, want);
-    const { bytesRead } = await handle.read(buf, 0, want, pos);
-    chunk = Math.min(chunk * 2, MAX_CHUNK_BYTES);
-    if (bytesRead === 0) break;
-    scanned += bytesRead;
-    lastByte = buf[bytesRead - 1]!;
-    let from = 0;
-    while (from < bytesRead) {
-      if (line < o.start || line >= end) {
-        // Outside the window only newlines matter: a tight loop (this is most of a big file).
+  const stop = (eof: boolean, budgetHit: boolean): WalkResult => {
+    if (index && line > index.reached.line) index.reached = { line, pos: lineStart };
+    return { lines, line, eof, total: eof ? line : null, budgetHit };
+  };
+  // Past the window, go on only to count to the end, and only when the rest is small enough.
+  const keepCounting = (at: number): boolean =>
+    o.size - at <= Math.min(o.countAfter, o.budget - scanned);
+  try {
+    for (;;) {
+      if (line >= end && !keepCounting(pos)) return stop(false, false);
+      if (scanned >= o.budget || (timed && o.bound.spent(o.share))) {
+        if (line >= o.start && line < end && lineBytes > 0)
+          lines.push(finishLine(parts, kept, lineBytes, true));
+        return stop(false, true);
+      }
+      let got: Chunk;
+      if (ahead) {
+        got = await ahead;
+        ahead = null;
+      } else got = await readInto(which, Math.min(chunk, o.budget - scanned), pos);
+      const { buf, bytesRead } = got;
+      chunk = Math.min(chunk * 2, MAX_CHUNK_BYTES);
+      if (bytesRead === 0) break;
+      scanned += bytesRead;
+      which = 1 - which;
+      const next = pos + bytesRead;
+      // A long scan that surely goes on: read the next chunk meanwhile, into the other buffer.
+      if (
+        chunk === MAX_CHUNK_BYTES &&
+        next < o.size &&
+        scanned < o.budget &&
+        (line < o.start || keepCounting(next))
+      )
+        ahead = readInto(which, Math.min(chunk, o.budget - scanned), next);
+      lastByte = buf[bytesRead - 1]!;
+      let from = 0;
+      while (from < bytesRead) {
+        if (line < o.start || line >= end) {
+          // Outside the window only newlines matter (this is most of a big file): skip to the
+          // next line that matters, the window's first or the index's next checkpoint.
+          const next = Math.min(
+            line < o.start ? o.start : Infinity,
+            index ? index.offsets.length * LINE_INDEX_STRIDE : Infinity,
+          );
+          skipLines(buf, from, bytesRead, next - line, skipped);
+          if (skipped.lines === 0) break;
+          line += skipped.lines;
+          from = skipped.next;
+          lineStart = pos + from;
+          checkpoint(lineStart);
+          continue;
+        }
         const nl = buf.indexOf(NEWLINE, from);
-        if (nl === -1 || nl >= bytesRead) break;
+        const stopAt = nl === -1 || nl >= bytesRead ? bytesRead : nl;
+        const room = maxLineBytes - kept;
+        if (room > 0 && stopAt > from) {
+          const take = Math.min(room, stopAt - from);
+          parts.push(Buffer.from(buf.subarray(from, from + take)));
+          kept += take;
+        }
+        lineBytes += stopAt - from;
+        if (stopAt === bytesRead) break;
+        lines.push(finishLine(parts, kept, lineBytes));
+        collected += kept;
+        if (collected >= maxWindowBytes) end = line + 1;
+        parts = [];
+        kept = 0;
+        lineBytes = 0;
         line++;
         from = nl + 1;
-        checkpoint(pos + from);
-        continue;
+        lineStart = pos + from;
+        checkpoint(lineStart);
       }
-      const nl = buf.indexOf(NEWLINE, from);
-      const stop = nl === -1 || nl >= bytesRead ? bytesRead : nl;
-      const room = maxLineBytes - kept;
-      if (room > 0 && stop > from) {
-        const take = Math.min(room, stop - from);
-        parts.push(Buffer.from(buf.subarray(from, from + take)));
-        kept += take;
-      }
-      lineBytes += stop - from;
-      if (stop === bytesRead) break;
-      lines.push(finishLine(parts, kept, lineBytes));
-      collected += kept;
-      if (collected >= maxWindowBytes) end = line + 1;
-      parts = [];
-      kept = 0;
-      lineBytes = 0;
-      line++;
-      from = nl + 1;
-      checkpoint(pos + from);
+      pos = next;
     }
-    pos += bytesRead;
+  } finally {
+    // Never leave a read running on a handle the caller is about to close.
+    if (ahead) await ahead.catch(() => undefined);
   }
   // A last line without a trailing newline still counts as a line.
   const open = lastByte !== -1 && lastByte !== NEWLINE;
   if (open && line >= o.start && line < end) lines.push(finishLine(parts, kept, lineBytes));
-  const total = open ? line + 1 : line;
-  return { lines, line: total, eof: true, total, budgetHit: false };
+  const result = stop(true, false);
+  if (open) result.total = line + 1;
+  return result;
 }
 
 interface TailStart {
@@ -222,7 +308,7 @@ async function findTailStart(
   size: number,
   want: number,
   budget: number,
-  deadline: number,
+  bound: ScanBound,
 ): Promise<TailStart> {
   if (size === 0) return { pos: 0, found: 0, atStart: true, scanned: 0 };
   const last = Buffer.alloc(1);
@@ -234,8 +320,9 @@ async function findTailStart(
   let scanned = 1;
   let block = FIRST_CHUNK_BYTES;
   let buf: Buffer = Buffer.allocUnsafe(FIRST_CHUNK_BYTES);
+  const timed = size > DEADLINE_FREE_BYTES;
   while (end > 0) {
-    if (scanned >= budget || (scanned >= DEADLINE_FREE_BYTES && performance.now() > deadline))
+    if (scanned >= budget || (timed && bound.spent()))
       return { pos: lineStart, found: found - 1, atStart: false, scanned };
     const len = Math.min(block, end, budget - scanned);
     const from = end - len;
@@ -255,6 +342,8 @@ async function findTailStart(
   return { pos: 0, found, atStart: true, scanned };
 }
 
+type Limits = { maxLineBytes: number; maxWindowBytes: number; size: number; bound: ScanBound };
+
 /**
  * Reads the requested window of the file open on `handle` (`size` bytes); `index` belongs to this
  * exact version of the file and is extended by forward scans.
@@ -265,36 +354,38 @@ export async function readLineWindow(
   req: WindowRequest,
   index: LineIndex,
 ): Promise<WindowResult> {
-  const budget = req.budgetBytes ?? SCAN_BUDGET_BYTES;
-  const deadline = req.deadline ?? performance.now() + SCAN_DEADLINE_MS;
-  const limits = {
+  const budget = req.budgetBytes ?? Infinity;
+  const bound = req.bound ?? new ScanBound();
+  const limits: Limits = {
     maxLineBytes: req.maxLineBytes,
     maxWindowBytes: req.maxWindowBytes,
     size,
-    deadline,
+    bound,
   };
   let start = req.offset;
   if (start < 0) {
-    const lastCheckpoint = index.offsets[index.offsets.length - 1]!;
-    if (index.totalLines === null && size - lastCheckpoint <= budget) {
-      // Small enough to count from the last checkpoint: the tail gets real line numbers.
-      const k = index.offsets.length - 1;
+    if (index.totalLines === null) {
+      // The tail's true line numbers need every line before it counted: count on from the
+      // furthest line known (the old end of a file that only grew), within the time bound.
       const counted = await walk(handle, {
         ...limits,
-        line: k * LINE_INDEX_STRIDE,
-        pos: lastCheckpoint,
-        start: 0,
-        end: 0,
+        // The rest of the time is the tail's, should the count not finish.
+        share: 0.75,
+        ...index.reached,
+        // A window never reached: the walk only counts, to the end or until time runs out.
+        start: Infinity,
+        end: Infinity,
         budget,
-        countToEof: true,
+        countAfter: 0,
         index,
       });
       if (counted.eof) index.totalLines = counted.total;
     }
     if (index.totalLines === null) {
-      // A count cut short by the deadline still leaves the tail some time of its own.
-      const tailDeadline = Math.max(deadline, performance.now() + SCAN_DEADLINE_MS / 4);
-      return readTail(handle, size, req, budget, tailDeadline);
+      // A count that ran late still leaves the tail a little time of its own.
+      const tailBound = bound.spent() ? new ScanBound(0.1) : bound;
+      const tail = await readTail(handle, size, req, budget, tailBound);
+      return { ...tail, countedTo: { ...index.reached } };
     }
     start = Math.max(0, index.totalLines + start);
   }
@@ -307,20 +398,24 @@ async function readForward(
   req: WindowRequest,
   index: LineIndex,
   budget: number,
-  limits: { maxLineBytes: number; maxWindowBytes: number; size: number; deadline: number },
+  limits: Limits,
 ): Promise<WindowResult> {
-  const k = Math.min(Math.floor(start / LINE_INDEX_STRIDE), index.offsets.length - 1);
   const end = start + req.limit;
   if (index.totalLines !== null && start >= index.totalLines)
     return { start, fromEnd: false, lines: [], totalLines: index.totalLines, more: false };
+  // The nearest known line start at or before the window: a checkpoint, or where a scan got to.
+  const k = Math.min(Math.floor(start / LINE_INDEX_STRIDE), index.offsets.length - 1);
+  const from =
+    index.reached.line <= start && index.reached.line > k * LINE_INDEX_STRIDE
+      ? index.reached
+      : { line: k * LINE_INDEX_STRIDE, pos: index.offsets[k]! };
   const r = await walk(handle, {
     ...limits,
-    line: k * LINE_INDEX_STRIDE,
-    pos: index.offsets[k]!,
+    ...from,
     start,
     end,
     budget,
-    countToEof: index.totalLines === null,
+    countAfter: index.totalLines === null ? COUNT_AFTER_WINDOW_BYTES : 0,
     index,
   });
   if (r.eof) index.totalLines = r.total;
@@ -328,7 +423,10 @@ async function readForward(
   const shownEnd = start + r.lines.length;
   const more = totalLines !== null ? shownEnd < totalLines : !r.eof;
   const result: WindowResult = { start, fromEnd: false, lines: r.lines, totalLines, more };
-  if (r.budgetHit && r.line < start) result.reachedOnly = r.line;
+  if (r.budgetHit && r.line < start) {
+    result.reachedOnly = r.line;
+    result.countedTo = { ...index.reached };
+  }
   return result;
 }
 
@@ -337,10 +435,10 @@ async function readTail(
   size: number,
   req: WindowRequest,
   budget: number,
-  deadline: number,
+  bound: ScanBound,
 ): Promise<WindowResult> {
   const want = -req.offset;
-  const tail = await findTailStart(handle, size, want, budget, deadline);
+  const tail = await findTailStart(handle, size, want, budget, bound);
   const first = -tail.found;
   const start = Math.max(first, req.offset);
   const end = req.offset + req.limit;
@@ -362,9 +460,9 @@ async function readTail(
     start,
     end: Math.min(end, 0),
     budget: Math.max(budget - tail.scanned, MAX_CHUNK_BYTES),
-    countToEof: false,
+    countAfter: 0,
     // The window itself gets a little time of its own after a long search.
-    deadline: Math.max(deadline, performance.now() + SCAN_DEADLINE_MS / 10),
+    bound: bound.spent() ? new ScanBound(0.1) : bound,
   });
   result.lines = r.lines;
   result.more = start + r.lines.length < 0;

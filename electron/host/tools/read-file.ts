@@ -3,7 +3,13 @@ import { lstat, type FileHandle } from 'node:fs/promises';
 import { z } from 'zod';
 import { errorPayload, type ToolPayload } from '../../../shared/tools/payload';
 import { fileVersionKey } from '../fs/line-index';
-import { readLineWindow, SCAN_BUDGET_BYTES, type WindowLine } from '../fs/line-window';
+import {
+  COUNT_AFTER_WINDOW_BYTES,
+  readLineWindow,
+  type WindowLine,
+  type WindowResult,
+} from '../fs/line-window';
+import { SCAN_CPU_MS } from '../fs/scan-bound';
 import { openForRead } from '../fs/safe-open';
 import { relativeToRoot, safeResolve } from '../fs/safe-path';
 import { looksBinary } from '../fs/text-sniff';
@@ -73,9 +79,10 @@ export const readFileTool = defineTool({
   description:
     'Read a line-windowed slice of a text file, numbered from 1 like `cat -n`. Use offset (0-based ' +
     'first line, negative from the end) and limit to page through large files. Re-reading an ' +
-    'unchanged slice returns a short note instead of the content you already have. A file too ' +
-    'large to count in one read has total_lines null, and its last lines (negative offset) are ' +
-    'numbered from the end (-1 is the last line). Only regular files are read. An image file (PNG, ' +
+    'unchanged slice returns a short note instead of the content you already have. Any line is ' +
+    'reached in one call unless the file is too large to scan in the time a read may take (then ' +
+    'the answer says where it stopped and reading again goes on); a tail that could not be counted ' +
+    'is numbered from the end (-1 is the last line). Only regular files are read. An image file (PNG, ' +
     'JPEG, GIF, WebP; at most 5 MB and 8000 px a side) is shown to you as the image itself.',
   parameters,
   flags: { readOnly: true, approval: 'none' },
@@ -172,7 +179,7 @@ async function readOpened(
       maxLineBytes: MAX_LINE_BYTES,
       maxWindowBytes: MAX_WINDOW_BYTES,
     },
-    readState.lineIndexes.get(path, version),
+    await readState.lineIndexes.get(path, handle, st),
   );
   const budget = READ_FILE_MAX_CHARS - TRUNCATION_MARKER.length - 1;
   const out: string[] = [];
@@ -202,31 +209,52 @@ async function readOpened(
   };
   if (window.fromEnd) payload.lines_from_end = true;
   if (truncated) payload.next_offset = next;
+  const notes = windowNotes(window, args.offset, shown, st.size);
+  if (notes) payload.note = notes;
+  // A window not reached, or numbered from the end, is not remembered as read: reading it again
+  // goes on scanning (and may then give the lines their true numbers).
+  if (!notReached && !window.fromEnd)
+    readState.markRead(path, args.offset, args.limit, version, ctx.callId);
+  return payload;
+}
+
+const bound = `${SCAN_CPU_MS / 1000} s of work`;
+
+/** Where a scan stopped, in words: "line 693,461 (byte 67,108,864 of 8,796,093,022,208)". */
+function stoppedAt(window: WindowResult, size: bigint): string {
+  const at = window.countedTo ?? { line: window.reachedOnly ?? 0, pos: 0 };
+  return `line ${(at.line + 1).toLocaleString('en-US')} (byte ${at.pos.toLocaleString('en-US')} of ${size.toLocaleString('en-US')})`;
+}
+
+/** The payload's note: an empty file, a window not reached, lines that could not be counted. */
+function windowNotes(window: WindowResult, offset: number, shown: string, size: bigint): string {
   const notes: string[] = [];
-  const mib = `${SCAN_BUDGET_BYTES / (1 << 20)} MiB`;
+  const notReached = window.reachedOnly !== undefined && !window.fromEnd;
   if (window.totalLines === 0) notes.push('The file is empty.');
   else if (notReached) {
     notes.push(
-      `Line ${args.offset + 1} was not reached: one read scans at most ${mib} and this one got to line ${(window.reachedOnly ?? 0) + 1}. Read again with the same offset to go on from there, or use a negative offset to read the end.`,
+      `Line ${offset + 1} was not reached: one read scans for at most ${bound} and this one stopped at ${stoppedAt(window, size)}. Read again with the same offset to go on from there, or use a negative offset to read the end.`,
     );
-  } else if (out.length === 0 && window.totalLines !== null && window.start >= window.totalLines) {
-    notes.push(`offset ${args.offset} is past the end of the file (${window.totalLines} lines)`);
+  } else if (
+    window.lines.length === 0 &&
+    window.totalLines !== null &&
+    window.start >= window.totalLines
+  ) {
+    notes.push(`offset ${offset} is past the end of the file (${window.totalLines} lines)`);
   }
   if (window.fromEnd) {
     notes.push(
-      `${shown} is too large to count its lines in one read (${st.size} bytes), so lines are numbered from the end (-1 is the last line); page back with a more negative offset.`,
+      `${shown} is too large to count its lines in one read (${size} bytes; counting stopped at ${stoppedAt(window, size)} after ${bound}), so these lines are numbered from the end (-1 is the last line); page back with a more negative offset. Reading again goes on counting from there.`,
     );
     if (window.reachedOnly !== undefined)
       notes.push(
-        `Only the last ${window.reachedOnly} lines were found within the ${mib} one read scans; the line before them is longer than that.`,
+        `Only the last ${window.reachedOnly} lines were found in the time one read takes; the line before them is longer than that.`,
       );
-  } else if (window.totalLines === null && window.reachedOnly === undefined) {
+  } else if (window.totalLines === null && !notReached) {
+    const mib = `${COUNT_AFTER_WINDOW_BYTES / (1 << 20)} MiB`;
     notes.push(
-      `${shown} is larger than one read counts (${st.size} bytes; at most ${mib} are scanned), so its total line count is unknown (total_lines is null).`,
+      `${shown} has more than ${mib} after this window, which a read does not count only for a total (${size} bytes), so its total line count is unknown (total_lines is null); a negative offset counts them.`,
     );
   }
-  if (notes.length) payload.note = notes.join(' ');
-  // A window that was not reached is not remembered as read: reading it again goes on scanning.
-  if (!notReached) readState.markRead(path, args.offset, args.limit, version, ctx.callId);
-  return payload;
+  return notes.join(' ');
 }

@@ -2,7 +2,11 @@ import { writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LINE_INDEX_STRIDE, LineIndexCache } from '../../../electron/host/fs/line-index';
+import {
+  LINE_INDEX_STRIDE,
+  LineIndexCache,
+  type LineIndex,
+} from '../../../electron/host/fs/line-index';
 import { readLineWindow } from '../../../electron/host/fs/line-window';
 import { tempDir } from '../../helpers/temp';
 
@@ -25,8 +29,8 @@ async function readAt(
   }
 }
 
-function fresh(): { offsets: number[]; totalLines: number | null } {
-  return { offsets: [0], totalLines: null };
+function fresh(): LineIndex {
+  return { offsets: [0], reached: { line: 0, pos: 0 }, totalLines: null };
 }
 
 describe('readLineWindow', () => {
@@ -170,8 +174,9 @@ describe('readLineWindow', () => {
       const want = lines.slice(lines.length + offset, lines.length + offset + limit);
       expect(w.lines.map((l) => l.text)).toEqual(want);
       expect(w.more).toBe(offset + limit < 0);
-      // Nothing was counted from the start: the index learnt nothing.
-      expect(index.offsets).toEqual([0]);
+      // The count got as far as the budget let it, and says so; the index remembers it.
+      expect(w.countedTo!.line).toBeGreaterThan(0);
+      expect(w.countedTo).toEqual(index.reached);
     }
     // Without a trailing newline the last line is still line -1.
     writeFileSync(file, 'x\n'.repeat(1000) + 'a\nb\nc');
@@ -198,12 +203,24 @@ describe('readLineWindow', () => {
     expect(part.reachedOnly).toBe(3);
   });
 
-  it('the per-session index cache drops a file version once the file changes', () => {
+  it('the per-session index cache drops a file version once the file is rewritten', async () => {
+    const t = tempDir();
+    cleanup = t.cleanup;
+    const file = join(t.dir, 'f.txt');
+    writeFileSync(file, 'one\ntwo\n');
     const cache = new LineIndexCache();
-    const v1 = cache.get('/f', 'v1');
-    v1.totalLines = 10;
-    expect(cache.get('/f', 'v1').totalLines).toBe(10);
-    expect(cache.get('/f', 'v2').totalLines).toBeNull();
-    expect(cache.get('/f', 'v1').totalLines).toBeNull();
+    const indexOf = async (): Promise<LineIndex> => {
+      const handle = await open(file, 'r');
+      try {
+        return await cache.get(file, handle, await handle.stat({ bigint: true }));
+      } finally {
+        await handle.close();
+      }
+    };
+    const v1 = await indexOf();
+    v1.totalLines = 2;
+    expect((await indexOf()).totalLines).toBe(2);
+    writeFileSync(file, 'ONE\nTWO\nthree\n');
+    expect(await indexOf()).toEqual(fresh());
   });
 });
