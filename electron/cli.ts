@@ -1,5 +1,6 @@
 import { commands } from './cli/commands';
 import { UsageError } from './cli/usage-error';
+import { ConfigError } from './host/config/config-error';
 
 function help(): string {
   const width = Math.max(...commands.map((c) => c.name.length), 4);
@@ -37,6 +38,11 @@ async function main(argv: string[]): Promise<number> {
     if (err instanceof UsageError) {
       process.stderr.write(`mewbo ${name}: ${err.message}\n${command.usage}\n`);
       return 2;
+    }
+    // configs/app.json holds a value the command will not act on: the message names the key.
+    if (err instanceof ConfigError) {
+      process.stderr.write(`mewbo ${name}: ${err.message}\n`);
+      return 1;
     }
     process.stderr.write(`mewbo ${name}: ${(err as Error).stack ?? String(err)}\n`);
     return 1;

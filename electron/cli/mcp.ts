@@ -1,5 +1,4 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { ConfigError } from '../host/config/load-config';
 import { McpToolServer } from '../host/mcp-server/tool-server';
 import { builtinTools } from '../host/tools/builtin-tools';
 import { createStandaloneContext } from '../host/tools/standalone-context';
@@ -26,20 +25,11 @@ export const mcpCommand: CliCommand = {
     });
     const mode = permissionModeOption(values['permission-mode']) ?? 'auto';
     const root = rootOption(values.root);
-    let standalone;
-    try {
-      standalone = await createStandaloneContext({
-        root,
-        dedupReads: false,
-        onEvent: (event) => process.stderr.write(`event: ${JSON.stringify(event)}\n`),
-      });
-    } catch (err) {
-      if (err instanceof ConfigError) {
-        process.stderr.write(`mewbo mcp: ${err.message}\n`);
-        return 1;
-      }
-      throw err;
-    }
+    const standalone = await createStandaloneContext({
+      root,
+      dedupReads: false,
+      onEvent: (event) => process.stderr.write(`event: ${JSON.stringify(event)}\n`),
+    });
     const server = new McpToolServer({
       tools: builtinTools,
       context: standalone.ctx,

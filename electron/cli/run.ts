@@ -110,6 +110,8 @@ export const runCommand: CliCommand = {
   async run(argv) {
     const args = parse(argv);
     const host = await Host.create({
+      // Headless: nobody sees Settings, so a bad value stops the run before it acts on a default.
+      configErrors: 'refuse',
       trustRoots: args.trust ? [args.project ?? (await rootOfSession(args.resume))] : [],
     });
     try {

@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { isErrorPayload } from '../../shared/tools/payload';
-import { ConfigError } from '../host/config/load-config';
 import { builtinTools, findBuiltinTool } from '../host/tools/builtin-tools';
 import { parseToolArgs } from '../host/tools/parse-args';
 import { createStandaloneContext } from '../host/tools/standalone-context';
@@ -70,19 +69,10 @@ export const toolCommand: CliCommand = {
     );
     if (!check.ok) throw new UsageError(check.error.message);
 
-    let standalone;
-    try {
-      standalone = await createStandaloneContext({
-        root,
-        onEvent: (event) => process.stderr.write(`event: ${JSON.stringify(event)}\n`),
-      });
-    } catch (err) {
-      if (err instanceof ConfigError) {
-        process.stderr.write(`mewbo tool: ${err.message}\n`);
-        return 1;
-      }
-      throw err;
-    }
+    const standalone = await createStandaloneContext({
+      root,
+      onEvent: (event) => process.stderr.write(`event: ${JSON.stringify(event)}\n`),
+    });
     try {
       const payload = await tool.run(standalone.ctx, check.args);
       process.stdout.write(`${JSON.stringify(payload, null, 2)}\n`);

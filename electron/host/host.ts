@@ -4,6 +4,7 @@ import { DisposableObject } from './lifecycle/disposable';
 import { homePaths, type HomePaths } from './config/paths';
 import { ConfigStore } from './config/config-store';
 import type { AppConfig } from './config/schema';
+import type { ConfigErrorPolicy } from './config/read-config';
 import { SessionManager } from './sessions/session-manager';
 import { adoptSessionFolders } from './sessions/session-folders';
 import { AgentService } from './agent/agent-service';
@@ -58,6 +59,8 @@ export interface HostOptions {
   trustRoots?: string[];
   /** `mewbo serve` hands its web server here once it listens (web.loginLink); Electron none. */
   loginLinks?: () => LoginLinkSource | undefined;
+  /** What a bad value in configs/app.json does (ConfigErrorPolicy): `mewbo run` refuses. */
+  configErrors?: ConfigErrorPolicy;
 }
 
 /**
@@ -97,8 +100,8 @@ export class Host extends DisposableObject {
     // Folders put under sessions/ by hand are listed like the rest.
     await adoptSessionFolders(paths.sessionsDir);
     // The one owner of configs/app.json (and the queue secrets.json shares); mistakes in the file
-    // warn and fall back to defaults, they never stop the host.
-    const configStore = ConfigStore.open({ file: paths.configFile });
+    // warn and fall back to defaults (shown in Settings), unless the caller refuses errors.
+    const configStore = ConfigStore.open({ file: paths.configFile, errors: opts.configErrors });
     const config = configStore.config;
     // A live shell keeps its session open; `shells` exists once the services below are built.
     const late: { shells?: ShellService } = {};

@@ -20,6 +20,8 @@ export interface HostProcess {
   cookie: string;
   /** A new one-time login URL, asked of the host as `mewbo login` does. */
   newLoginUrl(): Promise<string>;
+  /** What the host has written to stderr so far (warnings about its config, say). */
+  stderr(): string;
   /** A protocol client speaking to this host the way the renderer does. */
   connect(): { client: Client; close(): void };
   stop(signal?: NodeJS.Signals): Promise<number | null>;
@@ -68,6 +70,7 @@ export async function startHost(
     wsUrl,
     cookie,
     newLoginUrl: () => newLoginUrl(origin, home),
+    stderr: () => stderr,
     connect() {
       const transport = new WsTransport(wsUrl, socketWithCookie(cookie));
       return { client: new Client(transport), close: () => transport.close() };

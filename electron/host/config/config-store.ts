@@ -1,12 +1,19 @@
-import { mkdirSync, readFileSync, watch, type FSWatcher } from 'node:fs';
+import { mkdirSync, watch, type FSWatcher } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import PQueue from 'p-queue';
 import { Emitter, type Event } from '../lifecycle/emitter';
 import type { Disposable } from '../lifecycle/disposable';
 import { readSettingsFile, replaceSettingsFile, settingsRoot } from '../fs/settings-file';
-import { ConfigError } from './load-config';
-import { isObject, readConfigText, validateConfig, type ConfigProblem } from './read-config';
+import { ConfigError, refuseConfigErrors } from './config-error';
+import { readTextSync } from './load-config';
+import {
+  isObject,
+  readConfigText,
+  validateConfig,
+  type ConfigErrorPolicy,
+  type ConfigProblem,
+} from './read-config';
 import type { AppConfig } from './schema';
 import { CONFIG_WATCH_SETTLE_MS, CONFIG_WRITE_RETRIES } from './constants';
 
@@ -30,6 +37,12 @@ export interface ConfigStoreOptions {
   warn?: (line: string) => void;
   /** Watch the file for hand edits (default true). */
   watch?: boolean;
+  /**
+   * 'repair' (default, the app and `mewbo serve`): a bad value takes its default and is listed.
+   * 'refuse' (`mewbo run`): open throws a ConfigError naming the key, and a hand edit with an
+   * error while it runs keeps the settings in effect.
+   */
+  errors?: ConfigErrorPolicy;
 }
 
 export class ConfigStore implements Disposable {
@@ -49,10 +62,18 @@ export class ConfigStore implements Disposable {
 
   private constructor(private readonly opts: ConfigStoreOptions) {
     this.lastText = readTextSync(opts.file);
-    const read = readConfigText(this.lastText, opts.file);
+    const read = readConfigText(this.lastText, opts.file, this.policy);
+    if (this.policy === 'refuse') {
+      this.print(read.problems.filter((p) => p.level === 'warning'));
+      refuseConfigErrors(read.problems);
+    }
     this.config = read.config;
     this.currentProblems = read.problems;
     this.print(read.problems);
+  }
+
+  private get policy(): ConfigErrorPolicy {
+    return this.opts.errors ?? 'repair';
   }
 
   /** Reads the file (a missing one is all defaults; a broken one is defaults plus errors). */
@@ -117,9 +138,13 @@ export class ConfigStore implements Disposable {
       const text = await readText(this.opts.file);
       if (text === this.lastText) return false;
       this.lastText = text;
-      const read = readConfigText(text, this.opts.file);
-      // Half-saved or broken JSON keeps the settings in effect; the error says why.
-      this.apply(read.raw === null ? this.config : read.config, read.problems, 'file');
+      const read = readConfigText(text, this.opts.file, this.policy);
+      // Half-saved or broken JSON keeps the settings in effect, as does any error under the
+      // 'refuse' policy; the error says why.
+      const keep =
+        read.raw === null ||
+        (this.policy === 'refuse' && read.problems.some((p) => p.level === 'error'));
+      this.apply(keep ? this.config : read.config, read.problems, 'file');
       return true;
     });
   }
@@ -207,15 +232,6 @@ export function assignInPlace(target: Record<string, unknown>, source: object): 
     const current = target[key];
     if (isObject(current) && isObject(value)) assignInPlace(current, value);
     else target[key] = value;
-  }
-}
-
-function readTextSync(file: string): string | undefined {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw err;
   }
 }
 

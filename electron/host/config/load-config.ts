@@ -1,16 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { appConfigSchema, type AppConfig } from './schema';
-
-export class ConfigError extends Error {
-  constructor(
-    message: string,
-    readonly key?: string,
-  ) {
-    super(message);
-    this.name = 'ConfigError';
-  }
-}
+import { ConfigError, refuseConfigErrors } from './config-error';
+import { readConfigText } from './read-config';
+import type { AppConfig } from './schema';
 
 /** Formats a zod failure as "configs/app.json: agent.edit_tool: Invalid option ..." lines. */
 export function describeIssues(file: string, error: z.ZodError): string {
@@ -19,31 +11,39 @@ export function describeIssues(file: string, error: z.ZodError): string {
     .join('\n');
 }
 
+/**
+ * A config that code builds (tests, fixtures), read as the file would be. Any problem, an unknown
+ * key too, is a ConfigError: in code it is a mistake, not a user's typo to forgive.
+ */
 export function parseConfig(raw: unknown, file = 'configs/app.json'): AppConfig {
-  const parsed = appConfigSchema.safeParse(raw ?? {});
-  if (!parsed.success) {
-    const first = parsed.error.issues[0];
-    // Stryker disable next-line OptionalChaining: a failed parse has at least one issue
-    throw new ConfigError(describeIssues(file, parsed.error), first?.path.join('.'));
-  }
-  return parsed.data;
+  const read = readConfigText(JSON.stringify(raw ?? {}), file, 'refuse');
+  const [first] = read.problems;
+  if (first) throw new ConfigError(read.problems.map((p) => p.message).join('\n'), first.key);
+  return read.config;
 }
 
-/** Reads and validates a config file; a missing file is the all-defaults config. */
-export function loadConfigFile(file: string): AppConfig {
-  let text: string;
+/**
+ * configs/app.json for a one-shot command (`mewbo tool`, `mcp`, `sessions`): the app's one reader
+ * under the 'refuse' policy. Warnings (an unknown key) are printed and the command goes on; an
+ * error (a bad value, text that is not JSON) is a ConfigError naming the key. A missing file is
+ * the all-defaults config.
+ */
+export function loadConfigFile(
+  file: string,
+  warn: (line: string) => void = (line) => console.warn(line),
+): AppConfig {
+  const read = readConfigText(readTextSync(file), file, 'refuse');
+  for (const p of read.problems) if (p.level === 'warning') warn(`warning: ${p.message}`);
+  refuseConfigErrors(read.problems);
+  return read.config;
+}
+
+/** A file's text, or undefined when it does not exist. */
+export function readTextSync(file: string): string | undefined {
   try {
-    // Stryker disable next-line StringLiteral: JSON.parse reads a Buffer as UTF-8 text all the same
-    text = readFileSync(file, 'utf8');
+    return readFileSync(file, 'utf8');
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return parseConfig({}, file);
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw err;
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (err) {
-    throw new ConfigError(`${file}: not valid JSON: ${(err as Error).message}`);
-  }
-  return parseConfig(json, file);
 }

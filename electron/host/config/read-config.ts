@@ -1,12 +1,22 @@
 import { appConfigSchema, type AppConfig } from './schema';
 import type { ConfigProblem } from '../../../shared/protocol/config-problem';
 
-// Reading configs/app.json forgivingly: a mistake in the file never stops the app. An unknown key
-// or a byte order mark is a warning (the key is ignored); a bad value for a known key is an error
-// naming the key and what was expected, and that key takes its default. Text that is not JSON at
-// all is an error and the whole file takes the defaults (and the app refuses to write over it).
+// The one reader of configs/app.json, for every entry point (the ConfigStore of the app and
+// `mewbo serve`/`run`, loadConfigFile of the one-shot commands). An unknown key or a byte order
+// mark is a warning (the key is ignored); a bad value for a known key is an error naming the key
+// and what was expected. Text that is not JSON at all is an error. What an error does is the
+// caller's policy (ConfigErrorPolicy).
 
 export type { ConfigProblem };
+
+/**
+ * What an error in the file does. 'repair' (the app and `mewbo serve`, which list problems in
+ * Settings): the key takes its default, or the whole file does when it is not JSON, so a typo never
+ * locks the user out. 'refuse' (the one-shot commands, whose user sees no Settings): the caller
+ * stops, since acting on a default the user did not write (a deny rule dropped) is worse than not
+ * starting; the messages then say nothing about defaults.
+ */
+export type ConfigErrorPolicy = 'repair' | 'refuse';
 
 export interface ReadConfig {
   config: AppConfig;
@@ -20,7 +30,12 @@ const BOM = '\uFEFF';
 const MAX_REPAIRS = 200;
 
 /** Parses a config file's text (undefined: the file does not exist). */
-export function readConfigText(text: string | undefined, file: string): ReadConfig {
+export function readConfigText(
+  text: string | undefined,
+  file: string,
+  policy: ConfigErrorPolicy = 'repair',
+): ReadConfig {
+  const allDefaults = everySettingDefaults(policy);
   const problems: ConfigProblem[] = [];
   if (text === undefined) return { config: appConfigSchema.parse({}), problems, raw: {} };
   if (text.startsWith(BOM)) {
@@ -34,22 +49,15 @@ export function readConfigText(text: string | undefined, file: string): ReadConf
     json = text.trim() === '' ? {} : JSON.parse(text);
   } catch (err) {
     problems.push(
-      problem(
-        'error',
-        file,
-        '(file)',
-        `not valid JSON (${(err as Error).message}); every setting takes its default`,
-      ),
+      problem('error', file, '(file)', `not valid JSON (${(err as Error).message})${allDefaults}`),
     );
     return { config: appConfigSchema.parse({}), problems, raw: null };
   }
   if (!isObject(json)) {
-    problems.push(
-      problem('error', file, '(file)', 'must hold a JSON object; every setting takes its default'),
-    );
+    problems.push(problem('error', file, '(file)', `must hold a JSON object${allDefaults}`));
     return { config: appConfigSchema.parse({}), problems, raw: null };
   }
-  const { config, problems: found } = validateConfig(json, file);
+  const { config, problems: found } = validateConfig(json, file, policy);
   return { config, problems: [...problems, ...found], raw: json };
 }
 
@@ -57,6 +65,7 @@ export function readConfigText(text: string | undefined, file: string): ReadConf
 export function validateConfig(
   raw: Record<string, unknown>,
   file: string,
+  policy: ConfigErrorPolicy = 'repair',
 ): { config: AppConfig; problems: ConfigProblem[] } {
   const work = structuredClone(raw);
   const problems: ConfigProblem[] = [];
@@ -77,7 +86,8 @@ export function validateConfig(
       const key = path.join('.') || '(root)';
       if (!reported.has(key)) {
         reported.add(key);
-        problems.push(problem('error', file, key, `${issue.message}; ${fallbackText(path)}`));
+        const fallback = policy === 'repair' ? `; ${fallbackText(path)}` : '';
+        problems.push(problem('error', file, key, `${issue.message}${fallback}`));
         removeAt(work, path);
       } else {
         // Its removal did not help (a required field of a record entry): drop the entry.
@@ -89,9 +99,13 @@ export function validateConfig(
   }
   // Unreachable for any file a person writes; still, never let a config stop the app.
   problems.push(
-    problem('error', file, '(file)', 'too many mistakes; every setting takes its default'),
+    problem('error', file, '(file)', `too many mistakes${everySettingDefaults(policy)}`),
   );
   return { config: appConfigSchema.parse({}), problems };
+}
+
+function everySettingDefaults(policy: ConfigErrorPolicy): string {
+  return policy === 'repair' ? '; every setting takes its default' : '';
 }
 
 function fallbackText(path: string[]): string {

@@ -1,4 +1,4 @@
-import { ConfigError } from '../config/load-config';
+import { ConfigError } from '../config/config-error';
 import type { ConfigStore } from '../config/config-store';
 import { isObject } from '../config/read-config';
 import { chooseEditBackend } from '../tools/edit-backend';

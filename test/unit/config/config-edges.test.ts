@@ -2,8 +2,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { assignInPlace, ConfigStore } from '../../../electron/host/config/config-store';
+import { ConfigError } from '../../../electron/host/config/config-error';
 import {
-  ConfigError,
   describeIssues,
   loadConfigFile,
   parseConfig,
@@ -160,7 +160,7 @@ describe('reading a config with mistakes', () => {
   });
 });
 
-describe('the strict loader (CLI)', () => {
+describe('the loader of the one-shot commands (refusing errors)', () => {
   it('a missing file is all defaults', () => {
     const file = home();
     expect(loadConfigFile(file)).toEqual(defaults);
@@ -185,7 +185,34 @@ describe('the strict loader (CLI)', () => {
     }
     expect(err).toBeInstanceOf(ConfigError);
     expect((err as ConfigError).name).toBe('ConfigError');
-    expect((err as Error).message).toMatch(new RegExp(`^${file}: not valid JSON: .+`));
+    expect((err as Error).message).toMatch(new RegExp(`^${file}: not valid JSON \\(.+\\)$`));
+  });
+
+  it('an unknown key is printed as a warning and the rest is read', () => {
+    const file = home();
+    mkdirSync(join(temp!.dir, 'configs'));
+    writeFileSync(file, JSON.stringify({ permission_mode: 'plan', colour: 'red' }));
+    const lines: string[] = [];
+    expect(loadConfigFile(file, (l) => lines.push(l)).permission_mode).toBe('plan');
+    expect(lines).toEqual([`warning: ${file}: colour: unknown key "colour" is ignored`]);
+  });
+
+  it('a bad value is a ConfigError naming the key, with no word of a default it will not use', () => {
+    const file = home();
+    mkdirSync(join(temp!.dir, 'configs'));
+    writeFileSync(file, JSON.stringify({ agent: { shell_sandbox: 'yes' } }));
+    const err = (() => {
+      try {
+        loadConfigFile(file);
+      } catch (e) {
+        return e as ConfigError;
+      }
+    })();
+    expect(err).toBeInstanceOf(ConfigError);
+    expect(err!.key).toBe('agent.shell_sandbox');
+    expect(err!.message).toBe(
+      `${file}: agent.shell_sandbox: Invalid input: expected boolean, received string`,
+    );
   });
 
   it('a file that cannot be read for another reason is that error, not defaults', () => {
@@ -210,7 +237,9 @@ describe('the strict loader (CLI)', () => {
       'agent.max_steps',
       'permission_mode',
     ]);
-    expect(() => parseConfig({ x: 1 })).toThrow(/^configs\/app\.json: \(root\): /);
+    // In code an unknown key is a mistake too, and JSON that is no object.
+    expect(() => parseConfig({ x: 1 })).toThrow(/^configs\/app\.json: x: unknown key "x"/);
+    expect(() => parseConfig([1])).toThrow(/^configs\/app\.json: must hold a JSON object$/);
     expect(parseConfig(null)).toEqual(defaults);
     expect(parseConfig(undefined)).toEqual(defaults);
   });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, parseConfig } from '../../../electron/host/config/load-config';
+import { ConfigError } from '../../../electron/host/config/config-error';
+import { parseConfig } from '../../../electron/host/config/load-config';
 import { chooseEditBackend, isUnchosenEditTool } from '../../../electron/host/tools/edit-backend';
 
 describe('chooseEditBackend', () => {
