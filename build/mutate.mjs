@@ -22,6 +22,8 @@ export const MODULES = {
       'electron/host/sandbox/access-rights.ts',
       'electron/host/sandbox/deny-list.ts',
       'electron/host/sandbox/grant-plan.ts',
+      'electron/host/sandbox/launcher.ts',
+      'electron/host/sandbox/network-grant.ts',
       'electron/host/sandbox/real-path.ts',
       'electron/host/sandbox/sandbox.ts',
     ],

@@ -3,12 +3,26 @@ import { z } from 'zod';
 // Payloads of aider_shell_tool ("shell") and shell_session_tool ("shell_session"), and the
 // sandbox state every one of them carries so the UI can show it.
 
+/** What a confined command reaches on the network. */
+export const networkStatusSchema = z.discriminatedUnion('mode', [
+  /**
+   * Confined: TCP connects to these ports of this machine only (the session's egress proxy among
+   * them); no other address, no UDP, no raw sockets.
+   */
+  z.object({ mode: z.literal('proxy'), connect_ports: z.array(z.number().int()) }),
+  /** Not confined, and why: any address, any protocol. */
+  z.object({ mode: z.literal('open'), reason: z.string() }),
+]);
+export type NetworkStatus = z.infer<typeof networkStatusSchema>;
+
 export const sandboxStatusSchema = z.discriminatedUnion('mode', [
   /** Confined by Landlock at this ABI version. */
   z.object({
     mode: z.literal('landlock'),
     abi: z.number().int(),
     write_scope: z.enum(['unrestricted', 'project']),
+    /** Absent in shells recorded before the network could be confined: it was open. */
+    network: networkStatusSchema.optional(),
   }),
   /** agent.shell_sandbox is false. */
   z.object({ mode: z.literal('off'), reason: z.string() }),

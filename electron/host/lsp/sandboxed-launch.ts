@@ -2,14 +2,15 @@ import { tmpdir } from 'node:os';
 import type { AppConfig } from '../config/schema';
 import type { Disposable } from '../lifecycle/disposable';
 import { errorPayload } from '../../../shared/tools/payload';
-import { rulesOverStdin, Sandbox } from '../sandbox/sandbox';
+import { rulesOverStdin, Sandbox, type NetworkGrant } from '../sandbox/sandbox';
 import type { ServerSandbox } from './server-registry';
 
 // `agent.server_sandbox`: a language server starts under the same Landlock launcher as the shells,
 // with the same deny list (other projects, all of $MEWBO_HOME, agent.shell_denied_paths).
 // The launcher also supervises the server's tree and ends it if the host dies. Servers bundled in
 // the app's own install are denied with it (harness_self_deny) unless the project re-admits them
-// through allowed_paths; servers on PATH or in the project's node_modules need nothing.
+// through allowed_paths; servers on PATH or in the project's node_modules need nothing. Given a
+// network grant, a server's network is confined like a shell's (sandbox/network-grant.ts).
 
 export interface LauncherSandboxOptions {
   /** The compiled launcher, or null when it was not built. */
@@ -18,6 +19,8 @@ export interface LauncherSandboxOptions {
   /** $MEWBO_HOME: denied whole to confined shells and servers. */
   homeDir: string;
   config: () => AppConfig;
+  /** The network a server gets, asked at each start (Sandbox.prepare's `network`); undefined: open. */
+  network?: () => NetworkGrant | undefined;
 }
 
 export class LauncherSandbox implements Disposable {
@@ -39,7 +42,12 @@ export class LauncherSandbox implements Disposable {
     // The shell switch does not govern servers: server_sandbox already asked for confinement.
     const base = this.opts.config();
     const config = { ...base, agent: { ...base.agent, shell_sandbox: true } };
-    const prepared = await this.get().prepare({ config, root: projectRoot, tempDirs: [tmpdir()] });
+    const prepared = await this.get().prepare({
+      config,
+      root: projectRoot,
+      tempDirs: [tmpdir()],
+      network: this.opts.network?.(),
+    });
     if ('refused' in prepared) return prepared;
     return {
       // Not --merge-stderr: stdout carries the protocol and must stay apart from the server's logs.

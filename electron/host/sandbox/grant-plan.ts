@@ -8,6 +8,7 @@ import {
   TERMINAL_WRITE_ONLY_RIGHTS,
 } from './access-rights';
 import type { DenyList } from './deny-list';
+import type { NetworkGrant } from './network-grant';
 import { realPathLoose } from './real-path';
 
 // Landlock only grants, so a deny list becomes grants: a tree holding a denied path is not
@@ -142,8 +143,18 @@ export function compileGrants(input: PlanInput): GrantPlan {
   return { grants, warnings: builder.warnings };
 }
 
-/** The launcher's rules file: records "HEXMASK PATH\0". */
-export function encodeRules(grants: Grant[]): Buffer {
-  // Paths as UTF-8 bytes (a string's default encoding).
-  return Buffer.from(grants.map((g) => `${g.rights.toString(16)} ${g.path}\0`).join(''));
+/**
+ * The launcher's rules (landlock-launcher.c reads them), NUL-terminated records:
+ * - `HEXMASK PATH`: grant the Landlock rights MASK beneath PATH;
+ * - `net`: confine the network (TCP connect is a handled right; sockets only through the
+ *   launcher, bound to loopback); absent, the network is open;
+ * - `port N`: allow TCP connect to port N (decimal), only with `net`.
+ * Paths are UTF-8 bytes (a string's default encoding). The keywords hold letters no hex mask has.
+ */
+export function encodeRules(grants: Grant[], extra: { network?: NetworkGrant } = {}): Buffer {
+  const records = grants.map((g) => `${g.rights.toString(16)} ${g.path}`);
+  if (extra.network) {
+    records.push('net', ...extra.network.connectPorts.map((port) => `port ${port}`));
+  }
+  return Buffer.from(records.map((r) => `${r}\0`).join(''));
 }

@@ -3,7 +3,8 @@
  * supervises its whole process tree.
  *
  *   mewbo-landlock --probe
- *       prints {"abi":N} (N = 0 when the kernel has no Landlock, with "errno" and "reason").
+ *       prints {"abi":N,"net":B} (N = 0 when the kernel has no Landlock, with "errno" and
+ *       "reason"; "net_reason" when B is false: why the network cannot be confined).
  *   mewbo-landlock [--rules-fd FD | --rules-stdin LEN] [--ctty] [--host-pid PID]
  *                  [--grace-ms MS] [--merge-stderr] [--stdin-null] [--detach-tty]
  *                  -- PROGRAM [ARGS...]
@@ -16,13 +17,21 @@
  * processes behind, and when the host dies (PR_SET_PDEATHSIG, a hangup of the PTY, or its parent
  * changing). Only then does it exit, with the command's status. On a terminal it keeps the
  * terminal open while the host has paused reading it (SIGUSR1 .. SIGUSR2, see MAX_LINGER_MS).
+ * With the network confined it also answers the command's socket() calls (socket-broker.c).
  *
- * Rules: records "HEXMASK PATH\0" (grant-plan.ts), handed over an inherited descriptor and never
- * a path, so no confined command can rewrite the rules a later command starts under: --rules-fd
- * reads a pipe to its end (shells), --rules-stdin reads exactly LEN bytes off stdin before the
- * program gets it (servers, whose stdio the host's client library owns). Every right of the
- * probed ABI is handled; each record grants MASK beneath PATH. Landlock only grants, so the host
- * has already turned its deny list into these grants.
+ * Rules (grant-plan.ts writes them): NUL-terminated records, handed over an inherited descriptor
+ * and never a path, so no confined command can rewrite the rules a later command starts under:
+ * --rules-fd reads a pipe to its end (shells), --rules-stdin reads exactly LEN bytes off stdin
+ * before the program gets it (servers, whose stdio the host's client library owns).
+ *   "HEXMASK PATH"  grants the Landlock access rights MASK beneath PATH. Every right of the
+ *                   probed ABI is handled; Landlock only grants, so the host has already turned
+ *                   its deny list into these grants.
+ *   "net"           confines the network: TCP connect is a handled right (Landlock ABI 4+), and
+ *                   socket() goes through the supervisor (seccomp-filter.c, socket-broker.c).
+ *                   Without it the network is open, as before.
+ *   "port N"        allows TCP connect to port N (1-65535, decimal); only with "net".
+ * A record the launcher does not know refuses the run: it never runs under less than it was
+ * told. The keywords hold letters no hex mask has.
  *
  * --ctty makes stdin (a PTY slave the host opened) the controlling terminal, as forkpty would.
  *
@@ -34,26 +43,27 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/capability.h>
+#include <linux/securebits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <linux/audit.h>
-#include <linux/filter.h>
-#include <linux/seccomp.h>
-#include <linux/securebits.h>
-#include <stddef.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include "launcher.h"
 
 /* Landlock's ABI, spelled out here because distribution headers lag the running kernel. */
 #ifndef __NR_landlock_create_ruleset
@@ -63,8 +73,13 @@
 #endif
 #define LL_CREATE_RULESET_VERSION (1U << 0)
 #define LL_RULE_PATH_BENEATH 1
+#define LL_RULE_NET_PORT 2
+#define LL_NET_CONNECT_TCP (1ULL << 1)
 #define LL_SCOPE_ABSTRACT_UNIX_SOCKET (1ULL << 0)
 #define LL_SCOPE_SIGNAL (1ULL << 1)
+/* The first ABI with network rules, and the first with scopes. */
+#define LL_ABI_NET 4
+#define LL_ABI_SCOPE 6
 
 #define FS_EXECUTE (1ULL << 0)
 #define FS_WRITE_FILE (1ULL << 1)
@@ -84,10 +99,11 @@ struct ll_path_beneath_attr {
   uint64_t allowed_access;
   int32_t parent_fd;
 } __attribute__((packed));
+struct ll_net_port_attr {
+  uint64_t allowed_access;
+  uint64_t port;
+} __attribute__((packed));
 
-#define EXIT_REFUSED 125
-#define EXIT_CANNOT_EXEC 126
-#define EXIT_NOT_FOUND 127
 /* Largest rules file accepted: a plan is a few hundred paths; this bounds a corrupt one. */
 #define MAX_RULES_BYTES (16 * 1024 * 1024)
 /* How often the supervisor looks at its parent and deadlines while nothing else happens. */
@@ -99,7 +115,7 @@ struct ll_path_beneath_attr {
 #define MIN_LINGER_MS 50
 #define MAX_LINGER_MS 5000
 
-static const char *prog = "mewbo-landlock";
+const char *prog = "mewbo-landlock";
 
 static long ll_create(const struct ll_ruleset_attr *attr, size_t size, uint32_t flags) {
   return syscall(__NR_landlock_create_ruleset, attr, size, flags);
@@ -114,6 +130,16 @@ static uint64_t fs_rights_for_abi(long abi) {
   return rights;
 }
 
+/* Prints `"key":"text"` with the text's quotes and backslashes escaped (reasons hold strerror). */
+static void json_text(const char *key, const char *text) {
+  printf(",\"%s\":\"", key);
+  for (const char *c = text; *c; c++) {
+    if (*c == '"' || *c == '\\') putchar('\\');
+    putchar((unsigned char)*c < 0x20 ? ' ' : *c);
+  }
+  putchar('"');
+}
+
 static int probe(void) {
   long abi = ll_create(NULL, 0, LL_CREATE_RULESET_VERSION);
   if (abi < 0) {
@@ -125,7 +151,17 @@ static int probe(void) {
            e == ENOSYS ? "ENOSYS" : e == EOPNOTSUPP ? "EOPNOTSUPP" : "other", why);
     return 0;
   }
-  printf("{\"abi\":%ld}\n", abi);
+  char net_why[256] = "";
+  int net = abi >= LL_ABI_NET;
+  if (!net)
+    snprintf(net_why, sizeof(net_why),
+             "Landlock ABI %ld has no network rules (they need ABI %d, Linux 6.7)", abi,
+             LL_ABI_NET);
+  else
+    net = probe_socket_broker(net_why, sizeof(net_why));
+  printf("{\"abi\":%ld,\"net\":%s", abi, net ? "true" : "false");
+  if (!net) json_text("net_reason", net_why);
+  printf("}\n");
   return 0;
 }
 
@@ -178,14 +214,74 @@ static char *read_rules(int fd, long exact, size_t *len) {
   return buf;
 }
 
-/* Builds the ruleset; returns its fd, or -1 after printing why (the caller refuses to run). */
-static int build_ruleset(int rules_fd, long rules_len) {
-  long abi = ll_create(NULL, 0, LL_CREATE_RULESET_VERSION);
-  if (abi < 1) {
-    fprintf(stderr, "%s: ruleset refused: Landlock unavailable (%s); not running unconfined\n",
-            prog, strerror(errno));
-    return -1;
+/* What one confined run is under: the Landlock ruleset and the network switch. */
+struct plan {
+  int ruleset; /* -1: unconfined */
+  int net;
+};
+
+static int refuse(const char *what, const char *detail) {
+  fprintf(stderr, "%s: ruleset refused: %s%s%s; not running unconfined\n", prog, what,
+          detail ? ": " : "", detail ? detail : "");
+  return -1;
+}
+
+/* `word ARG` when `record` starts with the keyword `word` and a space: ARG, else NULL. */
+static const char *keyword(const char *record, const char *word) {
+  size_t n = strlen(word);
+  return strncmp(record, word, n) == 0 && record[n] == ' ' ? record + n + 1 : NULL;
+}
+
+static void grant_path(int ruleset, uint64_t mask, const char *path) {
+  /* O_NOFOLLOW: the plan names real paths; a path that became a symlink since is dropped. */
+  int fd = open(path, O_PATH | O_CLOEXEC | O_NOFOLLOW);
+  struct stat st;
+  if (fd < 0 && errno == ENOENT) return; /* gone since the plan: nothing left to grant */
+  if (fd < 0 || fstat(fd, &st) < 0 || S_ISLNK(st.st_mode)) {
+    fprintf(stderr, "%s: dropped grant %s: %s\n", prog, path, fd < 0 ? strerror(errno) : "symlink");
+    if (fd >= 0) close(fd);
+    return;
   }
+  if (!S_ISDIR(st.st_mode)) mask &= FS_FILE_RIGHTS;
+  struct ll_path_beneath_attr beneath = {.allowed_access = mask, .parent_fd = fd};
+  if (mask && syscall(__NR_landlock_add_rule, ruleset, LL_RULE_PATH_BENEATH, &beneath, 0) < 0)
+    fprintf(stderr, "%s: dropped grant %s: %s\n", prog, path, strerror(errno));
+  close(fd);
+}
+
+/* Checks every record and fills `p`; -1 after saying why. */
+static int parse_records(char *rules, size_t len, struct plan *p, int ruleset, uint64_t handled) {
+  for (size_t at = 0; at < len;) {
+    char *record = rules + at;
+    size_t rlen = strnlen(record, len - at);
+    at += rlen + 1;
+    if (rlen == 0) continue;
+    const char *arg;
+    if (strcmp(record, "net") == 0) {
+      p->net = 1;
+    } else if ((arg = keyword(record, "port"))) {
+      char *end;
+      unsigned long port = strtoul(arg, &end, 10);
+      if (*arg < '0' || *arg > '9' || *end || port < 1 || port > 65535)
+        return refuse("not a TCP port", record);
+      struct ll_net_port_attr rule = {.allowed_access = LL_NET_CONNECT_TCP, .port = port};
+      if (ruleset >= 0 && syscall(__NR_landlock_add_rule, ruleset, LL_RULE_NET_PORT, &rule, 0) < 0)
+        return refuse("landlock_add_rule (port)", strerror(errno));
+    } else {
+      char *space = strchr(record, ' ');
+      char *end;
+      uint64_t mask = space ? strtoull(record, &end, 16) : 0;
+      if (!space || end != space || space == record) return refuse("malformed rule record", NULL);
+      if (ruleset >= 0) grant_path(ruleset, mask & handled, space + 1);
+    }
+  }
+  return 0;
+}
+
+/* Reads and applies the rules; 0, or -1 after printing why (the caller refuses to run). */
+static int build_plan(int rules_fd, long rules_len, struct plan *p) {
+  long abi = ll_create(NULL, 0, LL_CREATE_RULESET_VERSION);
+  if (abi < 1) return refuse("Landlock unavailable", strerror(errno));
   size_t len = 0;
   char *rules = read_rules(rules_fd, rules_len, &len);
   if (rules_len < 0) close(rules_fd); /* a rules pipe: nothing after the rules */
@@ -194,54 +290,29 @@ static int build_ruleset(int rules_fd, long rules_len) {
             strerror(errno));
     return -1;
   }
+  /* A first pass says whether the network is handled, which the ruleset must know at birth. */
+  if (parse_records(rules, len, p, -1, 0) < 0) return -1;
+  if (p->net && abi < LL_ABI_NET) return refuse("no network rules in this kernel's Landlock", NULL);
   uint64_t handled = fs_rights_for_abi(abi);
   struct ll_ruleset_attr attr = {.handled_access_fs = handled};
   size_t attr_size = sizeof(uint64_t);
-  if (abi >= 6) {
+  if (p->net) {
+    attr.handled_access_net = LL_NET_CONNECT_TCP; /* not BIND_TCP: dev servers still listen */
+    attr_size = 2 * sizeof(uint64_t);
+  }
+  if (abi >= LL_ABI_SCOPE) {
     /* A sandboxed command may not signal processes outside it (the supervisor, the host), nor
      * connect to an abstract unix socket one of them listens on. */
     attr.scoped = LL_SCOPE_SIGNAL | LL_SCOPE_ABSTRACT_UNIX_SOCKET;
     attr_size = sizeof(attr);
   }
-  int ruleset = (int)ll_create(&attr, attr_size, 0);
-  if (ruleset < 0) {
-    fprintf(stderr, "%s: ruleset refused: landlock_create_ruleset: %s\n", prog, strerror(errno));
-    free(rules);
-    return -1;
-  }
-  for (size_t at = 0; at < len;) {
-    char *record = rules + at;
-    size_t rlen = strnlen(record, len - at);
-    at += rlen + 1;
-    if (rlen == 0) continue;
-    char *space = strchr(record, ' ');
-    if (!space) {
-      fprintf(stderr, "%s: ruleset refused: malformed rule record\n", prog);
-      free(rules);
-      close(ruleset);
-      return -1;
-    }
-    *space = '\0';
-    uint64_t mask = strtoull(record, NULL, 16) & handled;
-    const char *path = space + 1;
-    /* O_NOFOLLOW: the plan names real paths; a path that became a symlink since is dropped. */
-    int fd = open(path, O_PATH | O_CLOEXEC | O_NOFOLLOW);
-    struct stat st;
-    if (fd < 0 && errno == ENOENT) continue; /* gone since the plan: nothing left to grant */
-    if (fd < 0 || fstat(fd, &st) < 0 || S_ISLNK(st.st_mode)) {
-      fprintf(stderr, "%s: dropped grant %s: %s\n", prog, path, fd < 0 ? strerror(errno) : "symlink");
-      if (fd >= 0) close(fd);
-      continue;
-    }
-    if (!S_ISDIR(st.st_mode)) mask &= FS_FILE_RIGHTS;
-    struct ll_path_beneath_attr beneath = {.allowed_access = mask, .parent_fd = fd};
-    if (mask && syscall(__NR_landlock_add_rule, ruleset, LL_RULE_PATH_BENEATH, &beneath, 0) < 0) {
-      fprintf(stderr, "%s: dropped grant %s: %s\n", prog, path, strerror(errno));
-    }
-    close(fd);
-  }
+  p->ruleset = (int)ll_create(&attr, attr_size, 0);
+  if (p->ruleset < 0) return refuse("landlock_create_ruleset", strerror(errno));
+  struct plan again = {.ruleset = p->ruleset};
+  int r = parse_records(rules, len, &again, p->ruleset, handled);
   free(rules);
-  return ruleset;
+  if (r < 0) close(p->ruleset);
+  return r;
 }
 
 /* Every capability goes, also when the app runs as root: the bounding set (so no exec regains
@@ -258,54 +329,6 @@ static void drop_all_caps(void) {
   struct __user_cap_data_struct data[2];
   memset(data, 0, sizeof(data));
   syscall(SYS_capset, &hdr, data);
-}
-
-/* Landlock does not cover renice, prlimit, ioprio or the scheduler calls on another process. A
- * seccomp filter lets the command make them on itself only (pid/who 0, as nice, ulimit and
- * taskset of a new command do) and answers EPERM for any other target: the host, the supervisor,
- * anything else of the user's. */
-#if defined(__x86_64__)
-#define SECCOMP_ARCH AUDIT_ARCH_X86_64
-#elif defined(__aarch64__)
-#define SECCOMP_ARCH AUDIT_ARCH_AARCH64
-#endif
-#define ARG_LO(n) (offsetof(struct seccomp_data, args) + 8 * (n))
-#define ARG_HI(n) (offsetof(struct seccomp_data, args) + 8 * (n) + 4)
-static int install_target_filter(void) {
-#ifdef SECCOMP_ARCH
-  struct sock_filter f[] = {
-      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
-      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SECCOMP_ARCH, 1, 0),
-      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-      /* who is the second argument */
-      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_setpriority, 7, 0),
-      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_ioprio_set, 6, 0),
-      /* pid is the first */
-      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_prlimit64, 9, 0),
-      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_sched_setscheduler, 8, 0),
-      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_sched_setparam, 7, 0),
-      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_sched_setaffinity, 6, 0),
-      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_sched_setattr, 5, 0),
-      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-      /* arg 1 == 0 ? allow : EPERM */
-      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG_LO(1)),
-      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 7),
-      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG_HI(1)),
-      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 4, 5),
-      /* arg 0 == 0 ? allow : EPERM */
-      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG_LO(0)),
-      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 3),
-      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG_HI(0)),
-      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 1),
-      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (EPERM & SECCOMP_RET_DATA)),
-  };
-  struct sock_fprog prog_ = {.len = sizeof(f) / sizeof(f[0]), .filter = f};
-  return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog_, 0, 0);
-#else
-  return 0; /* an architecture this file does not know: Landlock's rules still hold */
-#endif
 }
 
 /* Bounds: no core dumps (a crashing command's memory may hold what it read), and a process count
@@ -492,7 +515,36 @@ struct options {
   char **argv;
 };
 
-static void run_child(const struct options *o, int ruleset, const sigset_t *blocked) {
+/* In the child, before exec: no capabilities, Landlock, the filter. */
+static void confine(const struct plan *p, int broker) {
+  pid_t supervisor = getppid();
+  set_limits();
+  drop_all_caps();
+  /* The capability change may have cleared the parent-death signal. */
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() != supervisor) _exit(EXIT_REFUSED);
+  if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
+      syscall(__NR_landlock_restrict_self, p->ruleset, 0) < 0) {
+    refuse("landlock_restrict_self", strerror(errno));
+    _exit(EXIT_REFUSED);
+  }
+  int listener = install_target_filter(p->net);
+  if (listener < 0) {
+    refuse("seccomp", strerror(errno));
+    _exit(EXIT_REFUSED);
+  }
+  if (p->net) {
+    if (send_fd(broker, listener) < 0) {
+      refuse("cannot hand the socket listener to the supervisor", strerror(errno));
+      _exit(EXIT_REFUSED);
+    }
+    close(listener);
+    close(broker);
+  }
+}
+
+static void run_child(const struct options *o, const struct plan *p, int broker,
+                      const sigset_t *blocked) {
   sigprocmask(SIG_UNBLOCK, blocked, NULL);
   prctl(PR_SET_PDEATHSIG, SIGKILL); /* if the supervisor dies, the shell goes with it */
   if (o->detach_tty) {
@@ -515,21 +567,7 @@ static void run_child(const struct options *o, int ruleset, const sigset_t *bloc
     }
   }
   if (o->merge_stderr) dup2(1, 2);
-  if (ruleset >= 0) {
-    set_limits();
-    drop_all_caps();
-    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
-        syscall(__NR_landlock_restrict_self, ruleset, 0) < 0) {
-      fprintf(stderr, "%s: ruleset refused: landlock_restrict_self: %s; not running unconfined\n",
-              prog, strerror(errno));
-      _exit(EXIT_REFUSED);
-    }
-    if (install_target_filter() < 0) {
-      fprintf(stderr, "%s: ruleset refused: seccomp: %s; not running unconfined\n", prog,
-              strerror(errno));
-      _exit(EXIT_REFUSED);
-    }
-  }
+  if (p->ruleset >= 0) confine(p, broker);
   close_inherited_fds();
   execvp(o->argv[0], o->argv);
   int e = errno;
@@ -537,7 +575,29 @@ static void run_child(const struct options *o, int ruleset, const sigset_t *bloc
   _exit(e == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_EXEC);
 }
 
-static _Noreturn void supervise(const struct options *o, pid_t child, const sigset_t *blocked) {
+struct signals {
+  int chld, term, paused_changed, paused;
+};
+
+/* Everything the signalfd holds, in order (a pause and its end may come in one batch). */
+static struct signals read_signals(int sfd, int paused) {
+  struct signals got = {.paused = paused};
+  struct signalfd_siginfo si;
+  while (read(sfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+    if (si.ssi_signo == SIGCHLD) got.chld = 1;
+    if (si.ssi_signo == SIGTERM || si.ssi_signo == SIGHUP) got.term = 1;
+    if (si.ssi_signo == SIGUSR1 || si.ssi_signo == SIGUSR2) got.paused = si.ssi_signo == SIGUSR1;
+  }
+  return got;
+}
+
+/*
+ * Waits for signals (a signalfd) and, with the network confined, the command's socket() calls
+ * (the seccomp listener), waking on a tick to look at the host and the deadlines. The listener is
+ * answered without blocking: a notification whose caller died is ENOENT, and once no process
+ * uses the filter any more the listener hangs up and is closed.
+ */
+static _Noreturn void supervise(const struct options *o, pid_t child, int sfd, int listener) {
   static const int ignored[] = {SIGINT, SIGQUIT, SIGTSTP, SIGTTIN, SIGTTOU, SIGPIPE, SIGWINCH};
   for (size_t i = 0; i < sizeof(ignored) / sizeof(ignored[0]); i++) signal(ignored[i], SIG_IGN);
   int status = 0, child_done = 0, hard = 0, host_paused = 0;
@@ -545,9 +605,17 @@ static _Noreturn void supervise(const struct options *o, pid_t child, const sigs
   long done_at = -1; /* when the tree was first seen empty */
   for (;;) {
     int busy = child_done || deadline >= 0;
-    struct timespec tick = {0, (busy ? BUSY_TICK_MS : IDLE_TICK_MS) * 1000000L};
-    int sig = sigtimedwait(blocked, NULL, &tick);
-    if (sig == SIGCHLD || busy) {
+    struct pollfd fds[2] = {{.fd = sfd, .events = POLLIN}, {.fd = listener, .events = POLLIN}};
+    poll(fds, listener >= 0 ? 2 : 1, busy ? BUSY_TICK_MS : IDLE_TICK_MS);
+    if (listener >= 0 && (fds[1].revents & POLLIN)) {
+      answer_socket_request(listener);
+    } else if (listener >= 0 && (fds[1].revents & (POLLHUP | POLLERR | POLLNVAL))) {
+      close(listener);
+      listener = -1;
+    }
+    struct signals sig = read_signals(sfd, host_paused);
+    host_paused = sig.paused;
+    if (sig.chld || busy) {
       int st;
       pid_t pid;
       while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
@@ -557,10 +625,8 @@ static _Noreturn void supervise(const struct options *o, pid_t child, const sigs
         }
       }
     }
-    if (sig == SIGUSR1) host_paused = 1;
-    if (sig == SIGUSR2) host_paused = 0;
     int host_gone = o->host_pid > 0 && getppid() != o->host_pid;
-    if ((sig == SIGTERM || sig == SIGHUP || host_gone) && deadline < 0) {
+    if ((sig.term || host_gone) && deadline < 0) {
       signal_tree(SIGTERM);
       deadline = now_ms() + o->grace_ms;
     }
@@ -651,11 +717,8 @@ int main(int argc, char **argv) {
       fprintf(stderr, "%s: cannot take the terminal: %s\n", prog, strerror(errno));
   }
 
-  int ruleset = -1;
-  if (o.rules_fd >= 0) {
-    ruleset = build_ruleset(o.rules_fd, o.rules_len);
-    if (ruleset < 0) return EXIT_REFUSED;
-  }
+  struct plan plan = {.ruleset = -1};
+  if (o.rules_fd >= 0 && build_plan(o.rules_fd, o.rules_len, &plan) < 0) return EXIT_REFUSED;
 
   sigset_t blocked;
   sigemptyset(&blocked);
@@ -665,13 +728,30 @@ int main(int argc, char **argv) {
   sigaddset(&blocked, SIGUSR1);
   sigaddset(&blocked, SIGUSR2);
   sigprocmask(SIG_BLOCK, &blocked, NULL); /* before fork: no exit or kill request is lost */
+  int sfd = signalfd(-1, &blocked, SFD_CLOEXEC | SFD_NONBLOCK);
+  /* The child hands its seccomp listener back over this pair before it execs. */
+  int broker[2] = {-1, -1};
+  if (sfd < 0 || (plan.net && socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, broker) < 0)) {
+    fprintf(stderr, "%s: %s: %s\n", prog, sfd < 0 ? "signalfd" : "socketpair", strerror(errno));
+    return EXIT_CANNOT_EXEC;
+  }
 
   pid_t child = fork();
   if (child < 0) {
     fprintf(stderr, "%s: fork: %s\n", prog, strerror(errno));
     return EXIT_CANNOT_EXEC;
   }
-  if (child == 0) run_child(&o, ruleset, &blocked);
-  if (ruleset >= 0) close(ruleset);
-  supervise(&o, child, &blocked);
+  if (child == 0) {
+    if (plan.net) close(broker[0]);
+    run_child(&o, &plan, broker[1], &blocked);
+  }
+  if (plan.ruleset >= 0) close(plan.ruleset);
+  int listener = -1;
+  if (plan.net) {
+    close(broker[1]);
+    /* Returns when the child sent it, or at once when the child died before (-1). */
+    listener = recv_fd(broker[0]);
+    close(broker[0]);
+  }
+  supervise(&o, child, sfd, listener);
 }

@@ -49,26 +49,48 @@ export interface LandlockProbe {
   abi: number;
   /** Why there is none (kernel built without it, disabled at boot), else null. */
   reason: string | null;
+  /**
+   * Why the network of a confined command cannot be confined here (Landlock ABI < 4, no seccomp
+   * listener), else null.
+   */
+  networkGap: string | null;
 }
 
-/** Asks the launcher for the kernel's Landlock ABI version. */
+/** A probe that found nothing usable: every gap has the same reason. */
+export function noLandlock(reason: string): LandlockProbe {
+  return { abi: 0, reason, networkGap: reason };
+}
+
+/** Asks the launcher for the kernel's Landlock ABI version and what it can confine. */
 export function probeLandlock(launcher: string): Promise<LandlockProbe> {
   return new Promise((resolve) => {
     execFile(launcher, ['--probe'], { timeout: PROBE_TIMEOUT_MS }, (err, stdout) => {
       if (err) {
-        resolve({ abi: 0, reason: `the launcher's probe failed: ${err.message}` });
+        resolve(noLandlock(`the launcher's probe failed: ${err.message}`));
         return;
       }
+      let parsed: { abi?: unknown; reason?: unknown; net?: unknown; net_reason?: unknown };
       try {
-        const parsed = JSON.parse(stdout) as { abi?: number; reason?: string };
-        const abi = typeof parsed.abi === 'number' ? parsed.abi : 0;
-        resolve({ abi, reason: abi > 0 ? null : (parsed.reason ?? 'no Landlock') });
+        parsed = JSON.parse(stdout) as typeof parsed;
       } catch {
-        resolve({
-          abi: 0,
-          reason: `the launcher's probe printed no JSON: ${stdout.slice(0, 200)}`,
-        });
+        resolve(noLandlock(`the launcher's probe printed no JSON: ${stdout.slice(0, 200)}`));
+        return;
       }
+      const abi = typeof parsed.abi === 'number' ? parsed.abi : 0;
+      if (abi < 1) {
+        resolve(noLandlock(typeof parsed.reason === 'string' ? parsed.reason : 'no Landlock'));
+        return;
+      }
+      resolve({
+        abi,
+        reason: null,
+        networkGap:
+          parsed.net === true
+            ? null
+            : typeof parsed.net_reason === 'string'
+              ? parsed.net_reason
+              : 'the sandbox launcher predates network confinement (rebuild it)',
+      });
     });
   });
 }

@@ -2,17 +2,22 @@ import { tmpdir } from 'node:os';
 import { dirname } from 'node:path';
 import type { AppConfig } from '../config/schema';
 import { errorPayload, type ErrorPayload } from '../../../shared/tools/payload';
-import type { SandboxStatus } from '../../../shared/tools/shell-payload';
-import { probeLandlock, type LandlockProbe } from './launcher';
+import type { NetworkStatus, SandboxStatus } from '../../../shared/tools/shell-payload';
+import { noLandlock, probeLandlock, type LandlockProbe } from './launcher';
 import { buildDenyList } from './deny-list';
 import { compileGrants, encodeRules } from './grant-plan';
+import { normalizeGrant, type NetworkGrant } from './network-grant';
 import { realPathLoose } from './real-path';
+
+export type { NetworkGrant } from './network-grant';
 
 // The shell sandbox as the rest of the host sees it: what state it is in (the ABI, or why there
 // is none), and, per spawn, the launcher arguments that confine one command. The three failure
 // outcomes stay apart: a grant that cannot be added is dropped with a warning (narrower, still
 // confined); a kernel without Landlock runs unconfined, logged once and visible in every payload;
-// a refused ruleset fails the spawn in the launcher with a line on stderr (exit 125).
+// a refused ruleset fails the spawn in the launcher with a line on stderr (exit 125). The network
+// is confined only when the spawn asks for it (a NetworkGrant) and the kernel can hold it; the
+// status says which, never more than is there.
 
 /** Where programs put temporary files; writable under the project write scope. */
 const SYSTEM_TEMP_DIRS = [tmpdir(), '/tmp', '/var/tmp', '/dev/shm'];
@@ -65,7 +70,15 @@ export interface SpawnRequest {
   tempDirs: string[];
   /** A foreground run on a PTY: its terminal is write-only (see grant-plan.ts). */
   terminalWriteOnly?: boolean;
+  /**
+   * Confine the network to these local TCP ports (network-grant.ts). Absent: the network is open,
+   * and the status says so.
+   */
+  network?: NetworkGrant;
 }
+
+/** The status's network when the spawn has no grant. */
+const NO_GRANT = 'no egress proxy confines it';
 
 export class Sandbox {
   private probed: Promise<LandlockProbe> | null = null;
@@ -87,18 +100,16 @@ export class Sandbox {
       const launcher = this.opts.launcher;
       this.probed =
         this.platform !== 'linux'
-          ? Promise.resolve({
-              abi: 0,
-              reason: `Landlock is a Linux feature; this is ${this.platform}`,
-            })
+          ? Promise.resolve(noLandlock(`Landlock is a Linux feature; this is ${this.platform}`))
           : launcher
             ? probeLandlock(launcher)
-            : Promise.resolve({ abi: 0, reason: 'launcher not built' });
+            : Promise.resolve(noLandlock('launcher not built'));
     }
     return this.probed;
   }
 
-  async status(config: AppConfig): Promise<SandboxStatus> {
+  /** The state a command spawned now would run under (`network`: the grant it would get). */
+  async status(config: AppConfig, network?: NetworkGrant): Promise<SandboxStatus> {
     if (!config.agent.shell_sandbox) return { mode: 'off', reason: 'agent.shell_sandbox is false' };
     if (this.platform === 'linux' && !this.opts.launcher) {
       return {
@@ -116,12 +127,20 @@ export class Sandbox {
       }
       return { mode: 'unconfined', reason };
     }
-    return { mode: 'landlock', abi: probe.abi, write_scope: config.agent.shell_write_scope };
+    return {
+      mode: 'landlock',
+      abi: probe.abi,
+      write_scope: config.agent.shell_write_scope,
+      network: networkStatus(probe, network),
+    };
   }
 
   /** What one spawn runs under; an error payload when shells must be refused. */
   async prepare(req: SpawnRequest): Promise<SpawnSandbox | { refused: ErrorPayload }> {
-    const status = await this.status(req.config);
+    const checked = req.network ? normalizeGrant(req.network) : null;
+    if (checked && 'error' in checked)
+      return { refused: errorPayload('invalid_args', checked.error) };
+    const status = await this.status(req.config, req.network);
     if (status.mode === 'unavailable')
       return { refused: errorPayload('sandbox_unavailable', status.reason) };
     if (status.mode !== 'landlock') return { status, rules: null, warnings: [] };
@@ -139,12 +158,24 @@ export class Sandbox {
       tempDirs: [...req.tempDirs, ...SYSTEM_TEMP_DIRS],
       terminalWriteOnly: req.terminalWriteOnly,
     });
+    const network = status.network;
     return {
       status,
-      rules: encodeRules(plan.grants),
+      rules: encodeRules(plan.grants, {
+        network: network?.mode === 'proxy' ? { connectPorts: network.connect_ports } : undefined,
+      }),
       warnings: [...deny.warnings, ...plan.warnings],
     };
   }
+}
+
+/** What the status says of the network: confined only when asked for and the kernel holds it. */
+function networkStatus(probe: LandlockProbe, grant: NetworkGrant | undefined): NetworkStatus {
+  if (!grant) return { mode: 'open', reason: NO_GRANT };
+  if (probe.networkGap) return { mode: 'open', reason: probe.networkGap };
+  const checked = normalizeGrant(grant);
+  if ('error' in checked) return { mode: 'open', reason: checked.error };
+  return { mode: 'proxy', connect_ports: checked.ports };
 }
 
 /** The config with registered projects added as projects; configured entries win on a key clash. */

@@ -8,7 +8,7 @@ import type { AppConfig } from '../config/schema';
 import type { HomePaths } from '../config/paths';
 import type { SandboxStatus, ShellInfo } from '../../../shared/tools/shell-payload';
 import { findInstallRoot, findLauncher } from '../sandbox/launcher';
-import { Sandbox } from '../sandbox/sandbox';
+import { Sandbox, type NetworkGrant } from '../sandbox/sandbox';
 import type { ShellSink, ShellSubscription } from './output-stream';
 import { limitsFrom, ShellManager } from './shell-manager';
 import { ShellSpawner } from './shell-spawner';
@@ -37,6 +37,11 @@ export interface ShellServiceOptions {
   log?: (line: string) => void;
   /** Projects beyond the config (the registry's), denied to shells like configured ones. */
   registeredProjects?: () => Record<string, string>;
+  /**
+   * The network a session's shells get (sandbox/network-grant.ts), asked at each spawn; without a
+   * session, what the status in Settings should say. Undefined leaves the network open.
+   */
+  network?: (sessionId?: string) => NetworkGrant | undefined;
 }
 
 /** This bundle's directory; a CommonJS bundle (Electron main) has no import.meta.url. */
@@ -112,7 +117,7 @@ export class ShellService implements Disposable {
 
   /** The sandbox state shells get under the current config (ABI, or why there is none). */
   sandboxStatus(): Promise<SandboxStatus> {
-    return this.sandbox.status(this.opts.config());
+    return this.sandbox.status(this.opts.config(), this.opts.network?.());
   }
 
   /** The shells of one session, created on first use. */
@@ -127,6 +132,7 @@ export class ShellService implements Disposable {
         launcher: this.launcher,
         tmpDir,
         baseEnv: this.opts.env,
+        network: () => this.opts.network?.(sessionId),
       });
       const m = new ShellManager({
         spawner,

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import type { AppConfig } from '../config/schema';
 import type { ErrorPayload } from '../../../shared/tools/payload';
 import type { SandboxStatus } from '../../../shared/tools/shell-payload';
-import { rulesOverFd, type Sandbox } from '../sandbox/sandbox';
+import { rulesOverFd, type NetworkGrant, type Sandbox } from '../sandbox/sandbox';
 import { DEFAULT_COLS, DEFAULT_ROWS } from './constants';
 import { PipeChild } from './pipe-child';
 import { PtyChild } from './pty-child';
@@ -41,6 +41,8 @@ export interface SpawnerOptions {
   /** The TMPDIR shells get. */
   tmpDir: string;
   baseEnv?: NodeJS.ProcessEnv;
+  /** The network a spawn gets (Sandbox.prepare's `network`); undefined leaves it open. */
+  network?: () => NetworkGrant | undefined;
 }
 
 const SHELL = existsSync('/bin/bash') ? '/bin/bash' : '/bin/sh';
@@ -54,6 +56,7 @@ export class ShellSpawner {
       root: spec.root,
       tempDirs: [this.opts.tmpDir],
       terminalWriteOnly: spec.tty && !spec.background,
+      network: this.opts.network?.(),
     });
     if ('refused' in prepared) return prepared;
     const env = shellEnv(this.opts.baseEnv ?? process.env, {

@@ -1,5 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
 import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo, type Server } from 'node:net';
 import { join } from 'node:path';
 import { McpManager } from '../../../electron/host/mcp/mcp-manager';
 import type { McpServerSandbox } from '../../../electron/host/mcp/server-sandbox';
@@ -20,7 +22,9 @@ import { FAST_LIMITS, TRUST_ALL, byName, call, sessionRef } from './harness';
 // the server is not started, never started unconfined. Skipped where Landlock is missing.
 const installRoot = findInstallRoot(process.cwd());
 const launcher = findLauncher(installRoot);
-const landlock = launcher ? (await probeLandlock(launcher)).abi > 0 : false;
+const probed = launcher ? await probeLandlock(launcher) : null;
+const landlock = (probed?.abi ?? 0) > 0;
+const networkConfinable = landlock && probed?.networkGap === null;
 
 let serverJs: string;
 let tmp: { dir: string; cleanup: () => void };
@@ -111,5 +115,47 @@ describe('a refusing server sandbox', () => {
       pid: null,
       error: 'not started: the launcher is not built',
     });
+  });
+});
+
+describe.runIf(networkConfinable)('a server given a network grant', () => {
+  it('connects to the granted port and no other, as a shell would', async () => {
+    const servers: Server[] = ['GRANTED-PORT', 'OTHER-PORT'].map((reply) =>
+      createServer((c) => c.end(reply)),
+    );
+    await Promise.all(servers.map((x) => new Promise<void>((r) => x.listen(0, '127.0.0.1', r))));
+    const [granted, otherPort] = servers.map((x) => (x.address() as AddressInfo).port);
+    const config = parseConfig({ agent: { server_sandbox: true } });
+    const netSandbox = new LauncherSandbox({
+      launcher,
+      installRoot,
+      homeDir: join(tmp.dir, 'home'),
+      config: () => config,
+      network: () => ({ connectPorts: [granted!] }),
+    });
+    const client = `const net = require('net');
+for (const port of [${granted}, ${otherPort}]) {
+  net.connect(port, '127.0.0.1').on('data', (d) => console.log(port, String(d))).on('error', (e) => console.log(port, e.code));
+}`;
+    try {
+      const wrapped = await netSandbox.wrap(project, [process.execPath, '-e', client]);
+      if ('refused' in wrapped) throw new Error(wrapped.refused.message);
+      const out = await new Promise<string>((resolve, reject) => {
+        const child = spawn(wrapped.argv[0]!, wrapped.argv.slice(1), {
+          stdio: ['pipe', 'pipe', 'inherit'],
+        });
+        let text = '';
+        child.stdout.on('data', (d) => (text += String(d)));
+        child.on('error', reject);
+        child.on('close', () => resolve(text));
+        child.stdin.end(wrapped.stdinPrefix);
+      });
+      expect(out).toContain(`${granted} GRANTED-PORT`);
+      expect(out).toContain(`${otherPort} EACCES`);
+      expect(out).not.toContain('OTHER-PORT');
+    } finally {
+      netSandbox.dispose();
+      await Promise.all(servers.map((x) => new Promise((r) => x.close(r))));
+    }
   });
 });

@@ -9,6 +9,7 @@ import {
   findLauncher,
   probeLandlock,
 } from '../../../electron/host/sandbox/launcher';
+import type { NetworkGrant } from '../../../electron/host/sandbox/sandbox';
 import { ShellService } from '../../../electron/host/shells/shell-service';
 import type { ShellManager } from '../../../electron/host/shells/shell-manager';
 import { tempDir } from '../../helpers/temp';
@@ -19,7 +20,10 @@ import { tempDir } from '../../helpers/temp';
 
 export const installRoot = findInstallRoot(process.cwd());
 export const launcher = findLauncher(installRoot);
-export const abi = launcher ? (await probeLandlock(launcher)).abi : 0;
+const probed = launcher ? await probeLandlock(launcher) : null;
+export const abi = probed?.abi ?? 0;
+/** Why the launcher cannot confine the network here, or null when it can. */
+export const networkGap = probed ? probed.networkGap : 'no launcher';
 
 export interface AttackWorld {
   base: string;
@@ -41,7 +45,7 @@ export interface AttackWorld {
 
 export function attackWorld(
   agent: Record<string, unknown> = {},
-  opts: { env?: NodeJS.ProcessEnv } = {},
+  opts: { env?: NodeJS.ProcessEnv; network?: NetworkGrant } = {},
 ): AttackWorld {
   const t = tempDir('mewbo-attack-');
   const base = realpathSync(t.dir);
@@ -59,7 +63,13 @@ export function attackWorld(
     projects: { project: { path: root }, other: { path: other } },
     agent,
   });
-  const service = new ShellService({ paths, config: () => config, log: () => {}, env: opts.env });
+  const service = new ShellService({
+    paths,
+    config: () => config,
+    log: () => {},
+    env: opts.env,
+    network: () => opts.network,
+  });
   const shells = service.forSession('s_attack01');
   return {
     base,

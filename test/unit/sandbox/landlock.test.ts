@@ -1,4 +1,5 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 import { chmodSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -39,6 +40,20 @@ function workspace() {
     rights: ALL,
   }));
   return { dir, rules, system };
+}
+
+/** As run(), without blocking the event loop (the command may connect to this process); its output. */
+function runAsync(args: string[], rules: Buffer): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(launcher, ['--rules-stdin', String(rules.length), ...args], {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (d) => (out += String(d)));
+    child.on('error', reject);
+    child.on('close', () => resolve(out));
+    child.stdin.end(rules);
+  });
 }
 
 /** Runs the launcher with `rules` on its stdin (--rules-stdin), the way servers get theirs. */
@@ -118,6 +133,57 @@ describe('the launcher', () => {
     },
   );
 
+  test.skipIf(abi < 4)(
+    'records it does not know, a port that is no TCP port, or a port without "net" refuse the run',
+    () => {
+      const grant = Buffer.from('ffff /\0');
+      for (const [extra, why] of [
+        ['net\0port 0\0', 'not a TCP port: port 0'],
+        ['net\0port 65536\0', 'not a TCP port: port 65536'],
+        ['net\0port 80x\0', 'not a TCP port: port 80x'],
+        ['net\0port -1\0', 'not a TCP port: port -1'],
+        ['port 80\0', 'landlock_add_rule (port)'],
+        ['netx\0', 'malformed rule record'],
+        ['xyz /\0', 'malformed rule record'],
+      ] as const) {
+        const r = run(
+          ['--', '/bin/bash', '-c', 'echo ran'],
+          Buffer.concat([grant, Buffer.from(extra)]),
+        );
+        expect([extra, r.status, r.stdout]).toEqual([extra, 125, '']);
+        expect(r.stderr).toContain(`ruleset refused: ${why}`);
+      }
+    },
+  );
+
+  test.skipIf(abi < 4)(
+    'with "net", TCP connect reaches the listed ports only, and UDP is refused',
+    async () => {
+      const open = createServer((c) => c.end('OPEN-PORT\n'));
+      const closed = createServer((c) => c.end('CLOSED-PORT\n'));
+      await Promise.all(
+        [open, closed].map((s) => new Promise<void>((r) => s.listen(0, '127.0.0.1', r))),
+      );
+      cleanups.push(() => new Promise<void>((r) => open.close(() => closed.close(() => r()))));
+      const port = (s: typeof open) => (s.address() as AddressInfo).port;
+      const rules = Buffer.from(`ffff /\0net\0port ${port(open)}\0`);
+      const r = await runAsync(
+        [
+          '--merge-stderr',
+          '--',
+          '/bin/bash',
+          '-c',
+          `(exec 3<>/dev/tcp/127.0.0.1/${port(open)}; head -1 <&3); (exec 3<>/dev/tcp/127.0.0.1/${port(closed)}; head -1 <&3); echo x > /dev/udp/127.0.0.1/9 && echo UDP-SENT; echo end`,
+        ],
+        rules,
+      );
+      expect(r).toContain('OPEN-PORT');
+      expect(r).not.toContain('CLOSED-PORT');
+      expect(r).not.toContain('UDP-SENT');
+      expect(r).toContain('end');
+    },
+  );
+
   test('rules cut short refuse the spawn; a rules path is not accepted at all', () => {
     const short = spawnSync(launcher, ['--rules-stdin', '100', '--', '/bin/true'], {
       encoding: 'utf8',
@@ -173,14 +239,16 @@ describe('sandbox outcomes through the shell service', () => {
     'the default is Landlock at the probed ABI, in every payload, and another project is unreachable',
     async () => {
       const { runIt, svc, w } = service({});
-      expect(await svc.sandboxStatus()).toEqual({
+      const status = {
         mode: 'landlock',
         abi,
         write_scope: 'unrestricted',
-      });
+        network: { mode: 'open', reason: 'no egress proxy confines it' },
+      };
+      expect(await svc.sandboxStatus()).toEqual(status);
       const r = await runIt(`cat ${w.dir}/closed/secret.txt; cat ok.txt`);
       if ('kind' in r) throw new Error(JSON.stringify(r));
-      expect(r.info.sandbox).toEqual({ mode: 'landlock', abi, write_scope: 'unrestricted' });
+      expect(r.info.sandbox).toEqual(status);
       expect(r.result.text).toContain('readable');
       expect(r.result.text).not.toContain('TOP-SECRET');
     },

@@ -412,6 +412,8 @@ describe('the grant plan', () => {
       { path: '/é', rights: 1 },
     ]);
     expect(buf.equals(Buffer.from('1fff /a\u00001 /é\u0000', 'utf8'))).toBe(true);
+    const net = encodeRules([{ path: '/a', rights: 1 }], { network: { connectPorts: [80, 443] } });
+    expect(net.toString('utf8')).toBe('1 /a\u0000net\u0000port 80\u0000port 443\u0000');
   });
 });
 
@@ -475,7 +477,11 @@ describe('the Sandbox', () => {
         message: (status as { reason: string }).reason,
       }),
     });
-    expect(await sb.probe()).toEqual({ abi: 0, reason: 'launcher not built' });
+    expect(await sb.probe()).toEqual({
+      abi: 0,
+      reason: 'launcher not built',
+      networkGap: 'launcher not built',
+    });
   });
 
   test('elsewhere there is no Landlock: unconfined, said once in the log, never probed', async () => {
@@ -508,11 +514,16 @@ describe('the Sandbox', () => {
     });
     const first = sb.probe();
     expect(sb.probe()).toBe(first);
-    expect(await first).toEqual({ abi: 1, reason: null });
+    expect(await first).toEqual({
+      abi: 1,
+      reason: null,
+      networkGap: 'the sandbox launcher predates network confinement (rebuild it)',
+    });
     expect(await sb.status(config({ agent: { shell_write_scope: 'project' } }))).toEqual({
       mode: 'landlock',
       abi: 1,
       write_scope: 'project',
+      network: { mode: 'open', reason: 'no egress proxy confines it' },
     });
     const none = new Sandbox({
       launcher: fakeLauncher('{"abi":0,"reason":"disabled at boot"}'),
@@ -619,6 +630,147 @@ describe('the Sandbox', () => {
     const grants = parseRules(prepared.rules!);
     expect(covering(grants, join(proj, 'x'))).not.toEqual([]);
     expect(covering(grants, join(other, 'x'))).toEqual([]);
+  });
+
+  describe('the network grant', () => {
+    const linux = (probe: string) =>
+      new Sandbox({
+        launcher: fakeLauncher(probe),
+        installRoot: null,
+        homeDir: scratch(),
+        platform: 'linux',
+      });
+    const records = (rules: Buffer | null) =>
+      (rules ?? Buffer.alloc(0))
+        .toString('utf8')
+        .split('\0')
+        .filter((r) => /^(net|port )/.test(r));
+
+    test('a grant becomes "net" and a "port" record per port, sorted once each; the status names them', async () => {
+      const prepared = await linux('{"abi":4,"net":true}').prepare({
+        config: config(),
+        root: scratch(),
+        tempDirs: [],
+        network: { connectPorts: [8080, 3128, 8080] },
+      });
+      if (!('rules' in prepared)) throw new Error('refused');
+      expect(records(prepared.rules)).toEqual(['net', 'port 3128', 'port 8080']);
+      expect(prepared.status).toMatchObject({
+        network: { mode: 'proxy', connect_ports: [3128, 8080] },
+      });
+    });
+
+    test('an empty grant confines the network to nothing', async () => {
+      const prepared = await linux('{"abi":4,"net":true}').prepare({
+        config: config(),
+        root: scratch(),
+        tempDirs: [],
+        network: { connectPorts: [] },
+      });
+      if (!('rules' in prepared)) throw new Error('refused');
+      expect(records(prepared.rules)).toEqual(['net']);
+      expect(prepared.status).toMatchObject({ network: { mode: 'proxy', connect_ports: [] } });
+    });
+
+    test('without a grant the network is open: no record, and the status says so', async () => {
+      const prepared = await linux('{"abi":4,"net":true}').prepare({
+        config: config(),
+        root: scratch(),
+        tempDirs: [],
+      });
+      if (!('rules' in prepared)) throw new Error('refused');
+      expect(records(prepared.rules)).toEqual([]);
+      expect(prepared.status).toMatchObject({
+        network: { mode: 'open', reason: 'no egress proxy confines it' },
+      });
+    });
+
+    test('where the kernel cannot hold it, nothing is sent and the status says open, with why', async () => {
+      const why = 'Landlock ABI 3 has no network rules (they need ABI 4, Linux 6.7)';
+      const sb = linux(`{"abi":3,"net":false,"net_reason":"${why}"}`);
+      expect(await sb.probe()).toEqual({ abi: 3, reason: null, networkGap: why });
+      const prepared = await sb.prepare({
+        config: config(),
+        root: scratch(),
+        tempDirs: [],
+        network: { connectPorts: [3128] },
+      });
+      if (!('rules' in prepared)) throw new Error('refused');
+      expect(records(prepared.rules)).toEqual([]);
+      expect(prepared.status).toMatchObject({
+        mode: 'landlock',
+        network: { mode: 'open', reason: why },
+      });
+      expect(await sb.status(config(), { connectPorts: [3128] })).toEqual(prepared.status);
+    });
+
+    test('a port that is not a TCP port refuses the spawn, naming it', async () => {
+      const sb = linux('{"abi":4,"net":true}');
+      for (const port of [0, 65536, 1.5, -1, Number.NaN]) {
+        const prepared = await sb.prepare({
+          config: config(),
+          root: scratch(),
+          tempDirs: [],
+          network: { connectPorts: [3128, port] },
+        });
+        expect(prepared).toEqual({
+          refused: expect.objectContaining({
+            code: 'invalid_args',
+            message: `network grant: ${port} is not a TCP port (an integer 1-65535)`,
+          }),
+        });
+        expect(await sb.status(config(), { connectPorts: [port] })).toMatchObject({
+          network: { mode: 'open', reason: expect.stringContaining(`${port} is not a TCP port`) },
+        });
+      }
+      for (const port of [1, 65535]) {
+        const ok = await sb.prepare({
+          config: config(),
+          root: scratch(),
+          tempDirs: [],
+          network: { connectPorts: [port] },
+        });
+        expect(ok).toMatchObject({ status: { network: { connect_ports: [port] } } });
+      }
+    });
+
+    test('unconfined shells carry no network status of their own: the whole sandbox is off', async () => {
+      const sb = linux('{"abi":4,"net":true}');
+      const off = await sb.prepare({
+        config: config({ agent: { shell_sandbox: false } }),
+        root: scratch(),
+        tempDirs: [],
+        network: { connectPorts: [3128] },
+      });
+      expect(off).toEqual({
+        status: { mode: 'off', reason: 'agent.shell_sandbox is false' },
+        rules: null,
+        warnings: [],
+      });
+    });
+
+    test('a probe that printed no JSON, or failed, leaves no Landlock and no network', async () => {
+      expect(await linux('not json').probe()).toEqual({
+        abi: 0,
+        reason: "the launcher's probe printed no JSON: not json\n",
+        networkGap: "the launcher's probe printed no JSON: not json\n",
+      });
+      const broken = new Sandbox({
+        launcher: join(scratch(), 'missing-launcher'),
+        installRoot: null,
+        homeDir: scratch(),
+        platform: 'linux',
+      });
+      expect(await broken.probe()).toMatchObject({
+        abi: 0,
+        reason: expect.stringMatching(/^the launcher's probe failed: /),
+      });
+      expect(await linux('{"abi":0}').probe()).toEqual({
+        abi: 0,
+        reason: 'no Landlock',
+        networkGap: 'no Landlock',
+      });
+    });
   });
 
   test('on another platform a missing launcher is no refusal: there is no Landlock to use anyway', async () => {

@@ -2,7 +2,7 @@ import { useClient } from '../../../client-context';
 import { useHostQuery } from '../../../lib/use-host-query';
 import type { AppSettings } from '../../../../../shared/protocol/commands/settings';
 import { WithheldEnv } from './WithheldEnv';
-import type { SandboxStatus } from '../../../../../shared/tools/shell-payload';
+import type { NetworkStatus, SandboxStatus } from '../../../../../shared/tools/shell-payload';
 
 type Patch = Partial<
   Pick<AppSettings, 'permission_mode' | 'edit_tool' | 'shell_sandbox' | 'tool_search'>
@@ -13,23 +13,39 @@ const BACKEND_LABEL = {
   structured_patch: 'structured patch',
 } as const;
 
-/** What the sandbox really does on this machine, in one line: the ABI, or why shells are not confined. */
-function sandboxLine(s: SandboxStatus): { tone: 'ok' | 'warn'; text: string } {
+type Line = { tone: 'ok' | 'warn'; text: string };
+
+/** What a confined command reaches on the network, in one line. */
+function networkLine(n: NetworkStatus | undefined): Line {
+  if (n?.mode === 'proxy') {
+    const ports = n.connect_ports.length ? `local port ${n.connect_ports.join(', ')}` : 'nothing';
+    return { tone: 'ok', text: `Network: only ${ports}, on this machine; no UDP, no raw sockets.` };
+  }
+  return { tone: 'warn', text: `Network: open (${n?.reason ?? 'not confined'}).` };
+}
+
+/** What the sandbox really does on this machine: the ABI, or why shells are not confined. */
+function sandboxLines(s: SandboxStatus): Line[] {
   switch (s.mode) {
     case 'landlock':
-      return {
-        tone: 'ok',
-        text: `Landlock is on (kernel ABI ${s.abi}); writes ${s.write_scope === 'project' ? 'stay inside the project' : 'are not narrowed'}.`,
-      };
+      return [
+        {
+          tone: 'ok',
+          text: `Landlock is on (kernel ABI ${s.abi}); writes ${s.write_scope === 'project' ? 'stay inside the project' : 'are not narrowed'}.`,
+        },
+        networkLine(s.network),
+      ];
     case 'off':
-      return {
-        tone: 'warn',
-        text: `Off: ${s.reason}. Shell commands can read other projects and the app’s keys.`,
-      };
+      return [
+        {
+          tone: 'warn',
+          text: `Off: ${s.reason}. Shell commands can read other projects and the app’s keys.`,
+        },
+      ];
     case 'unconfined':
-      return { tone: 'warn', text: `Unconfined: ${s.reason}.` };
+      return [{ tone: 'warn', text: `Unconfined: ${s.reason}.` }];
     case 'unavailable':
-      return { tone: 'warn', text: `Shells are refused: ${s.reason}.` };
+      return [{ tone: 'warn', text: `Shells are refused: ${s.reason}.` }];
   }
 }
 
@@ -47,7 +63,7 @@ export function AgentSettings() {
       await client.invoke('settings.update', patch);
       sandbox.reload();
     });
-  const line = sandbox.data ? sandboxLine(sandbox.data) : null;
+  const lines = sandbox.data ? sandboxLines(sandbox.data) : [];
   return (
     <div className="form">
       {q.actionError && (
@@ -116,13 +132,18 @@ export function AgentSettings() {
           />
           Keep shell commands out of other projects and the app’s own config and keys
         </label>
-        {line && (
-          <p className={`sandbox-state ${line.tone}`} role="status" aria-label="Sandbox status">
-            {line.text}
-          </p>
+        {lines.length > 0 && (
+          <div role="status" aria-label="Sandbox status">
+            {lines.map((l) => (
+              <p key={l.text} className={`sandbox-state ${l.tone}`}>
+                {l.text}
+              </p>
+            ))}
+          </div>
         )}
         <p className="muted small">
-          Not covered: network access, unix sockets, a second mount of a denied path.
+          Not covered: unix sockets, a second mount of a denied path, what a service outside the
+          shell does for it.
         </p>
         <WithheldEnv />
       </fieldset>
