@@ -2,7 +2,7 @@
 // Vite. `--node-only` skips the renderer (tests that only drive the CLI).
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
-import { mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { buildLandlock } from './build-landlock.mjs';
 import { buildPhonePage } from './phone-page.mjs';
 
@@ -66,6 +66,16 @@ async function zodNamedExports() {
   };
 }
 const zodPlugin = await zodNamedExports();
+
+// Bash's grammar for the permission rules (electron/host/rules/bash-parser.ts): web-tree-sitter's
+// runtime and tree-sitter-bash's grammar, both WebAssembly, read from dist/tree-sitter/ by the
+// bundles (the packaged app has no node_modules of the grammar: it is a build input only).
+mkdirSync(`${root}/dist/tree-sitter`, { recursive: true });
+for (const wasm of [
+  'node_modules/web-tree-sitter/web-tree-sitter.wasm',
+  'node_modules/tree-sitter-bash/tree-sitter-bash.wasm',
+])
+  copyFileSync(`${root}/${wasm}`, `${root}/dist/tree-sitter/${wasm.split('/').pop()}`);
 
 // The shell launcher (C, Landlock + process-tree supervisor); skipped when up to date.
 buildLandlock();

@@ -59,12 +59,13 @@ export function nodeBinDirs(dir: string, stop: string): string[] {
 
 /**
  * The directory of this module: from `import.meta.url` in ESM (sources, dist/cli.js); a CommonJS
- * bundle (the Electron main process) has no import.meta, so its script's directory instead.
+ * bundle (the Electron main process) has no import.meta, so the bundle's own directory (its
+ * `__dirname`: the packaged app's argv[1] is not its script).
  */
 export function moduleDir(): string {
   const url = (import.meta as { url?: string }).url;
   if (url) return dirname(fileURLToPath(url));
-  return process.argv[1] ? dirname(process.argv[1]) : process.cwd();
+  return typeof __dirname === 'string' ? __dirname : process.cwd();
 }
 
 /**

@@ -1,0 +1,320 @@
+import type { Node } from 'web-tree-sitter';
+import type { BashParser } from './bash-parser';
+import { WordBuilder, wordsOf, type WordValue } from './bash-words';
+import { wrapperFor, type Assignment } from './bash-wrappers';
+import { BASH_MAX_CHARS, BASH_MAX_DEPTH } from './constants';
+
+// What a shell command will run, read with bash's grammar: every simple command anywhere in the
+// tree (lists, pipelines, subshells, groups, if/while/until/for/case, function bodies, command and
+// process substitutions, here-documents with an unquoted delimiter, redirection targets), and
+// through them the commands wrappers run and the source `sh -c`, `eval`, `trap` and `alias` parse
+// again (bash-wrappers.ts). The permission rules judge this, never the raw text.
+
+export interface JudgedCommand {
+  /** From the program name on, as bash passes them (quotes removed); null where computed at run time. */
+  words: WordValue[];
+  /** The NAME=value assignments it runs with (before it, or given to env / sudo). */
+  assignments: Assignment[];
+  /** Arguments that only exist at run time may follow the words (xargs appends its input). */
+  moreArgs: boolean;
+}
+
+export interface BashAnalysis {
+  commands: JudgedCommand[];
+  /** Why some of it could not be judged (a syntax error, too deep, a construct not read); empty if none. */
+  unjudged: string[];
+  /** Files written by redirection (`> file`; null where the name is computed). */
+  writes: WordValue[];
+}
+
+/** A command whose program is computed at run time: it may be any program, with any arguments. */
+const ANYTHING: JudgedCommand = { words: [null], assignments: [], moreArgs: true };
+
+/**
+ * Variables through which bash (or the dynamic loader) runs code the command line does not show:
+ * a function imported from the environment, a file sourced at start, prompt and debug hooks.
+ */
+const CODE_VARIABLES =
+  /^(BASH_FUNC_.*|BASH_ENV|ENV|PROMPT_COMMAND|PS0|PS1|PS4|SHELLOPTS|BASHOPTS)$/;
+
+/** Nodes made of statements (and words, which are scanned for substitutions). */
+const CONTAINERS = new Set([
+  'program',
+  'list',
+  'pipeline',
+  'subshell',
+  'compound_statement',
+  'if_statement',
+  'elif_clause',
+  'else_clause',
+  'while_statement',
+  'for_statement',
+  'case_statement',
+  'case_item',
+  'do_group',
+  'negated_command',
+  'test_command',
+  'heredoc_redirect',
+  'herestring_redirect',
+]);
+
+/** Nodes that run nothing themselves; only a command or process substitution inside them does. */
+const WORDS = new Set([
+  'word',
+  'number',
+  'string',
+  'raw_string',
+  'ansi_c_string',
+  'translated_string',
+  'string_content',
+  'concatenation',
+  'simple_expansion',
+  'expansion',
+  'arithmetic_expansion',
+  'brace_expression',
+  'array',
+  'subscript',
+  'variable_name',
+  'special_variable_name',
+  'file_descriptor',
+  'test_operator',
+  'regex',
+  'extglob_pattern',
+  'binary_expression',
+  'unary_expression',
+  'ternary_expression',
+  'postfix_expression',
+  'parenthesized_expression',
+  'heredoc_start',
+  'heredoc_body',
+  'heredoc_content',
+  'heredoc_end',
+]);
+
+/** Children of a command that are neither statements nor words. */
+const NOT_STATEMENTS = new Set(['command_name', 'variable_assignment', 'comment']);
+const SUBSTITUTIONS = new Set(['command_substitution', 'process_substitution']);
+const REDIRECTS = new Set(['file_redirect', 'heredoc_redirect', 'herestring_redirect']);
+/** Redirection operators that open a file for writing. */
+const WRITE_OPS = new Set(['>', '>>', '>|', '&>', '&>>', '<>', '>&', '&>|']);
+/** Targets a write redirection may name without writing a file. */
+const HARMLESS_TARGET = /^(\/dev\/null|\d+|-)$/;
+
+class Analyzer {
+  readonly result: BashAnalysis = { commands: [], unjudged: [], writes: [] };
+
+  constructor(private readonly parser: BashParser) {}
+
+  /** Parses `text` and judges it; `nested` for source another command gives to a shell. */
+  source(text: string, depth: number, nested: boolean): void {
+    if (depth > BASH_MAX_DEPTH) {
+      this.result.unjudged.push(`commands nest more than ${BASH_MAX_DEPTH} levels deep`);
+      return;
+    }
+    if (text.length > BASH_MAX_CHARS) {
+      this.result.unjudged.push(`the command is longer than ${BASH_MAX_CHARS} characters`);
+      return;
+    }
+    this.parser.read(text, (tree) => {
+      const root = tree.rootNode;
+      if (root.hasError) {
+        // Bash runs what comes before a syntax error; what a nested shell makes of it is unknown.
+        if (nested) this.anything();
+        else this.result.unjudged.push(`bash cannot parse it (${syntaxError(root)})`);
+      }
+      this.statement(root, text, depth);
+    });
+  }
+
+  private anything(): void {
+    this.result.commands.push(ANYTHING);
+  }
+
+  private statement(n: Node, src: string, depth: number): void {
+    const t = n.type;
+    if (t === 'command') this.command(n, src, depth);
+    else if (t === 'declaration_command' || t === 'unset_command') {
+      // `export X=1`, `declare -x`, `local`, `readonly`, `unset`: builtins, judged as commands.
+      for (const c of n.namedChildren) this.scan(c, src, depth);
+      this.assignments(
+        n.namedChildren.filter((c) => c.type === 'variable_assignment'),
+        src,
+      );
+      this.invoke(wordsOf(n.children, src), [], false, depth);
+    } else if (t === 'variable_assignment' || t === 'variable_assignments') {
+      const list = t === 'variable_assignment' ? [n] : n.namedChildren;
+      for (const c of list) this.scan(c, src, depth);
+      this.result.commands.push({
+        words: [],
+        assignments: this.assignments(list, src),
+        moreArgs: false,
+      });
+    } else if (t === 'c_style_for_statement') {
+      // `for ((i = 0; ...))`: arithmetic, where `i = 0` is no command; then the body.
+      for (const c of n.namedChildren)
+        if (c.type === 'do_group' || c.type === 'compound_statement') this.statement(c, src, depth);
+        else this.scan(c, src, depth);
+    } else if (t === 'function_definition') {
+      // The body is judged as run: the function may be called, here or by a later command.
+      for (const c of n.childrenForFieldName('body')) this.statement(c, src, depth);
+    } else if (t === 'redirected_statement') {
+      for (const c of n.namedChildren)
+        if (REDIRECTS.has(c.type)) this.redirect(c, src, depth);
+        else this.statement(c, src, depth);
+    } else if (REDIRECTS.has(t)) this.redirect(n, src, depth);
+    else if (CONTAINERS.has(t)) for (const c of n.namedChildren) this.statement(c, src, depth);
+    else if (WORDS.has(t) || SUBSTITUTIONS.has(t)) this.scan(n, src, depth);
+    else if (t !== 'comment') {
+      if (t !== 'ERROR') this.result.unjudged.push(`the construct "${t}" is not judged`);
+      for (const c of n.namedChildren) this.statement(c, src, depth);
+    }
+  }
+
+  /** Judges the commands inside substitutions anywhere within a node. */
+  private scan(n: Node, src: string, depth: number): void {
+    if (SUBSTITUTIONS.has(n.type)) {
+      for (const c of n.namedChildren) this.statement(c, src, depth);
+      return;
+    }
+    // An unquoted here-document delimiter's body is expanded (a quoted one's is not parsed), but
+    // the grammar leaves its backquotes as text: their commands are parsed here.
+    if (n.type === 'heredoc_content')
+      for (const inner of backquoted(n.text)) this.source(inner, depth + 1, true);
+    for (const c of n.namedChildren) this.scan(c, src, depth);
+  }
+
+  private redirect(n: Node, src: string, depth: number): void {
+    if (n.type !== 'file_redirect') {
+      for (const c of n.namedChildren) this.statement(c, src, depth);
+      return;
+    }
+    for (const c of n.namedChildren) this.scan(c, src, depth);
+    const op = n.children.find((c) => !c.isNamed)?.type ?? '';
+    const target = n.childrenForFieldName('destination');
+    if (!WRITE_OPS.has(op) || !target.length) return;
+    const [name = null] = wordsOf(target, src);
+    if (name === null || !HARMLESS_TARGET.test(name)) this.result.writes.push(name);
+  }
+
+  /** The assignments' words; one that makes bash run hidden code may run anything. */
+  private assignments(nodes: readonly Node[], src: string): Assignment[] {
+    const out = nodes.map((a) => assignmentOf(a, src));
+    for (const a of out) if (CODE_VARIABLES.test(a.name)) this.anything();
+    return out;
+  }
+
+  private command(n: Node, src: string, depth: number): void {
+    for (const c of n.namedChildren) {
+      if (REDIRECTS.has(c.type)) this.redirect(c, src, depth);
+      else if (WORDS.has(c.type) || NOT_STATEMENTS.has(c.type)) this.scan(c, src, depth);
+      // A statement where a word was expected (`coproc (rm x)`): judged, and the word is computed.
+      else this.statement(c, src, depth);
+    }
+    const { assignments, words } = commandWords(n, src);
+    for (const a of assignments) if (CODE_VARIABLES.test(a.name)) this.anything();
+    this.invoke(words, assignments, false, depth);
+  }
+
+  /** One simple command: judged, and what it runs when it is a wrapper. */
+  private invoke(
+    words: WordValue[],
+    assignments: Assignment[],
+    moreArgs: boolean,
+    depth: number,
+  ): void {
+    if (depth > BASH_MAX_DEPTH) {
+      this.result.unjudged.push(`commands nest more than ${BASH_MAX_DEPTH} levels deep`);
+      return;
+    }
+    const program = words[0];
+    const wrapper = program ? wrapperFor(program) : undefined;
+    const inner = wrapper ? wrapper.unwrap(words.slice(1)) : [];
+    if (!wrapper?.transparent || !inner.length)
+      this.result.commands.push({ words, assignments, moreArgs });
+    for (const r of inner) {
+      if (r.kind === 'anything') this.anything();
+      else if (r.kind === 'source') this.source(r.text, depth + 1, true);
+      else {
+        for (const a of r.assignments) if (CODE_VARIABLES.test(a.name)) this.anything();
+        this.invoke(r.words, [...assignments, ...r.assignments], r.moreArgs, depth + 1);
+      }
+    }
+  }
+}
+
+/** The commands between backquotes in here-document text (`\`` is a quoted backquote). */
+function backquoted(text: string): string[] {
+  const out: string[] = [];
+  let open = -1;
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === '\\') i++;
+    else if (text[i] === '`') {
+      if (open === -1) open = i + 1;
+      else {
+        out.push(text.slice(open, i));
+        open = -1;
+      }
+    }
+  }
+  return out;
+}
+
+function assignmentOf(n: Node, src: string): Assignment {
+  return { name: n.childForFieldName('name')?.text ?? '', word: wordsOf([n], src)[0] ?? null };
+}
+
+/**
+ * A simple command's assignments and words (program first). With `star`, an unquoted `*` word
+ * alone is STAR (a rule pattern's "any words") instead of a glob.
+ */
+export function commandWords(
+  n: Node,
+  src: string,
+  star = false,
+): { assignments: Assignment[]; words: WordValue[] } {
+  const assignments: Assignment[] = [];
+  const words = new WordBuilder(src);
+  let prev: Node | null = null;
+  for (const c of n.children) {
+    if (c.type === 'variable_assignment') assignments.push(assignmentOf(c, src));
+    if (REDIRECTS.has(c.type) || (NOT_STATEMENTS.has(c.type) && c.type !== 'command_name')) {
+      words.brk();
+      prev = null;
+    } else if (star && c.type === 'word' && c.text === '*') {
+      words.brk();
+      words.star();
+      prev = null;
+    } else {
+      if (prev) words.unquoted(src.slice(prev.endIndex, c.startIndex));
+      else words.brk();
+      words.node(c);
+      prev = c;
+    }
+  }
+  return { assignments, words: words.words() };
+}
+
+/** Where the first syntax error is, for the reason shown to the user. */
+function syntaxError(root: Node): string {
+  const bad = root.descendantsOfType(['ERROR'])[0] ?? findMissing(root);
+  if (!bad) return 'a syntax error';
+  return bad.isMissing
+    ? `"${bad.type}" missing at character ${bad.startIndex + 1}`
+    : `near "${bad.text.slice(0, 40)}" at character ${bad.startIndex + 1}`;
+}
+
+function findMissing(n: Node): Node | null {
+  if (n.isMissing) return n;
+  for (const c of n.children) {
+    const m = c.hasError || c.isMissing ? findMissing(c) : null;
+    if (m) return m;
+  }
+  return null;
+}
+
+/** Every command `text` will run, as far as bash's grammar tells. */
+export function analyzeBash(parser: BashParser, text: string): BashAnalysis {
+  const a = new Analyzer(parser);
+  a.source(text, 0, false);
+  return a.result;
+}

@@ -1,0 +1,223 @@
+import { describe, expect, it } from 'vitest';
+import { analyzeBash, type BashAnalysis } from '../../../electron/host/rules/bash-analysis';
+import { BashParser } from '../../../electron/host/rules/bash-parser';
+
+// What the rules judge in a shell command: every simple command bash will run, read with bash's
+// grammar. A command is shown as its words joined by spaces, `?` for a word computed at run time,
+// `...` for arguments only known at run time, and its assignments first, then `|`.
+
+const parser = await BashParser.load();
+const analyze = (cmd: string): BashAnalysis => analyzeBash(parser, cmd);
+const show = (a: BashAnalysis): string[] =>
+  a.commands.map((c) =>
+    [
+      ...c.assignments.map((x) => `${x.word ?? '?'} |`),
+      ...c.words.map((w) => (w === null ? '?' : w)),
+      ...(c.moreArgs ? ['...'] : []),
+    ].join(' '),
+  );
+const commands = (cmd: string): string[] => {
+  const a = analyze(cmd);
+  expect(a.unjudged, cmd).toEqual([]);
+  return show(a);
+};
+
+describe('bash analysis: where commands are', () => {
+  it.each([
+    ['a | b |& c', ['a', 'b', 'c']],
+    ['a; b && c || d & e', ['a', 'b', 'c', 'd', 'e']],
+    ['a\nb', ['a', 'b']],
+    ['(a; b)', ['a', 'b']],
+    ['{ a; b; }', ['a', 'b']],
+    ['if a; then b; elif c; then d; else e; fi', ['a', 'b', 'c', 'd', 'e']],
+    ['while a; do b; done; until c; do d; done', ['a', 'b', 'c', 'd']],
+    ['for i in x y; do a $i; done', ['a ?']],
+    ['for ((i=0; i<$(a); i++)); do b; done', ['a', 'b']],
+    ['select x in y; do a; done', ['a']],
+    ['case $x in y) a;; *) b;; esac', ['a', 'b']],
+    ['f() { a; }; g() ( b ); function h { c; }', ['a', 'b', 'c']],
+    ['! a', ['a']],
+    ['echo $(a) `b` "$(c)" "`d`"', ['a', 'b', 'c', 'd', 'echo ? ? ? ?']],
+    ['echo $(a $(b))', ['b', 'a ?', 'echo ?']],
+    ['X=$(a) b', ['a', '? | b']],
+    ['cat <(a) >(b)', ['a', 'b', 'cat ? ?']],
+    ['echo ${x:-$(a)}', ['a', 'echo ?']],
+    ['cat > "$(a)"', ['a', 'cat']],
+    ['cat <<EOF\n$(a) `b`\nEOF', ['cat', 'a', 'b']],
+    ['cat <<EOF | b\nx\nEOF', ['cat', 'b']],
+    ['cat <<< "$(a)"', ['cat', 'a']],
+    ['[[ $(a) == x ]] && [ -f "$(b)" ]', ['a', 'b']],
+    ['(( x = $(a) ))', ['a']],
+    ['x=(1 $(a))', ['a', '? |']],
+  ])('%j runs %j', (cmd, expected) => {
+    const got = commands(cmd);
+    // Substitutions are judged where they are met; the order among them does not matter.
+    expect([...got].sort()).toEqual([...expected].sort());
+  });
+
+  it('a quoted here-document delimiter keeps its body as text', () => {
+    expect(commands("cat <<'EOF'\n$(a)\nEOF")).toEqual(['cat']);
+  });
+
+  it('a # starts a comment only at the start of a word', () => {
+    expect(commands('npm test a#b; rm x')).toEqual(['npm test a#b', 'rm x']);
+    expect(commands('npm test a #b; rm x')).toEqual(['npm test a']);
+    expect(commands('echo "#"; rm x')).toEqual(['echo #', 'rm x']);
+  });
+});
+
+describe('bash analysis: words as bash passes them', () => {
+  it.each([
+    ['\\rm x', 'rm x'],
+    ['r""m x', 'rm x'],
+    ["'rm' x", 'rm x'],
+    ['"r"m x', 'rm x'],
+    ['echo "a"b\'c\'\\ d', 'echo abc d'],
+    ['rm\\\nx y', 'rmx y'],
+    ['echo a \\\n b', 'echo a b'],
+    ['echo "a\\"b\\$c\\q"', 'echo a"b$c\\q'],
+    ["echo 'a'\\''b'", "echo a'b"],
+    ['echo ~/x "é" é', 'echo ~/x é é'],
+    ['echo "*" \\* {} {x} a,b', 'echo * * {} {x} a,b'],
+  ])('%j is %j', (cmd, words) => {
+    expect(commands(cmd)).toEqual([words]);
+  });
+
+  it.each([
+    ['$X y', '? y'],
+    ['${X} y', '? y'],
+    ['$(a) y', 'a'],
+    ['a$X y', '? y'],
+    ['* y', '? y'],
+    ['r? y', '? y'],
+    ['echo [ab]', 'echo ?'],
+    ['x{rm,x} y', '? y'],
+    ['x{1..3} y', '? y'],
+    ["$'rm' y", '? y'],
+    ['$"rm" y', '? y'],
+    ['echo $((1+2))', 'echo ?'],
+  ])('%j has a word computed at run time', (cmd, shown) => {
+    expect(commands(cmd)).toContain(shown);
+  });
+
+  it('keeps assignments before a command apart from its words', () => {
+    expect(commands('FOO=1 BAR="a b" rm x')).toEqual(['FOO=1 | BAR=a b | rm x']);
+    expect(commands('FOO=$X rm')).toEqual(['? | rm']);
+    expect(commands('X=1; Y=2 Z=3')).toEqual(['X=1 |', 'Y=2 | Z=3 |']);
+    expect(commands('export A=1 B')).toEqual(['export A=1 B']);
+  });
+
+  it('a redirection that writes a file is recorded; /dev/null and descriptors are not', () => {
+    expect(analyze('a > out 2>>log &> both').writes).toEqual(['out', 'log', 'both']);
+    expect(analyze('a >/dev/null 2>&1 <in >&- >|x').writes).toEqual(['x']);
+    expect(analyze('a > "$f"').writes).toEqual([null]);
+  });
+});
+
+describe('bash analysis: commands that run commands', () => {
+  it.each([
+    ['command rm x', ['rm x']],
+    ['command -p rm x', ['rm x']],
+    ['command -v rm', ['command -v rm']],
+    ['builtin cd x', ['cd x']],
+    ['exec -a name rm x', ['rm x']],
+    ['time -p rm x', ['rm x']],
+    ['nice -n 5 rm x', ['nice -n 5 rm x', 'rm x']],
+    ['nice -5 rm x', ['nice -5 rm x', 'rm x']],
+    ['nohup rm x', ['nohup rm x', 'rm x']],
+    ['timeout -s KILL --kill-after=1 10 rm x', ['timeout -s KILL --kill-after=1 10 rm x', 'rm x']],
+    ['stdbuf -o0 -eL rm x', ['stdbuf -o0 -eL rm x', 'rm x']],
+    ['setsid -f rm x', ['setsid -f rm x', 'rm x']],
+    ['env -i -u HOME A=1 rm x', ['env -i -u HOME A=1 rm x', 'A=1 | rm x']],
+    ['env', ['env']],
+    ['sudo -u root -E A=1 rm x', ['sudo -u root -E A=1 rm x', 'A=1 | rm x']],
+    ['sudo -e file', ['sudo -e file']],
+    ['doas -u root rm x', ['doas -u root rm x', 'rm x']],
+    ['busybox rm x', ['busybox rm x', 'rm x']],
+    ['xargs rm', ['xargs rm', 'rm ...']],
+    ['xargs -0 -n 1 rm -f', ['xargs -0 -n 1 rm -f', 'rm -f ...']],
+    ['xargs -I {} cp {} dir', ['xargs -I {} cp {} dir', 'cp ? dir']],
+    ['xargs', ['xargs', 'echo ...']],
+    [
+      'find . -name x -exec rm {} \\; -execdir mv y {} +',
+      ['find . -name x -exec rm {} ; -execdir mv y {} +', 'rm ?', 'mv y ?'],
+    ],
+    ['coproc rm x', ['rm x']],
+    [
+      'nice timeout 5 env rm x',
+      ['nice timeout 5 env rm x', 'timeout 5 env rm x', 'env rm x', 'rm x'],
+    ],
+    ['/usr/bin/env rm x', ['/usr/bin/env rm x', 'rm x']],
+  ])('%j runs %j', (cmd, expected) => {
+    expect(commands(cmd)).toEqual(expected);
+  });
+
+  it.each([
+    ["sh -c 'rm x'", ['sh -c rm x', 'rm x']],
+    ['bash -xc "rm x; ls"', ['bash -xc rm x; ls', 'rm x', 'ls']],
+    ['bash -o pipefail -c "rm x"', ['bash -o pipefail -c rm x', 'rm x']],
+    ['dash -c "rm x" name arg', ['dash -c rm x name arg', 'rm x']],
+    ['zsh -c "rm x"', ['zsh -c rm x', 'rm x']],
+    ['/bin/sh -c "sh -c \\"rm x\\""', ['/bin/sh -c sh -c "rm x"', 'sh -c rm x', 'rm x']],
+    ['bash script.sh', ['bash script.sh']],
+    ["eval 'rm x;' ls", ['rm x', 'ls']],
+    ['trap "rm x" EXIT', ['trap rm x EXIT', 'rm x']],
+    ["alias ls='rm -rf'", ['alias ls=rm -rf', 'rm -rf']],
+  ])('%j parses its source again: %j', (cmd, expected) => {
+    expect(commands(cmd)).toEqual(expected);
+  });
+
+  it.each([
+    ['$X y'],
+    ['eval "$X"'],
+    ['sh -c "$X"'],
+    ['echo rm | sh'],
+    ['bash -s'],
+    ['sh -c "rm (("'],
+    ['env -S "rm x"'],
+    ['env "$V" rm'],
+    ['timeout --frobnicate 5 rm'],
+    ['find $dirs -name x'],
+    ['sudo -s'],
+    ['BASH_ENV=./x.sh bash -c ls'],
+    ["env 'BASH_FUNC_ls%%=() { rm x; }' bash -c ls"],
+    ['coproc NAME { rm x; }'],
+  ])('%j may run any program', (cmd) => {
+    expect(analyze(cmd).commands.some((c) => c.words[0] === null)).toBe(true);
+  });
+
+  it('a function body is judged as run, and the call as a command', () => {
+    expect(commands('f() { rm x; }; f')).toEqual(['rm x', 'f']);
+  });
+});
+
+describe('bash analysis: what it cannot judge', () => {
+  it('a syntax error is unjudged, with where it is; the commands before it are still judged', () => {
+    const a = analyze('rm x; echo )');
+    expect(a.unjudged[0]).toMatch(/bash cannot parse it \(near "\)" at character 12\)/);
+    expect(show(a)).toContain('rm x');
+    expect(analyze('echo "unterminated').unjudged[0]).toMatch(
+      /near ""unterminated" at character 6/,
+    );
+    expect(analyze('(rm x').unjudged[0]).toMatch(/"\)" missing at character 6/);
+  });
+
+  it('nesting deeper than the limit is unjudged', () => {
+    expect(analyze(`${'eval '.repeat(20)}rm x`).unjudged[0]).toMatch(/nest more than \d+ levels/);
+    expect(analyze(`${'eval '.repeat(5)}rm x`).unjudged).toEqual([]);
+    let wrapped = 'rm x';
+    for (let i = 0; i < 20; i++) wrapped = `nice ${wrapped}`;
+    expect(analyze(wrapped).unjudged[0]).toMatch(/nest more than/);
+  });
+
+  it.each([['[r]m y'], ['x[r]m y'], ['{rm,x} y'], ['a 3<>x']])(
+    '%j, which the grammar misreads, is unjudged',
+    (cmd) => {
+      expect(analyze(cmd).unjudged[0]).toMatch(/bash cannot parse it/);
+    },
+  );
+
+  it('a command too long to read is unjudged', () => {
+    expect(analyze(`echo ${'a'.repeat(100_001)}`).unjudged[0]).toMatch(/longer than/);
+  });
+});
