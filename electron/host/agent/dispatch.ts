@@ -8,7 +8,6 @@ import { classifyCall, decideApproval, headlessDenialReason } from './permission
 import type { AgentSpec, ApprovalVerdict, RunContext } from './run-context';
 import { abortReason, RunAborted } from './stop-reason';
 import { gateCall, postToolHooks, type Gate } from '../rules/call-gate';
-import { suggestRule } from '../rules/suggest-rule';
 import { runEventHooks } from '../hooks/hook-runner';
 import { loadNestedInstructions } from '../instructions/nested-instructions';
 
@@ -48,7 +47,10 @@ async function requestApproval(
   if (gate.kind !== 'ask' && !policy.ask) return { allow: true };
   const { summary, detail } = await describeForApproval(tool, args, agent.root);
   const approval_id = newApprovalId();
-  const suggested = suggestRule(tool.name, args, agent.root);
+  // "Always allow" writes through the rules service: without one there is nothing to offer.
+  const suggested = await run
+    .servicesFor(agent.spec.id)
+    .rules?.suggest(tool.name, args, agent.root);
   await run.append({
     type: 'approval_request',
     approval_id,

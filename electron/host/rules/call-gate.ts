@@ -52,7 +52,7 @@ export async function gateCall(i: GateInput): Promise<Gate> {
         hook.permissionReason || 'A PreToolUse hook denied this call.',
       ),
     };
-  const verdict = i.rules.decide(i.settings, { tool: i.tool, args: i.args, root: i.root });
+  const verdict = await i.rules.decide(i.settings, { tool: i.tool, args: i.args, root: i.root });
   if (verdict?.kind === 'deny') {
     const r = verdict.rule;
     const where = r.file ? `${r.file}${r.line ? `:${r.line}` : ''}` : `this session's rules`;
@@ -66,7 +66,8 @@ export async function gateCall(i: GateInput): Promise<Gate> {
   }
   if (hook.permission === 'ask')
     return { kind: 'ask', why: hook.permissionReason || 'a PreToolUse hook asked for approval' };
-  if (verdict?.kind === 'ask') return { kind: 'ask', why: `ask rule "${verdict.rule.rule.raw}"` };
+  if (verdict?.kind === 'ask')
+    return { kind: 'ask', why: verdict.why ?? `ask rule "${verdict.rule.rule.raw}"` };
   if (hook.permission === 'allow' || verdict?.kind === 'allow') return { kind: 'allow' };
   return { kind: 'mode' };
 }

@@ -4,16 +4,19 @@ import { isAbsolute, relative, sep } from 'node:path';
 import picomatch from 'picomatch';
 import { safeResolve } from '../fs/safe-path';
 import { parseEditBlocks } from '../tools/edit-block-parser';
+import { analyzeBash, type BashAnalysis } from './bash-analysis';
+import type { BashParser } from './bash-parser';
 import { ruleCoversTool, type ParsedRule } from './rule';
-import { roughWords, splitShellCommand, type ShellWords } from './shell-split';
+import { parsePattern, patternAllows, patternMayMatch, type ShellPattern } from './shell-pattern';
 import { EDIT_TOOLS, LIST_TOOL, READ_TOOL, SESSION_TOOL, SHELL_TOOL } from './tool-aliases';
 
-// Does a rule match one call? Three answers, because an allow rule must be sure and a deny rule
-// must not be fooled: 'yes', 'no', and 'unsure' (a command the splitter does not understand, a
-// path that does not resolve, a pattern on a tool whose arguments we cannot read). Allow rules
-// treat 'unsure' as no; deny and ask rules treat it as yes.
+// Does a rule match one call? Four answers, because an allow rule must be sure and a deny rule
+// must not be fooled: 'yes', 'no', 'unsure' (may be: a program computed at run time, a path that
+// does not resolve, a pattern on a tool whose arguments we cannot read) and 'unjudged' (a shell
+// command bash's grammar could not fully read). Allow rules treat anything but 'yes' as no; deny
+// and ask rules treat 'unsure' as yes and 'unjudged' as a reason to ask.
 
-export type Match = 'yes' | 'no' | 'unsure';
+export type Match = 'yes' | 'no' | 'unsure' | 'unjudged';
 
 export interface CallInput {
   tool: string;
@@ -22,56 +25,81 @@ export interface CallInput {
   root: string;
 }
 
-/** The words of a shell pattern; a trailing `:*` (Claude Code) or `*` word is a prefix wildcard. */
-export function patternWords(pattern: string): ShellWords | null {
-  let p = pattern.trim();
-  let prefix = false;
-  if (p.endsWith(':*')) {
-    p = p.slice(0, -2);
-    prefix = true;
-  }
-  const parts = splitShellCommand(p);
-  if (!parts || parts.length !== 1) return null;
-  const words = parts[0]!;
-  if (prefix) words.push('*');
-  return words;
-}
+/**
+ * Shell commands and rule patterns as bash reads them, each read once per decision (a call is
+ * checked against every rule). Without a parser (its .wasm failed to load) nothing is judged.
+ */
+export class ShellJudge {
+  private readonly analyses = new Map<string, BashAnalysis>();
+  private readonly patterns = new Map<string, ShellPattern | null>();
 
-/** Word-level match: a `*` word matches any run of words (none included). */
-export function wordsMatch(pattern: ShellWords, words: ShellWords): boolean {
-  const go = (i: number, j: number): boolean => {
-    if (i === pattern.length) return j === words.length;
-    if (pattern[i] === '*') {
-      for (let k = j; k <= words.length; k++) if (go(i + 1, k)) return true;
-      return false;
+  constructor(
+    private readonly parser: BashParser | null,
+    private readonly loadError = 'the bash parser is not loaded',
+  ) {}
+
+  analysis(command: string): BashAnalysis {
+    let a = this.analyses.get(command);
+    if (!a) {
+      a = this.parser
+        ? analyzeBash(this.parser, command)
+        : { commands: [], unjudged: [this.loadError], writes: [] };
+      this.analyses.set(command, a);
     }
-    return j < words.length && pattern[i] === words[j] && go(i + 1, j + 1);
-  };
-  return go(0, 0);
+    return a;
+  }
+
+  pattern(text: string): ShellPattern | null {
+    if (!this.patterns.has(text))
+      this.patterns.set(text, this.parser ? parsePattern(this.parser, text) : null);
+    return this.patterns.get(text)!;
+  }
 }
 
-function shellMatch(rule: ParsedRule, command: string, kind: 'allow' | 'block'): Match {
-  const pattern = patternWords(rule.pattern!);
-  if (!pattern) return 'unsure';
-  const parts = splitShellCommand(command);
-  if (parts === null) {
-    if (kind === 'allow') return 'no';
-    // Not understood: a block rule matches if its fixed words appear in order anywhere.
-    const fixed = pattern.filter((w) => w !== '*');
-    const words = roughWords(command);
-    for (let i = 0; i + fixed.length <= words.length; i++)
-      if (fixed.every((w, k) => words[i + k] === w)) return 'yes';
-    return 'unsure';
+/** The shell source a call runs: a command, or input written to a running shell; else undefined. */
+export function shellSource(input: CallInput): string | undefined {
+  if (input.tool === SHELL_TOOL) return str(input.args.command);
+  // Only writing input to a running shell runs something; reading, listing, killing do not.
+  if (input.tool === SESSION_TOOL && input.args.operation === 'write') return str(input.args.input);
+  return undefined;
+}
+
+/**
+ * The rule that covers each command of an allowed shell call (the first such rule), or null:
+ * every command bash will run must be covered by one of the rules, nothing may be left unjudged,
+ * and no redirection may write a file (an allow rule names commands, not files to write).
+ */
+export function shellAllowedBy<R extends { rule: ParsedRule }>(
+  rules: readonly R[],
+  command: string,
+  judge: ShellJudge,
+): R | null {
+  const a = judge.analysis(command);
+  if (a.unjudged.length || a.writes.length || !a.commands.length) return null;
+  let first: R | null = null;
+  for (const c of a.commands) {
+    const by = rules.find((r) => {
+      const p = judge.pattern(r.rule.pattern!);
+      return p !== null && patternAllows(p, c);
+    });
+    if (!by) return null;
+    first ??= by;
   }
-  if (!parts.length) return 'no';
-  // Allow: every part must match. Block: any part matching is enough.
-  return kind === 'allow'
-    ? parts.every((p) => wordsMatch(pattern, p))
-      ? 'yes'
-      : 'no'
-    : parts.some((p) => wordsMatch(pattern, p))
-      ? 'yes'
-      : 'no';
+  return first;
+}
+
+function shellMatch(
+  rule: ParsedRule,
+  command: string,
+  kind: 'allow' | 'block',
+  judge: ShellJudge,
+): Match {
+  if (kind === 'allow') return shellAllowedBy([{ rule }], command, judge) ? 'yes' : 'no';
+  const pattern = judge.pattern(rule.pattern!);
+  if (!pattern) return 'unsure';
+  const a = judge.analysis(command);
+  if (a.commands.some((c) => patternMayMatch(pattern, c))) return 'yes';
+  return a.unjudged.length ? 'unjudged' : 'no';
 }
 
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
@@ -129,18 +157,18 @@ function pathMatch(rule: ParsedRule, input: CallInput, kind: 'allow' | 'block'):
 
 const PATH_TOOLS = new Set<string>([READ_TOOL, LIST_TOOL, ...EDIT_TOOLS]);
 
-export function matchRule(rule: ParsedRule, input: CallInput, kind: 'allow' | 'block'): Match {
+export function matchRule(
+  rule: ParsedRule,
+  input: CallInput,
+  kind: 'allow' | 'block',
+  judge: ShellJudge,
+): Match {
   if (!ruleCoversTool(rule, input.tool)) return 'no';
   if (rule.pattern === undefined) return 'yes';
-  if (input.tool === SHELL_TOOL) {
-    const command = str(input.args.command);
-    return command === undefined ? 'unsure' : shellMatch(rule, command, kind);
-  }
-  if (input.tool === SESSION_TOOL) {
-    // Only writing input to a running shell runs something; reading, listing, killing do not.
-    if (input.args.operation !== 'write') return 'no';
-    const text = str(input.args.input);
-    return text === undefined ? 'unsure' : shellMatch(rule, text, kind);
+  if (input.tool === SHELL_TOOL || input.tool === SESSION_TOOL) {
+    const source = shellSource(input);
+    if (source !== undefined) return shellMatch(rule, source, kind, judge);
+    return input.tool === SHELL_TOOL || input.args.operation === 'write' ? 'unsure' : 'no';
   }
   if (PATH_TOOLS.has(input.tool)) return pathMatch(rule, input, kind);
   return 'unsure';

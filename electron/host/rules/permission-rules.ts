@@ -1,5 +1,11 @@
-import { matchRule, type CallInput } from './match-rule';
-import { parseRule, RULE_KINDS, type ParsedRule, type RuleKind } from './rule';
+import {
+  matchRule,
+  shellAllowedBy,
+  shellSource,
+  type CallInput,
+  type ShellJudge,
+} from './match-rule';
+import { parseRule, ruleCoversTool, RULE_KINDS, type ParsedRule, type RuleKind } from './rule';
 import {
   lineOf,
   type ConfigWarning,
@@ -23,6 +29,8 @@ export interface LoadedRule {
 export interface RuleVerdict {
   kind: RuleKind;
   rule: LoadedRule;
+  /** Why the call asks when no ask rule matched: a deny rule could not be checked. */
+  why?: string;
 }
 
 export function rulesFromSource(src: SettingsSource, warnings: ConfigWarning[]): LoadedRule[] {
@@ -63,14 +71,48 @@ export function rulesFromSource(src: SettingsSource, warnings: ConfigWarning[]):
   return out;
 }
 
-/** The strongest rule matching the call (deny, then ask, then allow), or null: the mode decides. */
-export function decideByRules(rules: readonly LoadedRule[], call: CallInput): RuleVerdict | null {
-  for (const kind of RULE_KINDS) {
+/**
+ * The strongest rule matching the call (deny, then ask, then allow), or null: the mode decides.
+ * A shell command a deny rule cannot be checked against (bash's grammar could not read all of it)
+ * asks, whatever the mode. A shell command is allowed when each command it runs is allowed by
+ * some allow rule (not necessarily the same one).
+ */
+export function decideByRules(
+  rules: readonly LoadedRule[],
+  call: CallInput,
+  judge: ShellJudge,
+): RuleVerdict | null {
+  let unjudged: RuleVerdict | null = null;
+  for (const kind of ['deny', 'ask'] as const) {
     for (const r of rules) {
       if (r.kind !== kind) continue;
-      const m = matchRule(r.rule, call, kind === 'allow' ? 'allow' : 'block');
-      if (m === 'yes' || (m === 'unsure' && kind !== 'allow')) return { kind, rule: r };
+      const m = matchRule(r.rule, call, 'block', judge);
+      if (m === 'yes' || m === 'unsure' || (m === 'unjudged' && kind === 'ask'))
+        return { kind, rule: r };
+      if (m === 'unjudged' && !unjudged) {
+        const source = shellSource(call) ?? '';
+        const why = judge.analysis(source).unjudged[0];
+        unjudged = {
+          kind: 'ask',
+          rule: r,
+          why: `the deny rule "${r.rule.raw}" cannot be checked: ${why}`,
+        };
+      }
     }
   }
-  return null;
+  if (unjudged) return unjudged;
+  const allows = rules.filter((r) => r.kind === 'allow');
+  const source = shellSource(call);
+  for (const r of allows)
+    if (
+      (r.rule.pattern === undefined || source === undefined) &&
+      matchRule(r.rule, call, 'allow', judge) === 'yes'
+    )
+      return { kind: 'allow', rule: r };
+  if (source === undefined) return null;
+  const shellRules = allows.filter(
+    (r) => r.rule.pattern !== undefined && ruleCoversTool(r.rule, call.tool),
+  );
+  const by = shellAllowedBy(shellRules, source, judge);
+  return by ? { kind: 'allow', rule: by } : null;
 }

@@ -1,6 +1,7 @@
 import { isAbsolute, join } from 'node:path';
 import { hooksFromSource, type HookCommand } from '../hooks/hook-config';
-import type { CallInput } from './match-rule';
+import { BashParser } from './bash-parser';
+import { shellSource, ShellJudge, type CallInput } from './match-rule';
 import {
   decideByRules,
   rulesFromSource,
@@ -16,6 +17,7 @@ import {
   type ConfigWarning,
   type RuleScope,
 } from './settings-sources';
+import { suggestRule } from './suggest-rule';
 import { editRuleInFile, editRules } from './write-settings';
 import { SettingsFiles, settingsRoot } from '../fs/settings-file';
 
@@ -44,6 +46,8 @@ export class RulesService {
   private readonly sessionRules = new Map<string, LoadedRule[]>();
   /** Project settings files: edited one at a time per file, never through a link. */
   private readonly files = new SettingsFiles();
+  /** Bash's grammar, loaded on the first shell call judged and kept (or why it failed to load). */
+  private bash: Promise<BashParser | Error> | undefined;
 
   constructor(private readonly opts: RulesServiceOptions) {}
 
@@ -71,8 +75,26 @@ export class RulesService {
     return { rules, hooks, warnings, trusted };
   }
 
-  decide(settings: LoadedSettings, call: CallInput): RuleVerdict | null {
-    return decideByRules(settings.rules, call);
+  async decide(settings: LoadedSettings, call: CallInput): Promise<RuleVerdict | null> {
+    return decideByRules(settings.rules, call, await this.judge(shellSource(call) !== undefined));
+  }
+
+  /** The rule "Always allow" would add for a call (see suggest-rule.ts). */
+  async suggest(tool: string, args: unknown, root: string): Promise<string | undefined> {
+    const call = { tool, args: (args ?? {}) as Record<string, unknown>, root };
+    return suggestRule(tool, args, root, await this.judge(shellSource(call) !== undefined));
+  }
+
+  /** A judge for one decision; the grammar is loaded only when a shell command is judged. */
+  private async judge(shell: boolean): Promise<ShellJudge> {
+    if (!shell) return new ShellJudge(null);
+    this.bash ??= BashParser.load().catch((err: unknown) =>
+      err instanceof Error ? err : new Error(String(err)),
+    );
+    const parser = await this.bash;
+    return parser instanceof Error
+      ? new ShellJudge(null, `bash's grammar could not be loaded (${parser.message})`)
+      : new ShellJudge(parser);
   }
 
   /** The real project root and the settings file in it that a project rule goes to. */

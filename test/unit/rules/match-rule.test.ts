@@ -1,12 +1,28 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { matchRule } from '../../../electron/host/rules/match-rule';
-import { decideByRules, type LoadedRule } from '../../../electron/host/rules/permission-rules';
-import { parseRule, type RuleKind } from '../../../electron/host/rules/rule';
+import { BashParser } from '../../../electron/host/rules/bash-parser';
+import {
+  matchRule as matchWith,
+  ShellJudge,
+  type CallInput,
+} from '../../../electron/host/rules/match-rule';
+import {
+  decideByRules as decideWith,
+  type LoadedRule,
+} from '../../../electron/host/rules/permission-rules';
+import { parseRule, type ParsedRule, type RuleKind } from '../../../electron/host/rules/rule';
 import { hooksFromSource } from '../../../electron/host/hooks/hook-config';
-import { suggestRule } from '../../../electron/host/rules/suggest-rule';
+import { suggestRule as suggestWith } from '../../../electron/host/rules/suggest-rule';
 import { tempDir } from '../../helpers/temp';
+
+const parser = await BashParser.load();
+const judge = () => new ShellJudge(parser);
+const matchRule = (r: ParsedRule, call: CallInput, kind: 'allow' | 'block') =>
+  matchWith(r, call, kind, judge());
+const decideByRules = (rules: LoadedRule[], call: CallInput) => decideWith(rules, call, judge());
+const suggestRule = (tool: string, args: unknown, root: string) =>
+  suggestWith(tool, args, root, judge());
 
 let root: ReturnType<typeof tempDir>;
 beforeEach(() => {
@@ -76,7 +92,106 @@ describe('matchRule', () => {
   });
 });
 
+describe('shell rule patterns', () => {
+  const sh = (command: string) => ({ tool: 'aider_shell_tool', args: { command }, root: '/' });
+  const allows = (r: string, command: string) => matchRule(rule(r), sh(command), 'allow');
+  const blocks = (r: string, command: string) => matchRule(rule(r), sh(command), 'block');
+
+  it('a :* prefix matches on a word boundary, on the words bash passes (quotes removed)', () => {
+    expect(allows('Bash(git diff:*)', 'git diff')).toBe('yes');
+    expect(allows('Bash(git diff:*)', 'git diff HEAD~1 -- "a b"')).toBe('yes');
+    expect(allows('Bash(git diff:*)', 'git diff-tree')).toBe('no');
+    expect(allows('Bash(npm test:*)', 'npm "test" x')).toBe('yes');
+    expect(allows('Bash(npm test:*)', "n'pm' te\\st")).toBe('yes');
+    expect(allows('Bash(npm test)', 'npm test x')).toBe('no');
+    expect(allows('Bash(npm test)', 'npm  test')).toBe('yes');
+    expect(allows('Bash(git * main)', 'git push origin main')).toBe('yes');
+    expect(allows('Bash("a b":*)', "'a b' c")).toBe('yes');
+  });
+
+  it('an allow rule covers a computed word or run-time arguments only under its *', () => {
+    expect(allows('Bash(npm test:*)', 'npm test $X *.js')).toBe('yes');
+    expect(allows('Bash(npm test)', 'npm $X')).toBe('no');
+    expect(allows('Bash(rm:*)', 'ls | xargs rm')).toBe('no');
+    expect(allows('Bash(rm x)', 'echo x | xargs rm x')).toBe('no');
+  });
+
+  it('an allow rule names the program as written: a path is another program', () => {
+    expect(allows('Bash(npm test:*)', './npm test')).toBe('no');
+    expect(allows('Bash(npm test:*)', '/usr/bin/npm test')).toBe('no');
+    expect(allows('Bash(./gradlew build:*)', './gradlew build')).toBe('yes');
+  });
+
+  it('assignments before a command must be in the allow rule', () => {
+    expect(allows('Bash(npm test:*)', 'NODE_OPTIONS=--require=./x.js npm test')).toBe('no');
+    expect(allows('Bash(CI=1 npm test:*)', 'CI=1 npm test')).toBe('yes');
+    expect(allows('Bash(npm test:*)', 'PATH=./bin; npm test')).toBe('no');
+  });
+
+  it('an allow rule never covers a redirection that writes a file', () => {
+    expect(allows('Bash(npm test:*)', 'npm test > ~/.bashrc')).toBe('no');
+    expect(allows('Bash(npm test:*)', 'npm test 2>&1 >/dev/null')).toBe('yes');
+  });
+
+  it('a deny rule catches the program by any path, and a computed word as anything', () => {
+    expect(blocks('Bash(rm:*)', '/bin/rm x')).toBe('yes');
+    expect(blocks('Bash(rm:*)', './rm x')).toBe('yes');
+    expect(blocks('Bash(/bin/rm:*)', 'rm x')).toBe('yes');
+    expect(blocks('Bash(git push:*)', 'git $X')).toBe('yes');
+    expect(blocks('Bash(git push:*)', 'git pull')).toBe('no');
+    expect(blocks('Bash(rm -rf:*)', 'rm -r x')).toBe('no');
+    expect(blocks('Bash(rm -rf /)', 'rm $FLAGS')).toBe('yes');
+    expect(blocks('Bash(FOO=1 rm:*)', 'FOO=1 rm x')).toBe('yes');
+    expect(blocks('Bash(FOO=1 rm:*)', 'rm x')).toBe('no');
+  });
+
+  it('a deny rule cannot check what the grammar cannot read: unjudged, so the call asks', () => {
+    expect(blocks('Bash(rm:*)', 'echo )')).toBe('unjudged');
+    expect(blocks('Bash(rm:*)', 'rm x; echo )')).toBe('yes');
+  });
+
+  it('a pattern that is not one simple command of literal words matches no call for sure', () => {
+    expect(allows('Bash(npm test; rm:*)', 'npm test')).toBe('no');
+    expect(blocks('Bash(npm $X)', 'ls')).toBe('unsure');
+    expect(blocks('Bash(echo ")', 'ls')).toBe('unsure');
+  });
+
+  it('without a parser nothing is judged: no allow, and a deny rule cannot tell', () => {
+    const none = new ShellJudge(null, 'no grammar');
+    expect(matchWith(rule('Bash(ls:*)'), sh('ls'), 'allow', none)).toBe('no');
+    expect(matchWith(rule('Bash(rm:*)'), sh('ls'), 'block', none)).toBe('unsure');
+    expect(none.analysis('ls').unjudged).toEqual(['no grammar']);
+  });
+});
+
 describe('decideByRules', () => {
+  const sh = (command: string) => ({
+    tool: 'aider_shell_tool',
+    args: { command },
+    root: root.dir,
+  });
+
+  it('a shell command is allowed when each of its commands is allowed by some rule', () => {
+    const rules = [loaded('allow', 'Bash(npm test:*)'), loaded('allow', 'Bash(git status)')];
+    expect(decideByRules(rules, sh('npm test && git status'))).toMatchObject({
+      kind: 'allow',
+      rule: { rule: { raw: 'Bash(npm test:*)' } },
+    });
+    expect(decideByRules(rules, sh('npm test && git push'))).toBeNull();
+    expect(decideByRules(rules, sh('npm test a#b; git push'))).toBeNull();
+  });
+
+  it('a deny rule that cannot be checked makes the call ask, naming the rule and why', () => {
+    const rules = [loaded('allow', 'Bash'), loaded('deny', 'Bash(rm:*)')];
+    expect(decideByRules(rules, sh('echo )'))).toMatchObject({
+      kind: 'ask',
+      why: 'the deny rule "Bash(rm:*)" cannot be checked: bash cannot parse it (near ")" at character 6)',
+    });
+    const denies = [loaded('deny', 'Bash(rm:*)'), loaded('deny', 'Bash(ls:*)')];
+    expect(decideByRules(denies, sh('ls; echo )'))?.kind).toBe('deny');
+    expect(decideByRules([loaded('allow', 'Bash(echo:*)')], sh('echo )'))).toBeNull();
+  });
+
   it('deny beats ask beats allow, whatever the order written', () => {
     const call = { tool: 'aider_shell_tool', args: { command: 'git push' }, root: root.dir };
     const rules = [
@@ -92,6 +207,28 @@ describe('decideByRules', () => {
 });
 
 describe('suggestRule', () => {
+  it('offers a rule that reads back as the words approved, and none for more than one command', () => {
+    expect(suggestRule('aider_shell_tool', { command: 'git commit -m "a b"' }, root.dir)).toBe(
+      'aider_shell_tool(git commit:*)',
+    );
+    expect(suggestRule('aider_shell_tool', { command: "echo 'it''s' \\$x" }, root.dir)).toBe(
+      'aider_shell_tool(echo its:*)',
+    );
+    expect(suggestRule('aider_shell_tool', { command: "ls -l \\' 'a b'" }, root.dir)).toBe(
+      "aider_shell_tool(ls -l ''\\''' 'a b')",
+    );
+    for (const command of [
+      'npm test a#b; rm x',
+      'timeout 5 npm test',
+      'FOO=1 npm test',
+      'npm test > out',
+      'npm test $X',
+      'echo )',
+      '',
+    ])
+      expect(suggestRule('aider_shell_tool', { command }, root.dir), command).toBeUndefined();
+  });
+
   it('offers program and subcommand as a prefix, the whole command after an option, none for a compound one', () => {
     expect(suggestRule('aider_shell_tool', { command: 'npm test -- --watch' }, root.dir)).toBe(
       'aider_shell_tool(npm test:*)',
@@ -134,5 +271,20 @@ describe('hooksFromSource', () => {
     expect(hooks[1]!.test('aider_shell_tool')).toBe(true);
     expect(warnings).toHaveLength(1);
     expect(warnings[0]!.line).toBe(text.split('\n').findIndex((l) => l.includes('"prompt"')) + 2);
+  });
+});
+
+describe('parseRule', () => {
+  it('reads Claude Code names as aliases and refuses malformed rules', () => {
+    expect(parseRule('Bash(npm test)')).toMatchObject({
+      ok: true,
+      rule: { tools: ['aider_shell_tool', 'shell_session_tool'], pattern: 'npm test' },
+    });
+    expect(parseRule('mcp__github')).toMatchObject({
+      ok: true,
+      rule: { toolPrefix: 'mcp__github__' },
+    });
+    for (const bad of ['Bash(npm', 'Bash()', '', 'a b', 42, 'mcp__x__y(z)'])
+      expect(parseRule(bad).ok).toBe(false);
   });
 });
