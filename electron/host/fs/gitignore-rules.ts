@@ -21,9 +21,18 @@ function byNameOnly(line: string): boolean {
   return slash === -1 || slash === body.length - 1;
 }
 
-/** Whether every pattern in a .gitignore text matches by name alone. */
-export function namesOnly(text: string): boolean {
-  return text.split(/\r?\n/).every(byNameOnly);
+/**
+ * A pattern anchored to its own file's directory with a single component (`/dist`, `!/build/`),
+ * returned as the name pattern it is for that directory's own entries (`dist`, `!build/`), else
+ * null. Such a pattern can only match an entry of that one directory.
+ */
+function ownDirName(line: string): string | null {
+  const text = line.trim();
+  const negated = text.startsWith('!');
+  const body = negated ? text.slice(1) : text;
+  if (!body.startsWith('/')) return null;
+  const rest = body.slice(1);
+  return rest !== '' && byNameOnly(rest) ? `${negated ? '!' : ''}${rest}` : null;
 }
 
 /**
@@ -50,21 +59,53 @@ async function readRules(file: string): Promise<string | null> {
   }
 }
 
+/**
+ * The patterns that decide an entry of one directory by its name alone, in precedence order: every
+ * file's name-only patterns, and the directory's own file's `/name` patterns as `name`. Null when
+ * some pattern needs the path (`docs/*.md`, `/a/b`).
+ */
+interface NameRules {
+  /** For this directory's own entries. */
+  here: string[];
+  /** For the entries of directories below it (its own `/name` patterns left out). */
+  below: string[];
+}
+
 export class GitignoreRules {
   /**
-   * `byName`: every pattern came from the root's files and matches by name alone (`node_modules/`,
-   * `*.log`, as most do), so the answer for a path is the answer for its name: names repeat across
-   * a tree and are asked once each. Asked about 100k distinct paths instead, `ignore` keeps one
-   * cache entry each and re-tests every parent, which was most of a list_dir walk's time.
+   * `names`: every pattern decides by the entry's name alone here (`node_modules/`, `*.log`,
+   * `/dist`, as most do, in the root's .gitignore or nested ones), so the answer for a path is
+   * the answer for its name: names repeat across a tree and are asked once each (`byName`). Asked
+   * about 100k distinct paths instead, `ignore` keeps one cache entry each and re-tests every
+   * parent, which was most of a list_dir walk's time. The walk asks only about entries of
+   * directories it entered, so no parent of an entry is ignored and the name is enough; one list
+   * in file order keeps git's precedence (a deeper `!name` still wins).
    */
   private constructor(
     private readonly patterns: readonly string[],
     private readonly ig: Ignore | null,
-    private readonly byName: Map<string, boolean> | null,
+    private readonly names: NameRules | null,
+    private readonly byName: { ig: Ignore; answers: Map<string, boolean> } | null,
   ) {}
 
+  private belowView: GitignoreRules | undefined;
+
   static empty(): GitignoreRules {
-    return new GitignoreRules([], null, null);
+    return new GitignoreRules([], null, { here: [], below: [] }, null);
+  }
+
+  private static of(patterns: readonly string[], names: NameRules | null): GitignoreRules {
+    const ig = patterns.length ? ignore().add(patterns) : null;
+    const byName =
+      ig && names ? { ig: ignore().add(names.here), answers: new Map<string, boolean>() } : null;
+    return new GitignoreRules(patterns, ig, names, byName);
+  }
+
+  /** These rules for a directory below the one they were entered for (no own `/name` patterns). */
+  private below(): GitignoreRules {
+    if (!this.names || this.names.here.length === this.names.below.length) return this;
+    const names = { here: this.names.below, below: this.names.below };
+    return (this.belowView ??= GitignoreRules.of(this.patterns, names));
   }
 
   /**
@@ -81,26 +122,43 @@ export class GitignoreRules {
       !names || names.has('.gitignore') ? await readRules(join(absDir, '.gitignore')) : null;
     const exclude =
       !names || names.has('.git') ? await readRules(join(absDir, '.git', 'info', 'exclude')) : null;
-    if (own === null && exclude === null) return this;
-    const added = [exclude, own]
+    const parent = this.below();
+    if (own === null && exclude === null) return parent;
+    const lines = [exclude, own]
       .filter((text): text is string => text !== null)
       .flatMap((text) => text.split('\n'))
-      .map((line) => rebase(line, relDir));
-    const patterns = [...this.patterns, ...added];
-    const byName = patterns.every(byNameOnly) ? new Map<string, boolean>() : null;
-    return new GitignoreRules(patterns, ignore().add(patterns), byName);
+      .map((line) => line.replace(/\r$/, ''));
+    const patterns = [...parent.patterns, ...lines.map((line) => rebase(line, relDir))];
+    let nameRules: NameRules | null = parent.names && {
+      here: [...parent.names.here],
+      below: [...parent.names.below],
+    };
+    for (const line of lines) {
+      if (!nameRules) break;
+      if (byNameOnly(line)) {
+        nameRules.here.push(line);
+        nameRules.below.push(line);
+        continue;
+      }
+      const anchored = ownDirName(line);
+      if (anchored === null) nameRules = null;
+      else nameRules.here.push(anchored);
+    }
+    return GitignoreRules.of(patterns, nameRules);
   }
 
   /**
-   * Whether `rel` (relative to the walk's root; directories end in "/") is ignored. `name` is its
-   * last component (with the "/" of a directory). The walk asks only about entries of directories
-   * it entered, so no parent of `rel` is ignored.
+   * Whether entry `name` of directory `dirRel` (relative to the walk's root, "" for it) is
+   * ignored; `isDir` for a directory. The walk asks only about entries of directories it entered,
+   * so no parent of the entry is ignored. The entry's path is built only when a pattern needs it.
    */
-  ignores(rel: string, name: string): boolean {
+  ignores(dirRel: string, name: string, isDir: boolean): boolean {
     if (!this.ig) return false;
-    if (!this.byName) return this.ig.ignores(rel);
-    let ignored = this.byName.get(name);
-    if (ignored === undefined) this.byName.set(name, (ignored = this.ig.ignores(name)));
+    const asked = isDir ? `${name}/` : name;
+    if (!this.byName) return this.ig.ignores(dirRel ? `${dirRel}/${asked}` : asked);
+    const { answers } = this.byName;
+    let ignored = answers.get(asked);
+    if (ignored === undefined) answers.set(asked, (ignored = this.byName.ig.ignores(asked)));
     return ignored;
   }
 }

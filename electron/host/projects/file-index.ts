@@ -1,5 +1,5 @@
 import { realpath } from 'node:fs/promises';
-import { walk, type DirNode } from '../tools/list-dir';
+import { filePath, walk, type DirNode } from '../tools/list-dir';
 import { rankPaths } from './fuzzy-path';
 import { FILE_INDEX_ROOTS, FILE_INDEX_TTL_MS, FILE_INDEX_WALK_MS } from './constants';
 
@@ -26,7 +26,7 @@ function flatten(tree: DirNode): string[] {
   const stack = [tree];
   while (stack.length) {
     const node = stack.pop()!;
-    out.push(...node.files);
+    for (const name of node.files) out.push(filePath(node, name));
     for (let k = node.subdirs.length - 1; k >= 0; k--) stack.push(node.subdirs[k]!);
   }
   return out;

@@ -43,11 +43,20 @@ const parameters = z.strictObject({
 const toPosix = (p: string): string => (sep === '/' ? p : p.split(sep).join('/'));
 const byName = (x: string, y: string): number => (x < y ? -1 : x > y ? 1 : 0);
 
-/** One directory of the walk: its listed files and its entered subdirectories, both by name. */
+/**
+ * One directory of the walk: its listed files (their names: a 100k-file walk built and kept a
+ * path string for each, when an answer shows about a thousand) and its entered subdirectories,
+ * both by name.
+ */
 export interface DirNode {
   rel: string;
   files: string[];
   subdirs: DirNode[];
+}
+
+/** The path of file `name` of `node`, relative to the root. */
+export function filePath(node: DirNode, name: string): string {
+  return node.rel ? `${node.rel}/${name}` : name;
 }
 
 interface Task {
@@ -95,16 +104,15 @@ export async function walk(
     }
     entries.sort((x, y) => byName(x.name, y.name));
     for (const e of entries) {
-      const childRel = node.rel ? `${node.rel}/${e.name}` : e.name;
       if (e.isDirectory()) {
-        if (SKIPPED_DIRS.has(e.name) || here.ignores(`${childRel}/`, `${e.name}/`)) continue;
-        const child: DirNode = { rel: childRel, files: [], subdirs: [] };
+        if (SKIPPED_DIRS.has(e.name) || here.ignores(node.rel, e.name, true)) continue;
+        const child: DirNode = { rel: filePath(node, e.name), files: [], subdirs: [] };
         node.subdirs.push(child);
         queue.push({ abs: join(task.abs, e.name), node: child, rules: here, top: false });
         continue;
       }
-      if (here.ignores(childRel, e.name)) continue;
-      node.files.push(childRel);
+      if (here.ignores(node.rel, e.name, false)) continue;
+      node.files.push(e.name);
       total++;
     }
   };
@@ -138,8 +146,9 @@ function firstFiles(tree: DirNode, maxEntries: number): Shown {
   const stack: DirNode[] = [tree];
   while (stack.length) {
     const node = stack.pop()!;
-    for (const f of node.files) {
+    for (const name of node.files) {
       if (out.shown.length >= maxEntries) return out;
+      const f = filePath(node, name);
       if (chars + f.length + 1 > LIST_DIR_MAX_CHARS) {
         out.cutByChars = true;
         return out;

@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { walk, type DirNode } from '../../../electron/host/tools/list-dir';
+import { filePath, walk, type DirNode } from '../../../electron/host/tools/list-dir';
 import { tempDir } from '../../helpers/temp';
 
 // list_dir lists what git would call the project's files: on random trees with random .gitignore
@@ -57,7 +57,7 @@ function write(dir: string, t: Tree, rules: string[][]): void {
 }
 
 function files(node: DirNode): string[] {
-  return [...node.files, ...node.subdirs.flatMap(files)];
+  return [...node.files.map((name) => filePath(node, name)), ...node.subdirs.flatMap(files)];
 }
 
 describe('list_dir against git', () => {
