@@ -66,6 +66,7 @@ try {
     models,
     toolsForRun: () => ({ candidates: async () => builtinTools as AnyTool[] }),
     scratchDir: join(dir, 'scratch'),
+    rootLimits: { appHome: join(dir, 'home'), installRoot: null, userHome: join(dir, 'user') },
   });
   const session = await sessions.create({ root: project });
   const logFile = join(dir, 'sessions', session.id, 'events.jsonl');

@@ -5,6 +5,7 @@ import { Host } from '../host/host';
 import { homePaths } from '../host/config/paths';
 import { readJsonOr } from '../host/store/atomic-json';
 import { lastRunState } from '../host/agent/session-state';
+import { checkSessionRoot, ForbiddenRootError, rootLimitsOf } from '../host/sessions/session-root';
 import type { Session } from '../host/sessions/session';
 import { parseCliArgs, permissionModeOption, UsageError, type CliCommand } from './command';
 
@@ -96,12 +97,12 @@ async function sessionFor(host: Host, args: ReturnType<typeof parse>): Promise<S
 class RunFailure extends Error {}
 
 /** The project folder of a session to resume, read before the host starts (for --trust). */
-async function rootOfSession(id: string | undefined): Promise<string> {
-  if (id === undefined) return '';
+async function rootOfSession(id: string | undefined): Promise<string | null> {
+  if (id === undefined) return null;
   const meta = (await readJsonOr(join(homePaths().sessionsDir, id, 'meta.json'), null)) as {
     root?: string | null;
   } | null;
-  return meta?.root ?? '';
+  return meta?.root ?? null;
 }
 
 export const runCommand: CliCommand = {
@@ -109,10 +110,19 @@ export const runCommand: CliCommand = {
   usage,
   async run(argv) {
     const args = parse(argv);
+    const root = args.project ?? (await rootOfSession(args.resume));
+    // Before the host starts: --trust must never trust a root no session may act in.
+    try {
+      checkSessionRoot(root, rootLimitsOf(homePaths(), process.env));
+    } catch (err) {
+      if (!(err instanceof ForbiddenRootError)) throw err;
+      process.stderr.write(`mewbo run: ${err.message}\n`);
+      return 1;
+    }
     const host = await Host.create({
       // Headless: nobody sees Settings, so a bad value stops the run before it acts on a default.
       configErrors: 'refuse',
-      trustRoots: args.trust ? [args.project ?? (await rootOfSession(args.resume))] : [],
+      trustRoots: args.trust && root ? [root] : [],
     });
     try {
       let session: Session;
@@ -154,6 +164,10 @@ export const runCommand: CliCommand = {
           model: args.model,
         });
         await host.agent.idle(session.id);
+      } catch (err) {
+        if (!(err instanceof ForbiddenRootError)) throw err;
+        process.stderr.write(`mewbo run: ${err.message}\n`);
+        return 1;
       } finally {
         process.off('SIGINT', interrupt);
         process.off('SIGTERM', interrupt);

@@ -14,13 +14,16 @@ import {
   forkSession,
   importSession,
   ImportError,
+  type ImportTarget,
 } from '../host/sessions/session-transfer';
+import { checkSessionRoot, rootLimitsOf } from '../host/sessions/session-root';
+import { ProjectRegistry } from '../host/projects/project-registry';
 import { parseCliArgs, UsageError, type CliCommand } from './command';
 
 const usage = `Usage:
   mewbo sessions list [--project DIR] [--json]
   mewbo sessions export <id> --format markdown|jsonl [-o FILE]
-  mewbo sessions import FILE.jsonl
+  mewbo sessions import FILE.jsonl [--project KEY]
   mewbo sessions fork <id> [--at-turn N]
   mewbo sessions rewind <id> --to-turn N [--files-only | --conversation-only] [--yes]
 
@@ -30,6 +33,9 @@ of it without --at-turn) into a new session and prints its id. rewind takes the 
 and the conversation back to just before turn N (one of them with --files-only or
 --conversation-only); it prints what it would change and asks, or goes ahead with --yes. Files you
 changed yourself since the agent last touched them are kept. A rewind can be undone in the app.
+import binds the new session to project KEY (a key from configs/app.json or the app's project
+list), or to no project without --project: the file's own project folder and permission mode are
+history and never used, it starts in ask mode, and calls it left unfinished are not run.
 
 Exit status: 0 done, 1 a failure (unknown session, bad file, a refused rewind), 2 bad usage.`;
 
@@ -102,15 +108,43 @@ async function exportCmd(sessions: SessionManager, argv: string[]): Promise<numb
   return 0;
 }
 
+/** The project the user picked for an import, checked as every session root is. */
+async function importTarget(key: string | undefined): Promise<ImportTarget> {
+  if (key === undefined) return { project: null, root: null };
+  const paths = homePaths();
+  const registry = await ProjectRegistry.open({
+    stateDir: paths.stateDir,
+    home: paths.home,
+    configured: loadConfigFile(paths.configFile).projects,
+  });
+  try {
+    const { path } = await registry.resolve(key).catch(failure);
+    checkSessionRoot(path, rootLimitsOf(paths, process.env));
+    return { project: key, root: path };
+  } catch (err) {
+    return failure(err);
+  } finally {
+    registry.dispose();
+  }
+}
+
 async function importCmd(sessions: SessionManager, argv: string[]): Promise<number> {
-  const { positionals } = parseCliArgs({ args: argv, allowPositionals: true, options: {} });
+  const { values, positionals } = parseCliArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { project: { type: 'string' } },
+  });
   const [file] = positionals;
   if (!file) throw new UsageError('a FILE.jsonl to import is required');
+  const target = await importTarget(values.project);
   const text = await readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
     throw new CliFailure(`cannot read ${file}: ${err.code ?? err.message}`);
   });
-  const session = await importSession(sessions, text, file).catch(failure);
+  const session = await importSession(sessions, text, file, target).catch(failure);
   process.stdout.write(`${session.id}\n`);
+  process.stderr.write(
+    `mewbo sessions import: ${session.id} is bound to ${target.root ? `project ${target.project} (${target.root})` : 'no project'}, in ask mode\n`,
+  );
   return 0;
 }
 

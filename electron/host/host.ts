@@ -48,6 +48,7 @@ import { SessionCheckpoints } from './checkpoints/session-checkpoints';
 import { checkpointHandlers } from './handlers/checkpoints';
 import { fileHandlers } from './handlers/files';
 import { ProjectFileIndex } from './projects/file-index';
+import { rootLimitsOf } from './sessions/session-root';
 
 export interface HostOptions {
   env?: NodeJS.ProcessEnv;
@@ -206,6 +207,7 @@ export class Host extends DisposableObject {
         userInstructionFiles: userInstructionFiles(paths.home, env.HOME),
       },
       scratchDir: join(paths.stateDir, 'scratch'),
+      rootLimits: rootLimitsOf(paths, env),
     });
     const runner = agent;
     // What a phone with remote rights reaches (PROTOCOL.md "Remote frames"): the same decisions

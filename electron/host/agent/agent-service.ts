@@ -9,6 +9,7 @@ import { DisposableStore, toDisposable, type Disposable } from '../lifecycle/dis
 import { ModelError } from '../models/model-error';
 import type { ModelSettings } from '../models/model-settings';
 import type { Session } from '../sessions/session';
+import { checkSessionRoot, ForbiddenRootError, type RootLimits } from '../sessions/session-root';
 import type { SessionManager } from '../sessions/session-manager';
 import {
   newMessageId,
@@ -70,6 +71,8 @@ export interface AgentServiceOptions {
   scratchDir: string;
   /** Snapshots of the project's files around turns that write (rewind). */
   checkpoints?: RunCheckpoints;
+  /** Where no session may act (sessions/session-root.ts): checked before each run and step. */
+  rootLimits: RootLimits;
 }
 
 export interface RunCheckpoints {
@@ -184,6 +187,9 @@ export class AgentService implements SessionRunner, Disposable {
     text: string,
     opts: AgentSendOptions,
   ): Promise<{ message_id: string }> {
+    // Before anything runs in the root (its hooks included): a root edited into the meta by hand
+    // or brought by an imported log is refused here with the reason.
+    checkSessionRoot(session.meta.root, this.opts.rootLimits);
     const st = this.state(session);
     await st.ready;
     st.capabilities = [...opts.capabilities];
@@ -371,6 +377,7 @@ export class AgentService implements SessionRunner, Disposable {
         services: this.opts.services,
         tools: this.opts.toolsForRun(session),
         scratchDir: this.opts.scratchDir,
+        checkRoot: (root) => checkSessionRoot(root, this.opts.rootLimits),
         release,
         beforeWrite: () => this.opts.checkpoints?.beforeWrite(session) ?? Promise.resolve(),
         afterWrites: () => this.opts.checkpoints?.afterRun(session) ?? Promise.resolve(),
@@ -393,16 +400,12 @@ export class AgentService implements SessionRunner, Disposable {
           await append({ type: 'run_state', state: 'stopped', reason: 'stopped by the user' });
         return;
       }
-      const message =
-        err instanceof ModelError
-          ? err.message
-          : `internal error: ${(err as Error)?.message ?? String(err)}`;
-      if (!(err instanceof ModelError)) console.error('[agent] run failed', err);
-      await append({
-        type: 'error',
-        code: err instanceof ModelError ? err.code : 'internal',
-        message,
-      });
+      const known = err instanceof ModelError || err instanceof ForbiddenRootError;
+      const message = known
+        ? err.message
+        : `internal error: ${(err as Error)?.message ?? String(err)}`;
+      if (!known) console.error('[agent] run failed', err);
+      await append({ type: 'error', code: known ? err.code : 'internal', message });
       await append({ type: 'run_state', state: 'failed', reason: message });
     }
   }

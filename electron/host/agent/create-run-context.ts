@@ -44,6 +44,8 @@ export interface CreateRunContextInput {
   services?: ToolServices;
   tools: ToolSource;
   scratchDir: string;
+  /** Throws (ForbiddenRootError) for a root no session may act in; asked at each step. */
+  checkRoot(root: string): void;
   /** Forgets the run as the session's live one (synchronously). */
   release(): void;
   /** Before a call that may write, and when the turn ends (the turn's checkpoints). */
@@ -118,10 +120,12 @@ export async function createRunContext(i: CreateRunContextInput): Promise<RunCon
       }
       return s;
     },
-    currentRoot: () =>
-      session.meta.root
-        ? { root: session.meta.root, hasProject: true }
-        : { root: scratch, hasProject: false },
+    currentRoot: () => {
+      const root = session.meta.root;
+      if (!root) return { root: scratch, hasProject: false };
+      i.checkRoot(root);
+      return { root, hasProject: true };
+    },
     append,
     beginWait,
     beforeWrite: i.beforeWrite ?? (() => Promise.resolve()),

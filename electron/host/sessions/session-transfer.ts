@@ -1,5 +1,7 @@
 import { basename } from 'node:path';
 import { sessionEventSchema, type SessionEvent } from '../../../shared/protocol/events';
+import { errorPayload } from '../../../shared/tools/payload';
+import { unresolvedCalls } from '../agent/session-state';
 import { HostError } from '../rpc/host-error';
 import type { Session } from './session';
 import type { SessionManager } from './session-manager';
@@ -7,7 +9,8 @@ import { markdownTranscript } from './markdown-transcript';
 
 // Sessions carried elsewhere: a fork (a new session from a prefix of the log, sharing nothing
 // mutable with the original), an export (the log itself as JSON lines, or a readable markdown
-// transcript) and an import (an exported log back as a new session).
+// transcript) and an import (an exported log back as a new session, bound to the project the
+// user picks and with none of the file's authority).
 
 /** A fork of `session` holding its events [0, atSeq) (all of them without atSeq). */
 export async function forkSession(
@@ -86,14 +89,41 @@ export function parseExportedLog(text: string, file: string): SessionEvent[] {
   return events;
 }
 
+/** The project an imported session is bound to: the user's choice, never the file's. */
+export interface ImportTarget {
+  project: string | null;
+  root: string | null;
+}
+
+/** The result a call left open in an imported log gets: it is history, never run. */
+const IMPORTED_CALL =
+  'This call came with an imported session and was not run here. Ask the user before doing it again.';
+
+/**
+ * An exported log as a new session that carries no authority: its root and project are the
+ * user's choice (`target`), whatever its session_created says; every call it left without a
+ * result is closed unrun (a forged "allow" decision in the file runs nothing); and its permission
+ * mode starts as ask, whatever mode changes it records.
+ */
 export async function importSession(
   sessions: SessionManager,
   text: string,
   file: string,
+  target: ImportTarget,
 ): Promise<Session> {
   const events = parseExportedLog(text, file);
   const first = events[0] as Extract<SessionEvent, { type: 'session_created' }>;
   let title = first.title;
   for (const e of events) if (e.type === 'session_renamed') title = e.title;
-  return sessions.createFrom({ title, project: first.project, root: first.root }, events);
+  const session = await sessions.createFrom({ title, ...target }, events);
+  for (const call of unresolvedCalls(events))
+    await session.append({
+      type: 'tool_result',
+      call_id: call.call_id,
+      agent_id: call.agent_id,
+      name: call.name,
+      payload: errorPayload('imported', IMPORTED_CALL),
+    });
+  await session.append({ type: 'mode_change', mode: 'ask' });
+  return session;
 }

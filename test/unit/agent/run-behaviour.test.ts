@@ -70,6 +70,11 @@ function start(model: Scripted, tools: AnyTool[], raw: object = {}): AgentServic
     models,
     toolsForRun: () => ({ candidates: async () => tools }),
     scratchDir: `${dir.dir}/scratch`,
+    rootLimits: {
+      appHome: '/nonexistent-mewbo-home',
+      installRoot: null,
+      userHome: '/nonexistent-home',
+    },
   });
   return agent;
 }
