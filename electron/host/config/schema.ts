@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseDomainPattern } from '../network/domain-pattern';
 
 // The one schema of configs/app.json. Defaults live here and nowhere else; the README's config
 // section is written from it.
@@ -9,6 +10,12 @@ export type PermissionMode = z.infer<typeof permissionModeSchema>;
 
 const absPath = z.string().refine((p) => p.startsWith('/'), 'must be an absolute path');
 
+/** A network destination pattern (network/domain-pattern.ts): `example.com`, `*.example.com`, an IP. */
+const destination = z.string().superRefine((text, ctx) => {
+  const parsed = parseDomainPattern(text);
+  if (!parsed.ok) ctx.addIssue({ code: 'custom', message: parsed.error });
+});
+
 export const projectConfigSchema = z.strictObject({
   path: absPath,
   allowed_paths: z.array(absPath).default([]),
@@ -16,6 +23,8 @@ export const projectConfigSchema = z.strictObject({
   name: z.string().optional(),
   /** Workspace trust (trust/): only `true` trusts; a listed project without it is untrusted. */
   trusted: z.boolean().optional(),
+  /** Destinations this project's confined processes reach through the egress proxy, unasked. */
+  network_allow: z.array(destination).optional(),
 });
 export type ProjectConfig = z.infer<typeof projectConfigSchema>;
 
@@ -138,6 +147,21 @@ export const shellsConfigSchema = z.strictObject({
   kill_grace_ms: z.number().int().min(0).default(3000),
 });
 
+/** Confinement of shells and confined servers beyond the agent.shell_* switches (issue #25). */
+export const sandboxConfigSchema = z.strictObject({
+  network: z
+    .strictObject({
+      /** The user's own destinations, for every project: reached through the proxy, unasked. */
+      allow: z.array(destination).default([]),
+      /**
+       * Loopback ports confined processes may connect to besides those their own session listens
+       * on (a database, a dev server started by hand); the app's own listeners stay out of reach.
+       */
+      local_ports: z.array(z.number().int().min(1).max(65535)).default([]),
+    })
+    .prefault({}),
+});
+
 export const appConfigSchema = z.strictObject({
   agent: agentConfigSchema.prefault({}),
   permission_mode: permissionModeSchema.default('ask'),
@@ -155,6 +179,7 @@ export const appConfigSchema = z.strictObject({
   trusted_projects: z.array(absPath).default([]),
   mcpServers: z.record(z.string().regex(/^[A-Za-z0-9_-]+$/), mcpServerConfigSchema).default({}),
   shells: shellsConfigSchema.prefault({}),
+  sandbox: sandboxConfigSchema.prefault({}),
   /**
    * Issue 20, Claude Code's shapes: `permissions: {allow, ask, deny}` rule lists and `hooks` by
    * event. Any value is accepted here: electron/host/rules checks them and warns (file and line)

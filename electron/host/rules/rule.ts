@@ -1,3 +1,4 @@
+import { parseDomainPattern, type DomainPattern } from '../network/domain-pattern';
 import { toolsNamed } from './tool-aliases';
 
 // One permission rule as written: `Tool` or `Tool(pattern)`, Claude Code's syntax. The tool part is
@@ -5,6 +6,12 @@ import { toolsNamed } from './tool-aliases';
 // `mcp__server__*`. The pattern is a shell command (exact, or a prefix with `:*` / ` *`) for the
 // shell tool, a glob on paths for file tools, and otherwise an exact match on the call's arguments
 // as text is not attempted: a pattern on another tool is refused so it cannot silently match all.
+// `Network(destination)` is no tool: it allows or denies connections of confined processes through
+// the egress proxy (network/domain-pattern.ts says what a destination matches); bare `Network`
+// covers every destination.
+
+/** The rule name of network destinations. */
+export const NETWORK_RULE = 'Network';
 
 export type RuleKind = 'allow' | 'ask' | 'deny';
 export const RULE_KINDS: readonly RuleKind[] = ['deny', 'ask', 'allow'];
@@ -19,6 +26,8 @@ export interface ParsedRule {
   /** `mcp__server` / `mcp__server__*`: every tool whose name starts with this. */
   toolPrefix?: string;
   pattern?: string;
+  /** A `Network(...)` rule's destination; absent on `Network` alone (every destination). */
+  destination?: DomainPattern;
 }
 
 export type RuleParse = { ok: true; rule: ParsedRule } | { ok: false; error: string };
@@ -53,7 +62,16 @@ export function parseRule(raw: unknown): RuleParse {
         rule: { raw: text, toolName, tools: [], toolPrefix: `mcp__${parts[1]}__` },
       };
   }
-  return { ok: true, rule: { raw: text, toolName, tools: toolsNamed(toolName), pattern } };
+  if (toolName === NETWORK_RULE && pattern !== undefined) {
+    const dest = parseDomainPattern(pattern);
+    if (!dest.ok) return { ok: false, error: `"${text}": ${dest.error}` };
+    return {
+      ok: true,
+      rule: { raw: text, toolName, tools: [], pattern, destination: dest.pattern },
+    };
+  }
+  const tools = toolName === NETWORK_RULE ? [] : toolsNamed(toolName);
+  return { ok: true, rule: { raw: text, toolName, tools, pattern } };
 }
 
 export function ruleCoversTool(rule: ParsedRule, tool: string): boolean {

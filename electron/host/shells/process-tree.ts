@@ -24,21 +24,25 @@ function pids(): number[] {
 
 /** Live (non-zombie) processes whose environment holds a token starting with `tokenPrefix`. */
 export function processesWithToken(tokenPrefix: string): number[] {
-  const needle = `${SHELL_TOKEN_VAR}=${tokenPrefix}`;
   const found: number[] = [];
   for (const pid of pids()) {
-    if (pid === process.pid) continue;
-    let env: string;
-    try {
-      env = readFileSync(`/proc/${pid}/environ`, 'latin1');
-    } catch {
-      continue;
-    }
-    if (!env.split('\0').some((entry) => entry.startsWith(needle))) continue;
+    if (pid === process.pid || !tokenOf(pid)?.startsWith(tokenPrefix)) continue;
     const stat = readStat(pid);
     if (stat && stat.state !== 'Z') found.push(pid);
   }
   return found;
+}
+
+/** The shell token in a process's environment, or null (gone, not ours to read, or none). */
+export function tokenOf(pid: number): string | null {
+  let env: string;
+  try {
+    env = readFileSync(`/proc/${pid}/environ`, 'latin1');
+  } catch {
+    return null;
+  }
+  const entry = env.split('\0').find((e) => e.startsWith(`${SHELL_TOKEN_VAR}=`));
+  return entry ? entry.slice(SHELL_TOKEN_VAR.length + 1) : null;
 }
 
 /** Descendants of `root` (not itself), live ones only. */

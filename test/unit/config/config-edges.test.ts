@@ -63,6 +63,28 @@ describe('reading a config with mistakes', () => {
     ]);
   });
 
+  it('a network destination that is not one is dropped alone, saying what is wrong with it', () => {
+    const r = readConfigText(
+      JSON.stringify({
+        sandbox: { network: { allow: ['*.npmjs.org', 'https://github.com', 'github.com'] } },
+        projects: { p: { path: '/srv', network_allow: ['api.example.com:443'] } },
+      }),
+      FILE,
+    );
+    expect(r.config.sandbox.network.allow).toEqual(['*.npmjs.org', 'github.com']);
+    expect(r.config.projects.p!.network_allow).toEqual([]);
+    expect(r.problems.map((p) => [p.key, p.message])).toEqual([
+      [
+        'projects.p.network_allow.0',
+        expect.stringContaining('"api.example.com:443": a destination names a host, not a port'),
+      ],
+      [
+        'sandbox.network.allow.1',
+        expect.stringContaining('"https://github.com": write the host alone, without a scheme'),
+      ],
+    ]);
+  });
+
   it('an unknown key inside a record entry is a warning with its full path', () => {
     const r = readConfigText(
       JSON.stringify({ projects: { p: { path: '/srv', colour: 1 } } }),

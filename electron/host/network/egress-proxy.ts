@@ -1,0 +1,390 @@
+import {
+  createServer,
+  request as httpRequest,
+  STATUS_CODES,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
+import { connect, type Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import type { Disposable } from '../lifecycle/disposable';
+import {
+  HEADER_CHECK_INTERVAL_MS,
+  HEADER_TIMEOUT_MS,
+  MAX_EARLY_BYTES,
+  MAX_HEADER_BYTES,
+  UPSTREAM_CONNECT_TIMEOUT_MS,
+} from './constants';
+import { hostText } from './host-name';
+import {
+  hostHeaderMismatch,
+  parseAbsoluteTarget,
+  parseConnectTarget,
+  type Target,
+} from './proxy-target';
+
+// The egress proxy: an HTTP proxy on 127.0.0.1 and a port of its own, one per session, so the
+// port a connection arrives on says whose it is (the launcher lets a session's processes reach
+// only their own session's port). It speaks plain HTTP forwarding (absolute-form requests, and
+// WebSocket upgrades of them) and CONNECT tunnels (HTTPS, and any other TCP protocol). Every
+// destination goes through `decide`, which checks it, resolves the name and answers with the
+// one address to connect to: the proxy connects to that address, never resolves again, so a
+// name cannot point somewhere else between the check and the connection (DNS rebinding).
+//
+// node's own HTTP server is enough here and keeps one parser for the whole app: its 'connect' and
+// 'upgrade' events hand over the raw socket, it answers 431 past maxHeaderSize and 408 past
+// headersTimeout by itself, and tunnels are two pipe()s, whose flow control pauses the faster side
+// (nothing is buffered past a stream's high-water mark). The proxy libraries on the registry
+// (http-proxy, proxy-chain) are reverse proxies or add what this does not need (upstream
+// chaining, authentication), and none checks a resolved address.
+
+export type Admission =
+  { ok: true; address: string } | { ok: false; status: 400 | 403 | 502 | 504; message: string };
+
+type Refusal = Extract<Admission, { ok: false }>;
+
+export type Decide = (target: Target, client: Socket, signal: AbortSignal) => Promise<Admission>;
+
+export interface EgressProxyOptions {
+  decide: Decide;
+  maxHeaderBytes?: number;
+  headerTimeoutMs?: number;
+  connectTimeoutMs?: number;
+}
+
+/** Headers that describe one hop, never forwarded (RFC 9110 section 7.6.1), and the proxy's own. */
+const HOP_HEADERS = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authorization',
+  'proxy-authenticate',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'host',
+]);
+
+/** rawHeaders without hop-by-hop ones (and those the Connection header names). */
+function endToEnd(raw: string[], keepUpgrade = false): [string, string][] {
+  const named = new Set<string>();
+  for (let i = 0; i < raw.length; i += 2)
+    if (raw[i]!.toLowerCase() === 'connection')
+      for (const n of raw[i + 1]!.split(',')) named.add(n.trim().toLowerCase());
+  const out: [string, string][] = [];
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!.toLowerCase();
+    if (keepUpgrade && name === 'upgrade') out.push([raw[i]!, raw[i + 1]!]);
+    else if (!HOP_HEADERS.has(name) && !named.has(name)) out.push([raw[i]!, raw[i + 1]!]);
+  }
+  return out;
+}
+
+/**
+ * What a client sends on a CONNECT or upgrade before the proxy has answered (most send nothing:
+ * they wait for the 200). The socket keeps reading while the decision is made, so a client that
+ * gives up is noticed at once (a paused socket would not see it close); the bytes are kept, up to
+ * MAX_EARLY_BYTES, and sent first once the destination is connected.
+ */
+function holdEarly(client: Duplex, head: Buffer): { release(): { bytes: Buffer; ended: boolean } } {
+  const chunks: Buffer[] = head.length ? [head] : [];
+  let size = head.length;
+  let ended = false;
+  const onEnd = () => (ended = true);
+  client.once('end', onEnd);
+  const onData = (d: Buffer) => {
+    chunks.push(d);
+    size += d.length;
+    if (size > MAX_EARLY_BYTES) client.destroy();
+  };
+  client.on('data', onData);
+  client.resume();
+  return {
+    release() {
+      client.off('data', onData);
+      client.off('end', onEnd);
+      client.pause();
+      return { bytes: Buffer.concat(chunks), ended };
+    },
+  };
+}
+
+/** The Host header of a request to `target` (the port only when it is not HTTP's own). */
+function authorityOf(target: Target): string {
+  return target.port === 80 ? hostText(target.host) : `${hostText(target.host)}:${target.port}`;
+}
+
+function refusalBody(message: string): string {
+  return `${message.replace(/[\r\n]+/g, ' ')}\n`;
+}
+
+/** A whole HTTP/1.1 answer on a raw socket (CONNECT and upgrade have no ServerResponse). */
+function answerRaw(socket: Duplex, status: number, message: string): void {
+  const body = refusalBody(message);
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n` +
+      'Content-Type: text/plain; charset=utf-8\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      'Connection: close\r\n\r\n' +
+      body,
+  );
+}
+
+export class EgressProxy implements Disposable {
+  private readonly sockets = new Set<Duplex>();
+  private readonly pending = new Set<AbortController>();
+  private disposed = false;
+
+  private constructor(
+    private readonly server: Server,
+    private readonly opts: EgressProxyOptions,
+    readonly port: number,
+  ) {}
+
+  /** Listens on 127.0.0.1 and a port the kernel picks. */
+  static async listen(opts: EgressProxyOptions): Promise<EgressProxy> {
+    const server = createServer({
+      maxHeaderSize: opts.maxHeaderBytes ?? MAX_HEADER_BYTES,
+      headersTimeout: opts.headerTimeoutMs ?? HEADER_TIMEOUT_MS,
+      // A request body may take as long as it takes (an upload); only the head is timed.
+      requestTimeout: 0,
+      // The request line names the destination; a Host header decides nothing (proxy-target.ts).
+      requireHostHeader: false,
+      connectionsCheckingInterval: Math.min(
+        HEADER_CHECK_INTERVAL_MS,
+        opts.headerTimeoutMs ?? HEADER_TIMEOUT_MS,
+      ),
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(0, '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    const port = (server.address() as { port: number }).port;
+    const proxy = new EgressProxy(server, opts, port);
+    server.on('connection', (s: Socket) => proxy.track(s));
+    server.on('request', (req, res) => void proxy.forward(req, res));
+    server.on(
+      'connect',
+      (req: IncomingMessage, s: Duplex, head: Buffer) => void proxy.tunnel(req, s, head),
+    );
+    server.on(
+      'upgrade',
+      (req: IncomingMessage, s: Duplex, head: Buffer) => void proxy.upgrade(req, s, head),
+    );
+    return proxy;
+  }
+
+  /** Sockets open now, both sides of every connection (for tests: nothing is left after dispose). */
+  get openSockets(): number {
+    return this.sockets.size;
+  }
+
+  /** Bytes held in the proxy's socket buffers now, both ways (bounded by flow control). */
+  get bufferedBytes(): number {
+    let n = 0;
+    for (const s of this.sockets) n += s.writableLength + s.readableLength;
+    return n;
+  }
+
+  private track(socket: Duplex): void {
+    if (this.disposed) {
+      socket.destroy();
+      return;
+    }
+    this.sockets.add(socket);
+    socket.once('close', () => this.sockets.delete(socket));
+  }
+
+  /**
+   * Runs `decide` with a signal that aborts when the client goes away or the proxy is disposed.
+   * A client whose input ends while it waits counts as gone: a process killed at its timeout
+   * closes its sockets, which the proxy sees as that end (a FIN), and the kernel cannot tell it
+   * from a client that only half-closed. A client that half-closes on purpose is still served
+   * when no one needs to be asked (nothing then reads the signal).
+   */
+  private async admit(target: Target, client: Duplex): Promise<Admission> {
+    const abort = new AbortController();
+    const gone = () => abort.abort(new Error('the client closed the connection'));
+    client.once('end', gone);
+    client.once('close', gone);
+    this.pending.add(abort);
+    try {
+      return await this.opts.decide(target, client as Socket, abort.signal);
+    } catch (err) {
+      return { ok: false, status: 502, message: `mewbo proxy: ${(err as Error).message}` };
+    } finally {
+      this.pending.delete(abort);
+      client.off('end', gone);
+      client.off('close', gone);
+    }
+  }
+
+  /** A TCP connection to the admitted address; resolves once connected. */
+  private dial(address: string, port: number): Promise<Socket | Refusal> {
+    return new Promise((resolve) => {
+      const upstream = connect({ host: address, port, allowHalfOpen: true });
+      this.track(upstream);
+      const timeout = this.opts.connectTimeoutMs ?? UPSTREAM_CONNECT_TIMEOUT_MS;
+      upstream.setTimeout(timeout, () => {
+        upstream.destroy();
+        resolve({
+          ok: false,
+          status: 504,
+          message: `mewbo proxy: ${address}:${port} did not accept the connection within ${timeout / 1000} s`,
+        });
+      });
+      upstream.once('error', (err) =>
+        resolve({
+          ok: false,
+          status: 502,
+          message: `mewbo proxy: could not connect to ${address}:${port}: ${err.message}`,
+        }),
+      );
+      upstream.once('connect', () => {
+        upstream.setTimeout(0);
+        upstream.removeAllListeners('error');
+        resolve(upstream);
+      });
+    });
+  }
+
+  /**
+   * Both ways with flow control; each side's end half-closes the other, an error ends both. What
+   * the client sent while the destination was being decided goes first (and its end, if it ended).
+   */
+  private splice(a: Duplex, b: Duplex, early: { bytes: Buffer; ended: boolean }): void {
+    if (early.bytes.length) b.write(early.bytes);
+    const kill = () => {
+      a.destroy();
+      b.destroy();
+    };
+    a.on('error', kill);
+    b.on('error', kill);
+    a.once('close', () => b.destroy());
+    b.once('close', () => a.destroy());
+    if (early.ended) b.end();
+    else a.pipe(b);
+    b.pipe(a);
+  }
+
+  /**
+   * A CONNECT or an upgrade: the destination decided and connected to, `open` says the first
+   * words (the 200 to the client, the request head to the destination), then both ways spliced.
+   */
+  private async raw(
+    client: Duplex,
+    head: Buffer,
+    parsed: { ok: true; target: Target } | { ok: false; message: string },
+    open: (upstream: Socket) => void,
+  ): Promise<void> {
+    client.on('error', () => client.destroy());
+    const early = holdEarly(client, head);
+    if (!parsed.ok) return answerRaw(client, 400, `mewbo proxy: ${parsed.message}`);
+    const admission = await this.admit(parsed.target, client);
+    if (client.destroyed) return;
+    if (!admission.ok) return answerRaw(client, admission.status, admission.message);
+    const upstream = await this.dial(admission.address, parsed.target.port);
+    if ('ok' in upstream) return answerRaw(client, upstream.status, upstream.message);
+    if (client.destroyed) return void upstream.destroy();
+    open(upstream);
+    this.splice(client, upstream, early.release());
+  }
+
+  private tunnel(req: IncomingMessage, client: Duplex, head: Buffer): Promise<void> {
+    const parsed = parseConnectTarget(req.url ?? '');
+    const mismatch = parsed.ok && hostHeaderMismatch(parsed.target, req.headers.host);
+    return this.raw(client, head, mismatch ? { ok: false, message: mismatch } : parsed, () =>
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n'),
+    );
+  }
+
+  private async forward(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const refuse = (status: number, message: string) => {
+      if (res.headersSent) return void res.destroy();
+      const body = refusalBody(message);
+      res.writeHead(status, {
+        'content-type': 'text/plain; charset=utf-8',
+        'content-length': Buffer.byteLength(body),
+      });
+      res.end(body);
+      // The body of a refused request is read and dropped, so the connection stays usable.
+      req.resume();
+    };
+    const parsed = parseAbsoluteTarget(req.url ?? '');
+    if (!parsed.ok) return refuse(400, `mewbo proxy: ${parsed.message}`);
+    const { target, path } = parsed;
+    req.pause();
+    const admission = await this.admit(target, req.socket);
+    if (req.socket.destroyed) return;
+    if (!admission.ok) return refuse(admission.status, admission.message);
+    const authority = authorityOf(target);
+    const upstream = httpRequest({
+      host: admission.address,
+      port: target.port,
+      method: req.method,
+      path,
+      headers: [['Host', authority], ...endToEnd(req.rawHeaders)].flat(),
+      agent: false,
+      timeout: this.opts.connectTimeoutMs ?? UPSTREAM_CONNECT_TIMEOUT_MS,
+    });
+    upstream.on('socket', (s) => {
+      this.track(s);
+      // The timeout above is for connecting; a slow answer afterwards is the server's business.
+      s.once('connect', () => upstream.setTimeout(0));
+    });
+    upstream.on('timeout', () => {
+      upstream.destroy();
+      refuse(504, `mewbo proxy: ${authority} did not answer within the connect timeout`);
+    });
+    upstream.on('error', (err) => refuse(502, `mewbo proxy: ${authority}: ${err.message}`));
+    upstream.on('response', (answer) => {
+      res.writeHead(
+        answer.statusCode ?? 502,
+        answer.statusMessage,
+        endToEnd(answer.rawHeaders).flat(),
+      );
+      answer.pipe(res);
+      answer.on('error', () => res.destroy());
+    });
+    res.on('close', () => {
+      if (!res.writableFinished) upstream.destroy();
+    });
+    req.pipe(upstream);
+  }
+
+  /** An absolute-form request with Upgrade (WebSocket over plain HTTP): forwarded, then spliced. */
+  private upgrade(req: IncomingMessage, client: Duplex, head: Buffer): Promise<void> {
+    const parsed = parseAbsoluteTarget(req.url ?? '');
+    return this.raw(client, head, parsed, (upstream) => {
+      if (!parsed.ok) return;
+      const lines = [
+        `${req.method} ${parsed.path} HTTP/1.1`,
+        `Host: ${authorityOf(parsed.target)}`,
+        'Connection: Upgrade',
+        ...endToEnd(req.rawHeaders, true).map(([k, v]) => `${k}: ${v}`),
+      ];
+      upstream.write(`${lines.join('\r\n')}\r\n\r\n`);
+    });
+  }
+
+  /** Closes the listener and every connection, and ends every wait for a decision. */
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    for (const abort of this.pending) abort.abort(new Error('the proxy was closed'));
+    const closed = [
+      new Promise<void>((resolve) => this.server.close(() => resolve())),
+      ...[...this.sockets].map((s) =>
+        s.closed ? null : new Promise<void>((resolve) => s.once('close', () => resolve())),
+      ),
+    ];
+    for (const s of this.sockets) s.destroy();
+    this.server.closeAllConnections();
+    await Promise.all(closed);
+  }
+}
