@@ -6,6 +6,7 @@ import { ConfigStore } from './config/config-store';
 import type { AppConfig } from './config/schema';
 import type { ConfigErrorPolicy } from './config/read-config';
 import { SessionManager } from './sessions/session-manager';
+import { ResponsesOnlyModels } from './models/responses-only';
 import { adoptSessionFolders } from './sessions/session-folders';
 import { AgentService } from './agent/agent-service';
 import { agentHandlers } from './handlers/agent';
@@ -161,6 +162,7 @@ export class Host extends DisposableObject {
     const models = new ModelSettings({
       config: configStore,
       env,
+      learned: new ResponsesOnlyModels(join(paths.stateDir, 'openai-responses-only.json')),
       secrets:
         opts.secrets ?? new FileSecretStore(paths.secretsFile, (fn) => configStore.exclusive(fn)),
     });

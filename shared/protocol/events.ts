@@ -358,6 +358,8 @@ export const sessionEventBodySchema = z.discriminatedUnion('type', [
   }),
 
   z.object({ type: z.literal('error'), message: z.string(), code: z.string().optional() }),
+  /** Something the user should know that is no failure (a model moved to the Responses API). */
+  z.object({ type: z.literal('notice'), code: z.string(), message: z.string() }),
 ]);
 export type SessionEventBody = z.infer<typeof sessionEventBodySchema>;
 export type SessionEventType = SessionEventBody['type'];

@@ -24,7 +24,22 @@ export interface FakeOpenAiOptions {
   maxPromptChars?: number;
   /** Models listed by /v1/models and /api/tags. */
   models?: string[];
+  /**
+   * Models served only on the Responses API: Chat Completions answers them with OpenAI's own 404
+   * (its exact body, as Azure OpenAI and proxies pass it on).
+   */
+  responsesOnly?: string[];
 }
+
+/** OpenAI's answer on /v1/chat/completions for a model served only on /v1/responses. */
+export const RESPONSES_ONLY_404 = {
+  error: {
+    message: 'This model is only supported in v1/responses and not in v1/chat/completions.',
+    type: 'invalid_request_error',
+    param: 'model',
+    code: null,
+  },
+};
 
 function transcriptOf(body: any): string {
   return (body.messages ?? [])
@@ -92,6 +107,8 @@ function responsesTranscript(body: any): string {
 
 export class FakeOpenAi {
   readonly script = new ModelScript();
+  /** The models Chat Completions refused as Responses-only, one entry a request. */
+  readonly chatRefusals: string[] = [];
   private counter = 0;
   /** call_id -> the reasoning item issued with it. */
   private readonly issuedReasoning = new Map<string, { id: string; encrypted_content: string }>();
@@ -167,6 +184,10 @@ export class FakeOpenAi {
       body = JSON.parse(raw);
     } catch {
       return this.fail(res, 400, 'body is not JSON');
+    }
+    if (this.opts.responsesOnly?.includes(body.model)) {
+      this.chatRefusals.push(body.model);
+      return this.json(res, 404, RESPONSES_ONLY_404);
     }
     const bad = protocolError(body) ?? chatImageError(body);
     if (bad) return this.fail(res, 400, bad);

@@ -329,6 +329,10 @@ export class AgentService implements SessionRunner, Disposable {
     const chosen = sessionModel(session.events());
     return this.opts.models.select(st.model ?? chosen?.model ?? undefined, {
       thinking: chosen?.thinking,
+      onNotice: (notice) =>
+        void session.append({ type: 'notice', ...notice }).catch((err: unknown) => {
+          console.error('[agent] could not log a notice', err);
+        }),
     });
   }
 

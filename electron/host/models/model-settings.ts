@@ -8,6 +8,8 @@ import {
   type ModelSection,
   type ValueSource,
 } from './provider-config';
+import type { ModelNotice } from './responses-fallback';
+import type { ResponsesOnlyModels } from './responses-only';
 import { selectModel, type ModelSelection } from './select-model';
 import type { ProviderId, ThinkingSetting } from './types';
 
@@ -54,6 +56,8 @@ export interface ModelSettingsOptions {
   config: ConfigStore;
   env: NodeJS.ProcessEnv;
   secrets: SecretStore;
+  /** What servers said of their models: which speak only the Responses API. */
+  learned: ResponsesOnlyModels;
   retry?: RetryPolicy;
 }
 
@@ -74,7 +78,11 @@ export class ModelSettings {
     return this.current;
   }
 
-  select(override?: string, session: { thinking?: ThinkingSetting } = {}): Promise<ModelSelection> {
+  /** The model for a run; `onNotice` hears what the session should be told (an API switch). */
+  select(
+    override?: string,
+    session: { thinking?: ThinkingSetting; onNotice?: (notice: ModelNotice) => void } = {},
+  ): Promise<ModelSelection> {
     return selectModel({
       cfg: this.current,
       env: this.opts.env,
@@ -82,6 +90,8 @@ export class ModelSettings {
       override,
       thinking: session.thinking,
       retry: this.opts.retry,
+      learned: this.opts.learned,
+      onNotice: session.onNotice,
     });
   }
 

@@ -11,6 +11,8 @@ import { ollamaModelInfo, OllamaProvider } from './ollama';
 import type { RetryPolicy } from './http';
 import { OpenAiProvider } from './openai';
 import { isReasoningModel, OpenAiResponsesProvider } from './openai-responses';
+import { ResponsesFallback, type ModelNotice } from './responses-fallback';
+import type { ResponsesOnlyModels } from './responses-only';
 import {
   isConfigured,
   ollamaRoot,
@@ -44,6 +46,10 @@ export interface SelectOptions {
   /** The session's thinking setting; absent: model.thinking from the config. */
   thinking?: ThinkingSetting;
   retry?: RetryPolicy;
+  /** Models that said they speak only Responses; absent, an "auto" model stays on what it chose. */
+  learned?: ResponsesOnlyModels;
+  /** Where a switch to the Responses API is said (the session's notice). */
+  onNotice?: (notice: ModelNotice) => void;
 }
 
 /** Model names an Ollama server holds, or null when nothing answers there. */
@@ -75,7 +81,11 @@ function usesResponses(
   return atOpenAi(baseUrl) ? isReasoningModel(model) : false;
 }
 
-function build(p: ProviderSettings, model: string, opts: SelectOptions): ModelProvider {
+async function build(
+  p: ProviderSettings,
+  model: string,
+  opts: SelectOptions,
+): Promise<ModelProvider> {
   const contextWindow = opts.cfg.model.context_window ?? contextWindowFor(model);
   if (p.id === 'anthropic') {
     return new AnthropicProvider({
@@ -87,8 +97,9 @@ function build(p: ProviderSettings, model: string, opts: SelectOptions): ModelPr
       retry: opts.retry,
     });
   }
-  if (p.id === 'openai' && usesResponses(opts.cfg.providers.openai?.api, p.baseUrl, model)) {
-    return new OpenAiResponsesProvider({
+  const api = opts.cfg.providers.openai?.api ?? 'auto';
+  const responses = () =>
+    new OpenAiResponsesProvider({
       baseUrl: p.baseUrl,
       apiKey: p.apiKey,
       model,
@@ -96,8 +107,10 @@ function build(p: ProviderSettings, model: string, opts: SelectOptions): ModelPr
       reasoningEffort: opts.cfg.model.reasoning_effort,
       retry: opts.retry,
     });
-  }
-  return new OpenAiProvider({
+  // A model this server said speaks only Responses (auto only: a pinned api is the user's word).
+  const learned = api === 'auto' && (await opts.learned?.has(p.baseUrl, model));
+  if (learned || usesResponses(api, p.baseUrl, model)) return responses();
+  const chat = new OpenAiProvider({
     provider: p.id,
     baseUrl: p.baseUrl,
     apiKey: p.apiKey,
@@ -106,6 +119,14 @@ function build(p: ProviderSettings, model: string, opts: SelectOptions): ModelPr
     // OpenAI's own chat models take images; a compatible server's may be text only.
     images: opts.cfg.providers.openai?.images ?? atOpenAi(p.baseUrl),
     retry: opts.retry,
+  });
+  if (api !== 'auto' || !opts.learned) return chat;
+  return new ResponsesFallback({
+    chat,
+    responses,
+    baseUrl: p.baseUrl,
+    learned: opts.learned,
+    onNotice: opts.onNotice,
   });
 }
 
@@ -166,7 +187,8 @@ async function withProvider(
       code: 'no_key',
       message: `${reason}, but ${id} has no API key: ${KEY_HINT[id]}`,
     };
-  return { ok: true, provider: build(p, model ?? p.model ?? DEFAULT_MODELS[id], opts), reason };
+  const provider = await build(p, model ?? p.model ?? DEFAULT_MODELS[id], opts);
+  return { ok: true, provider, reason };
 }
 
 export async function selectModel(opts: SelectOptions): Promise<ModelSelection> {

@@ -76,6 +76,9 @@ export function markdownTranscript(meta: SessionMeta, log: readonly SessionEvent
       case 'error':
         out.push(`> **Error**${e.code ? ` (${e.code})` : ''}: ${e.message}`, '');
         break;
+      case 'notice':
+        out.push(`> **Note**: ${e.message}`, '');
+        break;
       default:
         break;
     }

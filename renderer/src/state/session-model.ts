@@ -348,6 +348,9 @@ export class SessionModel {
       case 'error':
         this.push({ ...base, kind: 'error', message: e.message, code: e.code });
         break;
+      case 'notice':
+        this.push({ ...base, kind: 'notice', text: e.message, tone: 'neutral' });
+        break;
       case 'usage':
         this.usage.add(e);
         break;

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../../electron/host/config/load-config';
 import { ConfigStore } from '../../../electron/host/config/config-store';
 import { ModelSettings } from '../../../electron/host/models/model-settings';
+import { ResponsesOnlyModels } from '../../../electron/host/models/responses-only';
 import { probeOllama, selectModel } from '../../../electron/host/models/select-model';
 import { FileSecretStore } from '../../../electron/host/secrets/file-secret-store';
 import type { SecretStore } from '../../../electron/host/secrets/secret-store';
@@ -147,6 +148,7 @@ describe('model settings', () => {
         config: store,
         env: { OLLAMA_BASE_URL: DEAD },
         secrets: new MemorySecrets(),
+        learned: new ResponsesOnlyModels(join(home.dir, 'state', 'learned.json')),
       });
       await settings.update({
         model: { provider: 'openai', name: 'gpt-5' },
@@ -175,6 +177,7 @@ describe('model settings', () => {
       config: ConfigStore.open({ file: '/nonexistent/app.json', watch: false }),
       env: { ANTHROPIC_API_KEY: 'sk-ant-0123456789abcd', OLLAMA_BASE_URL: DEAD },
       secrets: new MemorySecrets(),
+      learned: new ResponsesOnlyModels('/nonexistent/learned.json'),
     });
     const status = await settings.status();
     expect(JSON.stringify(status)).not.toContain('sk-ant-0123456789abcd');

@@ -32,6 +32,19 @@ describe('SessionModel', () => {
     expect(tool.kind === 'tool' && tool.result?.kind).toBe('file');
   });
 
+  it('shows a notice (a model moved to the Responses API) as a neutral row, not an error', () => {
+    const m = build([
+      { type: 'notice', code: 'responses_api', message: 'deep-model answers only on Responses' },
+    ]);
+    expect(m.items).toEqual([
+      expect.objectContaining({
+        kind: 'notice',
+        text: 'deep-model answers only on Responses',
+        tone: 'neutral',
+      }),
+    ]);
+  });
+
   it('replaces an item object on update so memoized rows see the change', () => {
     const m = build([{ type: 'tool_call', call_id: 'c1', agent_id: 'root', name: 'x', args: {} }]);
     const before = m.items[0];
