@@ -233,6 +233,7 @@ class Analyzer {
       this.result.commands.push({ words, assignments, moreArgs });
     for (const r of inner) {
       if (r.kind === 'anything') this.anything();
+      else if (r.kind === 'unjudged') this.result.unjudged.push(r.why);
       else if (r.kind === 'source') this.source(r.text, depth + 1, true);
       else {
         for (const a of r.assignments) if (CODE_VARIABLES.test(a.name)) this.anything();

@@ -20,7 +20,8 @@ export interface Assignment {
 export type Unwrapped =
   | { kind: 'command'; words: WordValue[]; assignments: Assignment[]; moreArgs: boolean }
   | { kind: 'source'; text: string }
-  | { kind: 'anything'; why: string };
+  | { kind: 'anything'; why: string }
+  | { kind: 'unjudged'; why: string };
 
 interface Wrapper {
   transparent: boolean;
@@ -349,25 +350,26 @@ const command: Wrapper = {
   },
 };
 
-const coproc: Wrapper = {
+/**
+ * After the keywords `time` and `coproc` bash reads a whole simple command, assignments included
+ * (`time FOO=1 rm`), which the grammar reads as words. A quoted `'FOO=1'` would be a program
+ * name instead, and quotes are gone from the words: both readings are judged.
+ */
+function afterKeyword(words: WordValue[]): Unwrapped[] {
+  const assignments: Assignment[] = [];
+  let i = 0;
+  for (; i < words.length; i++) {
+    const m = /^([A-Za-z_][A-Za-z0-9_]*)\+?=/.exec(words[i] ?? '');
+    if (!m) break;
+    assignments.push({ name: m[1]!, word: words[i]! });
+  }
+  return i ? [...run(words), ...run(words.slice(i), assignments)] : run(words);
+}
+
+const keyword: Wrapper = {
   transparent: true,
   unwrap(args) {
-    // The grammar reads `coproc NAME { ...; }` as words: what runs is not known from them.
-    if (args.some((a) => a === '{' || a === '}' || a === null))
-      return anything('coproc with a compound command');
-    return run(args);
-  },
-};
-
-const SHELLS = ['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash'];
-
-const WRAPPERS: ReadonlyMap<string, Wrapper> = new Map<string, Wrapper>([
-  ['command', command],
-  ['builtin', simple('builtin', true, {})],
-  ['exec', simple('exec', true, { flags: 'cl', withArg: 'a' })],
-  [
-    'time',
-    simple('time', true, {
+    const o = options('time', args, {
       flags: 'pvaq',
       withArg: 'fo',
       long: {
@@ -378,8 +380,43 @@ const WRAPPERS: ReadonlyMap<string, Wrapper> = new Map<string, Wrapper>([
         portability: false,
         quiet: false,
       },
-    }),
+    });
+    return o.ok ? afterKeyword(o.rest) : anything(o.why);
+  },
+};
+
+const coproc: Wrapper = {
+  transparent: true,
+  unwrap(args) {
+    // The grammar reads `coproc NAME { ...; }` as words: what runs is not known from them.
+    if (args.some((a) => a === '{' || a === '}' || a === null))
+      return anything('coproc with a compound command');
+    return afterKeyword(args);
+  },
+};
+
+/**
+ * Reserved words the grammar sometimes reads as a command's name (`! if a; then b; fi` gives the
+ * commands `if a`, `then b` and `fi`, with no syntax error): what follows is judged as the command
+ * bash would run, and the whole is unjudged, since the grammar did not read it as bash does.
+ */
+const RESERVED = ['!', '{', '}', 'case', 'do', 'done', 'elif', 'else', 'esac', 'fi', 'for'];
+RESERVED.push('function', 'if', 'in', 'select', 'then', 'until', 'while', '[[', ']]');
+const reserved = (word: string): Wrapper => ({
+  transparent: true,
+  unwrap: (args) => [
+    { kind: 'unjudged', why: `the grammar read the reserved word "${word}" as a command` },
+    ...afterKeyword(args),
   ],
+});
+
+const SHELLS = ['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash'];
+
+const WRAPPERS: ReadonlyMap<string, Wrapper> = new Map<string, Wrapper>([
+  ['command', command],
+  ['builtin', simple('builtin', true, {})],
+  ['exec', simple('exec', true, { flags: 'cl', withArg: 'a' })],
+  ['time', keyword],
   ['eval', evalBuiltin],
   ['coproc', coproc],
   ['nice', simple('nice', false, { withArg: 'n', long: { adjustment: true }, numbers: true })],
@@ -420,6 +457,7 @@ const WRAPPERS: ReadonlyMap<string, Wrapper> = new Map<string, Wrapper>([
   ['trap', trap],
   ['alias', alias],
   ...SHELLS.map((s) => [s, shell(s)] as const),
+  ...RESERVED.map((w) => [w, reserved(w)] as const),
 ]);
 
 /** The wrapper a program name is, judged by its last path component (`/usr/bin/env` is env). */

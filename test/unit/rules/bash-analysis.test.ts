@@ -186,6 +186,11 @@ describe('bash analysis: commands that run commands', () => {
     expect(analyze(cmd).commands.some((c) => c.words[0] === null)).toBe(true);
   });
 
+  it('after time and coproc a command may start with assignments: both readings are judged', () => {
+    expect(commands('time FOO=1 rm x')).toEqual(['FOO=1 rm x', 'FOO=1 | rm x']);
+    expect(commands('coproc A=1 rm')).toEqual(['A=1 rm', 'A=1 | rm']);
+  });
+
   it('a function body is judged as run, and the call as a command', () => {
     expect(commands('f() { rm x; }; f')).toEqual(['rm x', 'f']);
   });
@@ -216,6 +221,16 @@ describe('bash analysis: what it cannot judge', () => {
       expect(analyze(cmd).unjudged[0]).toMatch(/bash cannot parse it/);
     },
   );
+
+  it('a reserved word the grammar reads as a command name is unjudged, and what follows judged', () => {
+    const a = analyze('! if find . -exec rm {} \\;; then echo x; fi');
+    expect(a.unjudged).toEqual([
+      'the grammar read the reserved word "if" as a command',
+      'the grammar read the reserved word "then" as a command',
+      'the grammar read the reserved word "fi" as a command',
+    ]);
+    expect(show(a)).toEqual(['find . -exec rm {} ;', 'rm ?', 'echo x']);
+  });
 
   it('a command too long to read is unjudged', () => {
     expect(analyze(`echo ${'a'.repeat(100_001)}`).unjudged[0]).toMatch(/longer than/);
