@@ -70,6 +70,24 @@ export const MODULES = {
     mutate: ['electron/host/rpc/*.ts'],
     tests: ['test/unit/rpc/*.test.ts'],
   },
+  rules: {
+    mutate: [
+      'electron/host/rules/rule.ts',
+      'electron/host/rules/match-rule.ts',
+      'electron/host/rules/shell-pattern.ts',
+      'electron/host/rules/bash-analysis.ts',
+      'electron/host/rules/bash-words.ts',
+      'electron/host/rules/bash-wrappers.ts',
+      'electron/host/rules/permission-rules.ts',
+      'electron/host/rules/call-gate.ts',
+      'electron/host/rules/suggest-rule.ts',
+    ],
+    tests: [
+      'test/unit/rules/bash-analysis.test.ts',
+      'test/unit/rules/match-rule.test.ts',
+      'test/unit/rules/call-gate.test.ts',
+    ],
+  },
 };
 
 function main() {
