@@ -31,11 +31,12 @@ export interface CallInput {
  */
 export class ShellJudge {
   private readonly analyses = new Map<string, BashAnalysis>();
-  private readonly patterns = new Map<string, ShellPattern | null>();
 
+  /** `patterns`: rule patterns already read, kept by the caller across decisions (rules repeat). */
   constructor(
     private readonly parser: BashParser | null,
     private readonly loadError = 'the bash parser is not loaded',
+    private readonly patterns = new Map<string, ShellPattern | null>(),
   ) {}
 
   analysis(command: string): BashAnalysis {

@@ -2,6 +2,7 @@ import { isAbsolute, join } from 'node:path';
 import { hooksFromSource, type HookCommand } from '../hooks/hook-config';
 import { BashParser } from './bash-parser';
 import { shellSource, ShellJudge, type CallInput } from './match-rule';
+import type { ShellPattern } from './shell-pattern';
 import {
   decideByRules,
   rulesFromSource,
@@ -48,6 +49,8 @@ export class RulesService {
   private readonly files = new SettingsFiles();
   /** Bash's grammar, loaded on the first shell call judged and kept (or why it failed to load). */
   private bash: Promise<BashParser | Error> | undefined;
+  /** Shell rule patterns as bash reads them: a rule is read once, not at every call it judges. */
+  private readonly patterns = new Map<string, ShellPattern | null>();
 
   constructor(private readonly opts: RulesServiceOptions) {}
 
@@ -94,7 +97,7 @@ export class RulesService {
     const parser = await this.bash;
     return parser instanceof Error
       ? new ShellJudge(null, `bash's grammar could not be loaded (${parser.message})`)
-      : new ShellJudge(parser);
+      : new ShellJudge(parser, undefined, this.patterns);
   }
 
   /** The real project root and the settings file in it that a project rule goes to. */

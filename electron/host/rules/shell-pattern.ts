@@ -61,6 +61,10 @@ export function patternMayMatch(p: ShellPattern, c: JudgedCommand): boolean {
   if (p.assignments.some((a) => !assigned.includes(a) && !assigned.includes(null))) return false;
   const words: WordValue[] = c.moreArgs ? [...c.words, null] : c.words;
   const pw = p.words;
+  // Two programs named for sure, and not the same: no match (most commands, most rules).
+  const [program, first] = [pw[0], words[0]];
+  if (program !== undefined && program !== STAR && first && base(program) !== base(first))
+    return false;
   const same = (i: number, j: number) =>
     i === 0 && j === 0 ? base(pw[0]!) === base(words[0]!) : pw[i] === words[j];
   const seen = new Map<number, boolean>();
