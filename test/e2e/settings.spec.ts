@@ -20,6 +20,20 @@ test('settings show the model, change the edit backend in configs/app.json, show
   await expect(dialog.getByRole('status', { name: 'Sandbox status' })).toHaveText(
     /Landlock|Unconfined|refused|Off/,
   );
+  const status = dialog.getByRole('status', { name: 'Sandbox status' });
+  if ((await status.textContent())?.includes('Landlock'))
+    await expect(status).toContainText('Network:');
+  // The write scope is the project by default; unrestricted is a choice, with a warning.
+  const writes = dialog.getByRole('combobox', { name: 'Shell writes' });
+  await expect(writes).toHaveValue('project');
+  await expect(dialog.getByRole('alert')).toHaveCount(0);
+  await writes.selectOption('unrestricted');
+  await expect(dialog.getByRole('alert')).toContainText('~/.bashrc');
+  await expect
+    .poll(() => JSON.parse(readFileSync(join(home, 'configs', 'app.json'), 'utf8')).agent)
+    .toMatchObject({ shell_write_scope: 'unrestricted' });
+  await writes.selectOption('project');
+  await expect(dialog.getByRole('alert')).toHaveCount(0);
   const backend = dialog.getByRole('combobox', { name: 'Edit backend' });
   await expect(backend).toContainText('Follow the model (now SEARCH/REPLACE blocks)');
   await backend.selectOption('structured_patch');

@@ -76,10 +76,9 @@ for (const scope of ['unrestricted', 'project'] as const) {
         expect(snapshot(b.outside)).toBe(before);
       });
 
-      // /var/tmp rather than /tmp: this test's denied project lives in /tmp, which splits /tmp itself.
-      test('under the write scope the project and temp dirs stay writable and everything readable', async () => {
+      test('under the write scope the project, its TMPDIR and shared memory stay writable and everything readable', async () => {
         const out = await b.run(
-          'echo p > p.txt && cat p.txt; f=$(mktemp) && echo m > "$f" && cat "$f"; echo v > /var/tmp/mewbo-ws-$$ && cat /var/tmp/mewbo-ws-$$ && rm /var/tmp/mewbo-ws-$$; head -c 4 /etc/hostname >/dev/null && echo read-etc',
+          'echo p > p.txt && cat p.txt; f=$(mktemp) && echo m > "$f" && cat "$f"; echo v > /dev/shm/mewbo-ws-$$ && cat /dev/shm/mewbo-ws-$$ && rm /dev/shm/mewbo-ws-$$; head -c 4 /etc/hostname >/dev/null && echo read-etc',
         );
         expect(out).toBe('p\nm\nv\nread-etc\n');
       });

@@ -111,8 +111,12 @@ export const agentConfigSchema = z.strictObject({
   /** "" follows the active model; otherwise pins one edit backend. */
   edit_tool: z.enum(['', 'search_replace_block', 'structured_patch']).default(''),
   shell_sandbox: z.boolean().default(true),
-  /** Opt-in: also confine writes to the project, its allowed_paths and temp directories. */
-  shell_write_scope: z.enum(['unrestricted', 'project']).default('unrestricted'),
+  /**
+   * Where a confined shell may write: "project" (the project or session root, its allowed_paths,
+   * the shell's own TMPDIR, /dev/shm and sandbox.cache_dirs; the home and its dotfiles are
+   * read-only), or "unrestricted" (anywhere the user may, but the denied paths).
+   */
+  shell_write_scope: z.enum(['unrestricted', 'project']).default('project'),
   shell_denied_paths: z.array(absPath).default([]),
   harness_self_deny: z.boolean().default(true),
   server_sandbox: z.boolean().default(false),
@@ -136,6 +140,26 @@ export const agentConfigSchema = z.strictObject({
     .prefault({}),
 });
 
+/**
+ * Package caches a confined shell may write under the project write scope (npm, pip, cargo, go),
+ * so installs and builds still work while the rest of the home is read-only. Only those that
+ * exist are granted.
+ */
+export const DEFAULT_CACHE_DIRS = [
+  '~/.npm',
+  '~/.cache/pip',
+  '~/.cargo/registry',
+  '~/.cargo/git',
+  '~/go/pkg/mod',
+  '~/.cache/go-build',
+];
+const homePath = z
+  .string()
+  .refine(
+    (p) => p.startsWith('/') || p.startsWith('~/'),
+    'must be an absolute path or start with ~/',
+  );
+
 export const shellsConfigSchema = z.strictObject({
   /** Characters of output kept per background shell (seed: 1,000,000). */
   buffer_chars: z.number().int().min(1024).default(1_000_000),
@@ -149,6 +173,7 @@ export const shellsConfigSchema = z.strictObject({
 
 /** Confinement of shells and confined servers beyond the agent.shell_* switches (issue #25). */
 export const sandboxConfigSchema = z.strictObject({
+  cache_dirs: z.array(homePath).default(DEFAULT_CACHE_DIRS),
   network: z
     .strictObject({
       /** The user's own destinations, for every project: reached through the proxy, unasked. */

@@ -43,6 +43,7 @@ export class AppSettingsService {
       edit_tool: c.agent.edit_tool,
       effective_edit_tool: chooseEditBackend(c.agent, selected?.model ?? null),
       shell_sandbox: c.agent.shell_sandbox,
+      shell_write_scope: c.agent.shell_write_scope,
       tool_search: c.agent.tool_search,
       config_problems: [...this.deps.store.problems],
     };
@@ -50,13 +51,21 @@ export class AppSettingsService {
 
   async update(
     patch: Partial<
-      Pick<AppSettings, 'permission_mode' | 'edit_tool' | 'shell_sandbox' | 'tool_search'>
+      Pick<
+        AppSettings,
+        'permission_mode' | 'edit_tool' | 'shell_sandbox' | 'shell_write_scope' | 'tool_search'
+      >
     >,
   ): Promise<AppSettings> {
     try {
       await this.deps.store.update((raw) => {
         const agent = isObject(raw.agent) ? raw.agent : {};
-        for (const key of ['edit_tool', 'shell_sandbox', 'tool_search'] as const)
+        for (const key of [
+          'edit_tool',
+          'shell_sandbox',
+          'shell_write_scope',
+          'tool_search',
+        ] as const)
           if (patch[key] !== undefined) agent[key] = patch[key];
         raw.agent = agent;
         if (patch.permission_mode) raw.permission_mode = patch.permission_mode;

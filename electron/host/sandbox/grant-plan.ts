@@ -36,6 +36,13 @@ export interface PlanInput {
   writeScope: WriteScope;
   /** Temporary directories writable under the project write scope (the shell's own TMPDIR first). */
   tempDirs: string[];
+  /**
+   * Package caches writable under the project write scope (sandbox.cache_dirs, absolute): those
+   * that exist, never the home nor a directory holding it.
+   */
+  cacheDirs?: string[];
+  /** The user's home: a cache directory may not be it (every dotfile would be writable). */
+  home?: string;
   /** Terminals (/dev/pts) may be written but not read: a foreground run on a PTY. */
   terminalWriteOnly?: boolean;
 }
@@ -128,6 +135,17 @@ export function compileGrants(input: PlanInput): GrantPlan {
     if (!project) break; // unrestricted: only the shell's own TMPDIR needs its explicit grant
   }
   if (project) {
+    for (const dir of (input.cacheDirs ?? []).map(realPathLoose)) {
+      if (dir === '/' || (input.home && isInside(dir, realPathLoose(input.home)))) {
+        builder.warnings.push(
+          `sandbox: cache directory ${dir} not granted: it would make every file of the home writable (choose agent.shell_write_scope "unrestricted" for that)`,
+        );
+      } else if (insideDenied(dir)) {
+        builder.warnings.push(`sandbox: cache directory ${dir} lies in a denied path; not granted`);
+      } else if (existsSync(dir)) {
+        builder.grantTree(dir, ALL_RIGHTS);
+      }
+    }
     for (const dev of WRITABLE_DEVICES) {
       if (dev === TERMINALS && input.terminalWriteOnly) continue;
       if (existsSync(dev) && !insideDenied(dev)) builder.grantTree(dev, DEVICE_WRITE_RIGHTS);

@@ -1,5 +1,5 @@
-import { tmpdir } from 'node:os';
-import { dirname } from 'node:path';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
 import type { AppConfig } from '../config/schema';
 import { errorPayload, type ErrorPayload } from '../../../shared/tools/payload';
 import type { NetworkStatus, SandboxStatus } from '../../../shared/tools/shell-payload';
@@ -19,8 +19,19 @@ export type { NetworkGrant } from './network-grant';
 // is confined only when the spawn asks for it (a NetworkGrant) and the kernel can hold it; the
 // status says which, never more than is there.
 
-/** Where programs put temporary files; writable under the project write scope. */
-const SYSTEM_TEMP_DIRS = [tmpdir(), '/tmp', '/var/tmp', '/dev/shm'];
+/**
+ * Writable under the project write scope besides the spawn's own temp directory: POSIX shared
+ * memory and semaphores (shm_open, sem_open: python's multiprocessing locks, Chromium) live here
+ * and nowhere else. /tmp and /var/tmp are not: every common tool honours TMPDIR, and /tmp holds
+ * other sessions' temp directories and the host's own files, which one session's shell must not
+ * plant in; /var/tmp outlives a reboot.
+ */
+const SHARED_MEMORY_DIRS = ['/dev/shm'];
+
+/** `~/x` under `home`; an absolute path as it is. */
+function expandHome(path: string, home: string): string {
+  return path.startsWith('~/') ? join(home, path.slice(2)) : path;
+}
 
 export interface SandboxOptions {
   /** The compiled launcher, or null when it was not built. */
@@ -30,6 +41,8 @@ export interface SandboxOptions {
   homeDir: string;
   /** Directories a denial may not cover; default: the runtime's and the shell's. */
   protectedDirs?: string[];
+  /** The user's home, where `~/` in sandbox.cache_dirs points; default: os.homedir(). */
+  userHome?: string;
   platform?: NodeJS.Platform;
   log?: (line: string) => void;
   /**
@@ -85,9 +98,11 @@ export class Sandbox {
   private loggedUnconfined = false;
   private readonly protectedDirs: string[];
   private readonly platform: NodeJS.Platform;
+  private readonly home: string;
 
   constructor(private readonly opts: SandboxOptions) {
     this.platform = opts.platform ?? process.platform;
+    this.home = opts.userHome ?? homedir();
     this.protectedDirs = opts.protectedDirs ?? [
       dirname(realPathLoose(process.execPath)),
       dirname(realPathLoose('/bin/sh')),
@@ -155,7 +170,9 @@ export class Sandbox {
     const plan = compileGrants({
       deny,
       writeScope: status.write_scope,
-      tempDirs: [...req.tempDirs, ...SYSTEM_TEMP_DIRS],
+      tempDirs: [...req.tempDirs, ...SHARED_MEMORY_DIRS],
+      cacheDirs: req.config.sandbox.cache_dirs.map((d) => expandHome(d, this.home)),
+      home: this.home,
       terminalWriteOnly: req.terminalWriteOnly,
     });
     const network = status.network;

@@ -103,6 +103,8 @@ export class ShellService implements Disposable {
       homeDir: opts.paths.home,
       log: opts.log,
       registeredProjects: opts.registeredProjects,
+      // `~/` in sandbox.cache_dirs is the home the shells see.
+      userHome: opts.env?.HOME,
     });
   }
 

@@ -4,10 +4,12 @@ import { permissionModeWire } from '../common';
 import { configProblemSchema } from '../config-problem';
 
 // The app settings the Settings screen edits besides the model (models.*) and MCP (mcp.*): the
-// default permission mode, the edit backend, the shell sandbox switch and tool search. Each is a
+// default permission mode, the edit backend, the shell sandbox switch and its write scope, and
+// tool search. Each is a
 // key of configs/app.json; a change is written there and applies to runs started after it.
 
 const editTool = z.enum(['', 'search_replace_block', 'structured_patch']);
+const writeScope = z.enum(['project', 'unrestricted']);
 
 export const appSettingsSchema = z.object({
   permission_mode: permissionModeWire,
@@ -16,6 +18,8 @@ export const appSettingsSchema = z.object({
   /** The backend in effect for the active model (what "" resolves to right now). */
   effective_edit_tool: z.enum(['search_replace_block', 'structured_patch']),
   shell_sandbox: z.boolean(),
+  /** agent.shell_write_scope: "project" (the default) or "unrestricted". */
+  shell_write_scope: writeScope,
   tool_search: z.enum(['auto', 'on', 'off']),
   /** Mistakes in configs/app.json (unknown keys, bad values that took their default). */
   config_problems: z.array(configProblemSchema),
@@ -29,6 +33,7 @@ export const settingsCommands = {
       permission_mode: permissionModeWire.optional(),
       edit_tool: editTool.optional(),
       shell_sandbox: z.boolean().optional(),
+      shell_write_scope: writeScope.optional(),
       tool_search: z.enum(['auto', 'on', 'off']).optional(),
     }),
     appSettingsSchema,

@@ -54,7 +54,8 @@ function leaked(world: AttackWorld, out: string, session: string): string[] {
 
 describe.runIf(abi > 0)('route 6: app state and install', () => {
   test('unprotected: with only configs/ denied (the old list), a shell rewrites sessions/ and state/', async () => {
-    w = attackWorld({ harness_self_deny: false });
+    // Writes unrestricted as they were then: the state lies outside the project.
+    w = attackWorld({ harness_self_deny: false, shell_write_scope: 'unrestricted' });
     const { session, attack } = plant(w);
     // The old deny list: $MEWBO_HOME/configs and nothing else of the app's state.
     extra = new ShellService({
@@ -82,14 +83,17 @@ describe.runIf(abi > 0)('route 6: app state and install', () => {
     );
   });
 
-  test('protected: a shell reaches nothing of $MEWBO_HOME or the install, with a clear refusal', async () => {
-    w = attackWorld();
-    const { session, attack } = plant(w);
-    const out = await w.run(attack);
-    expect(out).toContain('end');
-    expect(out).toMatch(/Permission denied/);
-    expect(leaked(w, out, session)).toEqual([]);
-  });
+  // Under both write scopes: the deny list holds the state, not just the default's read-only home.
+  for (const scope of ['project', 'unrestricted'] as const) {
+    test(`protected (${scope} writes): a shell reaches nothing of $MEWBO_HOME or the install, with a clear refusal`, async () => {
+      w = attackWorld({ shell_write_scope: scope });
+      const { session, attack } = plant(w);
+      const out = await w.run(attack);
+      expect(out).toContain('end');
+      expect(out).toMatch(/Permission denied/);
+      expect(leaked(w, out, session)).toEqual([]);
+    });
+  }
 
   test('protected: a confined server (server_sandbox) reaches nothing of $MEWBO_HOME either', async () => {
     w = attackWorld();

@@ -242,7 +242,7 @@ describe('sandbox outcomes through the shell service', () => {
       const status = {
         mode: 'landlock',
         abi,
-        write_scope: 'unrestricted',
+        write_scope: 'project',
         network: { mode: 'open', reason: 'no egress proxy confines it' },
       };
       expect(await svc.sandboxStatus()).toEqual(status);

@@ -568,9 +568,10 @@ describe('the Sandbox', () => {
     // On a key clash the configured project wins: the registered path under that key is not denied.
     expect(covering(grants, join(clash, 'x'))).not.toEqual([]);
     expect(rightsOf(grants, root)).toBe(ALL_RIGHTS);
-    // The system temp directories (those holding no denied path) are writable in project scope.
-    for (const tmp of ['/var/tmp', '/dev/shm'].filter(existsSync).map(realPathLoose))
-      expect([tmp, rightsOf(grants, tmp)]).toEqual([tmp, ALL_RIGHTS]);
+    // Shared memory is writable in project scope; /tmp and /var/tmp are not (TMPDIR is).
+    expect(rightsOf(grants, realPathLoose('/dev/shm'))).toBe(ALL_RIGHTS);
+    for (const tmp of ['/tmp', '/var/tmp'].map(realPathLoose))
+      expect([tmp, rightsOf(grants, tmp) ?? READ_RIGHTS]).toEqual([tmp, READ_RIGHTS]);
     expect(prepared.warnings).toEqual([]);
   });
 
@@ -630,6 +631,116 @@ describe('the Sandbox', () => {
     const grants = parseRules(prepared.rules!);
     expect(covering(grants, join(proj, 'x'))).not.toEqual([]);
     expect(covering(grants, join(other, 'x'))).toEqual([]);
+  });
+
+  describe('the write scope', () => {
+    function sandbox(home: string) {
+      return new Sandbox({
+        launcher: fakeLauncher('{"abi":4,"net":true}'),
+        installRoot: null,
+        homeDir: scratch(),
+        platform: 'linux',
+        userHome: home,
+      });
+    }
+
+    test('is the project by default: the root, the own temp directory and shared memory; the home is read-only', async () => {
+      const dir = scratch();
+      const home = mk(dir, 'home');
+      const root = mk(dir, 'proj');
+      const own = mk(dir, 'tmp-own');
+      const sb = sandbox(home);
+      expect(await sb.status(config())).toMatchObject({ write_scope: 'project' });
+      const prepared = await sb.prepare({ config: config(), root, tempDirs: [own] });
+      if (!('rules' in prepared)) throw new Error('refused');
+      const grants = parseRules(prepared.rules!);
+      expect(rightsOf(grants, root)).toBe(ALL_RIGHTS);
+      expect(rightsOf(grants, own)).toBe(ALL_RIGHTS);
+      const writable = (p: string) =>
+        grants.some((g) => isInside(g.path, p) && (g.rights & FS.WRITE_FILE) !== 0);
+      expect(writable(join(home, '.bashrc'))).toBe(false);
+      expect(writable(join(home, '.ssh', 'authorized_keys'))).toBe(false);
+      expect(writable(join(realPathLoose('/tmp'), 'x'))).toBe(false);
+      expect(writable(join(realPathLoose('/dev/shm'), 'x'))).toBe(true);
+    });
+
+    test("package caches that exist are writable, `~/` being the shells' home; missing ones are not made", async () => {
+      const dir = scratch();
+      const home = mk(dir, 'home');
+      const npm = mk(home, '.npm');
+      const elsewhere = mk(dir, 'elsewhere-cache');
+      const prepared = await sandbox(home).prepare({
+        config: config({ sandbox: { cache_dirs: ['~/.npm', '~/.cache/pip', elsewhere] } }),
+        root: mk(dir, 'proj'),
+        tempDirs: [],
+      });
+      if (!('rules' in prepared)) throw new Error('refused');
+      const grants = parseRules(prepared.rules!);
+      expect(rightsOf(grants, npm)).toBe(ALL_RIGHTS);
+      expect(rightsOf(grants, elsewhere)).toBe(ALL_RIGHTS);
+      expect(
+        covering(grants, join(home, '.cache', 'pip')).map((p) => rightsOf(grants, p)),
+      ).not.toContain(ALL_RIGHTS);
+      expect(existsSync(join(home, '.cache'))).toBe(false);
+      expect(prepared.warnings).toEqual([]);
+    });
+
+    test('the default caches are the npm, pip, cargo and go ones', () => {
+      expect(config().sandbox.cache_dirs).toEqual([
+        '~/.npm',
+        '~/.cache/pip',
+        '~/.cargo/registry',
+        '~/.cargo/git',
+        '~/go/pkg/mod',
+        '~/.cache/go-build',
+      ]);
+      expect(() => config({ sandbox: { cache_dirs: ['relative/cache'] } })).toThrow(
+        /absolute path or start with ~\//,
+      );
+    });
+
+    test('a cache directory that is the home, holds it, or lies in a denied path is refused with a warning', async () => {
+      const dir = scratch();
+      const home = mk(dir, 'home');
+      const appHome = mk(dir, 'app-home');
+      const inApp = mk(appHome, 'cache');
+      const sb = new Sandbox({
+        launcher: fakeLauncher('{"abi":4,"net":true}'),
+        installRoot: null,
+        homeDir: appHome,
+        platform: 'linux',
+        userHome: home,
+      });
+      const prepared = await sb.prepare({
+        config: config({ sandbox: { cache_dirs: ['~/', dir, '/', inApp] } }),
+        root: mk(dir, 'proj'),
+        tempDirs: [],
+      });
+      if (!('rules' in prepared)) throw new Error('refused');
+      const why = 'it would make every file of the home writable';
+      expect(prepared.warnings).toEqual([
+        `sandbox: cache directory ${home} not granted: ${why} (choose agent.shell_write_scope "unrestricted" for that)`,
+        `sandbox: cache directory ${dir} not granted: ${why} (choose agent.shell_write_scope "unrestricted" for that)`,
+        `sandbox: cache directory / not granted: ${why} (choose agent.shell_write_scope "unrestricted" for that)`,
+        `sandbox: cache directory ${inApp} lies in a denied path; not granted`,
+      ]);
+      const grants = parseRules(prepared.rules!);
+      expect(rightsOf(grants, home) ?? READ_RIGHTS).toBe(READ_RIGHTS);
+      expect(covering(grants, join(inApp, 'x'))).toEqual([]);
+    });
+
+    test('unrestricted grants no caches of its own: everything is writable already', async () => {
+      const dir = scratch();
+      const home = mk(dir, 'home');
+      const npm = mk(home, '.npm');
+      const prepared = await sandbox(home).prepare({
+        config: config({ agent: { shell_write_scope: 'unrestricted' } }),
+        root: mk(dir, 'proj'),
+        tempDirs: [],
+      });
+      if (!('rules' in prepared)) throw new Error('refused');
+      expect(rightsOf(parseRules(prepared.rules!), npm)).toBeUndefined();
+    });
   });
 
   describe('the network grant', () => {

@@ -5,7 +5,10 @@ import { WithheldEnv } from './WithheldEnv';
 import type { NetworkStatus, SandboxStatus } from '../../../../../shared/tools/shell-payload';
 
 type Patch = Partial<
-  Pick<AppSettings, 'permission_mode' | 'edit_tool' | 'shell_sandbox' | 'tool_search'>
+  Pick<
+    AppSettings,
+    'permission_mode' | 'edit_tool' | 'shell_sandbox' | 'shell_write_scope' | 'tool_search'
+  >
 >;
 
 const BACKEND_LABEL = {
@@ -132,6 +135,29 @@ export function AgentSettings() {
           />
           Keep shell commands out of other projects and the app’s own config and keys
         </label>
+        <label>
+          Shell writes
+          <select
+            value={s.shell_write_scope}
+            onChange={(e) =>
+              void update({
+                shell_write_scope: e.target.value as AppSettings['shell_write_scope'],
+              })
+            }
+          >
+            <option value="project">
+              Project: the project, its temp directory and package caches
+            </option>
+            <option value="unrestricted">Unrestricted: anywhere you can write</option>
+          </select>
+        </label>
+        {s.shell_write_scope === 'unrestricted' && (
+          <p className="sandbox-state warn" role="alert">
+            Shell commands can write your home: ~/.bashrc, ~/.profile, ~/.config/autostart and
+            ~/.ssh. Code left there runs outside the sandbox, the next time you log in or open a
+            terminal.
+          </p>
+        )}
         {lines.length > 0 && (
           <div role="status" aria-label="Sandbox status">
             {lines.map((l) => (
