@@ -32,6 +32,11 @@ export const commands: CliCommandEntry[] = [
     load: async () => (await import('./mcp')).mcpCommand,
   },
   {
+    name: 'mcp-auth',
+    summary: 'sign in to, sign out of, or show the sign-in of MCP servers behind OAuth',
+    load: async () => (await import('./mcp-auth')).mcpAuthCommand,
+  },
+  {
     name: 'run',
     summary: 'run one headless agent session on a project, streaming its events as JSON lines',
     load: async () => (await import('./run')).runCommand,

@@ -6,6 +6,8 @@ import { homePaths } from '../host/config/paths';
 import { readJsonOr } from '../host/store/atomic-json';
 import { lastRunState } from '../host/agent/session-state';
 import { checkSessionRoot, ForbiddenRootError, rootLimitsOf } from '../host/sessions/session-root';
+import { headlessSignIn } from '../host/mcp/sign-in-policy';
+import { browserOpener } from '../host/system/browser-opener';
 import type { Session } from '../host/sessions/session';
 import { parseCliArgs, permissionModeOption, UsageError, type CliCommand } from './command';
 
@@ -123,6 +125,11 @@ export const runCommand: CliCommand = {
       // Headless: nobody sees Settings, so a bad value stops the run before it acts on a default.
       configErrors: 'refuse',
       trustRoots: args.trust && root ? [root] : [],
+      // Nobody presses Sign in here: a server that needs it opens the browser (bounded wait), or
+      // the run says which command signs in and goes on without that server.
+      mcpSignIn: headlessSignIn(browserOpener(), (line) =>
+        process.stderr.write(`mewbo run: ${line}\n`),
+      ),
     });
     try {
       let session: Session;

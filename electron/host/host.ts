@@ -22,7 +22,7 @@ import { ProjectRegistry } from './projects/project-registry';
 import { ProjectSwitcher } from './projects/project-switcher';
 import type { McpManager } from './mcp/mcp-manager';
 import { createMcpManager } from './mcp/create-mcp-manager';
-import { projectHandlers, projectsTopic } from './handlers/projects';
+import { mcpTopic, projectHandlers, projectsTopic } from './handlers/projects';
 import { DevicesService } from './devices/devices-service';
 import { rememberPairingInConfig } from './devices/remember-pairing';
 import { deviceHandlers, devicesTopic } from './handlers/devices';
@@ -50,6 +50,8 @@ import { checkpointHandlers } from './handlers/checkpoints';
 import { fileHandlers } from './handlers/files';
 import { ProjectFileIndex } from './projects/file-index';
 import { rootLimitsOf } from './sessions/session-root';
+import { userStartedSignIn, type SignInPolicy } from './mcp/sign-in-policy';
+import { browserOpener } from './system/browser-opener';
 
 export interface HostOptions {
   env?: NodeJS.ProcessEnv;
@@ -63,6 +65,11 @@ export interface HostOptions {
   loginLinks?: () => LoginLinkSource | undefined;
   /** What a bad value in configs/app.json does (ConfigErrorPolicy): `mewbo run` refuses. */
   configErrors?: ConfigErrorPolicy;
+  /**
+   * When an MCP server needs sign-in: default, when the user asks (Settings), opening pages with
+   * $BROWSER or the system opener; `mewbo run` signs in by itself and reports on stderr.
+   */
+  mcpSignIn?: SignInPolicy;
 }
 
 /**
@@ -120,12 +127,17 @@ export class Host extends DisposableObject {
       home: paths.home,
       configured: config.projects,
     });
+    // API keys and MCP sign-ins: one store, the user's.
+    const secrets =
+      opts.secrets ?? new FileSecretStore(paths.secretsFile, (fn) => configStore.exclusive(fn));
     const mcpStore = new DisposableStore();
     const mcp = createMcpManager({
       config,
       trust,
       homeDir: paths.home,
       store: mcpStore,
+      secrets,
+      signIn: opts.mcpSignIn ?? userStartedSignIn(browserOpener(env)),
     });
     const projectTools = new ProjectSwitcher(projects, sessions);
     // Language servers register with their own store so they shut down after the runs that use them.
@@ -163,8 +175,7 @@ export class Host extends DisposableObject {
       config: configStore,
       env,
       learned: new ResponsesOnlyModels(join(paths.stateDir, 'openai-responses-only.json')),
-      secrets:
-        opts.secrets ?? new FileSecretStore(paths.secretsFile, (fn) => configStore.exclusive(fn)),
+      secrets,
     });
     const rules = new RulesService({
       configFile: paths.configFile,
@@ -262,6 +273,7 @@ export class Host extends DisposableObject {
       shell: shellTopic(shells, sessions),
       settings: appSettings.topic(),
       trust: trustTopic(trust),
+      mcp: mcpTopic(mcp),
     };
     const host = new Host(
       paths,

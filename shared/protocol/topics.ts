@@ -7,7 +7,8 @@ export type Topic =
   | 'projects'
   | 'devices'
   | 'settings'
-  | 'trust';
+  | 'trust'
+  | 'mcp';
 
 export const TOPIC_PATTERN =
-  /^(session:s_[a-z0-9]+|sessions|shell:[A-Za-z0-9_:-]+|projects|devices|settings|trust)$/;
+  /^(session:s_[a-z0-9]+|sessions|shell:[A-Za-z0-9_:-]+|projects|devices|settings|trust|mcp)$/;

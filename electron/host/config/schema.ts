@@ -36,6 +36,44 @@ export const lspServerConfigSchema = z.strictObject({
   disabled: z.boolean().default(false),
 });
 
+/**
+ * `mcpServers.NAME.oauth` (issue 27): the client settings of an HTTP server behind OAuth, when the
+ * user has them. Without it the app registers itself (a Client ID Metadata Document when
+ * `client_metadata_url` is set and the server takes one, else dynamic registration). With
+ * `client_id` it is a pre-registered client; `grant: "client_credentials"` makes it a machine
+ * client that never opens a browser. Tokens are never here: they live in the secret store.
+ */
+export const mcpOAuthConfigSchema = z
+  .strictObject({
+    client_id: z.string().min(1).optional(),
+    client_secret: z.string().min(1).optional(),
+    /** PKCS#8 PEM for private_key_jwt client authentication (RFC 7523). */
+    private_key_pem: z.string().min(1).optional(),
+    /** JWS algorithm for `private_key_pem`; default from the key (RS256, ES256/384/512, EdDSA). */
+    signing_algorithm: z.string().min(1).optional(),
+    /** Asked for when neither the server's challenge nor its metadata names scopes. */
+    scopes: z.array(z.string().min(1)).optional(),
+    grant: z.enum(['authorization_code', 'client_credentials']).default('authorization_code'),
+    /** An HTTPS URL serving this client's metadata document (CIMD), used as its client_id. */
+    client_metadata_url: z
+      .url()
+      .refine((u) => /^https:\/\/[^/]+\/./.test(u), 'must be an https URL with a path')
+      .optional(),
+  })
+  .superRefine((o, ctx) => {
+    const issue = (path: string, message: string) =>
+      ctx.addIssue({ code: 'custom', path: [path], message });
+    if (o.client_secret && o.private_key_pem)
+      issue('private_key_pem', 'give client_secret or private_key_pem, not both');
+    if ((o.client_secret || o.private_key_pem) && !o.client_id)
+      issue('client_id', 'a client secret or key needs the client_id it belongs to');
+    if (o.grant === 'client_credentials' && !(o.client_secret || o.private_key_pem))
+      issue('grant', 'client_credentials needs client_id with client_secret or private_key_pem');
+    if (o.signing_algorithm && !o.private_key_pem)
+      issue('signing_algorithm', 'signing_algorithm is for private_key_pem');
+  });
+export type McpOAuthConfig = z.infer<typeof mcpOAuthConfigSchema>;
+
 export const mcpServerConfigSchema = z.union([
   z.strictObject({
     type: z.literal('stdio').optional(),
@@ -49,6 +87,7 @@ export const mcpServerConfigSchema = z.union([
     type: z.enum(['http', 'streamable-http']),
     url: z.url(),
     headers: z.record(z.string(), z.string()).default({}),
+    oauth: mcpOAuthConfigSchema.optional(),
     disabled: z.boolean().default(false),
   }),
 ]);

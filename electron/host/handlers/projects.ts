@@ -16,6 +16,8 @@ type ProjectHandlers = Pick<
   | 'projects.createWorktree'
   | 'mcp.servers'
   | 'mcp.restart'
+  | 'mcp.signIn'
+  | 'mcp.signOut'
 >;
 
 export function projectHandlers(registry: ProjectRegistry, mcp: McpManager): ProjectHandlers {
@@ -42,6 +44,19 @@ export function projectHandlers(registry: ProjectRegistry, mcp: McpManager): Pro
     }),
     'mcp.servers': async () => ({ servers: await mcp.servers() }),
     'mcp.restart': async (req) => ({ server: await mcp.restart(req.id) }),
+    'mcp.signIn': async (req) => {
+      const started = await mcp.signIn(req.id);
+      return { authorization_url: started.authorizationUrl, opened_with: started.openedWith };
+    },
+    'mcp.signOut': async (req) => ({ server: await mcp.signOut(req.id) }),
+  };
+}
+
+/** `mcp`: a server's state, tools or sign-in changed; Settings asks `mcp.servers` again. */
+export function mcpTopic(mcp: McpManager): TopicProvider {
+  return async (_rest, _cursor, sink) => {
+    const sub = mcp.onDidChange(() => sink({ type: 'mcp' }));
+    return toDisposable(() => sub.dispose());
   };
 }
 

@@ -52,3 +52,19 @@ export const DEFAULT_MCP_LIMITS: McpLimits = {
   restartWaitMs: RESTART_WAIT_MS,
   resultMaxChars: RESULT_MAX_CHARS,
 };
+
+/** The name this app registers under with an authorization server (it shows it on its consent page). */
+export const OAUTH_CLIENT_NAME = 'Mewbo';
+/**
+ * A background connection's redirect URI: the SDK builds an authorization URL before it reports
+ * that the user is needed, and that URL is never opened; a sign-in uses its own listener's.
+ */
+export const OAUTH_PLACEHOLDER_REDIRECT = 'http://127.0.0.1/callback';
+/**
+ * How long a headless run (`mewbo run`) waits for the browser to come back from a sign-in before it
+ * goes on without that server: long enough to type a password and approve, short enough that an
+ * unattended run does not hang.
+ */
+export const HEADLESS_SIGN_IN_WAIT_MS = 2 * 60_000;
+/** How long a sign-in the user started (Settings, `mewbo mcp-auth login`) waits for the browser. */
+export const SIGN_IN_WAIT_MS = 5 * 60_000;

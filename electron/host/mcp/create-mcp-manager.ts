@@ -8,6 +8,8 @@ import { LauncherSandbox } from '../lsp/sandboxed-launch';
 import { moduleDir } from '../lsp/resolve-command';
 import { findInstallRoot, findLauncher } from '../sandbox/launcher';
 import { McpManager, type McpTrust } from './mcp-manager';
+import type { SecretStore } from '../secrets/secret-store';
+import type { SignInPolicy } from './sign-in-policy';
 
 // The McpManager as the composition root builds it: the app's servers from configs/app.json and,
 // with agent.server_sandbox on, stdio servers started only under the Landlock launcher. Both
@@ -20,6 +22,9 @@ export interface CreateMcpOptions {
   /** $MEWBO_HOME: denied whole to confined shells and servers. */
   homeDir: string;
   store: DisposableStore;
+  /** Where HTTP servers' sign-ins are kept (the user's secret store). */
+  secrets: SecretStore;
+  signIn: SignInPolicy;
 }
 
 export function createMcpManager(opts: CreateMcpOptions): McpManager {
@@ -47,6 +52,8 @@ export function createMcpManager(opts: CreateMcpOptions): McpManager {
       appServers: opts.config.mcpServers,
       trust: opts.trust,
       sandbox: wrap ? (root, argv) => wrap(root ?? noProjectRoot, argv) : undefined,
+      secrets: opts.secrets,
+      signIn: opts.signIn,
     }),
   );
 }

@@ -2,10 +2,18 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { Emitter, type Event } from '../lifecycle/emitter';
 import type { Disposable } from '../lifecycle/disposable';
-import type { McpServerState, McpServerStatus } from '../../../shared/protocol/commands/mcp';
+import type {
+  McpServerState,
+  McpServerStatus,
+  McpSignIn,
+} from '../../../shared/protocol/commands/mcp';
+import type { SecretStore } from '../secrets/secret-store';
 import { DEFAULT_MCP_LIMITS, type McpLimits } from './constants';
 import { specKey, type McpServerSpec } from './server-spec';
 import { StderrTail } from './stderr-tail';
+import type { McpServerSandbox } from './server-sandbox';
+import type { McpServerAuth, OpenAuthorization } from './oauth/server-auth';
+import { loginCommand, type SignInPolicy } from './sign-in-policy';
 
 /** The SDK, loaded with the first connection (sdk.ts). */
 type Sdk = typeof import('./sdk');
@@ -15,7 +23,15 @@ const loadSdk = (): Promise<Sdk> => (sdkModule ??= import('./sdk'));
 function transportKind(spec: McpServerSpec): 'stdio' | 'http' {
   return 'url' in spec.config ? 'http' : 'stdio';
 }
-import type { McpServerSandbox } from './server-sandbox';
+
+/** What a connection is given besides its spec: limits, confinement, where sign-ins are kept. */
+export interface McpConnectionOptions {
+  limits?: McpLimits;
+  sandbox?: McpServerSandbox;
+  /** Where an HTTP server's OAuth tokens live (per user); one file or the OS keyring. */
+  secrets: SecretStore;
+  signIn: SignInPolicy;
+}
 
 export type CallOutcome =
   | { ok: true; result: CallToolResult }
@@ -42,17 +58,23 @@ export class McpConnection implements Disposable {
   private settled: Promise<void> = Promise.resolve();
   private readonly stderr = new StderrTail();
   private readonly changed = new Emitter<McpConnection>();
+  /** HTTP servers: their OAuth (created with the SDK, on the first attempt). */
+  private auth: McpServerAuth | null = null;
+  private signInShown: McpSignIn | null = null;
+  /** The sign-in under way, so a second Sign in joins it instead of opening another page. */
+  private signingIn: Promise<void> | null = null;
 
   /** State or tool list changed. */
   readonly onDidChange: Event<McpConnection> = this.changed.event;
   readonly id: string;
+  readonly limits: McpLimits;
 
   constructor(
     readonly spec: McpServerSpec,
-    readonly limits: McpLimits = DEFAULT_MCP_LIMITS,
-    private readonly sandbox?: McpServerSandbox,
+    private readonly opts: McpConnectionOptions,
   ) {
     this.id = specKey(spec);
+    this.limits = opts.limits ?? DEFAULT_MCP_LIMITS;
     if (spec.config.disabled) this.stateValue = 'disabled';
   }
 
@@ -81,15 +103,43 @@ export class McpConnection implements Disposable {
     await this.settled;
   }
 
-  private async attempt(): Promise<void> {
+  /** The server's OAuth, made once the SDK is loaded; null for a stdio server. */
+  private async serverAuth(): Promise<McpServerAuth | null> {
+    const config = this.spec.config;
+    if (!('url' in config)) return null;
+    if (!this.auth) {
+      const { McpServerAuth } = await loadSdk();
+      this.auth = new McpServerAuth(
+        this.spec.name,
+        this.id,
+        config.url,
+        config.oauth,
+        this.opts.secrets,
+      );
+    }
+    return this.auth;
+  }
+
+  /**
+   * @param mayAutoSignIn Whether a 401 may start a sign-in by itself (a headless run's policy); off
+   *   for the attempt that follows one, so a server that refuses the new token is not signed in to
+   *   again and again.
+   */
+  private async attempt(mayAutoSignIn = true): Promise<void> {
     if (this.disposed) return;
     this.setState(this.everConnected ? 'restarting' : 'starting');
     const launch = await this.sandboxedLaunch();
     if (launch === 'refused' || this.disposed) return;
     const { Client, openTransport, ToolListChangedNotificationSchema } = await loadSdk();
+    const auth = await this.serverAuth();
+    auth?.forgetRequests();
+    const http = auth
+      ? { authProvider: await auth.transportProvider(), fetch: auth.fetch }
+      : undefined;
+    await this.refreshSignInShown();
     if (this.disposed) return;
     const client = new Client(CLIENT_INFO, { capabilities: {} });
-    const opened = openTransport(this.spec, this.stderr, launch);
+    const opened = openTransport(this.spec, this.stderr, launch, http);
     this.client = client;
     this.pidOf = opened.pid;
     client.onclose = () => this.onClosed(client);
@@ -115,15 +165,117 @@ export class McpConnection implements Disposable {
       this.setState('running');
     } catch (err) {
       if (this.disposed || this.client !== client) return;
-      this.errorText = describe(err);
+      this.errorText = auth ? auth.describe(err, describe(err)) : describe(err);
       this.client = null;
       client.onclose = undefined;
       await client.close().catch(() => {});
-      if (this.everConnected) this.scheduleRestart();
+      clearTimeout(timeout);
+      if (auth?.needsSignIn(err)) {
+        this.errorText = auth.signInReason(err);
+        await this.needsSignIn(mayAutoSignIn);
+      } else if (this.everConnected) this.scheduleRestart();
       else this.setState('failed');
     } finally {
       clearTimeout(timeout);
     }
+  }
+
+  /**
+   * The server wants the user. A headless run signs in itself when it can open a browser (bounded
+   * wait) and tries once more; otherwise the server waits in 'needs_sign_in', said where the user
+   * looks (Settings, the run's stderr), and is never restarted in a loop.
+   */
+  private async needsSignIn(mayAutoSignIn: boolean): Promise<void> {
+    const policy = this.opts.signIn;
+    const login = loginCommand(this.spec);
+    const name = this.spec.name;
+    const reason = this.errorText;
+    if (!policy.auto || !mayAutoSignIn) {
+      this.errorText = `needs sign-in: ${reason}; use Sign in here, or run ${login}`;
+      this.setState('needs_sign_in');
+      return;
+    }
+    const browser = policy.browser;
+    if (!browser) {
+      this.errorText = `needs sign-in and no browser can be opened here: run ${login}`;
+      policy.notify(`MCP server '${name}' ${this.errorText}; going on without it`);
+      this.setState('needs_sign_in');
+      return;
+    }
+    try {
+      await this.runSignIn(async (url) => {
+        policy.notify(
+          `MCP server '${name}' needs sign-in: opening ${url} with ${browser.name}; waiting up to ${Math.round(policy.waitMs / 1000)} s`,
+        );
+        await browser.open(url);
+      }, policy.waitMs);
+    } catch (err) {
+      this.errorText = `sign-in failed: ${describe(err)}; run ${login}`;
+      policy.notify(`MCP server '${name}' ${this.errorText}; going on without it`);
+      this.setState('needs_sign_in');
+      return;
+    }
+    policy.notify(`MCP server '${name}': signed in`);
+    await this.attempt(false);
+  }
+
+  /** One sign-in at a time per server; a second request joins the one under way. */
+  private runSignIn(open: OpenAuthorization, waitMs: number): Promise<void> {
+    this.signingIn ??= (async () => {
+      const auth = await this.serverAuth();
+      if (!auth) throw new Error(`'${this.spec.name}' is a stdio server: it has no sign-in`);
+      try {
+        await auth.signIn({ open, waitMs });
+      } finally {
+        await this.refreshSignInShown();
+      }
+    })().finally(() => {
+      this.signingIn = null;
+    });
+    return this.signingIn;
+  }
+
+  /**
+   * A sign-in the user started (Settings, `mcp.signIn`): resolves with the authorization page's
+   * address once it is opened; the connection restarts by itself when the sign-in completes.
+   */
+  async signIn(
+    open: OpenAuthorization,
+    waitMs: number,
+  ): Promise<{ authorizationUrl: string | null; done: Promise<void> }> {
+    let shown!: (url: string | null) => void;
+    const pageUrl = new Promise<string | null>((resolve) => (shown = resolve));
+    const done = this.runSignIn(async (url) => {
+      shown(url);
+      await open(url);
+    }, waitMs).then(
+      async () => {
+        shown(null);
+        this.errorText = null;
+        await this.restart();
+      },
+      (err: unknown) => {
+        shown(null);
+        this.errorText = `sign-in failed: ${describe(err)}`;
+        this.setState('needs_sign_in');
+        throw err;
+      },
+    );
+    done.catch(() => {});
+    return { authorizationUrl: await pageUrl, done };
+  }
+
+  /** Forgets the sign-in; the server then needs signing in again. */
+  async signOut(): Promise<void> {
+    const auth = await this.serverAuth();
+    if (!auth) return;
+    await auth.signOut();
+    await this.restart();
+  }
+
+  private async refreshSignInShown(): Promise<void> {
+    if (!this.auth) return;
+    this.signInShown = { ...(await this.auth.status()), login_command: loginCommand(this.spec) };
   }
 
   /** Fresh launcher rules per start; a refusal fails the server, never runs it unconfined. */
@@ -131,8 +283,8 @@ export class McpConnection implements Disposable {
     { argv: string[]; stdinPrefix?: Buffer } | undefined | 'refused'
   > {
     const config = this.spec.config;
-    if (!this.sandbox || 'url' in config) return undefined;
-    const wrapped = await this.sandbox(this.spec.root, [config.command, ...config.args]);
+    if (!this.opts.sandbox || 'url' in config) return undefined;
+    const wrapped = await this.opts.sandbox(this.spec.root, [config.command, ...config.args]);
     if ('refused' in wrapped) {
       this.errorText = `not started: ${wrapped.refused.message}`;
       this.setState('failed');
@@ -208,6 +360,7 @@ export class McpConnection implements Disposable {
     name: string,
     args: Record<string, unknown>,
     signal: AbortSignal,
+    afterSignIn = false,
   ): Promise<CallOutcome> {
     if (this.stateValue === 'restarting' || this.stateValue === 'starting') {
       await Promise.race([
@@ -231,6 +384,17 @@ export class McpConnection implements Disposable {
       })) as CallToolResult;
       return { ok: true, result };
     } catch (err) {
+      if (this.auth?.needsSignIn(err)) {
+        await this.callNeedsSignIn(client, err, afterSignIn);
+        if (!afterSignIn && this.stateValue === 'running')
+          return this.callTool(name, args, signal, true);
+        const scope = this.auth.wantedScope;
+        return {
+          ok: false,
+          code: 'mcp_unavailable',
+          message: `MCP server '${this.spec.name}' needs sign-in${scope ? ` (it asks for ${scope})` : ''}: the user signs in from Settings or with ${loginCommand(this.spec)}, then the call can be made again`,
+        };
+      }
       // A client exists, so the SDK is loaded: this await resolves at once.
       const { McpError, ErrorCode } = await loadSdk();
       if (err instanceof McpError && err.code === ErrorCode.RequestTimeout)
@@ -248,6 +412,20 @@ export class McpConnection implements Disposable {
     }
   }
 
+  /**
+   * A call the server refused for want of sign-in: its token is gone (401 after the SDK tried to
+   * refresh it) or it asks for more scope (403, step-up). The server waits for the user; a headless
+   * run signs in when it can (not again for the retried call), and the caller retries once.
+   */
+  private async callNeedsSignIn(client: Client, err: unknown, afterSignIn: boolean): Promise<void> {
+    if (this.client !== client) return;
+    this.client = null;
+    client.onclose = undefined;
+    await client.close().catch(() => {});
+    this.errorText = this.auth!.signInReason(err);
+    await this.needsSignIn(!afterSignIn);
+  }
+
   status(): McpServerStatus {
     return {
       id: this.id,
@@ -261,6 +439,7 @@ export class McpConnection implements Disposable {
       restarts: this.restarts,
       pid: this.stateValue === 'running' ? this.pidOf() : null,
       stderr_tail: this.stderr.snapshot(),
+      sign_in: this.signInShown,
     };
   }
 

@@ -12,6 +12,10 @@ import type { McpServerSpec } from './server-spec';
 import { safeServerName } from './tool-names';
 import type { McpLimits } from './constants';
 import type { McpServerSandbox } from './server-sandbox';
+import type { McpConnection, McpConnectionOptions } from './mcp-connection';
+import type { SecretStore } from '../secrets/secret-store';
+import { MemorySecretStore } from '../secrets/memory-secret-store';
+import { userStartedSignIn, type SignInPolicy } from './sign-in-policy';
 
 /** What the manager needs of a session: its id and the store its resources die with. */
 export interface McpSessionRef {
@@ -43,6 +47,10 @@ export interface McpManagerOptions {
   limits?: McpLimits;
   /** Set when agent.server_sandbox is on: stdio servers then start only confined. */
   sandbox?: McpServerSandbox;
+  /** Where HTTP servers' OAuth tokens live; default: this process's memory (tests). */
+  secrets?: SecretStore;
+  /** When a server needs sign-in; default: when the user asks, with no browser to open. */
+  signIn?: SignInPolicy;
 }
 
 /**
@@ -57,6 +65,7 @@ export class McpManager implements Disposable {
   private readonly changed = new Emitter<void>();
   private disposed = false;
   private readonly trustSub: Disposable | undefined;
+  private readonly connectionOptions: McpConnectionOptions;
 
   /** A server's state or tools changed (the `mcp` topic). */
   readonly onDidChange: Event<void> = this.changed.event;
@@ -68,7 +77,13 @@ export class McpManager implements Disposable {
       root: null,
       config,
     }));
-    this.app = new ServerGroup(specs, [], () => this.changed.fire(), opts.limits, opts.sandbox);
+    this.connectionOptions = {
+      limits: opts.limits,
+      sandbox: opts.sandbox,
+      secrets: opts.secrets ?? new MemorySecretStore(),
+      signIn: opts.signIn ?? userStartedSignIn(null),
+    };
+    this.app = new ServerGroup(specs, [], () => this.changed.fire(), this.connectionOptions);
     this.trustSub = opts.trust?.onDidChange(() => void this.retrust());
   }
 
@@ -183,13 +198,7 @@ export class McpManager implements Disposable {
       else if (!trusted) failed.push(untrustedStatus({ name, scope: 'project', root }, config));
       else specs.push({ name, scope: 'project', root, config });
     }
-    const group = new ServerGroup(
-      specs,
-      failed,
-      () => this.changed.fire(),
-      this.opts.limits,
-      this.opts.sandbox,
-    );
+    const group = new ServerGroup(specs, failed, () => this.changed.fire(), this.connectionOptions);
     this.changed.fire();
     return group;
   }
@@ -199,14 +208,54 @@ export class McpManager implements Disposable {
     return [...this.app.statuses(), ...groups.flatMap((g) => g.statuses())];
   }
 
-  async restart(id: string): Promise<McpServerStatus> {
+  private async connection(id: string): Promise<McpConnection> {
     const groups = [
       this.app,
       ...(await Promise.all([...this.projects.values()].map((e) => e.group))),
     ];
     const connection = groups.flatMap((g) => g.connections).find((c) => c.id === id);
     if (!connection) throw new HostError('not_found', `no running MCP server '${id}'`);
+    return connection;
+  }
+
+  async restart(id: string): Promise<McpServerStatus> {
+    const connection = await this.connection(id);
     await connection.restart();
+    return connection.status();
+  }
+
+  /**
+   * Starts a sign-in the user asked for: opens the authorization page with the policy's browser
+   * and answers with its address at once (for a link when nothing could be opened); the server
+   * restarts signed in when the browser comes back, or says why not, on `onDidChange`.
+   */
+  async signIn(
+    id: string,
+  ): Promise<{ authorizationUrl: string | null; openedWith: string | null }> {
+    const connection = await this.connection(id);
+    if (connection.spec.config.disabled)
+      throw new HostError('disabled', `MCP server '${connection.spec.name}' is disabled`);
+    const policy = this.connectionOptions.signIn;
+    const browser = policy.browser;
+    let openedWith: string | null = null;
+    const { authorizationUrl, done } = await connection.signIn(async (url) => {
+      if (!browser) return;
+      // A browser that cannot start still leaves the link for the user.
+      await browser.open(url).then(
+        () => (openedWith = browser.name),
+        () => {},
+      );
+    }, policy.waitMs);
+    if (!authorizationUrl)
+      await done.catch((err: unknown) => {
+        throw new HostError('sign_in_failed', (err as Error).message);
+      });
+    return { authorizationUrl, openedWith };
+  }
+
+  async signOut(id: string): Promise<McpServerStatus> {
+    const connection = await this.connection(id);
+    await connection.signOut();
     return connection.status();
   }
 

@@ -7,3 +7,4 @@ export {
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 export { openTransport } from './transport';
+export { McpServerAuth } from './oauth/server-auth';

@@ -1,9 +1,7 @@
 import type { Disposable } from '../lifecycle/disposable';
 import type { McpServerStatus } from '../../../shared/protocol/commands/mcp';
 import type { AnyTool } from '../tools/tool';
-import { McpConnection } from './mcp-connection';
-import type { McpLimits } from './constants';
-import type { McpServerSandbox } from './server-sandbox';
+import { McpConnection, type McpConnectionOptions } from './mcp-connection';
 import { adaptTools } from './tool-adapter';
 import type { McpServerSpec } from './server-spec';
 
@@ -16,10 +14,9 @@ export class ServerGroup implements Disposable {
     specs: readonly McpServerSpec[],
     readonly configErrors: readonly McpServerStatus[],
     onChange: () => void,
-    limits?: McpLimits,
-    sandbox?: McpServerSandbox,
+    options: McpConnectionOptions,
   ) {
-    this.connections = specs.map((s) => new McpConnection(s, limits, sandbox));
+    this.connections = specs.map((s) => new McpConnection(s, options));
     for (const c of this.connections) c.onDidChange(onChange);
   }
 
@@ -61,6 +58,7 @@ export function configErrorStatus(
     restarts: 0,
     pid: null,
     stderr_tail: [],
+    sign_in: null,
   };
 }
 

@@ -3,7 +3,8 @@ import {
   getDefaultEnvironment,
 } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Writable } from 'node:stream';
 import type { McpServerSpec } from './server-spec';
 import { StderrTail } from './stderr-tail';
@@ -14,20 +15,32 @@ export interface OpenedTransport {
   pid(): number | null;
 }
 
+/** An HTTP server's OAuth as its transport takes it (oauth/server-auth.ts). */
+export interface HttpAuth {
+  /** Absent until there is a sign-in: a 401 then plainly means "needs sign-in". */
+  authProvider?: OAuthClientProvider;
+  /** Every request of the connection goes through it (it notes the server's challenges). */
+  fetch: FetchLike;
+}
+
 /**
  * A fresh transport for one connection attempt (a transport cannot be restarted). Stdio servers
  * get the SDK's safe default environment plus their configured `env`, and run in their project's
- * root unless `cwd` says otherwise.
+ * root unless `cwd` says otherwise. HTTP servers use the SDK's Streamable HTTP transport, which
+ * follows redirects only within the server's origin, so its token never leaves for another host.
  */
 export function openTransport(
   spec: McpServerSpec,
   stderr: StderrTail,
   launch?: { argv: readonly string[]; stdinPrefix?: Buffer },
+  http?: HttpAuth,
 ): OpenedTransport {
   const config = spec.config;
   if ('url' in config) {
     const transport = new StreamableHTTPClientTransport(new URL(config.url), {
       requestInit: { headers: config.headers },
+      ...(http?.authProvider ? { authProvider: http.authProvider } : {}),
+      ...(http ? { fetch: http.fetch } : {}),
     });
     return { transport, pid: () => null };
   }

@@ -8,8 +8,25 @@ export const mcpServerStateSchema = z.enum([
   'failed',
   'stopped',
   'disabled',
+  /** An HTTP server behind OAuth with no usable sign-in: waiting for the user (Sign in). */
+  'needs_sign_in',
 ]);
 export type McpServerState = z.infer<typeof mcpServerStateSchema>;
+
+/** An HTTP server's OAuth sign-in as it may be shown: never a token. */
+export const mcpSignInSchema = z.object({
+  signed_in: z.boolean(),
+  grant: z.enum(['authorization_code', 'client_credentials']),
+  /** The authorization server that issued the tokens. */
+  issuer: z.string().nullable(),
+  scopes: z.array(z.string()),
+  /** ms since epoch; the access token is refreshed then when it can be. */
+  expires_at: z.number().nullable(),
+  refreshable: z.boolean(),
+  /** What signs in from a terminal: `mewbo mcp-auth login NAME` (with --project for a project's). */
+  login_command: z.string(),
+});
+export type McpSignIn = z.infer<typeof mcpSignInSchema>;
 
 /** One MCP server as the Settings screen shows it. */
 export const mcpServerStatusSchema = z.object({
@@ -27,6 +44,8 @@ export const mcpServerStatusSchema = z.object({
   restarts: z.number().int(),
   pid: z.number().int().nullable(),
   stderr_tail: z.array(z.string()),
+  /** HTTP servers: their OAuth sign-in; null for stdio servers. */
+  sign_in: mcpSignInSchema.nullable(),
 });
 export type McpServerStatus = z.infer<typeof mcpServerStatusSchema>;
 
@@ -34,6 +53,20 @@ export const mcpCommands = {
   'mcp.servers': command(z.object({}), z.object({ servers: z.array(mcpServerStatusSchema) })),
   /** Restarts a server now with a whole restart budget (after it gave up, or to pick up a rebuilt binary). */
   'mcp.restart': command(
+    z.object({ id: z.string().min(1) }),
+    z.object({ server: mcpServerStatusSchema }),
+  ),
+  /**
+   * Starts a sign-in: the host opens the authorization page in the user's browser and answers
+   * with its address at once (the page may be opened from there when no browser could be); the
+   * server's state follows on the `mcp` topic as the sign-in completes or fails.
+   */
+  'mcp.signIn': command(
+    z.object({ id: z.string().min(1) }),
+    z.object({ authorization_url: z.string().nullable(), opened_with: z.string().nullable() }),
+  ),
+  /** Forgets a server's tokens and registration; it then needs sign-in again. */
+  'mcp.signOut': command(
     z.object({ id: z.string().min(1) }),
     z.object({ server: mcpServerStatusSchema }),
   ),
