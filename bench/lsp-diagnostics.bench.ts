@@ -93,7 +93,7 @@ try {
     const introducesError = e % 2 === 0;
     writeFileSync(target, introducesError ? broken : clean);
     const after = await timed(() => lsp.diagnosticsAfterEdit(dir, [target]));
-    const saysError = after.value?.includes('TS2322') ?? false;
+    const saysError = after.value?.text.includes('TS2322') ?? false;
     if (saysError !== introducesError)
       throw new Error(`edit ${e}: unexpected note ${JSON.stringify(after.value)}`);
     editMs.push(after.ms);

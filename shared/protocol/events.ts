@@ -280,6 +280,9 @@ export const sessionEventBodySchema = z.discriminatedUnion('type', [
     type: z.literal('diagnostics'),
     file: z.string(),
     text: z.string(),
+    /** How many errors and warnings `text` stands for, listed or not (the card's count). */
+    errors: z.number().int().min(0).optional(),
+    warnings: z.number().int().min(0).optional(),
     /** The edit that caused them (shown on its card) and the agent whose context gets them. */
     call_id: z.string().optional(),
     agent_id: z.string().default('root'),

@@ -20,13 +20,17 @@ test('"Always allow" adds the rule everywhere, and the next matching call runs w
   await openProject(app, 'app');
   await startSession(app, 'Say hi twice');
   const approval = app.getByRole('article', { name: 'Approval: aider_shell_tool' });
-  await expect(approval.getByLabel('Rule to add')).toHaveText('aider_shell_tool(echo hi:*)');
+  await expect(approval.getByLabel('Rule to add')).toHaveText('commands that start with “echo hi”');
+  await expect(approval.getByLabel('Rule to add')).toHaveAttribute(
+    'title',
+    'Rule: aider_shell_tool(echo hi:*)',
+  );
   await approval.getByLabel('Where the rule applies').selectOption('user');
   await approval.getByRole('button', { name: 'Always allow' }).click();
   await expect(app.getByText('Both ran.')).toBeVisible();
   // One approval only: the second call matched the new rule.
   await expect(app.getByRole('article', { name: 'Approval: aider_shell_tool' })).toHaveCount(1);
-  await expect(approval).toContainText('always: aider_shell_tool(echo hi:*) (everywhere)');
+  await expect(approval).toContainText('always: commands that start with “echo hi” (everywhere)');
   const config = JSON.parse(readFileSync(join(home, 'configs', 'app.json'), 'utf8'));
   expect(config.permissions.allow).toContain('aider_shell_tool(echo hi:*)');
 });

@@ -145,7 +145,9 @@ async function passiveDiagnostics(
     await run.append({
       type: 'diagnostics',
       file: (files as string[]).join(', '),
-      text: note,
+      text: note.text,
+      errors: note.errors,
+      warnings: note.warnings,
       call_id: callId,
       agent_id: agent.spec.id,
     });

@@ -25,7 +25,7 @@ import { diagnosticsFor } from './file-diagnostics';
 import { hoverText } from './hover-text';
 import { displayPath, flattenLocations, LineReader, placeLocations } from './locations';
 import type { LspClient } from './lsp-client';
-import { PassiveDiagnostics } from './passive-diagnostics';
+import { PassiveDiagnostics, type PassiveNote } from './passive-diagnostics';
 import { resolveProjectFile } from './resolve-file';
 import { appBinDirs } from './resolve-command';
 import { ServerRegistry, type RunningServer, type ServerSandbox } from './server-registry';
@@ -188,12 +188,13 @@ export class LspService extends DisposableObject {
    * Contract: `files` are the edited files (absolute, or relative to `root`); resolves within
    * about `waits.passiveMs` (default 4 s), never rejects. It resolves with a short plain-text note
    * (at most 4,000 characters, 20 problems per file, severity warning or worse, lines 1-based) to
-   * append to what the model sees next and to show on the edit's card; or null when there is
+   * append to what the model sees next and to show on the edit's card, with how many errors and
+   * warnings it stands for (the card's count); or null when there is
    * nothing to say: LSP off, no server for these files or not installed, the server too slow this
    * time, or no problems (a file whose earlier note listed problems gets "no errors or warnings
    * now"). Files are synced from disk first, so the note reflects the edit.
    */
-  diagnosticsAfterEdit(root: string, files: string[]): Promise<string | null> {
+  diagnosticsAfterEdit(root: string, files: string[]): Promise<PassiveNote | null> {
     return this.passive.afterEdit(root, files, this.waits.passiveMs);
   }
 

@@ -14,6 +14,19 @@ import type { Target } from './lsp-service';
 
 const MESSAGE_CHARS = 300;
 
+/** The note, and how many errors and warnings it stands for (all of them, listed or not). */
+export interface PassiveNote {
+  text: string;
+  errors: number;
+  warnings: number;
+}
+
+interface Section {
+  text: string;
+  errors: number;
+  warnings: number;
+}
+
 type TargetFn = (root: string, file: string, signal: AbortSignal) => Promise<Target | ErrorPayload>;
 
 export class PassiveDiagnostics {
@@ -30,20 +43,25 @@ export class PassiveDiagnostics {
     this.reported.set(file, problems);
   }
 
-  async afterEdit(root: string, files: string[], waitMs: number): Promise<string | null> {
+  async afterEdit(root: string, files: string[], waitMs: number): Promise<PassiveNote | null> {
     if (!this.config().agent.lsp.enabled || files.length === 0) return null;
     const deadline = Date.now() + waitMs;
     const signal = AbortSignal.timeout(waitMs);
-    const sections: string[] = [];
+    const sections: Section[] = [];
     for (const file of new Set(files)) {
       const section = await this.section(root, file, deadline, signal).catch(() => null);
       if (section) sections.push(section);
     }
     if (!sections.length) return null;
-    const text = `Diagnostics after the edit (line:column from 1):\n${sections.join('\n')}`;
-    return text.length > PASSIVE_MAX_CHARS
-      ? `${text.slice(0, PASSIVE_MAX_CHARS - 14)}\n…(truncated)`
-      : text;
+    const text = `Diagnostics after the edit (line:column from 1):\n${sections.map((s) => s.text).join('\n')}`;
+    return {
+      text:
+        text.length > PASSIVE_MAX_CHARS
+          ? `${text.slice(0, PASSIVE_MAX_CHARS - 14)}\n…(truncated)`
+          : text,
+      errors: sections.reduce((n, s) => n + s.errors, 0),
+      warnings: sections.reduce((n, s) => n + s.warnings, 0),
+    };
   }
 
   private async section(
@@ -51,7 +69,7 @@ export class PassiveDiagnostics {
     file: string,
     deadline: number,
     signal: AbortSignal,
-  ): Promise<string | null> {
+  ): Promise<Section | null> {
     const t = await this.target(root, file, signal);
     if (isRefusal(t)) return null;
     const remaining = deadline - Date.now();
@@ -61,12 +79,20 @@ export class PassiveDiagnostics {
     const name = displayPath(t.file, t.root);
     const before = this.reported.get(t.file) ?? 0;
     this.reported.set(t.file, problems.length);
-    if (!problems.length) return before > 0 ? `${name}: no errors or warnings now` : null;
+    if (!problems.length)
+      return before > 0
+        ? { text: `${name}: no errors or warnings now`, errors: 0, warnings: 0 }
+        : null;
     const shown = [...problems].sort(byImportance).slice(0, PASSIVE_MAX_PER_FILE);
     const lines = shown.map(formatLine);
     if (problems.length > shown.length) lines.push(`  …and ${problems.length - shown.length} more`);
     const count = problems.length === 1 ? '1 problem' : `${problems.length} problems`;
-    return `${name}: ${count}\n${lines.join('\n')}`;
+    const errors = problems.filter((d) => severityName(d) === 'error').length;
+    return {
+      text: `${name}: ${count}\n${lines.join('\n')}`,
+      errors,
+      warnings: problems.length - errors,
+    };
   }
 }
 

@@ -148,7 +148,9 @@ export class SessionModel {
         break;
       case 'tool_result':
         this.update(`call:${e.call_id}`, (it) =>
-          it.kind === 'tool' ? { ...it, result: e.payload, endedTs: e.ts } : it,
+          it.kind === 'tool'
+            ? { ...it, result: e.payload, endedTs: e.ts, awaitingApproval: false }
+            : it,
         );
         break;
       case 'question':
@@ -219,17 +221,26 @@ export class SessionModel {
           },
           `ap:${e.approval_id}`,
         );
-        break;
-      case 'approval_decision':
-        this.update(`ap:${e.approval_id}`, (it) =>
-          it.kind === 'approval'
-            ? {
-                ...it,
-                decision: { decision: e.decision, by: e.by, reason: e.reason, always: e.always },
-              }
-            : it,
+        this.update(`call:${e.call_id}`, (it) =>
+          it.kind === 'tool' && !it.result ? { ...it, awaitingApproval: true } : it,
         );
         break;
+      case 'approval_decision': {
+        let callId: string | undefined;
+        this.update(`ap:${e.approval_id}`, (it) => {
+          if (it.kind !== 'approval') return it;
+          callId = it.callId;
+          return {
+            ...it,
+            decision: { decision: e.decision, by: e.by, reason: e.reason, always: e.always },
+          };
+        });
+        if (callId)
+          this.update(`call:${callId}`, (it) =>
+            it.kind === 'tool' && it.awaitingApproval ? { ...it, awaitingApproval: false } : it,
+          );
+        break;
+      }
       case 'plan':
         this.push({ ...base, kind: 'plan', planId: e.plan_id, text: e.text }, `plan:${e.plan_id}`);
         break;
@@ -264,8 +275,10 @@ export class SessionModel {
         break;
       case 'run_state':
         this.runState = e.state;
-        // A failure right after its error event was said there: once is enough.
+        // A failure right after its error event was said there, a stop right after the answer
+        // it cut short says so on that answer: once is enough.
         if (e.state === 'failed' && this.items.at(-1)?.kind === 'error') break;
+        if (e.state === 'stopped' && this.lastIsStoppedAnswer()) break;
         if (e.state === 'stopped' || e.state === 'failed') {
           const text =
             e.state === 'stopped'
@@ -328,7 +341,13 @@ export class SessionModel {
         break;
       }
       case 'diagnostics':
-        this.push({ ...base, kind: 'diagnostics', file: e.file, text: e.text });
+        this.push({
+          ...base,
+          kind: 'diagnostics',
+          file: e.file,
+          text: e.text,
+          ...(e.errors !== undefined ? { errors: e.errors, warnings: e.warnings ?? 0 } : {}),
+        });
         break;
       case 'hook_run':
         this.push({
@@ -396,6 +415,12 @@ export class SessionModel {
       const rewound = ranges.some(([from, to]) => it.seq >= from && it.seq < to);
       if ((it.rewound ?? false) !== rewound) this.items[i] = { ...it, rewound };
     });
+  }
+
+  /** The last item is an answer the user stopped (it says "Stopped by you" itself). */
+  private lastIsStoppedAnswer(): boolean {
+    const last = this.items.at(-1);
+    return last?.kind === 'assistant' && last.stopped === true;
   }
 
   /** Whether a tool item is drawn (tools drawn by their own event show only when they failed). */

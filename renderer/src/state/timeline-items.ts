@@ -46,6 +46,8 @@ export interface ToolItem extends Base {
   result?: ToolPayload;
   /** When the result landed (ms since epoch). */
   endedTs?: number;
+  /** The call waits for the person's decision on its approval card (it has not started). */
+  awaitingApproval?: boolean;
 }
 
 export type QuestionState = 'pending' | 'answered' | 'expired' | 'superseded';
@@ -139,6 +141,9 @@ export interface DiagnosticsItem extends Base {
   kind: 'diagnostics';
   file: string;
   text: string;
+  /** How many of the problems are errors and warnings (absent in logs written before counts). */
+  errors?: number;
+  warnings?: number;
 }
 
 export interface RewindItem extends Base {

@@ -72,6 +72,12 @@ export interface UiState extends Prefs {
    * that box takes it: a box of another session never does.
    */
   draft: ComposerDraft | null;
+  /**
+   * Bumped when the person sends into a session (or asks for a new answer): its conversation
+   * goes to its end and follows what comes, however far up it was scrolled.
+   */
+  follow: { sessionId: string; n: number } | null;
+  followLatest(sessionId: string): void;
   editInComposer(draft: ComposerDraft): void;
   /** The message box of `sessionId` takes its draft (null when there is none for it). */
   takeDraft(sessionId: string): ComposerDraft | null;
@@ -104,6 +110,9 @@ export function createUiStore(): UiStore {
       ...loadPrefs(),
       dialog: null,
       draft: null,
+      follow: null,
+      followLatest: (sessionId) =>
+        set((st) => ({ follow: { sessionId, n: (st.follow?.n ?? 0) + 1 } })),
       editInComposer: (draft) => set({ draft }),
       takeDraft: (sessionId) => {
         const { draft } = get();

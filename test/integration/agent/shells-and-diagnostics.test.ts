@@ -95,6 +95,8 @@ describe('the agent with the host services', () => {
     expect(diag).toHaveLength(1);
     expect(diag[0]!.file).toBe('src/a.ts');
     expect(diag[0]!.text).toMatch(/string.*number|number.*string/i);
+    // The log says how many errors and warnings the note stands for: the card counts them.
+    expect(diag[0]).toMatchObject({ errors: 1, warnings: 0 });
     expect(diag[0]!.call_id).toBe(ofType(events, 'tool_call')[1]!.call_id);
     expect(h.script.requests[2]!.transcript).toMatch(/Diagnostics after your edit of src\/a.ts/);
   }, 60_000);

@@ -74,11 +74,11 @@ describe('lsp_tool on pyright', () => {
 
   it('passive diagnostics wait for the publish of the edited version', async () => {
     writeFileSync(join(root, 'app.py'), APP_FIXED);
-    expect(await lsp.diagnosticsAfterEdit(root, ['app.py'])).toBe(
+    expect((await lsp.diagnosticsAfterEdit(root, ['app.py']))?.text).toBe(
       'Diagnostics after the edit (line:column from 1):\napp.py: no errors or warnings now',
     );
     writeFileSync(join(root, 'app.py'), `${APP_FIXED}oops: str = 1\n`);
-    const note = await lsp.diagnosticsAfterEdit(root, ['app.py']);
+    const note = (await lsp.diagnosticsAfterEdit(root, ['app.py']))?.text;
     expect(note).toContain('app.py: 1 problem');
     expect(note).toMatch(/7:13 error reportAssignmentType: Type "Literal\[1\]" is not assignable/);
   });
@@ -122,7 +122,7 @@ describe('a pyright configured as a custom server (push diagnostics)', () => {
       expect(first).toMatchObject({ kind: 'lsp_diagnostics', server: 'pyright-push', total: 1 });
       expect(first.note).toBeUndefined();
       writeFileSync(join(temp.dir, 'm.py'), 'x: int = 1\n');
-      expect(await lsp.diagnosticsAfterEdit(temp.dir, ['m.py'])).toContain(
+      expect((await lsp.diagnosticsAfterEdit(temp.dir, ['m.py']))?.text).toContain(
         'm.py: no errors or warnings now',
       );
     } finally {

@@ -123,13 +123,15 @@ describe('lsp_tool on typescript-language-server', () => {
   it('passive diagnostics after an edit name the new error, then say once that it is fixed', async () => {
     writeFileSync(join(root, 'src/main.ts'), MAIN_BROKEN);
     const broken = await lsp.diagnosticsAfterEdit(root, ['src/main.ts']);
-    expect(broken).toContain('src/main.ts: 1 problem');
-    expect(broken).toContain(
+    // The card counts what the note stands for.
+    expect(broken).toMatchObject({ errors: 1, warnings: 0 });
+    expect(broken?.text).toContain('src/main.ts: 1 problem');
+    expect(broken?.text).toContain(
       "4:14 error TS2322: Type 'string' is not assignable to type 'number'.",
     );
 
     writeFileSync(join(root, 'src/main.ts'), MAIN_FIXED);
-    expect(await lsp.diagnosticsAfterEdit(root, [join(root, 'src/main.ts')])).toContain(
+    expect((await lsp.diagnosticsAfterEdit(root, [join(root, 'src/main.ts')]))?.text).toContain(
       'src/main.ts: no errors or warnings now',
     );
     expect(await lsp.diagnosticsAfterEdit(root, ['src/main.ts'])).toBeNull();
@@ -144,13 +146,15 @@ describe('lsp_tool on typescript-language-server', () => {
     const broke = await edit("greet('world')", '42');
     expect(broke).toMatchObject({ kind: 'diff', files: ['src/main.ts'] });
     const note = await lsp.diagnosticsAfterEdit(root, broke.files as string[]);
-    expect(note).toContain("3:14 error TS2322: Type 'number' is not assignable to type 'string'.");
+    expect(note?.text).toContain(
+      "3:14 error TS2322: Type 'number' is not assignable to type 'string'.",
+    );
     expect(await call({ operation: 'diagnostics', file_path: 'src/main.ts' })).toMatchObject({
       total: 1,
     });
 
     const fixed = await edit('42', "greet('world')");
-    expect(await lsp.diagnosticsAfterEdit(root, fixed.files as string[])).toContain(
+    expect((await lsp.diagnosticsAfterEdit(root, fixed.files as string[]))?.text).toContain(
       'src/main.ts: no errors or warnings now',
     );
   });
@@ -164,7 +168,10 @@ describe('lsp_tool on typescript-language-server', () => {
     expect(result).toMatchObject({ total: 60, truncated: true });
     expect((result.diagnostics as unknown[]).length).toBe(50);
     writeFileSync(join(root, 'src/many.ts'), `${many}\nexport const extra: string = 1;\n`);
-    const note = (await lsp.diagnosticsAfterEdit(root, ['src/many.ts']))!;
+    const passive = (await lsp.diagnosticsAfterEdit(root, ['src/many.ts']))!;
+    // All 61 are counted, though the note lists 20.
+    expect(passive).toMatchObject({ errors: 61, warnings: 0 });
+    const note = passive.text;
     expect(note).toContain('src/many.ts: 61 problems');
     expect(note).toContain('…and 41 more');
     expect(note.split('\n').filter((l) => / error TS2322: /.test(l)).length).toBe(20);

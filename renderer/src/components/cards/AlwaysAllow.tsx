@@ -1,6 +1,8 @@
-// "Always allow" on an approval: the rule it would add, shown in full, and where it goes (this
-// session, this project's .mewbo/settings.json, or the user's configs/app.json). It takes effect
-// on the next call; Settings lists and removes it.
+import { ruleInWords } from '../../lib/rule-words';
+
+// "Always allow" on an approval: what the rule it would add allows, in words (the rule itself in
+// the tooltip), and where it goes (this session, this project's .mewbo/settings.json, or the
+// user's configs/app.json). It takes effect on the next call; Settings lists and removes it.
 
 export type AlwaysScope = 'session' | 'project' | 'user';
 
@@ -20,7 +22,9 @@ export function AlwaysAllow(props: {
   return (
     <div className="actions always-allow">
       <span className="muted">Always allow</span>
-      <code aria-label="Rule to add">{props.rule}</code>
+      <span className="rule-words" aria-label="Rule to add" title={`Rule: ${props.rule}`}>
+        {ruleInWords(props.rule)}
+      </span>
       <select
         aria-label="Where the rule applies"
         value={props.scope}

@@ -8,6 +8,7 @@ import { APPROVE_KEYS, DENY_KEYS, approvalKey } from '../../lib/approval-keys';
 import { focusComposer } from '../../lib/focus';
 import { DiffLayoutToggle, DiffView } from './DiffView';
 import { AlwaysAllow, SCOPE_LABEL, type AlwaysScope } from './AlwaysAllow';
+import { ruleInWords } from '../../lib/rule-words';
 
 const looksLikeDiff = (text: string) => /^(--- |@@ )/m.test(text) && /^@@ /m.test(text);
 
@@ -172,7 +173,9 @@ function ApprovalTitle({ item }: { item: ApprovalItem }) {
         <span className="card-meta">
           {d.by === 'policy' ? 'by policy' : 'by you'}
           {d.reason ? `: ${d.reason}` : ''}
-          {d.always ? `, always: ${d.always.rule} (${SCOPE_LABEL[d.always.scope]})` : ''}
+          {d.always
+            ? `, always: ${ruleInWords(d.always.rule)} (${SCOPE_LABEL[d.always.scope]})`
+            : ''}
         </span>
       )}
     </>

@@ -10,13 +10,27 @@ import { GenericBody } from './GenericBody';
 import { ReadBody } from './ReadBody';
 import { ShellBody } from './ShellBody';
 
+/** The status dot as a screen reader says it. */
+const STATUS_WORD = {
+  running: 'running',
+  waiting: 'waiting for your approval',
+  failed: 'failed',
+  done: 'done',
+} as const;
+
 /** One tool call and its result as a card: a one-line header, a body that opens and closes. */
 export const ToolCard = memo(function ToolCard({ item }: { item: ToolItem }) {
   const d = describeTool(item);
   const [stored, setOpen] = useCardOpen(item.key);
   const open = stored ?? d.openByDefault;
-  const failed = item.result?.kind === 'error';
-  const status = !item.result ? 'running' : failed ? 'failed' : 'done';
+  const failed = item.result?.kind === 'error' || d.unsuccessful === true;
+  const status = !item.result
+    ? item.awaitingApproval
+      ? 'waiting'
+      : 'running'
+    : failed
+      ? 'failed'
+      : 'done';
   const duration = d.noDuration
     ? undefined
     : (d.durationMs ?? (item.endedTs ? item.endedTs - item.ts : undefined));
@@ -35,14 +49,20 @@ export const ToolCard = memo(function ToolCard({ item }: { item: ToolItem }) {
           aria-controls={bodyId}
           onClick={() => setOpen(!open)}
         >
-          <span className={`status-dot ${status}`} aria-label={status} role="img" />
+          <span className={`status-dot ${status}`} aria-label={STATUS_WORD[status]} role="img" />
           <span className="card-title">{d.title}</span>
           {d.subject && <span className="card-subject">{d.subject}</span>}
-          {d.meta && <span className="card-meta">{d.meta}</span>}
+          {d.meta && (
+            <span className={d.unsuccessful ? 'card-meta bad' : 'card-meta'}>{d.meta}</span>
+          )}
           {duration !== undefined && item.result && (
             <span className="card-meta">{formatDuration(duration)}</span>
           )}
-          {!item.result && <span className="card-meta">running…</span>}
+          {!item.result && (
+            <span className="card-meta">
+              {item.awaitingApproval ? 'waiting for your approval' : 'running…'}
+            </span>
+          )}
         </button>
         {d.kind === 'diff' && open && <DiffLayoutToggle />}
       </header>

@@ -10,6 +10,11 @@ export interface ToolDescription {
   subject?: string;
   /** Short facts after the subject: a range, "+3 −1", "exit 0". */
   meta?: string;
+  /**
+   * The call ran but did not succeed: a command that exited non-zero or timed out. Its card looks
+   * failed and its meta (the exit code) is said as a failure, not as small grey text.
+   */
+  unsuccessful?: boolean;
   durationMs?: number;
   /** No duration in the header: a background start takes no time worth showing. */
   noDuration?: boolean;
@@ -68,32 +73,30 @@ export function describeTool(item: ToolItem): ToolDescription {
         ? `exit ${exit}${r?.timed_out ? ' (timed out)' : ''}`
         : undefined;
     const lines = shellOutput(r).split('\n').length;
+    const unsuccessful = (exit !== undefined && exit !== 0) || r?.timed_out === true;
     return {
       kind: 'shell',
       title: '$',
       subject: str(args.command) ?? str(r?.command),
       meta,
+      unsuccessful,
       durationMs: num(r?.duration_ms),
       noDuration: Boolean(shellId),
-      openByDefault:
-        failed ||
-        (exit !== undefined && exit !== 0) ||
-        lines <= SHORT_OUTPUT_LINES ||
-        Boolean(shellId),
+      openByDefault: failed || unsuccessful || lines <= SHORT_OUTPUT_LINES || Boolean(shellId),
     };
   }
   if (item.name === 'shell_session_tool') {
     const op = str(args.operation) ?? 'read';
     const status = str(r?.status);
+    const exit = num(r?.exit_code);
     return {
       kind: 'shell',
       title: `Shell ${op}`,
       subject: [str(args.shell_id), op === 'write' ? oneLine(args.input, 60) : undefined]
         .filter(Boolean)
         .join(' ← '),
-      meta: status
-        ? `${status}${num(r?.exit_code) !== undefined ? ` · exit ${r?.exit_code}` : ''}`
-        : undefined,
+      meta: status ? `${status}${exit !== undefined ? ` · exit ${exit}` : ''}` : undefined,
+      unsuccessful: exit !== undefined && exit !== 0,
       openByDefault: failed,
     };
   }

@@ -71,6 +71,7 @@ export function Composer({
     if (slash.run(text)) return;
     setSending(true);
     setError(null);
+    ui.getState().followLatest(sessionId);
     // A send is a user gesture: the one moment a browser lets the app ask to notify later.
     if (ui.getState().notify) askNotificationPermission();
     try {

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { Fragment, useCallback, useEffect, useState } from 'react';
 import { useClient } from '../../client-context';
 import { Dialog } from '../common/Dialog';
 import { errorText } from '../../state/agent-actions';
@@ -99,7 +99,7 @@ export function PairPhoneDialog({ onClose }: { onClose: () => void }) {
             <div className="kv-row">
               <dt>Fingerprint</dt>
               <dd>
-                <code className="fingerprint">{offer.fingerprint}</code>
+                <Fingerprint value={offer.fingerprint} />
               </dd>
             </div>
             <div className="kv-row">
@@ -223,4 +223,22 @@ function useNow(): number {
     return () => clearInterval(t);
   }, []);
   return now;
+}
+
+/** The certificate's fingerprint, free to wrap only between its bytes. */
+function Fingerprint({ value }: { value: string }) {
+  const bytes = value.split(':');
+  return (
+    <code className="fingerprint">
+      {bytes.map((b, i) => (
+        <Fragment key={i}>
+          <span className="byte">
+            {b}
+            {i < bytes.length - 1 ? ':' : ''}
+          </span>
+          <wbr />
+        </Fragment>
+      ))}
+    </code>
+  );
 }

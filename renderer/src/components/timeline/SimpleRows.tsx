@@ -9,14 +9,31 @@ import type {
   UserItem,
 } from '../../state/timeline-items';
 import { Markdown, StreamingMarkdown } from '../common/Markdown';
-import { formatTime } from '../../lib/format';
+import { formatTime, pluralize } from '../../lib/format';
+import { useUi } from '../../state/ui-store';
 import { nextStep } from '../../lib/user-error';
 import { MessageActions } from '../rewind/MessageActions';
 import { PastedChips } from '../attachments/PastedText';
 
 export const UserRow = memo(function UserRow({ item }: { item: UserItem }) {
+  // The actions sit on the time's line under the bubble, shown on hover or focus: the line is
+  // there either way, so pointing at a message never moves the conversation.
   return (
-    <div className="msg user" aria-label="You">
+    <div className="msg-turn user" aria-label="You">
+      <div className="msg user">
+        <UserContent item={item} />
+      </div>
+      <div className="msg-foot">
+        <MessageActions seq={item.seq} rewind text={item.text} sent={item} />
+        <time className="msg-time">{formatTime(item.ts)}</time>
+      </div>
+    </div>
+  );
+});
+
+function UserContent({ item }: { item: UserItem }) {
+  return (
+    <>
       {item.images?.length ? (
         <div className="msg-images">
           {item.images.map((img, i) => (
@@ -31,11 +48,9 @@ export const UserRow = memo(function UserRow({ item }: { item: UserItem }) {
       {item.text && <div className="msg-text">{item.text}</div>}
       {item.pastes && <PastedChips label="Pasted text you sent" items={item.pastes} />}
       {item.mentions && <MentionedFiles files={item.mentions} />}
-      <time className="msg-time">{formatTime(item.ts)}</time>
-      <MessageActions seq={item.seq} rewind text={item.text} sent={item} />
-    </div>
+    </>
   );
-});
+}
 
 /** What the `@` mentions attached: the agent read these files as they were when sent. */
 function MentionedFiles({ files }: { files: NonNullable<UserItem['mentions']> }) {
@@ -132,13 +147,25 @@ export const ProjectSwitchRow = memo(function ProjectSwitchRow({
 });
 
 export const ErrorRow = memo(function ErrorRow({ item }: { item: ErrorItem }) {
-  // The code is for the app; the person gets what to do about it (unless the message says so).
+  const openDialog = useUi((s) => s.openDialog);
+  // The code is for the app; the person gets what to do about it (unless the message says so),
+  // and where that is Settings (a key, a model, an address), the way there.
   const step = nextStep(item.code);
   const next = step && !/\bSettings\b/.test(item.message) ? step : null;
+  const inSettings = !!step && /\bSettings\b/.test(step);
   return (
     <div className="msg error" role="alert">
       <strong>{item.code === 'no_model' ? 'No model' : 'Error'}</strong> {item.message}
-      {next && <p className="next-step">{next}</p>}
+      {(next || inSettings) && (
+        <p className="next-step">
+          {next}
+          {inSettings && (
+            <button type="button" className="small" onClick={() => openDialog('settings')}>
+              Open Settings
+            </button>
+          )}
+        </p>
+      )}
     </div>
   );
 });
@@ -149,6 +176,7 @@ export const NoticeRow = memo(function NoticeRow({ item }: { item: NoticeItem })
 
 export const DiagnosticsRow = memo(function DiagnosticsRow({ item }: { item: DiagnosticsItem }) {
   const [open, setOpen] = useState(false);
+  const count = diagnosticsCount(item);
   return (
     <article className="card diagnostics" aria-label={`Diagnostics for ${item.file}`}>
       <header className="card-head">
@@ -158,9 +186,10 @@ export const DiagnosticsRow = memo(function DiagnosticsRow({ item }: { item: Dia
           aria-expanded={open}
           onClick={() => setOpen(!open)}
         >
-          <span className="status-dot waiting" aria-hidden="true" />
+          <span className={`status-dot ${count.dot}`} aria-hidden="true" />
           <span className="card-title">Diagnostics</span>
           <span className="card-subject">{item.file}</span>
+          {count.text && <span className={`card-meta ${count.tone}`}>{count.text}</span>}
         </button>
       </header>
       {open && (
@@ -197,3 +226,21 @@ export const DeviceCallRow = memo(function DeviceCallRow({ item }: { item: Devic
     </article>
   );
 });
+
+/** What the folded Diagnostics card says about what is inside: how many errors, how many warnings. */
+function diagnosticsCount(item: DiagnosticsItem): {
+  text: string | null;
+  dot: 'failed' | 'waiting' | 'done';
+  tone: 'bad' | 'warn' | '';
+} {
+  // A log written before the counts were recorded: the card cannot say, and does not guess.
+  if (item.errors === undefined) return { text: null, dot: 'waiting', tone: '' };
+  const warnings = item.warnings ?? 0;
+  const parts = [
+    item.errors ? pluralize(item.errors, 'error') : null,
+    warnings ? pluralize(warnings, 'warning') : null,
+  ].filter(Boolean);
+  if (item.errors) return { text: parts.join(', '), dot: 'failed', tone: 'bad' };
+  if (warnings) return { text: parts.join(', '), dot: 'waiting', tone: 'warn' };
+  return { text: 'no errors now', dot: 'done', tone: '' };
+}

@@ -9,6 +9,7 @@ import { loadOlderEvents } from '../../state/session-sync';
 import { useSessionView, useSessionViews } from '../../state/session-views-context';
 import { useTimelineFind } from './use-timeline-find';
 import { useFind } from '../../state/find-store';
+import { useUi } from '../../state/ui-store';
 
 /** Rows rendered beyond the viewport on each side: smooth scrolling without rendering thousands. */
 const OVERSCAN_ROWS = 6;
@@ -58,6 +59,11 @@ export function Timeline({ sessionId }: { sessionId: string }) {
   );
   const running = useSessionView(sessionId, (v) => v.runState === 'running');
   const base = useSessionView(sessionId, (v) => v.base);
+  // A message the person sends goes to the end: the conversation follows it there.
+  const follow = useUi((s) => (s.follow?.sessionId === sessionId ? s.follow.n : 0));
+  useEffect(() => {
+    if (follow) setStick(true);
+  }, [follow]);
 
   const rows = useMemo<Row[]>(() => {
     const out: Row[] = items.map((item) => ({ type: 'item', item }));
@@ -138,43 +144,48 @@ export function Timeline({ sessionId }: { sessionId: string }) {
   }, [client, views, sessionId, base, virtualizer]);
 
   return (
-    <div className="timeline-scroll" ref={scrollRef} onScroll={onScroll}>
-      <div
-        role="log"
-        aria-label="Conversation"
-        className="timeline"
-        style={{ height: virtualizer.getTotalSize() }}
-      >
-        {virtualizer.getVirtualItems().map((v) => {
-          const row = rows[v.index]!;
-          return (
-            <div
-              key={v.key}
-              data-index={v.index}
-              data-seq={row.type === 'item' ? row.item.seq : undefined}
-              ref={virtualizer.measureElement}
-              className="tl-row"
-              style={{ transform: `translateY(${v.start}px)` }}
-            >
-              {row.type === 'item' ? (
-                <TimelineRow item={row.item} />
-              ) : row.type === 'stream' ? (
-                <StreamingRow sessionId={sessionId} id={row.id} />
-              ) : (
-                <div className="working" role="status">
-                  <span className="spinner" aria-hidden="true" /> Working…
-                </div>
-              )}
-            </div>
-          );
-        })}
+    <>
+      <div className="timeline-scroll" ref={scrollRef} onScroll={onScroll}>
+        <div
+          role="log"
+          aria-label="Conversation"
+          className="timeline"
+          style={{ height: virtualizer.getTotalSize() }}
+        >
+          {virtualizer.getVirtualItems().map((v) => {
+            const row = rows[v.index]!;
+            return (
+              <div
+                key={v.key}
+                data-index={v.index}
+                data-seq={row.type === 'item' ? row.item.seq : undefined}
+                ref={virtualizer.measureElement}
+                className="tl-row"
+                style={{ transform: `translateY(${v.start}px)` }}
+              >
+                {row.type === 'item' ? (
+                  <TimelineRow item={row.item} />
+                ) : row.type === 'stream' ? (
+                  <StreamingRow sessionId={sessionId} id={row.id} />
+                ) : (
+                  <div className="working" role="status">
+                    <span className="spinner" aria-hidden="true" /> Working…
+                  </div>
+                )}
+              </div>
+            );
+          })}
+        </div>
       </div>
+      {/* Below the list, not over it: a pill floating on the rows covered their headers. */}
       {!stick && (
-        <button type="button" className="jump" onClick={() => setStick(true)}>
-          Jump to latest ↓
-        </button>
+        <div className="jump-bar">
+          <button type="button" className="jump" onClick={() => setStick(true)}>
+            Jump to latest ↓
+          </button>
+        </div>
       )}
-    </div>
+    </>
   );
 }
 
