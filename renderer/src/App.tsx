@@ -5,7 +5,7 @@ import { syncSessionList } from './state/session-sync';
 import { useUi } from './state/ui-store';
 import { useApplyTheme } from './theme';
 import { isMac, isPrimary, shortcutLabel } from './lib/shortcuts';
-import { keepFocusInApp } from './lib/focus';
+import { COMPOSER_ID, keepFocusInApp } from './lib/focus';
 import { SessionSidebar } from './components/sidebar/SessionSidebar';
 import { Conversation } from './components/conversation/Conversation';
 import { ActivityDock } from './components/dock/ActivityDock';
@@ -125,10 +125,11 @@ export function App() {
 
   return (
     <>
+      <SkipLink />
       <AppPanes
         sidebar={<SessionSidebar />}
         main={
-          <main className="main">
+          <main className="main" tabIndex={-1}>
             <ShowSidebar />
             {!connected && (
               <div role="status" className="banner">
@@ -151,6 +152,27 @@ export function App() {
       {dialog === 'pair' && <PairPhoneDialog onClose={closeDialog} />}
       <FolderDrop />
     </>
+  );
+}
+
+/**
+ * The first Tab stop of the page, shown only while focused: past the session list straight to
+ * the message box (or the conversation, when no session is open).
+ */
+function SkipLink() {
+  return (
+    <a
+      href={`#${COMPOSER_ID}`}
+      className="skip-link"
+      onClick={(e) => {
+        e.preventDefault();
+        const target =
+          document.getElementById(COMPOSER_ID) ?? document.querySelector<HTMLElement>('main');
+        target?.focus();
+      }}
+    >
+      Skip to the message box
+    </a>
   );
 }
 

@@ -204,7 +204,8 @@ test('after a reload the sidebar never says there are no sessions while one is o
   );
 
   // The watch does see the words once the list is known to be empty: it is not blind.
-  await sidebar.getByRole('button', { name: /^Delete / }).click();
+  await sidebar.getByRole('button', { name: /^More actions for / }).click();
+  await sidebar.getByRole('menuitem', { name: /Delete/ }).click();
   await app
     .getByRole('dialog', { name: 'Delete session?' })
     .getByRole('button', { name: 'Delete' })

@@ -16,7 +16,10 @@ test('a rejected key is said once, plainly, with the next step', async ({ app, s
   await expect(alert).toHaveCount(1, { timeout: 15_000 });
   // What to do next, said once (the host's message already points at Settings).
   await expect(alert).toContainText(/key in Settings/);
-  expect((await alert.innerText()).match(/Settings/g)).toHaveLength(1);
+  // Said once in words, and a button goes there.
+  await expect(alert.getByRole('button', { name: 'Open Settings' })).toBeVisible();
+  const words = (await alert.innerText()).replace('Open Settings', '');
+  expect(words.match(/Settings/g)).toHaveLength(1);
   await expect(alert.locator('code')).toHaveCount(0);
   await expect(log).not.toContainText('Run failed');
   await app.screenshot({ path: `${SCREENSHOTS}/error-auth.png` });

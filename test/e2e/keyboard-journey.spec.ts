@@ -158,7 +158,10 @@ test('a whole session by keyboard alone, with focus always visible', async ({
   await expect(app.locator('.session-title h1')).toHaveText('Say hello');
   await expect(app.getByText('Hello from the first session.')).toBeVisible();
   await expectRing(app);
-  await tabTo(app, row(/Make the port configurable/), true);
+  // The list is one Tab stop, the open session's row: the arrows reach the others.
+  await tabTo(app, row(/Say hello/), true);
+  await app.keyboard.press('ArrowUp');
+  await expect(row(/Make the port configurable/)).toBeFocused();
   await app.keyboard.press('Enter');
   await expect(app.locator('.session-title h1')).toHaveText(/Make the port configurable/);
 

@@ -27,12 +27,16 @@ test('sessions are created, searched, renamed in place and deleted after a confi
   await expect(sidebar).toContainText('No session matches.');
   await sidebar.getByRole('searchbox', { name: 'Search sessions' }).fill('');
 
-  // Delete asks first; Cancel keeps it.
-  await sidebar.getByRole('button', { name: 'Delete Fix the login bug' }).click();
+  // Delete (from the row's menu) asks first; Cancel keeps it.
+  const deleteFromMenu = async () => {
+    await sidebar.getByRole('button', { name: 'More actions for Fix the login bug' }).click();
+    await sidebar.getByRole('menuitem', { name: /Delete/ }).click();
+  };
+  await deleteFromMenu();
   const confirm = app.getByRole('dialog', { name: 'Delete session?' });
   await confirm.getByRole('button', { name: 'Cancel' }).click();
   await expect(sidebar.locator('.session')).toHaveCount(3);
-  await sidebar.getByRole('button', { name: 'Delete Fix the login bug' }).click();
+  await deleteFromMenu();
   await app
     .getByRole('dialog', { name: 'Delete session?' })
     .getByRole('button', { name: 'Delete' })

@@ -52,7 +52,7 @@ for (const size of SHOT_SIZES) {
       // under them. (At 900x650 the pointer went on to the dock's button: it is brought back.)
       await app.locator('.session-row').hover();
       const badge = (await app.locator('.session-row .waiting-badge').boundingBox())!;
-      const actions = (await app.locator('.session-row .row-actions').boundingBox())!;
+      const actions = (await app.locator('.session-row .row-more').boundingBox())!;
       const apart =
         badge.x + badge.width <= actions.x ||
         badge.y >= actions.y + actions.height ||

@@ -84,11 +84,16 @@ export class ConsoleEntry {
     this.element.className = 'xterm-host';
     this.term.onData((data) => this.input(data));
     // The app's own shortcuts (project picker, settings) work with the console focused too; the
-    // terminal never sees them (bash's Ctrl+P history is still on the arrow keys). Tab stays the
-    // shell's (completion), but Shift+Tab leaves the terminal: without it a keyboard user who
-    // entered a console could never get out.
+    // terminal never sees them (bash's Ctrl+P history is still on the arrow keys). Tab is the
+    // shell's (completion) while it runs, and Shift+Tab leaves the terminal (the console says so
+    // while it has focus); once the shell has ended Tab moves on too, as anywhere else.
     this.term.attachCustomKeyEventHandler(
-      (e) => !(isPrimary(e, 'p') || isPrimary(e, ',') || (e.key === 'Tab' && e.shiftKey)),
+      (e) =>
+        !(
+          isPrimary(e, 'p') ||
+          isPrimary(e, ',') ||
+          (e.key === 'Tab' && (e.shiftKey || this.snapshot.info?.status !== 'running'))
+        ),
     );
     this.term.onResize(() => this.sendSize());
     this.sub = client.subscribe(

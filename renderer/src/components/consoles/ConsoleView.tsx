@@ -56,6 +56,14 @@ export function ConsoleView({ sessionId, shell }: { sessionId: string; shell: Mo
   const running = state.dot === 'running';
   const command = info?.command ?? shell.command;
 
+  // A screen reader hears the keys too when the terminal takes focus.
+  useEffect(() => {
+    const box = entry.term.textarea;
+    if (!box) return;
+    if (running) box.setAttribute('aria-describedby', `keys-${shell.shellId}`);
+    else box.removeAttribute('aria-describedby');
+  }, [entry, running, shell.shellId]);
+
   const find = (dir: 'next' | 'prev') => {
     if (!term) return;
     const found =
@@ -189,7 +197,14 @@ export function ConsoleView({ sessionId, shell }: { sessionId: string; shell: Mo
             `${snap.missed} characters were evicted from the buffer before they were shown.`}
         </div>
       )}
-      <div className="console-term" ref={hostRef} />
+      <div className="console-term" ref={hostRef}>
+        {/* Over the screen's corner while it has focus: no line of the screen is given up to it. */}
+        {running && (
+          <p className="console-keys small" id={`keys-${shell.shellId}`}>
+            Tab completes in the shell · <kbd>Shift</kbd>+<kbd>Tab</kbd> leaves the console
+          </p>
+        )}
+      </div>
       <form className="console-input" onSubmit={sendLine}>
         <input
           aria-label={`Input to ${command}`}

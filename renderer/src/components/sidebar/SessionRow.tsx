@@ -1,4 +1,4 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useCallback, useRef, useState, type FormEvent } from 'react';
 import { useClient } from '../../client-context';
 import { useSessionsStore } from '../../state/sessions-store';
 import { errorText } from '../../state/agent-actions';
@@ -6,16 +6,23 @@ import type { SessionSummary } from '../../../../shared/protocol/session-summary
 import { formatAgo } from '../../lib/format';
 import { Dialog } from '../common/Dialog';
 import { ExportDialog } from '../rewind/ExportDialog';
+import { RowMenu } from './RowMenu';
 
-/** One session in the sidebar: select, rename in place (F2), delete with a confirm (Delete). */
+/**
+ * One session in the sidebar: select, rename in place (F2), delete with a confirm (Delete), and
+ * those and Export in its "⋯" menu (also Shift+F10 or a right click). One Tab stop: `tabbable`
+ * is the list's one row in the tab order; Up/Down move between rows.
+ */
 export function SessionRow({
   session,
   active,
+  tabbable,
   onSelect,
   snippet,
 }: {
   session: SessionSummary;
   active: boolean;
+  tabbable: boolean;
   onSelect: () => void;
   /** Where a search found the query in what was said. */
   snippet?: string;
@@ -26,7 +33,13 @@ export function SessionRow({
   const [title, setTitle] = useState(session.title);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [exporting, setExporting] = useState(false);
+  const [menu, setMenu] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  const closeMenu = useCallback((refocus: boolean) => {
+    setMenu(false);
+    if (refocus) button.current?.focus();
+  }, []);
   // Enter submits and the input's blur follows as it unmounts: one rename, not two.
   const committed = useRef(false);
 
@@ -81,14 +94,26 @@ export function SessionRow({
         </form>
       ) : (
         <button
+          ref={button}
           type="button"
           className={active ? 'session active' : 'session'}
           aria-current={active ? 'page' : undefined}
+          aria-keyshortcuts="F2 Delete Shift+F10"
+          title={`${session.title}\nF2 rename · Delete · Shift+F10 more`}
+          tabIndex={tabbable ? 0 : -1}
           onClick={onSelect}
           onDoubleClick={startRename}
+          onContextMenu={(e) => {
+            e.preventDefault();
+            setMenu(true);
+          }}
           onKeyDown={(e) => {
             if (e.key === 'F2') startRename();
             if (e.key === 'Delete') setConfirmDelete(true);
+            if (e.key === 'ContextMenu' || (e.key === 'F10' && e.shiftKey)) {
+              e.preventDefault();
+              setMenu(true);
+            }
           }}
         >
           <span className={`run-dot ${session.run_state}`} aria-hidden="true" />
@@ -102,35 +127,30 @@ export function SessionRow({
         </button>
       )}
       {!renaming && (
-        <span className="row-actions">
-          <button
-            type="button"
-            className="icon"
-            aria-label={`Rename ${session.title}`}
-            title="Rename (F2)"
-            onClick={startRename}
-          >
-            ✎
-          </button>
-          <button
-            type="button"
-            className="icon"
-            aria-label={`Export ${session.title}`}
-            title="Export"
-            onClick={() => setExporting(true)}
-          >
-            ⇩
-          </button>
-          <button
-            type="button"
-            className="icon"
-            aria-label={`Delete ${session.title}`}
-            title="Delete (Del)"
-            onClick={() => setConfirmDelete(true)}
-          >
-            ×
-          </button>
-        </span>
+        // Off the tab order: the row's keys (F2, Delete, Shift+F10) do what it does.
+        <button
+          type="button"
+          className="icon row-more"
+          aria-label={`More actions for ${session.title}`}
+          aria-haspopup="menu"
+          aria-expanded={menu}
+          tabIndex={-1}
+          title="More (Shift+F10)"
+          onClick={() => setMenu(!menu)}
+        >
+          ⋯
+        </button>
+      )}
+      {menu && (
+        <RowMenu
+          label={`Actions for ${session.title}`}
+          onClose={closeMenu}
+          items={[
+            { label: 'Rename', shortcut: 'F2', run: startRename },
+            { label: 'Export…', run: () => setExporting(true) },
+            { label: 'Delete…', shortcut: 'Del', danger: true, run: () => setConfirmDelete(true) },
+          ]}
+        />
       )}
       {error && (
         <span className="error-text small" role="alert">

@@ -73,16 +73,23 @@ export function SessionSidebar() {
     }
   };
 
-  // Up/Down move between sessions without leaving the keyboard.
+  // The list is one Tab stop (the open session's row, else the first); Up/Down, Home/End move
+  // between sessions without leaving the keyboard.
   const onListKey = (e: KeyboardEvent<HTMLUListElement>) => {
-    if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
+    const moves: Record<string, (at: number, last: number) => number> = {
+      ArrowDown: (at, last) => Math.min(last, at + 1),
+      ArrowUp: (at) => Math.max(0, at - 1),
+      Home: () => 0,
+      End: (_at, last) => last,
+    };
+    const move = moves[e.key];
     const buttons = [...e.currentTarget.querySelectorAll<HTMLButtonElement>('button.session')];
     const at = buttons.indexOf(document.activeElement as HTMLButtonElement);
-    const next =
-      buttons[Math.max(0, Math.min(buttons.length - 1, at + (e.key === 'ArrowDown' ? 1 : -1)))];
-    next?.focus();
+    if (!move || at === -1) return;
+    buttons[move(at, buttons.length - 1)]?.focus();
     e.preventDefault();
   };
+  const tabbableId = shown.some((s) => s.id === currentId) ? currentId : shown[0]?.id;
 
   return (
     <nav className="sidebar" aria-label="Sessions">
@@ -133,6 +140,7 @@ export function SessionSidebar() {
               key={s.id}
               session={s}
               active={s.id === currentId}
+              tabbable={s.id === tabbableId}
               snippet={query.trim() ? snippets?.get(s.id) : undefined}
               onSelect={() => select(s.id)}
             />
