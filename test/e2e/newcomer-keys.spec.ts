@@ -91,8 +91,8 @@ hostTest(
     await sidebar.getByRole('button', { name: /^Deploy the docs/ }).click();
     const row = sidebar.locator('.session-row').filter({ hasText: 'Make the port' });
     const title = row.locator('.title');
-    const box = (await title.boundingBox())!;
     await row.hover();
+    const box = (await title.boundingBox())!;
     await app.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
     await expect(row.locator('button.session')).toHaveAttribute('aria-current', 'page');
     await expect(sidebar.getByRole('textbox', { name: 'Session title' })).toHaveCount(0);

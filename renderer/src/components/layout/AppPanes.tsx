@@ -1,89 +1,51 @@
-import { useEffect, useMemo, useRef, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useRef, type ReactNode } from 'react';
 import {
   Group,
   Panel,
   Separator,
   useDefaultLayout,
+  useGroupRef,
   usePanelRef,
-  type PanelImperativeHandle,
-  type PanelSize,
+  type LayoutStorage,
 } from 'react-resizable-panels';
 import { NARROW_WINDOW_PX, useUi } from '../../state/ui-store';
 import { paneStorage } from './pane-storage';
+import {
+  DOCK_COLLAPSED_PX,
+  DOCK_MAX_SHARE,
+  DOCK_MIN_PX,
+  fitPanes,
+  MAIN_MIN_PX,
+  SIDEBAR_MAX_SHARE,
+  SIDEBAR_MIN_PX,
+  WIDE_DOCK_PERCENT,
+  type PaneWants,
+} from './pane-sizes';
 
 // The window's three panes: sessions | conversation | activity dock. Splitters resize them (mouse
 // or keyboard: focus a splitter, arrow keys), each side pane collapses (its button, Ctrl+B for
-// the sidebar, or dragging it small), and the sizes are remembered per window.
-
-/** Pixels: narrower than this, a session list or dock stops being useful, so it collapses. */
-const SIDEBAR_MIN_PX = 160;
-const DOCK_MIN_PX = 220;
-/** The collapsed dock keeps a strip for its "show" button. */
-const DOCK_COLLAPSED_PX = 28;
-/** The conversation never gets narrower than a readable column. */
-const MAIN_MIN_PX = 360;
+// the sidebar, or dragging it small), and the widths a person gives them are remembered per
+// window. How wide each side pane is in a given window is pane-sizes.ts's fit: a change of the
+// window's width re-fits them, and only a person's own drag changes what they want.
 
 /**
- * Keeps a collapsible panel and the preference that says whether it is open in step. The panel's
- * imperative API throws until its group has measured it: a call that early is retried on the
- * next resize report (which the panel makes once measured).
+ * Where the widths a person gave the side panes are remembered (pixels, in the panes' storage):
+ * a window that shrank and grew again gives them back, and a reload keeps them.
  */
-function useCollapse(
-  ref: React.RefObject<PanelImperativeHandle | null>,
-  open: boolean,
-  present: boolean,
-) {
-  useEffect(() => {
-    if (present) applyOpen(ref.current, open);
-  }, [ref, open, present]);
+const SIDEBAR_PX_KEY = 'mewbo-panes:sidebar-px';
+const DOCK_PX_KEY = 'mewbo-panes:dock-px';
+
+function readPx(storage: LayoutStorage, key: string): number | null {
+  const n = Number(storage.getItem(key) ?? NaN);
+  return Number.isFinite(n) && n > 0 ? n : null;
 }
 
-function applyOpen(p: PanelImperativeHandle | null, open: boolean): void {
-  try {
-    if (open && p?.isCollapsed()) p.expand();
-    if (!open && p && !p.isCollapsed()) p.collapse();
-  } catch {
-    // Not measured yet.
-  }
-}
-
-/** A resize report: the user dragged the pane shut or open (the preference follows). */
-function followDrag(
-  size: PanelSize,
-  collapsedPx: number,
-  open: boolean,
-  setOpen: (open: boolean) => void,
-): void {
-  const collapsed = size.inPixels <= collapsedPx + 1;
-  if (collapsed === open) setOpen(!collapsed);
-}
-
-/** Percent of the window the wide dock starts at (its Panel's defaultSize). */
-const WIDE_DOCK_PERCENT = 38;
-
-/**
- * Where the dock's last open width is remembered (percent of the panes' width, in the panes'
- * storage): a fold saves the layout with the dock as its strip, and without this a later dock
- * would unfold to the default width instead of the one the user gave it.
- */
-const DOCK_OPEN_KEY = 'mewbo-panes:dock-open';
-
-/**
- * The box a wide dock would get if it appeared (or unfolded) now: the first remembered size (in
- * percent) that is not the folded strip, else the default, within the panes' limits.
- */
-function futureDockBox(
-  group: HTMLElement,
-  rememberedPercents: (number | undefined)[],
-  sidebarPx: number,
-): { width: number; height: number } {
-  const total = group.clientWidth;
-  const remembered = rememberedPercents.find(
-    (p) => p !== undefined && (total * p) / 100 > DOCK_COLLAPSED_PX + 1,
-  );
-  let width = (total * (remembered ?? WIDE_DOCK_PERCENT)) / 100;
-  width = Math.min(width, total * 0.6, total - sidebarPx - MAIN_MIN_PX);
-  return { width: Math.floor(Math.max(width, DOCK_MIN_PX)), height: group.clientHeight };
+/** The width the panels share: the window's, less the splitters' (the panel library's 100%). */
+function panesWidth(group: HTMLElement): number {
+  let splitters = 0;
+  for (const el of group.querySelectorAll('[data-separator]'))
+    splitters += el.getBoundingClientRect().width;
+  return group.clientWidth - splitters;
 }
 
 export function AppPanes({
@@ -109,40 +71,69 @@ export function AppPanes({
   const setSidebarOpen = useUi((s) => s.setSidebarOpen);
   const dockOpen = useUi((s) => s.dockOpen);
   const setDockOpen = useUi((s) => s.setDockOpen);
-  const sidebarRef = usePanelRef();
-  const dockRef = usePanelRef();
+  const groupRef = useGroupRef();
   const storage = useMemo(() => paneStorage(sessionStorage, localStorage), []);
   const ids = dock ? ['sidebar', 'main', 'dock'] : ['sidebar', 'main'];
   const layout = useDefaultLayout({ id: 'mewbo-panes', panelIds: ids, storage });
-  useCollapse(sidebarRef, sidebarOpen, true);
   const narrow = window.innerWidth < NARROW_WINDOW_PX;
-  const future = useDefaultLayout({
-    id: 'mewbo-panes',
-    panelIds: ['sidebar', 'main', 'dock'],
-    storage,
-  });
   const groupEl = useRef<HTMLDivElement>(null);
-  const rememberedDock = future.defaultLayout?.dock;
   const hasDock = dock !== null;
-  /** The dock's width the last time it was open in this group (what unfolding returns to). */
-  const openPx = useRef<number | null>(null);
-  /** The width a folded dock was last said to unfold to (what its first console was sized for). */
-  const unfoldPx = useRef<number | null>(null);
+  /** The widths the person gave the side panes (null: the default for the window). */
+  const chosen = useRef({
+    sidebar: readPx(storage, SIDEBAR_PX_KEY),
+    dock: readPx(storage, DOCK_PX_KEY),
+  });
+  // Read when a fit is made, not a reason for one: a dock that gains its first console keeps the
+  // width that console was born at, and widens only with the window.
+  const wide = useRef(wideDock);
   useEffect(() => {
-    if (!hasDock) openPx.current = null;
-    const p = dockRef.current;
-    if (!hasDock || !p) return;
-    // A dock that has never been open here unfolds to the width its console was measured for
-    // (else the panel library would give it its minimum: a 27-column console).
-    if (dockOpen && openPx.current === null && unfoldPx.current !== null) {
+    wide.current = wideDock;
+  }, [wideDock]);
+  const wants = useCallback(
+    (dockState: PaneWants['dock']): PaneWants => ({
+      sidebarOpen,
+      sidebarPx: chosen.current.sidebar,
+      dock: dockState,
+      wideDock: wide.current,
+      dockPx: chosen.current.dock,
+    }),
+    [sidebarOpen],
+  );
+  const dockState: PaneWants['dock'] = !hasDock ? 'none' : dockOpen ? 'open' : 'folded';
+
+  // The fit, applied whenever the window's width, a pane's open state or the dock's presence
+  // changes; the whole layout at once, so no pane is squeezed in between.
+  useEffect(() => {
+    const group = groupEl.current;
+    if (!group) return;
+    const apply = () => {
+      const total = panesWidth(group);
+      const handle = groupRef.current;
+      if (!total || !handle) return;
+      const fit = fitPanes(total, wants(dockState));
+      const pct = (px: number) => (px / total) * 100;
+      const next: Record<string, number> = {
+        sidebar: pct(fit.sidebar),
+        main: pct(total - fit.sidebar - fit.dock),
+      };
+      if (dockState !== 'none') next.dock = pct(fit.dock);
       try {
-        if (p.isCollapsed()) return p.resize(unfoldPx.current);
+        handle.setLayout(next);
       } catch {
-        // Not measured yet.
+        // Not measured yet: the observer calls again once it is.
       }
-    }
-    applyOpen(p, dockOpen);
-  }, [dockRef, dockOpen, hasDock]);
+    };
+    let width = -1;
+    const observer = new ResizeObserver(() => {
+      if (group.clientWidth === width) return;
+      width = group.clientWidth;
+      apply();
+    });
+    observer.observe(group);
+    apply();
+    return () => observer.disconnect();
+  }, [groupRef, wants, dockState]);
+
   useEffect(() => {
     const group = groupEl.current;
     if (wideDock || !onFutureDock || !group) return;
@@ -150,25 +141,66 @@ export function AppPanes({
     const report = () => {
       const open = dockOpen ? aside() : null;
       if (open) return onFutureDock({ width: open.clientWidth, height: open.clientHeight });
-      const sidebarPx = group.querySelector<HTMLElement>('[data-panel][id="sidebar"]')?.offsetWidth;
-      const lastOpen = Number(storage.getItem(DOCK_OPEN_KEY) ?? undefined);
-      const box = futureDockBox(group, [rememberedDock, lastOpen], sidebarPx ?? 0);
-      if (!dockOpen) {
-        box.width = openPx.current ?? box.width;
-        unfoldPx.current = box.width;
-      }
-      onFutureDock(box);
+      // Folded or not there yet: the width it will unfold to, as the fit gives it.
+      const width = fitPanes(panesWidth(group), { ...wants('open'), wideDock: true }).dock;
+      onFutureDock({ width, height: group.clientHeight });
     };
     const observer = new ResizeObserver(report);
     for (const el of [group, aside()]) if (el) observer.observe(el);
     report();
     return () => observer.disconnect();
-  }, [hasDock, wideDock, onFutureDock, dockOpen, rememberedDock, storage]);
+  }, [hasDock, wideDock, onFutureDock, dockOpen, wants]);
+
+  // What a person does with a splitter (a drag, or arrow keys on a focused one) is read once they
+  // let go: the width they gave the pane is remembered, and a pane dragged shut (or open) says so.
+  // Sizes the panel reports in between may be a fit or the other pane making way: not choices.
+  const sidebarRef = usePanelRef();
+  const dockRef = usePanelRef();
+  const settle = useCallback(
+    (pane: 'sidebar' | 'dock') => {
+      const panel = (pane === 'sidebar' ? sidebarRef : dockRef).current;
+      if (!panel) return;
+      const collapsed = panel.isCollapsed();
+      if (!collapsed) {
+        chosen.current[pane] = panel.getSize().inPixels;
+        storage.setItem(
+          pane === 'sidebar' ? SIDEBAR_PX_KEY : DOCK_PX_KEY,
+          String(chosen.current[pane]),
+        );
+      }
+      const [open, setOpen] =
+        pane === 'sidebar' ? [sidebarOpen, setSidebarOpen] : [dockOpen, setDockOpen];
+      if (collapsed === open) setOpen(!collapsed);
+    },
+    [sidebarRef, dockRef, storage, sidebarOpen, setSidebarOpen, dockOpen, setDockOpen],
+  );
+  useEffect(() => {
+    const group = groupEl.current;
+    if (!group) return;
+    const paneOf = (el: Element | null | undefined) =>
+      el?.closest('[data-pane]')?.getAttribute('data-pane') as 'sidebar' | 'dock' | undefined;
+    const keyUp = (e: KeyboardEvent) => {
+      const pane = paneOf(e.target as Element | null);
+      if (pane) settle(pane);
+    };
+    // Read before the panel library lets the splitter go; its last size lands a frame later.
+    const pointerUp = () => {
+      const pane = paneOf(group.querySelector('[data-pane][data-separator="active"]'));
+      if (pane) requestAnimationFrame(() => settle(pane));
+    };
+    group.addEventListener('keyup', keyUp);
+    window.addEventListener('pointerup', pointerUp, true);
+    return () => {
+      group.removeEventListener('keyup', keyUp);
+      window.removeEventListener('pointerup', pointerUp, true);
+    };
+  }, [settle]);
 
   return (
     <Group
       id="mewbo-panes"
       elementRef={groupEl}
+      groupRef={groupRef}
       className="app"
       orientation="horizontal"
       defaultLayout={layout.defaultLayout}
@@ -176,42 +208,34 @@ export function AppPanes({
     >
       <Panel
         id="sidebar"
-        panelRef={sidebarRef}
         className="pane"
         collapsible
         collapsedSize={0}
         minSize={SIDEBAR_MIN_PX}
-        maxSize="40%"
+        maxSize={`${SIDEBAR_MAX_SHARE * 100}%`}
         defaultSize={narrow ? 200 : 248}
         groupResizeBehavior="preserve-pixel-size"
-        onResize={(size) => followDrag(size, 0, sidebarOpen, setSidebarOpen)}
+        panelRef={sidebarRef}
       >
         {sidebar}
       </Panel>
-      <Separator className="splitter" aria-label="Resize the sessions pane" />
+      <Separator className="splitter" data-pane="sidebar" aria-label="Resize the sessions pane" />
       <Panel id="main" className="pane" minSize={MAIN_MIN_PX}>
         {main}
       </Panel>
       {dock && (
         <>
-          <Separator className="splitter" aria-label="Resize the activity dock" />
+          <Separator className="splitter" data-pane="dock" aria-label="Resize the activity dock" />
           <Panel
             id="dock"
-            panelRef={dockRef}
             className="pane"
             collapsible
             collapsedSize={DOCK_COLLAPSED_PX}
             minSize={DOCK_MIN_PX}
-            maxSize="60%"
-            defaultSize={!dockOpen ? DOCK_COLLAPSED_PX : wideDock ? '38%' : 280}
+            maxSize={`${DOCK_MAX_SHARE * 100}%`}
+            defaultSize={!dockOpen ? DOCK_COLLAPSED_PX : wideDock ? `${WIDE_DOCK_PERCENT}%` : 280}
             groupResizeBehavior="preserve-pixel-size"
-            onResize={(size) => {
-              if (size.inPixels > DOCK_COLLAPSED_PX + 1) {
-                openPx.current = size.inPixels;
-                storage.setItem(DOCK_OPEN_KEY, String(size.asPercentage));
-              }
-              followDrag(size, DOCK_COLLAPSED_PX, dockOpen, setDockOpen);
-            }}
+            panelRef={dockRef}
           >
             {dock}
           </Panel>

@@ -103,6 +103,7 @@ export function SessionRow({
           tabIndex={tabbable ? 0 : -1}
           onClick={onSelect}
           onDoubleClick={startRename}
+          // A right click, Shift+F10 or the Menu key: the browser says contextmenu for each.
           onContextMenu={(e) => {
             e.preventDefault();
             setMenu(true);
@@ -110,10 +111,6 @@ export function SessionRow({
           onKeyDown={(e) => {
             if (e.key === 'F2') startRename();
             if (e.key === 'Delete') setConfirmDelete(true);
-            if (e.key === 'ContextMenu' || (e.key === 'F10' && e.shiftKey)) {
-              e.preventDefault();
-              setMenu(true);
-            }
           }}
         >
           <span className={`run-dot ${session.run_state}`} aria-hidden="true" />
