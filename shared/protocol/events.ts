@@ -176,6 +176,11 @@ export const sessionEventBodySchema = z.discriminatedUnion('type', [
     detail: z.string(),
     /** The permission rule "Always allow" would add for this call (absent: none would be safe). */
     suggested_rule: z.string().optional(),
+    /**
+     * Files the app obeys or runs (`.mewbo/`, `.claude/`, `.mcp.json`, `.git/`) that this call
+     * writes, relative to the root: asked in every mode, and an allow writes exactly these.
+     */
+    policy_files: z.array(z.string()).optional(),
   }),
   z.object({
     type: z.literal('approval_decision'),

@@ -8,6 +8,7 @@ import { classifyCall, decideApproval, headlessDenialReason } from './permission
 import type { AgentSpec, ApprovalVerdict, RunContext } from './run-context';
 import { abortReason, RunAborted } from './stop-reason';
 import { gateCall, postToolHooks, type Gate } from '../rules/call-gate';
+import { policyNote, policyRefusal, policyTargets, unallowedTargets } from '../rules/policy-writes';
 import { runEventHooks } from '../hooks/hook-runner';
 import { loadNestedInstructions } from '../instructions/nested-instructions';
 
@@ -39,13 +40,22 @@ async function requestApproval(
   tool: AnyTool,
   callId: string,
   args: unknown,
-  gate: Gate = { kind: 'mode' },
+  gate: Gate,
+  /**
+   * The policy files this call writes (`targets`) and those of them no allow rule names
+   * (`unallowed`): any of the latter make it an approval in every mode.
+   */
+  { targets, unallowed }: { targets: readonly string[]; unallowed: readonly string[] },
 ): Promise<ApprovalVerdict> {
   const mode = run.state.permissionMode(run.config.permission_mode);
-  if (gate.kind === 'allow') return { allow: true };
+  if (gate.kind === 'allow' && !unallowed.length) return { allow: true };
   const policy = decideApproval({ tool, args, mode });
-  if (gate.kind !== 'ask' && !policy.ask) return { allow: true };
-  const { summary, detail } = await describeForApproval(tool, args, agent.root);
+  if (gate.kind !== 'ask' && !policy.ask && !unallowed.length) return { allow: true };
+  const described = await describeForApproval(tool, args, agent.root);
+  const { detail } = described;
+  const summary = unallowed.length
+    ? `${described.summary} (${policyNote(unallowed)})`
+    : described.summary;
   const approval_id = newApprovalId();
   // "Always allow" writes through the rules service: without one there is nothing to offer.
   const suggested = await run
@@ -59,11 +69,13 @@ async function requestApproval(
     summary,
     detail,
     ...(suggested ? { suggested_rule: suggested } : {}),
+    ...(unallowed.length ? { policy_files: [...targets] } : {}),
   });
   if (!run.headless) notifyHooks(run, agent, `Mewbo needs your permission to use ${tool.name}`);
   if (run.headless) {
-    const reason =
-      gate.kind === 'ask'
+    const reason = unallowed.length
+      ? policyRefusal(unallowed, 'this headless run has nobody to approve it')
+      : gate.kind === 'ask'
         ? `This call needs approval (${gate.why}), and this headless run has nobody to approve it. The call was not run.`
         : headlessDenialReason(policy.kind, mode);
     await run.append({
@@ -101,6 +113,8 @@ export async function executeTool(
   tool: AnyTool,
   callId: string,
   args: unknown,
+  /** The policy files this call was approved (or allowed by a rule naming them) to write. */
+  policyWrites: readonly string[] = [],
 ): Promise<ToolPayload> {
   const ctx: ToolContext = {
     root: agent.root,
@@ -111,6 +125,7 @@ export async function executeTool(
     config: run.config,
     services: run.servicesFor(agent.spec.id),
     emit: (event) => run.append(event),
+    allowsPolicyWrite: (name, rel) => name === tool.name && policyWrites.includes(rel),
   };
   try {
     return await tool.run(ctx, args);
@@ -208,10 +223,15 @@ async function runCall(run: RunContext, agent: StepAgent, call: ModelToolCall): 
         const gate: Gate = gateInput ? await gateCall(gateInput) : { kind: 'mode' };
         if (gate.kind === 'blocked') payload = gate.payload;
         else {
-          const verdict = await requestApproval(run, agent, tool, call.id, parsed.args, gate);
+          const targets = policyTargets(tool.name, parsed.args, agent.root);
+          const unallowed = unallowedTargets(rules?.settings.rules ?? [], tool.name, targets);
+          const verdict = await requestApproval(run, agent, tool, call.id, parsed.args, gate, {
+            targets,
+            unallowed,
+          });
           if (verdict.allow && !tool.flags.readOnly) await run.beforeWrite();
           payload = verdict.allow
-            ? await executeTool(run, agent, tool, call.id, parsed.args)
+            ? await executeTool(run, agent, tool, call.id, parsed.args, targets)
             : deniedPayload(verdict);
           if (verdict.allow && gateInput) await postToolHooks({ ...gateInput, payload });
           if (verdict.allow && payload.kind !== 'error')

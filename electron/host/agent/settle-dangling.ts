@@ -105,7 +105,11 @@ async function settleOne(
         `${call.name} is not available any more (the mode or the tool set changed)`,
       );
     const parsed = parseToolArgs(tool, call.args);
-    return parsed.ok ? executeTool(run, agent, tool, call.call_id, parsed.args) : parsed.error;
+    // The user approved the policy files the request named, and no other (a link planted since
+    // leads the write elsewhere: the tool refuses it).
+    return parsed.ok
+      ? executeTool(run, agent, tool, call.call_id, parsed.args, approval.policy_files ?? [])
+      : parsed.error;
   }
   const plan =
     call.name === PLAN_TOOL_NAME

@@ -10,6 +10,7 @@ import {
 } from '../fs/safe-path';
 import { applySearchReplace, type Fallback } from './block-match';
 import { diffPayload, type EditedFile } from './diff-payload';
+import { policyWriteRefused } from './policy-guard';
 import { parseEditBlocks, type EditBlock } from './edit-block-parser';
 import { fsErrorPayload } from './file-errors';
 import { describeNearMatch, findNearMatch } from './near-match';
@@ -226,6 +227,12 @@ export const editBlockTool = defineTool({
     const plan = await planEditBlocks(ctx.root, args);
     if ('kind' in plan) return plan;
     const { root, changed, fallbacks, blocks } = plan;
+    const refused = policyWriteRefused(
+      ctx,
+      'aider_edit_block_tool',
+      changed.map((t) => t.abs),
+    );
+    if (refused) return refused;
     const changes: FileChange[] = changed.map((t) => ({
       path: t.abs,
       before: t.file.exists ? t.file.original : null,

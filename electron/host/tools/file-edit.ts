@@ -3,6 +3,7 @@ import { errorPayload, type ToolPayload } from '../../../shared/tools/payload';
 import { atomicWriteFile } from '../fs/atomic-write';
 import { relativeToRoot, safeResolve } from '../fs/safe-path';
 import { diffPayload } from './diff-payload';
+import { policyWriteRefused } from './policy-guard';
 import { fsErrorPayload } from './file-errors';
 import { describeNearMatch, findNearMatch } from './near-match';
 import { loadEditableText, normalizeModelText, restoreEol } from './text-file';
@@ -47,6 +48,8 @@ export const fileEditTool = defineTool({
     const resolved = safeResolve(ctx.root, args.root, args.file_path, { label: 'file_path' });
     if (!resolved.ok) return resolved.error;
     const { root, path } = resolved;
+    const refused = policyWriteRefused(ctx, 'file_edit_tool', [path]);
+    if (refused) return refused;
     const shown = relativeToRoot(root, path);
     const file = await loadEditableText(root, path, shown);
     if ('kind' in file) return file;

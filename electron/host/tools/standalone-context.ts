@@ -4,6 +4,7 @@ import { homePaths } from '../config/paths';
 import { DisposableStore, toDisposable } from '../lifecycle/disposable';
 import type { SessionEventBody } from '../../../shared/protocol/events';
 import { narrowRoot } from '../fs/safe-path';
+import { userPolicyAllowance } from '../rules/policy-writes';
 import type { ToolServices } from './services';
 import { standaloneServiceFactories, type ServiceFactory } from './standalone-services';
 import type { ToolContext } from './tool';
@@ -61,6 +62,8 @@ export async function createStandaloneContext(opts: StandaloneOptions): Promise<
     async emit(event) {
       opts.onEvent?.(event);
     },
+    // Nobody can approve here: a policy file is written only where the user's own rule names it.
+    allowsPolicyWrite: await userPolicyAllowance(home.configFile),
   };
   return { ctx, dispose: () => store.dispose() };
 }

@@ -55,6 +55,12 @@ export interface ToolContext {
   services: ToolServices;
   /** Appends an event to the session log (todos, panel, question, ...); resolves once durable. */
   emit(event: SessionEventBody): Promise<void>;
+  /**
+   * Whether this call may write the policy file `rel` (relative to `root`; see
+   * sandbox/policy-paths.ts): the user approved it for this call, or an allow rule names it.
+   * Absent: no policy file is written (tools/policy-guard.ts).
+   */
+  allowsPolicyWrite?(tool: string, rel: string): boolean;
 }
 
 export interface ToolDefinition<P extends z.ZodType = z.ZodType> {
