@@ -16,6 +16,10 @@ import type { RingBuffer } from './ring-buffer';
 // Flow control by acknowledgement (xterm.js's watermarks): while any subscriber has more than the
 // high watermark produced but unacked, the producer is paused; it resumes once all are below the
 // low one. Frames keep going out meanwhile (up to a send window): the PTY waits, not the socket.
+// A frame shorter than the batch size goes out only when the batch timer fires (or when nothing
+// more is coming: paused, exited): an ack that sent whatever had arrived since the last frame
+// cut a fast producer's output into frames of 11 KB on average (#26 part 2), and each frame costs
+// the same framing, syscall, decode and ack round trip whatever its size.
 
 export type ShellSink = (frame: ShellStreamFrame) => void;
 
@@ -108,9 +112,19 @@ export class OutputStream implements Disposable {
   notifyAppend(length: number): void {
     if (this.subs.size === 0) return;
     this.unflushed += length;
-    if (this.unflushed >= STREAM_BATCH_MAX_CHARS) this.flush();
-    else this.timer ??= setTimeout(() => this.flush(), STREAM_BATCH_MS);
+    this.timer ??= setTimeout(() => this.flush(), STREAM_BATCH_MS);
+    if (this.unflushed >= STREAM_BATCH_MAX_CHARS) this.sendFullFrames();
     this.updateFlow();
+  }
+
+  /** Full frames now; what is left over waits for the batch timer (or for more output). */
+  private sendFullFrames(): void {
+    let left = 0;
+    for (const sub of this.subs) {
+      this.flushOne(sub);
+      left = Math.max(left, this.ring.end - sub.sent);
+    }
+    this.unflushed = left;
   }
 
   /**
@@ -140,7 +154,10 @@ export class OutputStream implements Disposable {
   }
 
   private sendAvailable(sub: Subscriber): void {
+    // While the batch timer is pending, the tail shorter than a frame is the timer's to send.
+    const whole = this.timer !== null;
     while (sub.sent < this.ring.end && sub.sent - sub.acked < FLOW_SEND_WINDOW_CHARS) {
+      if (whole && this.ring.end - sub.sent < STREAM_BATCH_MAX_CHARS) break;
       const slice = this.ring.read(sub.sent, STREAM_BATCH_MAX_CHARS);
       let text = slice.text;
       // A frame never ends inside a surrogate pair: the binary form carries UTF-8, where half a

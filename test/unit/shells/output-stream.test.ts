@@ -1,10 +1,13 @@
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import type { ShellStreamFrame } from '../../../shared/protocol/shell-stream';
 import { shellStreamFrameSchema } from '../../../shared/protocol/shell-stream';
 import {
   FLOW_HIGH_WATERMARK_CHARS,
   STREAM_BATCH_MAX_CHARS,
+  STREAM_BATCH_MS,
 } from '../../../electron/host/shells/constants';
+import { OutputStream } from '../../../electron/host/shells/output-stream';
+import { RingBuffer } from '../../../electron/host/shells/ring-buffer';
 import type { ShellManager } from '../../../electron/host/shells/shell-manager';
 import type { ShellSession } from '../../../electron/host/shells/shell-session';
 import { shellFixture, type ShellFixture } from './shell-fixture';
@@ -196,5 +199,42 @@ describe('shell output stream', () => {
     expect(info.exit_code).toBe(0);
     const tail = await m.read(s.id, { cursor: s.buffer.end - 4 });
     expect(tail).toMatchObject({ output: 'END\n' });
+  });
+});
+
+describe('shell output batching under acks', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  test('an ack does not send the short tail that arrived since the last frame: output keeps going out in whole frames, the tail when the batch period ends', () => {
+    vi.useFakeTimers();
+    const ring = new RingBuffer(10 * STREAM_BATCH_MAX_CHARS);
+    const stream = new OutputStream('sh_batch', ring, { pause() {}, resume() {} });
+    const sizes: number[] = [];
+    const snapshot = { type: 'shell_state', shell: {} } as unknown as ShellStreamFrame;
+    const sub = stream.subscribe(
+      undefined,
+      (frame) => {
+        if (frame.type === 'shell_output') sizes.push(frame.data.length);
+      },
+      snapshot,
+    );
+    const print = (chars: number) => {
+      ring.append('x'.repeat(chars));
+      stream.notifyAppend(chars);
+    };
+    const frame = STREAM_BATCH_MAX_CHARS;
+    print(frame + 1000);
+    expect(sizes).toEqual([frame]);
+    // The client took the frame: what arrived since is shorter than a frame and stays.
+    sub.ack(frame);
+    expect(sizes).toEqual([frame]);
+    print(frame - 500);
+    expect(sizes).toEqual([frame, frame]);
+    sub.ack(frame);
+    vi.advanceTimersByTime(STREAM_BATCH_MS);
+    expect(sizes).toEqual([frame, frame, 500]);
+    stream.dispose();
   });
 });
