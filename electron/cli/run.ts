@@ -9,15 +9,19 @@ import { checkSessionRoot, ForbiddenRootError, rootLimitsOf } from '../host/sess
 import { headlessSignIn } from '../host/mcp/sign-in-policy';
 import { browserOpener } from '../host/system/browser-opener';
 import type { Session } from '../host/sessions/session';
+import { HostError } from '../host/rpc/host-error';
 import { parseCliArgs, permissionModeOption, UsageError, type CliCommand } from './command';
 
-const usage = `Usage: mewbo run --project DIR [--trust] [--model M] [--permission-mode ask|accept-edits|auto|plan] "prompt"
+const usage = `Usage: mewbo run --project DIR [--worktree [BRANCH]] [--trust] [--model M] [--permission-mode ask|accept-edits|auto|plan] "prompt"
        mewbo run --resume ID [options] "prompt"
        mewbo run --continue [--project DIR] [options] "prompt"
 
 Runs one agent session on DIR without a UI (trigger/API style) and streams its events as JSON lines
 on stdout, one event a line. --resume continues session ID with its whole history (the model sees
-it); --continue continues the most recent session of --project (default: the current directory). Nobody is there to ask: no ask_user_question, no device tools, and in
+it); --continue continues the most recent session of --project (default: the current directory).
+--worktree runs the new session in its own git worktree of DIR's repository, on a new branch from
+its HEAD (named for the prompt, or BRANCH: --worktree BRANCH "prompt" or --worktree=BRANCH); the
+checkout stays as it is (mewbo sessions diff, apply and discard take the work from there). Nobody is there to ask: no ask_user_question, no device tools, and in
 ask mode (the default) a call that needs approval is refused with a reason the model sees; use
 --permission-mode accept-edits or auto to let it edit or run commands.
 
@@ -28,9 +32,32 @@ else a local Ollama. Settings live under $MEWBO_HOME (default ~/.mewbo).
 Exit status: 0 when the run finished, 1 when it failed (no model, a provider error, the step limit,
 interrupted), 2 on bad usage.`;
 
+/**
+ * `--worktree` takes an optional BRANCH, which parseArgs cannot say: the word after it is the
+ * branch when it is no option and a prompt still follows it; `--worktree=BRANCH` always is.
+ * A bare `--worktree` becomes `--worktree=` (a branch named for the session).
+ */
+function optionalWorktreeValue(argv: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a !== '--worktree') {
+      out.push(a);
+      continue;
+    }
+    const next = argv[i + 1];
+    const promptAfter = argv.slice(i + 2).some((x) => !x.startsWith('-'));
+    if (next !== undefined && !next.startsWith('-') && promptAfter && !/\s/.test(next)) {
+      out.push(`--worktree=${next}`);
+      i++;
+    } else out.push('--worktree=');
+  }
+  return out;
+}
+
 function parse(argv: string[]) {
   const parsed = parseCliArgs({
-    args: argv,
+    args: optionalWorktreeValue(argv),
     allowPositionals: true,
     options: {
       project: { type: 'string' },
@@ -39,6 +66,7 @@ function parse(argv: string[]) {
       trust: { type: 'boolean' },
       resume: { type: 'string' },
       continue: { type: 'boolean' },
+      worktree: { type: 'string' },
     },
   });
   const { values, positionals } = parsed;
@@ -48,6 +76,10 @@ function parse(argv: string[]) {
   if (!values.project && values.resume === undefined && !values.continue)
     throw new UsageError('--project DIR is required');
   if (!prompt) throw new UsageError('a prompt is required');
+  if (values.worktree !== undefined && (values.resume !== undefined || values.continue))
+    throw new UsageError(
+      '--worktree starts a new session: it does not go with --resume or --continue',
+    );
   const mode = permissionModeOption(values['permission-mode']);
   const dir = values.project ?? (values.continue ? process.cwd() : undefined);
   let project: string | undefined;
@@ -67,6 +99,8 @@ function parse(argv: string[]) {
     trust: values.trust === true,
     resume: values.resume,
     continue: values.continue ?? false,
+    /** undefined: no worktree; '': a branch named for the session; else that branch. */
+    worktree: values.worktree,
   };
 }
 
@@ -89,11 +123,28 @@ async function sessionFor(host: Host, args: ReturnType<typeof parse>): Promise<S
       );
     return host.sessions.get(latest.id);
   }
-  return host.sessions.create({
-    title: args.prompt.split('\n')[0]!.slice(0, 80),
-    project: null,
-    root: args.project!,
-  });
+  const title = args.prompt.split('\n')[0]!.slice(0, 80);
+  if (args.worktree !== undefined) {
+    const made = await host.worktrees
+      .createSession({
+        title,
+        project: null,
+        projectRoot: args.project!,
+        request: args.worktree ? { branch: args.worktree } : true,
+      })
+      .catch((err: unknown) => {
+        if (err instanceof HostError) throw new RunFailure(err.message);
+        throw err;
+      });
+    const wt = made.session.meta.worktree!;
+    process.stderr.write(`mewbo run: worktree ${wt.path} on branch ${wt.branch}\n`);
+    for (const s of made.copy.skipped)
+      process.stderr.write(
+        `mewbo run: warning: worktrees.copy: ${s.path} not copied: ${s.reason}\n`,
+      );
+    return made.session;
+  }
+  return host.sessions.create({ title, project: null, root: args.project! });
 }
 
 class RunFailure extends Error {}

@@ -52,6 +52,7 @@ import { ProjectFileIndex } from './projects/file-index';
 import { rootLimitsOf } from './sessions/session-root';
 import { userStartedSignIn, type SignInPolicy } from './mcp/sign-in-policy';
 import { browserOpener } from './system/browser-opener';
+import { SessionWorktrees } from './worktrees/session-worktrees';
 
 export interface HostOptions {
   env?: NodeJS.ProcessEnv;
@@ -98,6 +99,8 @@ export class Host extends DisposableObject {
     /** The user's skills (issue 20). */
     readonly skills: SkillService,
     readonly commands: CommandService,
+    /** Sessions in their own git worktree (issue 28). */
+    readonly worktrees: SessionWorktrees,
   ) {
     super();
   }
@@ -149,12 +152,24 @@ export class Host extends DisposableObject {
       store: lspStore,
       isTrusted: (root) => trust.isTrusted(root),
     });
+    // Sessions in their own git worktree: known before any shell runs, since every shell is
+    // denied the other sessions' worktrees.
+    const worktrees = await SessionWorktrees.open({
+      appHome: paths.home,
+      config: () => config,
+      sessions,
+    });
     const shells = new ShellService({
       paths,
       config: () => config,
       env,
-      registeredProjects: () =>
-        Object.fromEntries(projects.snapshot().flatMap((p) => (p.path ? [[p.key, p.path]] : []))),
+      registeredProjects: () => ({
+        ...Object.fromEntries(
+          projects.snapshot().flatMap((p) => (p.path ? [[p.key, p.path]] : [])),
+        ),
+        ...worktrees.asProjects(),
+      }),
+      worktree: (sessionId, root) => worktrees.grantFor(sessionId, root),
     });
     // A deleted session takes its shells with it: no process outlives the session that started it.
     late.shells = shells;
@@ -243,7 +258,7 @@ export class Host extends DisposableObject {
 
     const appSettings = new AppSettingsService({ store: configStore, models });
     const handlers: HandlerMap = {
-      ...sessionHandlers({ sessions, runner, resolveProject }),
+      ...sessionHandlers({ sessions, runner, resolveProject, worktrees }),
       ...projectHandlers(projects, mcp),
       ...agentHandlers(agent.decisions, models),
       ...deviceHandlers(devices),
@@ -291,6 +306,7 @@ export class Host extends DisposableObject {
       rules,
       skills,
       commands,
+      worktrees,
     );
     host.register(configStore);
     host.register(appSettings);
@@ -302,6 +318,7 @@ export class Host extends DisposableObject {
     host.register(mcpStore);
     host.register(trust);
     host.register(projectTools);
+    host.register(worktrees);
     host.register(sessions);
     // Registered after sessions, so it is disposed first: runs end before their logs close.
     host.register(agent);

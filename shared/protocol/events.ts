@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { sessionWorktreeSchema } from './session-worktree';
 import { permissionModeWire } from './common';
 import { pastedTextSchema } from '../attachments/pasted-text';
 
@@ -79,6 +80,8 @@ export const sessionEventBodySchema = z.discriminatedUnion('type', [
     title: z.string(),
     project: z.string().nullable(),
     root: z.string().nullable(),
+    /** The git worktree made for the session (issue 28); absent: it works in its project. */
+    worktree: sessionWorktreeSchema.optional(),
   }),
   z.object({
     type: z.literal('user_message'),

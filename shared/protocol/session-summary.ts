@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { sessionWorktreeSchema } from './session-worktree';
 
 export const runStateSchema = z.enum(['idle', 'running', 'waiting', 'stopped', 'failed']);
 
@@ -11,6 +12,8 @@ export const sessionSummarySchema = z.object({
   updated_at: z.number(),
   event_count: z.number().int(),
   run_state: runStateSchema,
+  /** The git worktree the session works in (its branch, the commit it started from). */
+  worktree: sessionWorktreeSchema.optional(),
   /**
    * Set when the log was damaged ("N events could not be read from ..."): sent with the session
    * when it opens, so the UI can say what is missing instead of failing to open it.

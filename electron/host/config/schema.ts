@@ -226,6 +226,33 @@ export const sandboxConfigSchema = z.strictObject({
     .prefault({}),
 });
 
+/** A path relative to a repository's top folder, staying inside it (no `..`, not absolute). */
+const repoRelativePath = z
+  .string()
+  .min(1)
+  .refine(
+    (p) => !p.startsWith('/') && !p.split('/').includes('..'),
+    'must be a path inside the repository (relative, without ..)',
+  );
+
+/** Sessions in their own git worktree (issue 28). */
+export const worktreesConfigSchema = z.strictObject({
+  /**
+   * Where session worktrees are made: "" puts them beside the repository, in `<repo>.worktrees/`
+   * (same disk, outside its working tree, found by the user's own tools); an absolute path puts
+   * them in `<dir>/<repo>/`. Never inside the repository or $MEWBO_HOME.
+   */
+  dir: z.union([z.literal(''), absPath]).default(''),
+  /**
+   * Files a new worktree gets copied from the main checkout (`.env.local` and the like: ignored
+   * files a checkout does not carry). Paths relative to the repository's top; `*` matches within
+   * one name. Links are not followed out of the repository.
+   */
+  copy: z.array(repoRelativePath).default([]),
+  /** Project keys whose "New session" starts in a new worktree by default. */
+  default_for: z.array(z.string().min(1)).default([]),
+});
+
 export const appConfigSchema = z.strictObject({
   agent: agentConfigSchema.prefault({}),
   permission_mode: permissionModeSchema.default('ask'),
@@ -244,6 +271,7 @@ export const appConfigSchema = z.strictObject({
   mcpServers: z.record(z.string().regex(/^[A-Za-z0-9_-]+$/), mcpServerConfigSchema).default({}),
   shells: shellsConfigSchema.prefault({}),
   sandbox: sandboxConfigSchema.prefault({}),
+  worktrees: worktreesConfigSchema.prefault({}),
   /**
    * Issue 20, Claude Code's shapes: `permissions: {allow, ask, deny}` rule lists and `hooks` by
    * event. Any value is accepted here: electron/host/rules checks them and warns (file and line)

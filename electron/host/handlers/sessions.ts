@@ -3,6 +3,8 @@ import type { SessionManager } from '../sessions/session-manager';
 import type { SendOptions, SessionRunner } from '../sessions/session-runner';
 import { readMentions } from '../sessions/file-mentions';
 import { DEFAULT_SESSION_TITLE, titleFromMessage } from '../sessions/session-title';
+import type { SessionWorktrees } from '../worktrees/session-worktrees';
+import { HostError } from '../rpc/host-error';
 
 type SessionHandlers = Pick<
   HandlerMap,
@@ -26,6 +28,8 @@ export interface SessionHandlerDeps {
   runner: SessionRunner;
   /** Resolves a project key to its root (null key: the session is bound to no project). */
   resolveProject(key: string | null): Promise<{ key: string | null; root: string | null }>;
+  /** Sessions in their own git worktree (`sessions.create` with `worktree`). */
+  worktrees: SessionWorktrees;
 }
 
 /** The user's message to a session (from the desktop, or a phone with remote rights). */
@@ -47,11 +51,26 @@ export function sessionHandlers({
   sessions,
   runner,
   resolveProject,
+  worktrees,
 }: SessionHandlerDeps): SessionHandlers {
   return {
     'sessions.list': async () => ({ sessions: await sessions.list() }),
     'sessions.create': async (req) => {
       const project = await resolveProject(req.project ?? null);
+      if (req.worktree) {
+        if (!project.root)
+          throw new HostError(
+            'no_project',
+            'a session in its own worktree needs a project that is a git repository: pick one first',
+          );
+        const made = await worktrees.createSession({
+          title: req.title,
+          project: project.key,
+          projectRoot: project.root,
+          request: req.worktree,
+        });
+        return { session: made.session.summary(), copy: made.copy };
+      }
       const session = await sessions.create({
         title: req.title,
         project: project.key,

@@ -15,9 +15,11 @@ export interface WorktreeRequest {
   dest: string;
   /** Start point for a new branch (default HEAD). */
   base?: string;
+  /** Only a new branch will do: git refuses a name taken since the caller checked it. */
+  newBranch?: boolean;
 }
 
-/** `git worktree add`: checks out `branch` if it exists, else creates it from `base`. */
+/** `git worktree add`: checks out `branch` if it exists (unless newBranch), else creates it from `base`. */
 export async function addWorktree(req: WorktreeRequest): Promise<void> {
   const valid = await git(['check-ref-format', '--branch', req.branch], req.repoDir);
   if (!valid.ok)
@@ -25,10 +27,9 @@ export async function addWorktree(req: WorktreeRequest): Promise<void> {
   if ((await probeDir(req.dest)) !== 'missing')
     throw new HostError('exists', `${req.dest} already exists`);
   await mkdir(dirname(req.dest), { recursive: true });
-  const exists = await git(
-    ['rev-parse', '--verify', '--quiet', `refs/heads/${req.branch}`],
-    req.repoDir,
-  );
+  const exists = req.newBranch
+    ? { ok: false }
+    : await git(['rev-parse', '--verify', '--quiet', `refs/heads/${req.branch}`], req.repoDir);
   const args = exists.ok
     ? ['worktree', 'add', '--', req.dest, req.branch]
     : ['worktree', 'add', '-b', req.branch, '--', req.dest, ...(req.base ? [req.base] : [])];

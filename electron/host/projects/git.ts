@@ -28,6 +28,17 @@ export interface GitResult {
   error: string;
 }
 
+export interface GitOptions {
+  /**
+   * Variables set for this call on top of the host's: GIT_DIR, GIT_COMMON_DIR and GIT_WORK_TREE
+   * name a session's worktree from the host's record instead of the `.git` file in it, which the
+   * agent can rewrite (worktrees/worktree-git.ts).
+   */
+  env?: Record<string, string>;
+  /** Written to git's stdin (a patch for `git apply`), which is then closed. */
+  input?: string | Buffer;
+}
+
 /**
  * Runs git without a shell, a pager, a credential prompt or optional locks (a status never blocks
  * a concurrent commit), killed at the deadline so a slow disk or a hung mount cannot hold a caller.
@@ -37,11 +48,12 @@ export async function git(
   args: readonly string[],
   cwd: string,
   timeoutMs = GIT_TIMEOUT_MS,
+  opts: GitOptions = {},
 ): Promise<GitResult> {
   // Commands that read or write files of the work tree run the repository's filter drivers.
   const touchesTree = TREE_COMMANDS.has(args[0] === 'worktree' ? `worktree ${args[1]}` : args[0]!);
-  const filters = touchesTree ? await neutralizedFilters(cwd, timeoutMs) : [];
-  return runGit([...filters, ...args], cwd, timeoutMs);
+  const filters = touchesTree ? await neutralizedFilters(cwd, timeoutMs, opts.env) : [];
+  return runGit([...filters, ...args], cwd, timeoutMs, opts);
 }
 
 /** git subcommands that run clean/smudge filters on the work tree. */
@@ -54,10 +66,17 @@ const TREE_COMMANDS = new Set([
   'restore',
   'reset',
   'stash',
+  'apply',
+  'commit',
   'worktree add',
 ]);
 
-function runGit(args: readonly string[], cwd: string, timeoutMs: number): Promise<GitResult> {
+function runGit(
+  args: readonly string[],
+  cwd: string,
+  timeoutMs: number,
+  opts: GitOptions = {},
+): Promise<GitResult> {
   return new Promise((resolve) => {
     if (!GIT) {
       resolve({
@@ -67,7 +86,7 @@ function runGit(args: readonly string[], cwd: string, timeoutMs: number): Promis
       });
       return;
     }
-    execFile(
+    const child = execFile(
       GIT,
       [...GIT_HARDENING, ...args],
       {
@@ -82,6 +101,7 @@ function runGit(args: readonly string[], cwd: string, timeoutMs: number): Promis
           GIT_PAGER: 'cat',
           PAGER: 'cat',
           LC_ALL: 'C',
+          ...opts.env,
         },
       },
       (err, stdout, stderr) => {
@@ -95,6 +115,9 @@ function runGit(args: readonly string[], cwd: string, timeoutMs: number): Promis
         resolve({ ok: false, stdout, error: why });
       },
     );
+    // git exits before reading all of a patch it refuses: the pipe's EPIPE is not the answer.
+    child.stdin?.on('error', () => {});
+    child.stdin?.end(opts.input);
   });
 }
 
@@ -170,8 +193,14 @@ const SYSTEM_DIRS_TEXT = 'the system directories or a PATH entry outside home an
  * repository's config defines, so a command touching the work tree runs none of them. Reading
  * the config runs nothing.
  */
-async function neutralizedFilters(cwd: string, timeoutMs: number): Promise<string[]> {
-  const r = await runGit(['config', '--name-only', '--get-regexp', '^filter\\.'], cwd, timeoutMs);
+async function neutralizedFilters(
+  cwd: string,
+  timeoutMs: number,
+  env?: Record<string, string>,
+): Promise<string[]> {
+  const r = await runGit(['config', '--name-only', '--get-regexp', '^filter\\.'], cwd, timeoutMs, {
+    env,
+  });
   const names = new Set(
     r.stdout
       .split('\n')

@@ -4,6 +4,7 @@ import type { SessionManager } from '../sessions/session-manager';
 import type { ProjectEntry } from '../../../shared/protocol/commands/projects';
 import { projectInstructions, type ProjectInstructions } from './instructions';
 import type { ProjectRegistry } from './project-registry';
+import { HostError } from '../rpc/host-error';
 
 export interface ProjectSwitch {
   sessionId: string;
@@ -46,8 +47,15 @@ export class ProjectSwitcher implements Disposable {
 
   /** Refuses (HostError not_found / no_checkout / unavailable) rather than staying put silently. */
   async switchSession(sessionId: string, key: string): Promise<SwitchOutcome> {
-    const project = await this.registry.resolve(key);
     const session = await this.sessions.get(sessionId);
+    // Its root is its own worktree; moving would put it in a checkout that is read-only to it.
+    const wt = session.meta.worktree;
+    if (wt)
+      throw new HostError(
+        'worktree_session',
+        `this session works in its own worktree (branch ${wt.branch} at ${wt.path}) and stays there; start a new session to work in another project`,
+      );
+    const project = await this.registry.resolve(key);
     const from = session.meta.project ?? (await this.keyOf(session.meta.root));
     const instructions = await projectInstructions(project.path);
     if (from === key && session.meta.root === project.path)

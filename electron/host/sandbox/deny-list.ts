@@ -20,6 +20,11 @@ export interface DenyInputs {
   installRoot: string | null;
   /** Directories that must stay reachable: the running runtime's and the shell's. */
   protectedDirs: string[];
+  /**
+   * The session works in a git worktree: the checkout it was made from (and the projects in it)
+   * is read-only instead of denied (worktree-grant.ts).
+   */
+  worktreeCheckout?: string;
 }
 
 export interface DenyList {
@@ -27,6 +32,8 @@ export interface DenyList {
   denied: string[];
   /** Real paths granted whatever the denials say (the active project's allowed_paths). */
   readmitted: string[];
+  /** Real paths readable and never writable, whatever the write scope (a worktree's checkout). */
+  readOnly?: string[];
   /** Real path of the session root; always reachable. */
   root: string;
   /** Key of the configured project the root belongs to, or null. */
@@ -67,9 +74,13 @@ export function buildDenyList(input: DenyInputs): DenyList {
   const activeProject = activeProjectOf(config, root);
   const protectedDirs = input.protectedDirs.map(realPathLoose);
 
+  const checkout = input.worktreeCheckout ? realPathLoose(input.worktreeCheckout) : null;
   const requested: { path: string; source: string }[] = [];
   for (const [key, project] of Object.entries(config.projects)) {
-    if (key !== activeProject) requested.push({ path: project.path, source: `project '${key}'` });
+    if (key === activeProject) continue;
+    // The checkout of the session's worktree is read-only to it, not another project.
+    if (checkout && isInside(checkout, realPathLoose(project.path))) continue;
+    requested.push({ path: project.path, source: `project '${key}'` });
   }
   // Never optional: a shell that can write sessions/ rewrites a session's root, state/ pairs a
   // device, configs/ holds the keys.
@@ -112,5 +123,6 @@ export function buildDenyList(input: DenyInputs): DenyList {
 
   const project = activeProject ? config.projects[activeProject] : undefined;
   const readmitted = (project?.allowed_paths ?? []).map(realPathLoose);
-  return { denied: [...denied].sort(), readmitted, root, activeProject, warnings };
+  const readOnly = checkout && !denied.has(checkout) ? [checkout] : [];
+  return { denied: [...denied].sort(), readmitted, readOnly, root, activeProject, warnings };
 }

@@ -45,6 +45,11 @@ export interface PlanInput {
   home?: string;
   /** Terminals (/dev/pts) may be written but not read: a foreground run on a PTY. */
   terminalWriteOnly?: boolean;
+  /**
+   * Writable whatever the write scope, inside a read-only path (a worktree's parts of its
+   * repository's git directory: worktree-grant.ts).
+   */
+  gitWritable?: string[];
 }
 
 const TERMINALS = '/dev/pts';
@@ -115,16 +120,25 @@ class PlanBuilder {
 
 export function compileGrants(input: PlanInput): GrantPlan {
   const { deny } = input;
-  // A write-only terminal is carved out of every tree like a denial, then granted on its own.
-  const builder = new PlanBuilder(
-    input.terminalWriteOnly ? [...deny.denied, TERMINALS] : deny.denied,
-  );
+  // A write-only terminal and read-only trees are carved out of every tree like a denial, then
+  // granted on their own.
+  const builder = new PlanBuilder([
+    ...deny.denied,
+    ...(deny.readOnly ?? []),
+    ...(input.terminalWriteOnly ? [TERMINALS] : []),
+  ]);
   const insideDenied = (p: string) => deny.denied.some((d) => isInside(d, p));
   const project = input.writeScope === 'project';
 
   builder.grantTree('/', project ? READ_RIGHTS : ALL_RIGHTS);
+  for (const dir of deny.readOnly ?? []) builder.grantTree(dir, READ_RIGHTS);
   // The session's own root is reachable even when it lies under a denied directory.
   builder.grantTree(deny.root, ALL_RIGHTS);
+  for (const dir of (input.gitWritable ?? []).map(realPathLoose)) {
+    if (insideDenied(dir) || !existsSync(dir))
+      builder.warnings.push(`sandbox: dropped git grant ${dir}: missing or in a denied path`);
+    else builder.grantTree(dir, ALL_RIGHTS);
+  }
   for (const dir of input.tempDirs.map(realPathLoose)) {
     if (!existsSync(dir)) continue;
     if (insideDenied(dir)) {

@@ -8,6 +8,7 @@ import { buildDenyList } from './deny-list';
 import { compileGrants, encodeRules } from './grant-plan';
 import { normalizeGrant, type NetworkGrant } from './network-grant';
 import { realPathLoose } from './real-path';
+import type { WorktreeGrant } from './worktree-grant';
 
 export type { NetworkGrant } from './network-grant';
 
@@ -88,6 +89,8 @@ export interface SpawnRequest {
    * and the status says so.
    */
   network?: NetworkGrant;
+  /** The session works in a git worktree (worktree-grant.ts); its root is in the worktree. */
+  worktree?: WorktreeGrant;
 }
 
 /** The status's network when the spawn has no grant. */
@@ -166,6 +169,7 @@ export class Sandbox {
       homeDir: this.opts.homeDir,
       installRoot: this.opts.installRoot,
       protectedDirs: this.protectedDirs,
+      worktreeCheckout: req.worktree?.checkout,
     });
     const plan = compileGrants({
       deny,
@@ -174,6 +178,7 @@ export class Sandbox {
       cacheDirs: req.config.sandbox.cache_dirs.map((d) => expandHome(d, this.home)),
       home: this.home,
       terminalWriteOnly: req.terminalWriteOnly,
+      gitWritable: req.worktree?.gitWritable,
     });
     const network = status.network;
     return {

@@ -10,6 +10,7 @@ import { findInLog, searchLog, type SessionHit } from './session-search';
 import { DEFAULT_SESSION_TITLE } from './session-title';
 import type { SessionSummary, SessionsChange } from '../../../shared/protocol/session-summary';
 import type { SessionEvent } from '../../../shared/protocol/events';
+import type { SessionWorktree } from '../../../shared/protocol/session-worktree';
 import type {
   SessionSnapshot,
   SessionSnapshotFrame,
@@ -142,7 +143,13 @@ export class SessionManager implements Disposable {
   }
 
   async create(
-    opts: { title?: string; project?: string | null; root?: string | null } = {},
+    opts: {
+      title?: string;
+      project?: string | null;
+      root?: string | null;
+      /** The git worktree made for the session (its root is in it). */
+      worktree?: SessionWorktree;
+    } = {},
   ): Promise<Session> {
     const id = newSessionId();
     const meta: SessionMeta = {
@@ -151,6 +158,7 @@ export class SessionManager implements Disposable {
       project: opts.project ?? null,
       root: opts.root ?? null,
       created_at: Date.now(),
+      ...(opts.worktree ? { worktree: opts.worktree } : {}),
     };
     const p = this.paths(id);
     await mkdir(p.folder, { recursive: true });
@@ -161,6 +169,7 @@ export class SessionManager implements Disposable {
       title: meta.title,
       project: meta.project,
       root: meta.root,
+      ...(meta.worktree ? { worktree: meta.worktree } : {}),
     });
     this.changed.fire({ type: 'upsert', session: session.summary() });
     return session;
@@ -171,7 +180,12 @@ export class SessionManager implements Disposable {
    * a contiguous log from seq 0; the log is written in full before the session is listed.
    */
   async createFrom(
-    opts: { title: string; project: string | null; root: string | null },
+    opts: {
+      title: string;
+      project: string | null;
+      root: string | null;
+      worktree?: SessionWorktree;
+    },
     events: readonly SessionEvent[],
   ): Promise<Session> {
     events.forEach((e, i) => {
@@ -312,6 +326,7 @@ export class SessionManager implements Disposable {
           updated_at: last?.ts ?? meta.created_at,
           event_count: last ? last.seq + 1 : 0,
           run_state: lastRunState(events) ?? 'idle',
+          ...(meta.worktree ? { worktree: meta.worktree } : {}),
         },
         snapshot: null,
         events,
@@ -334,6 +349,7 @@ export class SessionManager implements Disposable {
         updated_at: events[events.length - 1]?.ts ?? meta.created_at,
         event_count: next,
         run_state: snapshot.run_state,
+        ...(meta.worktree ? { worktree: meta.worktree } : {}),
         ...(idx.notice() ? { notice: idx.notice()! } : {}),
       },
       snapshot,
@@ -446,6 +462,7 @@ export class SessionManager implements Disposable {
             updated_at: st?.mtimeMs ?? meta.created_at,
             event_count: meta.event_count ?? 0,
             run_state: meta.run_state ?? 'idle',
+            ...(meta.worktree ? { worktree: meta.worktree } : {}),
           } satisfies SessionSummary;
         }),
     );

@@ -9,6 +9,7 @@ import type {
   TransientEvent,
 } from '../../../shared/protocol/events';
 import type { SessionSummary } from '../../../shared/protocol/session-summary';
+import type { SessionWorktree } from '../../../shared/protocol/session-worktree';
 
 export interface SessionMeta {
   id: string;
@@ -16,6 +17,8 @@ export interface SessionMeta {
   project: string | null;
   root: string | null;
   created_at: number;
+  /** The git worktree made for the session (its root is in it); absent: it works in its project. */
+  worktree?: SessionWorktree;
   event_count?: number;
   /**
    * The settled state a session had when it was closed for being quiet (failed, stopped or idle),
@@ -132,6 +135,7 @@ export class Session implements Disposable {
       updated_at: this.log.lastTs ?? this.meta.created_at,
       event_count: this.log.length,
       run_state: this.runState(),
+      ...(this.meta.worktree ? { worktree: this.meta.worktree } : {}),
       ...(this.log.damage ? { notice: this.log.damage } : {}),
     };
   }

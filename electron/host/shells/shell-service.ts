@@ -9,6 +9,7 @@ import type { HomePaths } from '../config/paths';
 import type { SandboxStatus, ShellInfo } from '../../../shared/tools/shell-payload';
 import { findInstallRoot, findLauncher } from '../sandbox/launcher';
 import { Sandbox, type NetworkGrant } from '../sandbox/sandbox';
+import type { WorktreeGrant } from '../sandbox/worktree-grant';
 import type { ShellSink, ShellSubscription } from './output-stream';
 import { limitsFrom, ShellManager } from './shell-manager';
 import { ShellSpawner } from './shell-spawner';
@@ -42,6 +43,11 @@ export interface ShellServiceOptions {
    * session, what the status in Settings should say. Undefined leaves the network open.
    */
   network?: (sessionId?: string) => NetworkGrant | undefined;
+  /**
+   * A session working in its own git worktree: what its shells get of the repository (the
+   * checkout read-only, git's parts writable), for a spawn whose root is in that worktree.
+   */
+  worktree?: (sessionId: string, root: string) => WorktreeGrant | undefined;
 }
 
 /** This bundle's directory; a CommonJS bundle (Electron main) has no import.meta.url. */
@@ -135,6 +141,7 @@ export class ShellService implements Disposable {
         tmpDir,
         baseEnv: this.opts.env,
         network: () => this.opts.network?.(sessionId),
+        worktree: (root) => this.opts.worktree?.(sessionId, root),
       });
       const m = new ShellManager({
         spawner,

@@ -3,6 +3,7 @@ import type { AppConfig } from '../config/schema';
 import type { ErrorPayload } from '../../../shared/tools/payload';
 import type { SandboxStatus } from '../../../shared/tools/shell-payload';
 import { rulesOverFd, type NetworkGrant, type Sandbox } from '../sandbox/sandbox';
+import type { WorktreeGrant } from '../sandbox/worktree-grant';
 import { DEFAULT_COLS, DEFAULT_ROWS } from './constants';
 import { PipeChild } from './pipe-child';
 import { PtyChild } from './pty-child';
@@ -43,6 +44,8 @@ export interface SpawnerOptions {
   baseEnv?: NodeJS.ProcessEnv;
   /** The network a spawn gets (Sandbox.prepare's `network`); undefined leaves it open. */
   network?: () => NetworkGrant | undefined;
+  /** What a spawn in this root gets of its session's git worktree (worktree-grant.ts). */
+  worktree?: (root: string) => WorktreeGrant | undefined;
 }
 
 const SHELL = existsSync('/bin/bash') ? '/bin/bash' : '/bin/sh';
@@ -57,6 +60,7 @@ export class ShellSpawner {
       tempDirs: [this.opts.tmpDir],
       terminalWriteOnly: spec.tty && !spec.background,
       network: this.opts.network?.(),
+      worktree: this.opts.worktree?.(spec.root),
     });
     if ('refused' in prepared) return prepared;
     const env = shellEnv(this.opts.baseEnv ?? process.env, {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { errorPayload } from '../../../shared/tools/payload';
 import { defineTool } from './tool';
 
-const REFUSALS = new Set(['not_found', 'no_checkout', 'unavailable']);
+const REFUSALS = new Set(['not_found', 'no_checkout', 'unavailable', 'worktree_session']);
 
 /** Seed: `project`, a key list_projects reported; auto workspace mode only, root agent only. */
 export const switchProjectTool = defineTool({

@@ -3,6 +3,7 @@ import { command } from '../command';
 import { sessionSummarySchema } from '../session-summary';
 import { imageWire, sessionEventSchema, thinkingWire } from '../events';
 import { sessionSnapshotSchema } from '../session-snapshot';
+import { worktreeCopySchema, worktreeRequestSchema } from '../session-worktree';
 import { clientCapabilitySchema } from '../capabilities';
 import { pastedTextsSchema } from '../../attachments/pasted-text';
 import { permissionModeWire } from '../common';
@@ -17,9 +18,23 @@ const ok = z.object({ ok: z.literal(true) });
 
 export const sessionCommands = {
   'sessions.list': command(z.object({}), z.object({ sessions: z.array(sessionSummarySchema) })),
+  /**
+   * A new session in `project`; with `worktree`, in a new git worktree of the project's repository
+   * on a new branch from its HEAD (`true`: a branch named for the session; `{branch}`: that name,
+   * refused if taken). The repository's problems (no commits, a detached HEAD, staged changes, a
+   * bare repository) are refused with what to do.
+   */
   'sessions.create': command(
-    z.object({ title: z.string().max(200).optional(), project: z.string().nullable().optional() }),
-    z.object({ session: sessionSummarySchema }),
+    z.object({
+      title: z.string().max(200).optional(),
+      project: z.string().nullable().optional(),
+      worktree: worktreeRequestSchema.optional(),
+    }),
+    z.object({
+      session: sessionSummarySchema,
+      /** With `worktree`: the `worktrees.copy` files copied into it, and those skipped with why. */
+      copy: worktreeCopySchema.optional(),
+    }),
   ),
   /**
    * Summary, snapshot (the state as of `next`) and the newest `limit` events as they are in the

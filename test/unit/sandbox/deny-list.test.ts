@@ -53,6 +53,27 @@ describe('deny list', () => {
     expect(deny.denied).not.toContain(t.a);
   });
 
+  test("a worktree session's checkout (and the projects in it) is read-only, not denied; other projects stay denied", () => {
+    const t = tree();
+    const sub = join(t.b, 'pkg');
+    mkdirSync(sub);
+    const raw = {
+      projects: { b: { path: t.b }, sub: { path: sub }, c: { path: t.c } },
+    };
+    const deny = buildDenyList({ ...inputs(t, raw, t.extra), worktreeCheckout: t.b });
+    expect(deny.readOnly).toEqual([t.b]);
+    expect(deny.denied).not.toContain(t.b);
+    expect(deny.denied).not.toContain(sub);
+    expect(deny.denied).toContain(t.c);
+    // A checkout denied for another reason stays denied (the user's deny list wins).
+    const denied = buildDenyList({
+      ...inputs(t, { ...raw, agent: { shell_denied_paths: [t.b] } }, t.extra),
+      worktreeCheckout: t.b,
+    });
+    expect(denied.denied).toContain(t.b);
+    expect(denied.readOnly).toEqual([]);
+  });
+
   test('a session bound to no project reaches none of them', () => {
     const t = tree();
     const raw = { projects: { a: { path: t.a }, b: { path: t.b } } };

@@ -157,6 +157,25 @@ describe('grant plan', () => {
     expect(grants.map((g) => g.path)).toContain(join(dir, 'x', 'y', 'sibling'));
   });
 
+  test("a worktree's checkout is read-only even under the unrestricted scope, its git parts writable", () => {
+    const dir = tree();
+    const checkout = join(dir, 'x');
+    const objects = join(checkout, 'y', 'sibling');
+    const { grants } = compileGrants({
+      deny: { ...deny(dir, [join(dir, 'x', 'y', 'secret')]), readOnly: [checkout] },
+      writeScope: 'unrestricted',
+      tempDirs: [],
+      gitWritable: [objects],
+    });
+    const rights = (p: string) => covers(grants, p).reduce((r, g) => r | g.rights, 0);
+    expect(rights(join(checkout, 'other', 'f.txt'))).toBe(READ_RIGHTS);
+    expect(rights(join(checkout, 'y', 'file.txt'))).toBe(READ_RIGHTS);
+    expect(rights(join(objects, 'ab'))).toBe(ALL_RIGHTS);
+    // A denial inside the checkout stays a denial.
+    expect(covers(grants, join(dir, 'x', 'y', 'secret'))).toEqual([]);
+    expect(rights(join(dir, 'proj', 'a'))).toBe(ALL_RIGHTS);
+  });
+
   test('rules are encoded as "HEXMASK PATH" records ending in NUL', () => {
     expect(
       encodeRules([
