@@ -1,14 +1,17 @@
 import type { Node } from 'web-tree-sitter';
 import type { BashParser } from './bash-parser';
+import { builtinFor } from './bash-builtins';
+import { dataCode, isCodeVariable, redirectVariable } from './bash-data-code';
 import { WordBuilder, wordsOf, type WordValue } from './bash-words';
-import { wrapperFor, type Assignment } from './bash-wrappers';
+import { wrapperFor, type Assignment, type Unwrapped } from './bash-wrappers';
 import { BASH_MAX_CHARS, BASH_MAX_DEPTH } from './constants';
 
 // What a shell command will run, read with bash's grammar: every simple command anywhere in the
 // tree (lists, pipelines, subshells, groups, if/while/until/for/case, function bodies, command and
 // process substitutions, here-documents with an unquoted delimiter, redirection targets), and
 // through them the commands wrappers run and the source `sh -c`, `eval`, `trap` and `alias` parse
-// again (bash-wrappers.ts). The permission rules judge this, never the raw text.
+// again (bash-wrappers.ts), and where bash runs code held in data (bash-data-code.ts,
+// bash-builtins.ts). The permission rules judge this, never the raw text.
 
 export interface JudgedCommand {
   /** From the program name on, as bash passes them (quotes removed); null where computed at run time. */
@@ -29,13 +32,6 @@ export interface BashAnalysis {
 
 /** A command whose program is computed at run time: it may be any program, with any arguments. */
 const ANYTHING: JudgedCommand = { words: [null], assignments: [], moreArgs: true };
-
-/**
- * Variables through which bash (or the dynamic loader) runs code the command line does not show:
- * a function imported from the environment, a file sourced at start, prompt and debug hooks.
- */
-const CODE_VARIABLES =
-  /^(BASH_FUNC_.*|BASH_ENV|ENV|PROMPT_COMMAND|PS0|PS1|PS4|SHELLOPTS|BASHOPTS)$/;
 
 /** Nodes made of statements (and words, which are scanned for substitutions). */
 const CONTAINERS = new Set([
@@ -122,12 +118,28 @@ class Analyzer {
         if (nested) this.anything();
         else this.result.unjudged.push(`bash cannot parse it (${syntaxError(root)})`);
       }
+      for (const found of dataCode(root, text)) this.follow(found, [], depth);
       this.statement(root, text, depth);
     });
   }
 
   private anything(): void {
     this.result.commands.push(ANYTHING);
+  }
+
+  private unjudged(why: string): void {
+    if (!this.result.unjudged.includes(why)) this.result.unjudged.push(why);
+  }
+
+  /** What a wrapper, a builtin or the syntax found to be run, judged in turn. */
+  private follow(r: Unwrapped, assignments: Assignment[], depth: number): void {
+    if (r.kind === 'anything') this.anything();
+    else if (r.kind === 'unjudged') this.unjudged(r.why);
+    else if (r.kind === 'source') this.source(r.text, depth + 1, true);
+    else {
+      for (const a of r.assignments) if (isCodeVariable(a.name)) this.anything();
+      this.invoke(r.words, [...assignments, ...r.assignments], r.moreArgs, depth + 1, true);
+    }
   }
 
   private statement(n: Node, src: string, depth: number): void {
@@ -140,7 +152,16 @@ class Analyzer {
         n.namedChildren.filter((c) => c.type === 'variable_assignment'),
         src,
       );
-      this.invoke(wordsOf(n.children, src), [], false, depth);
+      const words = wordsOf(n.children, src);
+      this.result.commands.push({ words, assignments: [], moreArgs: false });
+      // The names and options, each assignment's value left out (`export PATH=$PATH:x` names PATH).
+      const named = n.children.flatMap((c) =>
+        c.type === 'variable_assignment'
+          ? [`${c.childForFieldName('name')?.text ?? ''}=`]
+          : wordsOf([c], src),
+      );
+      const builtin = words[0] ? builtinFor(words[0], false) : undefined;
+      for (const r of builtin?.unwrap(named.slice(1)) ?? []) this.follow(r, [], depth);
     } else if (t === 'variable_assignment' || t === 'variable_assignments') {
       const list = t === 'variable_assignment' ? [n] : n.namedChildren;
       for (const c of list) this.scan(c, src, depth);
@@ -199,7 +220,7 @@ class Analyzer {
   /** The assignments' words; one that makes bash run hidden code may run anything. */
   private assignments(nodes: readonly Node[], src: string): Assignment[] {
     const out = nodes.map((a) => assignmentOf(a, src));
-    for (const a of out) if (CODE_VARIABLES.test(a.name)) this.anything();
+    for (const a of out) if (isCodeVariable(a.name)) this.anything();
     return out;
   }
 
@@ -211,35 +232,31 @@ class Analyzer {
       else this.statement(c, src, depth);
     }
     const { assignments, words } = commandWords(n, src);
-    for (const a of assignments) if (CODE_VARIABLES.test(a.name)) this.anything();
-    this.invoke(words, assignments, false, depth);
+    for (const a of assignments) if (isCodeVariable(a.name)) this.anything();
+    this.invoke(words, assignments, false, depth, false);
   }
 
-  /** One simple command: judged, and what it runs when it is a wrapper. */
+  /**
+   * One simple command: judged, and what it runs when it is a wrapper or a builtin that runs
+   * code. `wrapped`: its words came through a wrapper (`command test ...`), not from the tree.
+   */
   private invoke(
     words: WordValue[],
     assignments: Assignment[],
     moreArgs: boolean,
     depth: number,
+    wrapped: boolean,
   ): void {
     if (depth > BASH_MAX_DEPTH) {
-      this.result.unjudged.push(`commands nest more than ${BASH_MAX_DEPTH} levels deep`);
+      this.unjudged(`commands nest more than ${BASH_MAX_DEPTH} levels deep`);
       return;
     }
     const program = words[0];
-    const wrapper = program ? wrapperFor(program) : undefined;
+    const wrapper = program ? (wrapperFor(program) ?? builtinFor(program, wrapped)) : undefined;
     const inner = wrapper ? wrapper.unwrap(words.slice(1)) : [];
     if (!wrapper?.transparent || !inner.length)
       this.result.commands.push({ words, assignments, moreArgs });
-    for (const r of inner) {
-      if (r.kind === 'anything') this.anything();
-      else if (r.kind === 'unjudged') this.result.unjudged.push(r.why);
-      else if (r.kind === 'source') this.source(r.text, depth + 1, true);
-      else {
-        for (const a of r.assignments) if (CODE_VARIABLES.test(a.name)) this.anything();
-        this.invoke(r.words, [...assignments, ...r.assignments], r.moreArgs, depth + 1);
-      }
-    }
+    for (const r of inner) this.follow(r, assignments, depth);
   }
 }
 
@@ -278,7 +295,9 @@ export function commandWords(
   let prev: Node | null = null;
   for (const c of n.children) {
     if (c.type === 'variable_assignment') assignments.push(assignmentOf(c, src));
-    if (REDIRECTS.has(c.type) || (NOT_STATEMENTS.has(c.type) && c.type !== 'command_name')) {
+    // `{fd}>file` names the variable that gets the descriptor: part of the redirection.
+    const skip = REDIRECTS.has(c.type) || redirectVariable(c, src);
+    if (skip || (NOT_STATEMENTS.has(c.type) && c.type !== 'command_name')) {
       words.brk();
       prev = null;
     } else if (star && c.type === 'word' && c.text === '*') {

@@ -23,7 +23,7 @@ export type Unwrapped =
   | { kind: 'anything'; why: string }
   | { kind: 'unjudged'; why: string };
 
-interface Wrapper {
+export interface Wrapper {
   transparent: boolean;
   unwrap(args: WordValue[]): Unwrapped[];
 }
@@ -45,7 +45,7 @@ type Options =
   { ok: true; seen: Map<string, WordValue | true>; rest: WordValue[] } | { ok: false; why: string };
 
 /** Reads the options in front of a wrapper's command, as getopt would (stopping at the first operand). */
-function options(name: string, args: WordValue[], spec: OptionSpec): Options {
+export function options(name: string, args: WordValue[], spec: OptionSpec): Options {
   const seen = new Map<string, WordValue | true>();
   let i = 0;
   for (; i < args.length; i++) {
@@ -327,6 +327,14 @@ const trap: Wrapper = {
   },
 };
 
+/**
+ * `alias NAME=VALUE`: a later command whose first word is NAME runs VALUE followed by that
+ * command's other words (`alias x=rm` then `x -rf /`), which are not known here: the value is
+ * parsed as source with computed words after it, so a deny rule sees what it names. Bash pastes
+ * the value in as text (a value ending in a blank expands the next word's alias too), in this
+ * shell's later lines and, in a shell that stays open, in later calls: what a command word runs
+ * no longer follows from the command, so no allow rule covers a definition; it asks.
+ */
 const alias: Wrapper = {
   transparent: false,
   unwrap(args) {
@@ -334,8 +342,13 @@ const alias: Wrapper = {
     for (const a of args) {
       if (a === null) return anything('an alias computed at run time');
       const eq = a.indexOf('=');
-      if (eq > 0) out.push({ kind: 'source', text: a.slice(eq + 1) });
+      if (eq > 0) out.push({ kind: 'source', text: `${a.slice(eq + 1)} "$@"` });
     }
+    if (out.length)
+      out.push({
+        kind: 'unjudged',
+        why: 'alias makes a later command word run other text, which later commands do not show',
+      });
     return out;
   },
 };

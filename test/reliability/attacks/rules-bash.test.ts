@@ -2,12 +2,9 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BashParser } from '../../../electron/host/rules/bash-parser';
-import { ShellJudge } from '../../../electron/host/rules/match-rule';
-import { decideByRules, type LoadedRule } from '../../../electron/host/rules/permission-rules';
-import { parseRule, type RuleKind } from '../../../electron/host/rules/rule';
 import { tempDir } from '../../helpers/temp';
 import { RunHarness, resultsOf, shell } from '../../integration/rules/run-harness';
+import { decide, loaded } from './shell-verdicts';
 
 // Issue #25, part 4: permission rules must match what bash will run. The attacks, each seen to
 // work: with the allow rule `Bash(npm test:*)`, `npm test a#b; <anything>` ran without asking
@@ -47,19 +44,6 @@ const OLD_DENY_VERDICTS: Record<string, 'no'> = {
 };
 /** The old matcher allowed this under `Bash(npm test:*)`. */
 const OLD_ALLOW_VERDICT = { 'npm test a#b; touch pwned': 'yes' } as const;
-
-const parser = await BashParser.load();
-const loaded = (kind: RuleKind, raw: string): LoadedRule => {
-  const p = parseRule(raw);
-  if (!p.ok) throw new Error(p.error);
-  return { kind, rule: p.rule, scope: 'user' };
-};
-const decide = (rules: LoadedRule[], command: string) =>
-  decideByRules(
-    rules,
-    { tool: 'aider_shell_tool', args: { command }, root: '/' },
-    new ShellJudge(parser),
-  );
 
 let dir: ReturnType<typeof tempDir>;
 beforeEach(() => {

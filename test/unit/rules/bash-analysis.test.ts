@@ -32,7 +32,7 @@ describe('bash analysis: where commands are', () => {
     ['if a; then b; elif c; then d; else e; fi', ['a', 'b', 'c', 'd', 'e']],
     ['while a; do b; done; until c; do d; done', ['a', 'b', 'c', 'd']],
     ['for i in x y; do a $i; done', ['a ?']],
-    ['for ((i=0; i<$(a); i++)); do b; done', ['a', 'b']],
+    ['for ((;;)); do b; done', ['b']],
     ['select x in y; do a; done', ['a']],
     ['case $x in y) a;; *) b;; esac', ['a', 'b']],
     ['f() { a; }; g() ( b ); function h { c; }', ['a', 'b', 'c']],
@@ -47,7 +47,6 @@ describe('bash analysis: where commands are', () => {
     ['cat <<EOF | b\nx\nEOF', ['cat', 'b']],
     ['cat <<< "$(a)"', ['cat', 'a']],
     ['[[ $(a) == x ]] && [ -f "$(b)" ]', ['a', 'b']],
-    ['(( x = $(a) ))', ['a']],
     ['x=(1 $(a))', ['a', '? |']],
   ])('%j runs %j', (cmd, expected) => {
     const got = commands(cmd);
@@ -162,7 +161,7 @@ describe('bash analysis: commands that run commands', () => {
     ['bash script.sh', ['bash script.sh']],
     ["eval 'rm x;' ls", ['rm x', 'ls']],
     ['trap "rm x" EXIT', ['trap rm x EXIT', 'rm x']],
-    ["alias ls='rm -rf'", ['alias ls=rm -rf', 'rm -rf']],
+    ["mapfile -C 'rm x' -c 1 arr", ['mapfile -C rm x -c 1 arr', 'rm x ?']],
   ])('%j parses its source again: %j', (cmd, expected) => {
     expect(commands(cmd)).toEqual(expected);
   });
@@ -182,8 +181,23 @@ describe('bash analysis: commands that run commands', () => {
     ['BASH_ENV=./x.sh bash -c ls'],
     ["env 'BASH_FUNC_ls%%=() { rm x; }' bash -c ls"],
     ['coproc NAME { rm x; }'],
+    ['export PROMPT_COMMAND="rm x"'],
+    ['PS1=x bash -i'],
+    ['read BASH_ENV'],
+    ['printf -v PS4 %s x'],
+    ['for PS0 in x; do :; done'],
+    [': ${ENV:=x}'],
+    ['mapfile BASH_ENV'],
   ])('%j may run any program', (cmd) => {
     expect(analyze(cmd).commands.some((c) => c.words[0] === null)).toBe(true);
+  });
+
+  it('an alias value is parsed, with the words of a later command after it, and asks', () => {
+    const a = analyze("alias ls='rm -rf'");
+    expect(show(a)).toEqual(['alias ls=rm -rf', 'rm -rf ?']);
+    expect(a.unjudged).toEqual([
+      'alias makes a later command word run other text, which later commands do not show',
+    ]);
   });
 
   it('after time and coproc a command may start with assignments: both readings are judged', () => {
@@ -234,5 +248,77 @@ describe('bash analysis: what it cannot judge', () => {
 
   it('a command too long to read is unjudged', () => {
     expect(analyze(`echo ${'a'.repeat(100_001)}`).unjudged[0]).toMatch(/longer than/);
+  });
+});
+
+describe('bash analysis: code bash runs from data', () => {
+  // `x='a[$(cmd)]'` (or the same read from a file) runs cmd wherever bash reads x as arithmetic
+  // or as a name: the command line never shows cmd, so the command cannot be judged.
+  it.each([
+    ['echo $((x))', /^\$\(\(\.\.\.\)\) evaluates a variable's value as arithmetic/],
+    ['(( x ))', /^\(\(\.\.\.\)\) evaluates/],
+    ['for ((i = x; i < 3; i++)); do :; done', /^for \(\(\.\.\.\)\) evaluates/],
+    ['let y=x', /^let evaluates/],
+    ['[[ $x -eq 1 ]]', /^\[\[ -eq \]\] evaluates/],
+    ['[[ 1 -lt x ]]', /^\[\[ -lt \]\] evaluates/],
+    ['[[ -v $x ]]', /^\[\[ -v \]\] uses a value as a variable name/],
+    ['[ -v "$x" ]', /^test -v uses a value as a variable name/],
+    ['test -v "a[$i]"', /^test -v uses/],
+    ['[ -f $x ]', /^test with an unquoted expansion, which may become -v NAME/],
+    ['command test -v "$x"', /^test -v uses/],
+    ['declare -i y', /^declare -i makes the variable's values arithmetic or names/],
+    ['f() { local -i y=$1; }', /^local -i makes/],
+    ['declare -n r=$x', /^declare -n makes/],
+    ['typeset -ix y', /^typeset -ix makes/],
+    ['declare "$x"=1', /^declare with a name or option computed at run time/],
+    ['printf -v "$n" %s 1', /^printf -v assigns a variable named by a value/],
+    ['read "$n"', /^read of a word computed at run time, which may name a variable/],
+    ['read -a "a[$i]"', /^read assigns a variable named by a value/],
+    ['wait -p "$n" -n', /^wait -p assigns/],
+    ['wait $pid', /^wait of a word computed at run time/],
+    ['printf $x 1', /^printf of a word computed at run time/],
+    ['unset "$n"', /^unset of a word computed at run time/],
+    ["unset 'a[i]'", /^unset of a name computed at run time or with a subscript/],
+    ['echo "${x@P}"', /^\$\{x@P\} expands a value as a prompt/],
+    ['echo "${!x}"', /^\$\{!name\} uses a value as a variable name/],
+    ['echo "${s:x}"', /^\$\{name:offset:length\} evaluates/],
+    ['echo "${s:1:n}"', /^\$\{name:offset:length\} evaluates/],
+    ['echo "${a[i]}"', /^the subscript of a\[i\] evaluates/],
+    ['a=([i]=1)', /^an array index \[i\]= evaluates/],
+    ['exec {fd[i]}>/dev/null', /^\{fd\[i\]\}> evaluates/],
+    ['cat <<EOF\n$((x))\nEOF', /^\$\(\(\.\.\.\)\) evaluates/],
+    ['source ./script', /^source runs the commands in \.\/script, which are not known/],
+    ['. "$f"', /^source runs the commands in a file named at run time/],
+    ["complete -C 'rm x' foo", /^complete -C \/ -W runs a command or expands a word list/],
+    ["compgen -W '$(rm x)' y", /^compgen -C \/ -W runs/],
+    ['complete -o default -W "$w" foo', /^complete -C \/ -W runs/],
+    ['bind -x \'"\\C-t": rm x\'', /^bind -x runs a command when a key is pressed/],
+    ['enable -f ./evil.so evil', /^enable -f loads a builtin from a shared object/],
+    ['hash -p /bin/rm ls', /^hash -p makes a name run another program/],
+  ])('%j cannot be judged: %s', (cmd, why) => {
+    const a = analyze(cmd);
+    expect(a.unjudged.length, cmd).toBeGreaterThan(0);
+    expect(a.unjudged[0]).toMatch(why);
+  });
+
+  it.each([
+    'echo $((1 + 2 * 3)) $((2#101)) $(((1 << 4) % 3))',
+    '(( 1 < 2 ))',
+    'for ((;;)); do break; done',
+    'let 1+2 3',
+    '[[ 1 -eq -1 ]] && [[ $x == y ]]',
+    '[ "$x" = y ] && test -n "$x" && [ $# -eq 1 ] && test -v name',
+    '[[ -v name ]] && [[ -v a[0] ]]',
+    'declare x=1 && local -r y && export PATH=$PATH:/x && readonly z',
+    'printf -v name %s 1 && printf %s "$x"',
+    'read -r line && read -ra arr && mapfile -t lines',
+    'wait && wait -n && wait -p pid',
+    "unset a b 'a[0]' && unset -f 'weird[$x]'",
+    'echo ${a[0]} ${a[@]} ${#a[*]} ${s:1:2} ${!pre*} ${!a[@]} ${x:-d}',
+    'a=([0]=1 [1]=2)',
+    'exec {fd}>/dev/null',
+    'complete -F _f foo && bind -m emacs && enable -n echo && hash -r',
+  ])('%j is judged', (cmd) => {
+    expect(analyze(cmd).unjudged, cmd).toEqual([]);
   });
 });
