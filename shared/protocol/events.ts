@@ -361,6 +361,17 @@ export const sessionEventBodySchema = z.discriminatedUnion('type', [
     /** Over the size limit: never stored, left as they are. */
     not_stored: z.array(z.string()).default([]),
   }),
+  /**
+   * Regenerate: the latest turn's answer made again. The events [from_seq, this one) (the answer
+   * it replaces, from just after the user message) are left out of the model's context and kept
+   * as an earlier version of the answer; the user message stays, sent once.
+   */
+  z.object({
+    type: z.literal('regenerate'),
+    /** The user message whose answer is made again. */
+    message_id: z.string(),
+    from_seq: z.number().int().min(0),
+  }),
   z.object({
     type: z.literal('session_forked'),
     from_session: z.string(),

@@ -8,7 +8,7 @@ import { makePng } from '../helpers/png';
 // #17.14: "Edit and resend" on a message of yours puts all of it back in the message box: the
 // words, and the images and pasted texts as the same chips a fresh paste makes (thumbnail, name,
 // size, remove from the keyboard). What is sent after the edit is exactly what the chips then
-// hold, and Retry sends a message as it was, pasted texts included.
+// hold, and Regenerate asks the model again with the message as it was, pasted texts included.
 
 const red = makePng(3, 2, [255, 0, 0]);
 const blue = makePng(4, 4, [0, 0, 255]);
@@ -132,9 +132,11 @@ test('edit and resend brings back the images and pasted texts as chips, and send
     'Pasted text, 80 lines',
   );
 
-  // Retry sends the edited message as it was: the one image and the one pasted text.
-  await edited.hover();
-  await edited.getByRole('button', { name: 'Retry' }).click();
+  // Regenerate asks again with the edited message as it was: the one image and the pasted text.
+  await app
+    .getByRole('group', { name: 'Answer' })
+    .getByRole('button', { name: 'Regenerate' })
+    .click();
   await expect(app.getByText('Third answer.')).toBeVisible();
   const third = lastUserMessage(fake.requests.at(-1)!);
   expect(third.images).toEqual([red.toString('base64')]);

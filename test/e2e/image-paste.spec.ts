@@ -98,7 +98,7 @@ test('an image alone is a message', async ({ app, script, fake }) => {
   expect(content[0]).toMatchObject({ type: 'image', source: { data: green.toString('base64') } });
 });
 
-test('a 3 MB screenshot goes over the connection whole, and Retry sends it again', async ({
+test('a 3 MB screenshot goes over the connection whole, and Regenerate sends it again', async ({
   app,
   script,
   fake,
@@ -120,9 +120,10 @@ test('a 3 MB screenshot goes over the connection whole, and Retry sends it again
   const sent = (fake.requests[0]!.body.messages[0].content as any[])[0];
   expect(sent.source.data).toBe(shot.toString('base64'));
 
-  const mine = app.getByLabel('You').filter({ hasText: 'What is on the screen?' });
-  await mine.hover();
-  await mine.getByRole('button', { name: 'Retry' }).click();
+  await app
+    .getByRole('group', { name: 'Answer' })
+    .getByRole('button', { name: 'Regenerate' })
+    .click();
   await expect(app.getByLabel('Agent').filter({ hasText: 'Still noise.' })).toBeVisible();
   const again = (fake.requests[1]!.body.messages.at(-1).content as any[]).filter(
     (b) => b.type === 'image',

@@ -1,15 +1,18 @@
 import { test, expect, openProject, startSession } from './agent-fixtures';
 
-// #17.14 (part): copy a message or a code block; edit a message of yours and resend it; retry it.
+// #17.14 (part): copy a message or a code block; edit a message of yours and resend it; make the
+// answer to it again (Regenerate, under the answer).
 
-test('copy an answer and its code, edit and resend, and retry a message', async ({
+test('copy an answer and its code, edit and resend, and regenerate the answer', async ({
   app,
   script,
 }) => {
   script.push(
     { text: 'Use this:\n\n```ts\nconst PORT = 8080;\n```\n' },
     (req) => ({ text: req.transcript.includes('port 9090') ? 'Now 9090.' : 'no edit seen' }),
-    (req) => ({ text: req.transcript.includes('port 9090') ? 'Again 9090.' : 'no retry seen' }),
+    (req) => ({
+      text: req.transcript.includes('port 9090') ? 'Again 9090.' : 'no regenerate seen',
+    }),
   );
   await app.context().grantPermissions(['clipboard-read', 'clipboard-write']);
   await openProject(app, 'app');
@@ -32,8 +35,9 @@ test('copy an answer and its code, edit and resend, and retry a message', async 
   await app.keyboard.press('Enter');
   await expect(app.getByText('Now 9090.')).toBeVisible();
 
-  const edited = app.getByLabel('You').filter({ hasText: 'Use port 9090' });
-  await edited.hover();
-  await edited.getByRole('button', { name: 'Retry' }).click();
+  await app
+    .getByRole('group', { name: 'Answer' })
+    .getByRole('button', { name: 'Regenerate' })
+    .click();
   await expect(app.getByText('Again 9090.')).toBeVisible();
 });

@@ -42,6 +42,9 @@ import { repairOnOpen } from './settle-dangling';
 import { RunAborted } from './stop-reason';
 import { Waiters } from './waiters';
 import { promptHooks } from '../hooks/session-hooks';
+import { HostError } from '../rpc/host-error';
+import { answerStart } from '../../../shared/protocol/rewinds';
+import type { ClientCapability } from '../../../shared/protocol/capabilities';
 
 // The agent runtime behind sessions.send/stop/setMode: one run at a time per session, started by
 // a user message (or by a decision that arrives when no run is live, e.g. after a restart). A new
@@ -227,6 +230,29 @@ export class AgentService implements SessionRunner, Disposable {
     await this.decisions.supersedeLeftovers(session);
     if (!this.runs.has(session.id)) this.startRun(session, st);
     return { message_id };
+  }
+
+  async regenerate(
+    session: Session,
+    messageId: string,
+    opts: { capabilities: ClientCapability[] },
+  ): Promise<void> {
+    checkSessionRoot(session.meta.root, this.opts.rootLimits);
+    const st = this.state(session);
+    await st.ready;
+    if (this.runs.has(session.id) || this.compacting.has(session.id))
+      throw new HostError('running', 'stop the run before regenerating its answer');
+    const from = answerStart(session.events(), messageId);
+    if (from === null)
+      throw new HostError(
+        'bad_regenerate',
+        'only the answer to the latest message can be regenerated (rewind to go further back)',
+      );
+    st.capabilities = [...opts.capabilities];
+    st.headless = false;
+    await this.decisions.supersedeLeftovers(session);
+    await session.append({ type: 'regenerate', message_id: messageId, from_seq: from });
+    if (!this.runs.has(session.id)) this.startRun(session, st);
   }
 
   async stop(session: Session): Promise<void> {

@@ -88,6 +88,7 @@ export class AgentContext {
   private changesPast(e: SessionEvent): boolean {
     switch (e.type) {
       case 'rewind':
+      case 'regenerate':
         return true;
       case 'compaction':
         return e.agent_id === this.agentId;

@@ -18,6 +18,7 @@ type SessionHandlers = Pick<
   | 'sessions.find'
   | 'sessions.send'
   | 'sessions.stop'
+  | 'sessions.regenerate'
   | 'sessions.setMode'
   | 'sessions.setModel'
   | 'sessions.compact'
@@ -110,6 +111,12 @@ export function sessionHandlers({
     },
     'sessions.stop': async (req) => {
       await runner.stop(await sessions.get(req.id));
+      return { ok: true as const };
+    },
+    'sessions.regenerate': async (req) => {
+      await runner.regenerate(await sessions.get(req.id), req.message_id, {
+        capabilities: req.capabilities,
+      });
       return { ok: true as const };
     },
     'sessions.setMode': async (req) => {

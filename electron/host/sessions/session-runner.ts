@@ -31,6 +31,12 @@ export interface CompactResult {
 export interface SessionRunner {
   send(session: Session, text: string, opts: SendOptions): Promise<{ message_id: string }>;
   stop(session: Session): Promise<void>;
+  /** Makes the latest turn's answer again (Regenerate), keeping the earlier one as a version. */
+  regenerate(
+    session: Session,
+    messageId: string,
+    opts: { capabilities: ClientCapability[] },
+  ): Promise<void>;
   setMode(session: Session, mode: PermissionModeWire): Promise<void>;
   /** The session's model (and thinking) from its next run on; null model: the app's default. */
   setModel(session: Session, model: string | null, thinking?: ThinkingWire): Promise<void>;

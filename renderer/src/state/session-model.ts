@@ -5,7 +5,7 @@ import {
 } from '../../../shared/protocol/events';
 import type { SessionSnapshot } from '../../../shared/protocol/session-snapshot';
 import type { PermissionModeWire } from '../../../shared/protocol/common';
-import type { RunState, ShellInfo, TimelineItem, TodoItem } from './timeline-items';
+import type { AnswerInfo, RunState, ShellInfo, TimelineItem, TodoItem } from './timeline-items';
 import { UsageTotals } from './usage-totals';
 
 /**
@@ -44,6 +44,10 @@ export class SessionModel {
   private readonly at = new Map<string, number>();
   /** Seq ranges [from, to) hidden by rewinds in force, by the rewind's seq. */
   private readonly rewinds = new Map<number, [number, number]>();
+  /** Regenerated turns, by the seq their answers start at: how many versions, which one shows. */
+  private readonly turns = new Map<number, { count: number; shown: number }>();
+  /** The regenerated turn whose latest version the items arriving now belong to, if any. */
+  private answering: number | null = null;
 
   /** `base`: the first seq this projection holds (a paged session starts at its window). */
   constructor(readonly base = 0) {
@@ -110,9 +114,11 @@ export class SessionModel {
         this.title = e.title;
         break;
       case 'user_message':
+        this.answering = null;
         this.push({
           ...base,
           kind: 'user',
+          messageId: e.message_id,
           text: e.text,
           images: e.images,
           ...(e.pastes?.length ? { pastes: e.pastes } : {}),
@@ -384,8 +390,77 @@ export class SessionModel {
       case 'session_forked':
         this.push({ ...base, kind: 'fork', fromSession: e.from_session });
         break;
+      case 'regenerate':
+        this.regenerate(e);
+        break;
     }
     return true;
+  }
+
+  /**
+   * A regenerate makes the turn's answer so far its first version (or its latest one the one
+   * before); what arrives next is the new version, shown. O(items), rare.
+   */
+  private regenerate(e: SessionEventOf<'regenerate'>): void {
+    const turn = e.from_seq;
+    let t = this.turns.get(turn);
+    if (!t) {
+      t = { count: 1, shown: 0 };
+      this.turns.set(turn, t);
+      this.items.forEach((it, i) => {
+        if (it.seq >= turn && it.seq < e.seq && !it.version)
+          this.items[i] = { ...it, version: { turn, n: 0 } };
+      });
+    }
+    t.count++;
+    this.answering = turn;
+    this.showVersion(turn, t.count - 1);
+  }
+
+  /** Shows answer version `n` of the regenerated `turn` in place of the others. O(items), rare. */
+  showVersion(turn: number, n: number): boolean {
+    const t = this.turns.get(turn);
+    if (!t || n < 0 || n >= t.count) return false;
+    t.shown = n;
+    this.items.forEach((it, i) => {
+      if (it.version?.turn !== turn) return;
+      const other = it.version.n !== n;
+      if ((it.otherVersion ?? false) !== other) this.items[i] = { ...it, otherVersion: other };
+    });
+    return true;
+  }
+
+  /**
+   * What each turn's answer offers, by the key of the item it follows: Regenerate on the latest
+   * turn's, and the versions of a regenerated turn. `shown`: the items drawn, oldest first.
+   */
+  answers(shown: readonly TimelineItem[]): Record<string, AnswerInfo> {
+    const out: Record<string, AnswerInfo> = {};
+    let user: string | null = null;
+    let answer: TimelineItem | null = null;
+    const close = (latest: boolean) => {
+      if (!answer) return;
+      const turn = answer.version?.turn;
+      const t = turn === undefined ? undefined : this.turns.get(turn);
+      const versions = t && turn !== undefined ? { turn, shown: t.shown, count: t.count } : null;
+      if ((latest && user) || versions)
+        out[answer.key] = { regenerate: latest ? user : null, versions };
+    };
+    // The answer's anchor is its last root text, else its last item (a turn that only failed).
+    let spoke = false;
+    for (const it of shown) {
+      if (it.kind === 'user') {
+        close(false);
+        user = it.messageId;
+        answer = null;
+        spoke = false;
+      } else if (it.kind === 'assistant' && it.agentId === 'root') {
+        answer = it;
+        spoke = true;
+      } else if (!spoke) answer = it;
+    }
+    close(true);
+    return out;
   }
 
   /** A rewind folds the turns it took back; undoing it unfolds them (O(items), rare). */
@@ -425,7 +500,7 @@ export class SessionModel {
 
   /** Whether a tool item is drawn (tools drawn by their own event show only when they failed). */
   static visible(item: TimelineItem): boolean {
-    if (item.rewound) return false;
+    if (item.rewound || item.otherVersion) return false;
     if (item.kind !== 'tool' || !DRAWN_BY_OWN_EVENT.has(item.name)) return true;
     return item.result?.kind === 'error';
   }
@@ -439,6 +514,9 @@ export class SessionModel {
 
   private push(item: TimelineItem, correlation?: string): void {
     if (correlation) this.at.set(correlation, this.items.length);
+    const t = this.answering === null ? undefined : this.turns.get(this.answering);
+    if (t && this.answering !== null)
+      item = { ...item, version: { turn: this.answering, n: t.count - 1 } };
     this.items.push(item);
   }
 

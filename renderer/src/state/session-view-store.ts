@@ -3,7 +3,7 @@ import type { SessionEvent, TransientEvent } from '../../../shared/protocol/even
 import type { SessionSnapshot } from '../../../shared/protocol/session-snapshot';
 import type { PermissionModeWire } from '../../../shared/protocol/common';
 import { SessionModel } from './session-model';
-import type { RunState, ShellInfo, TimelineItem, TodoItem } from './timeline-items';
+import type { AnswerInfo, RunState, ShellInfo, TimelineItem, TodoItem } from './timeline-items';
 import { UsageTotals } from './usage-totals';
 
 /** Text of an answer streaming in, until its assistant_message lands. */
@@ -22,6 +22,8 @@ export interface SessionViewState {
   loaded: boolean;
   /** Items the timeline draws (rewound turns and self-drawn tools left out), oldest first. */
   items: TimelineItem[];
+  /** What each turn's answer offers (Regenerate, versions), by the key of the item it follows. */
+  answers: Record<string, AnswerInfo>;
   /** Any item at all, drawn or not (the first-run banner folds once the session has one). */
   hasItems: boolean;
   /** A question waits for its answer (a new message would supersede it). */
@@ -46,6 +48,14 @@ function same<T>(prev: T[], next: T[]): T[] {
   if (prev.length !== next.length) return next;
   for (let i = 0; i < next.length; i++) if (prev[i] !== next[i]) return next;
   return prev;
+}
+
+/** `next` when it says anything `prev` did not (a few entries: one per regenerated turn, + 1). */
+function sameAnswers(
+  prev: Record<string, AnswerInfo> | undefined,
+  next: Record<string, AnswerInfo>,
+): Record<string, AnswerInfo> {
+  return prev && JSON.stringify(prev) === JSON.stringify(next) ? prev : next;
 }
 
 /**
@@ -126,6 +136,11 @@ export class SessionViewStore {
     this.store.setState({ streaming });
   }
 
+  /** Draws answer version `n` of a regenerated turn in place of the one shown. */
+  showVersion(turn: number, n: number): void {
+    if (this.model.showVersion(turn, n)) this.publish({});
+  }
+
   markLoaded(): void {
     if (!this.state.loaded) this.store.setState({ loaded: true });
   }
@@ -150,9 +165,15 @@ export class SessionViewStore {
       prev.usage && prev.usage.calls === m.usage.calls
         ? prev.usage
         : Object.assign(new UsageTotals(), m.usage);
+    const items = same(prev.items ?? [], m.items.filter(SessionModel.visible));
+    const answers =
+      items === prev.items && prev.answers
+        ? prev.answers
+        : sameAnswers(prev.answers, m.answers(items));
     return {
       loaded: prev.loaded ?? false,
-      items: same(prev.items ?? [], m.items.filter(SessionModel.visible)),
+      items,
+      answers,
       hasItems: m.items.length > 0,
       pendingQuestion: m.items.some((i) => i.kind === 'question' && i.state === 'pending'),
       base: m.base,

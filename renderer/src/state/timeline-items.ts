@@ -16,10 +16,16 @@ interface Base {
   ts: number;
   /** Hidden from the conversation by a rewind in force (drawn dimmed and folded). */
   rewound?: boolean;
+  /** Part of answer version `n` of a regenerated turn (the turn: the seq its answers start at). */
+  version?: { turn: number; n: number };
+  /** Part of an answer version other than the one shown (the person flips between them). */
+  otherVersion?: boolean;
 }
 
 export interface UserItem extends Base {
   kind: 'user';
+  /** What Regenerate names to make this message's answer again. */
+  messageId: string;
   text: string;
   /** Files the message named with `@path` that were attached (note: why cut or left out). */
   mentions?: Array<{ path: string; note?: string }>;
@@ -198,3 +204,11 @@ export interface ShellInfo {
 }
 
 export type RunState = SessionEventOf<'run_state'>['state'];
+
+/** What the last answer of a turn offers: Regenerate (the latest turn only) and its versions. */
+export interface AnswerInfo {
+  /** The user message to regenerate the answer to; null: not the latest turn. */
+  regenerate: string | null;
+  /** The turn's versions, when it was regenerated: the one shown (0-based) of `count`. */
+  versions: { turn: number; shown: number; count: number } | null;
+}

@@ -115,6 +115,19 @@ export const sessionCommands = {
     z.object({ message_id: z.string() }),
   ),
   'sessions.stop': command(z.object({ id }), ok),
+  /**
+   * Regenerate: the answer to the latest user message (`message_id`) is made again. The earlier
+   * answer stays in the log as a version of it (a `regenerate` event); the question is sent once.
+   * Refused while a run is active, and for any message but the latest.
+   */
+  'sessions.regenerate': command(
+    z.object({
+      id,
+      message_id: z.string(),
+      capabilities: z.array(clientCapabilitySchema).default([]),
+    }),
+    ok,
+  ),
   'sessions.setMode': command(z.object({ id, mode: permissionModeWire }), ok),
   /**
    * Compacts the root agent's context now: the model summarizes what came before, as automatic

@@ -6,12 +6,12 @@ import { useSessionId } from '../timeline/session-context';
 import { RewindDialog } from './RewindDialog';
 import { CopyButton } from '../common/CopyButton';
 import { useUi, type SentMessage } from '../../state/ui-store';
-import { CAPABILITIES } from '../conversation/Composer';
 
 /**
- * A message's own actions: Copy; for the user's messages "Edit and resend" (into the message box)
- * and "Retry" (sent again as is); "Rewind to here" (user messages) and "Fork from here" (any
- * message, the new session holds the history up to and including it and opens at once).
+ * A message's own actions: Copy; for the user's messages "Edit and resend" (into the message box);
+ * "Rewind to here" (user messages) and "Fork from here" (any message, the new session holds the
+ * history up to and including it and opens at once). Making an answer again is Regenerate, under
+ * the answer (AnswerBar): it replaces the answer instead of asking the question a second time.
  */
 export function MessageActions({
   seq,
@@ -23,26 +23,11 @@ export function MessageActions({
   rewind: boolean;
   /** The message's text, for Copy. */
   text?: string;
-  /** A user message as sent: Retry sends it again as is, Edit puts it whole in the message box. */
+  /** A user message as sent: Edit puts it whole in the message box. */
   sent?: SentMessage;
 }) {
   const client = useClient();
   const editInComposer = useUi((s) => s.editInComposer);
-  const retry = async () => {
-    if (!sent) return;
-    setError(null);
-    try {
-      await client.invoke('sessions.send', {
-        id: sessionId,
-        text: sent.text,
-        ...(sent.images?.length ? { images: sent.images } : {}),
-        ...(sent.pastes?.length ? { pastes: sent.pastes } : {}),
-        capabilities: CAPABILITIES,
-      });
-    } catch (err) {
-      setError(errorText(err));
-    }
-  };
   const sessionId = useSessionId();
   const sessions = useSessionsStore();
   const [open, setOpen] = useState(false);
@@ -61,25 +46,20 @@ export function MessageActions({
     <span className="msg-actions">
       {text !== undefined && <CopyButton text={text} label="Copy message" />}
       {rewind && sent && (
-        <>
-          <button
-            type="button"
-            className="link-button small"
-            onClick={() =>
-              editInComposer({
-                sessionId,
-                text: sent.text,
-                images: sent.images,
-                pastes: sent.pastes,
-              })
-            }
-          >
-            Edit and resend
-          </button>
-          <button type="button" className="link-button small" onClick={() => void retry()}>
-            Retry
-          </button>
-        </>
+        <button
+          type="button"
+          className="link-button small"
+          onClick={() =>
+            editInComposer({
+              sessionId,
+              text: sent.text,
+              images: sent.images,
+              pastes: sent.pastes,
+            })
+          }
+        >
+          Edit and resend
+        </button>
       )}
       {rewind && (
         <button type="button" className="link-button small" onClick={() => setOpen(true)}>

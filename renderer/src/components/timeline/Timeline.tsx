@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useShallow } from 'zustand/react/shallow';
-import type { TimelineItem } from '../../state/timeline-items';
+import type { AnswerInfo, TimelineItem } from '../../state/timeline-items';
+import { AnswerBar } from './AnswerBar';
 import { TimelineRow } from './TimelineRow';
 import { AssistantText } from './SimpleRows';
 import { useClient } from '../../client-context';
@@ -21,7 +22,10 @@ const LOAD_OLDER_PX = 600;
 const FIND_BAR_ROOM_PX = 64;
 
 type Row =
-  { type: 'item'; item: TimelineItem } | { type: 'stream'; id: string } | { type: 'working' };
+  | { type: 'item'; item: TimelineItem }
+  | { type: 'answer'; key: string; info: AnswerInfo }
+  | { type: 'stream'; id: string }
+  | { type: 'working' };
 
 function estimate(row: Row | undefined): number {
   if (!row || row.type !== 'item') return 48;
@@ -53,6 +57,7 @@ export function Timeline({ sessionId }: { sessionId: string }) {
   // Each part this list draws, selected on its own: a streamed delta changes none of them (the
   // streaming row follows its own text), so the list and its other rows do not re-render.
   const items = useSessionView(sessionId, (v) => v.items);
+  const answers = useSessionView(sessionId, (v) => v.answers);
   const streamingIds = useSessionView(
     sessionId,
     useShallow((v) => Object.keys(v.streaming)),
@@ -66,11 +71,16 @@ export function Timeline({ sessionId }: { sessionId: string }) {
   }, [follow]);
 
   const rows = useMemo<Row[]>(() => {
-    const out: Row[] = items.map((item) => ({ type: 'item', item }));
+    const out: Row[] = [];
+    for (const item of items) {
+      out.push({ type: 'item', item });
+      const info = answers[item.key];
+      if (info) out.push({ type: 'answer', key: `answer-${item.key}`, info });
+    }
     for (const id of streamingIds) out.push({ type: 'stream', id });
     if (running && streamingIds.length === 0) out.push({ type: 'working' });
     return out;
-  }, [items, streamingIds, running]);
+  }, [items, answers, streamingIds, running]);
 
   const virtualizer = useVirtualizer({
     count: rows.length,
@@ -78,7 +88,9 @@ export function Timeline({ sessionId }: { sessionId: string }) {
     estimateSize: (i) => estimate(rows[i]),
     getItemKey: (i) => {
       const r = rows[i]!;
-      return r.type === 'item' ? r.item.key : r.type === 'stream' ? `stream-${r.id}` : 'working';
+      if (r.type === 'item') return r.item.key;
+      if (r.type === 'answer') return r.key;
+      return r.type === 'stream' ? `stream-${r.id}` : 'working';
     },
     overscan: OVERSCAN_ROWS,
     // The find bar floats over the list's top: the first row can scroll out from under it.
@@ -165,6 +177,8 @@ export function Timeline({ sessionId }: { sessionId: string }) {
               >
                 {row.type === 'item' ? (
                   <TimelineRow item={row.item} />
+                ) : row.type === 'answer' ? (
+                  <AnswerBar sessionId={sessionId} info={row.info} />
                 ) : row.type === 'stream' ? (
                   <StreamingRow sessionId={sessionId} id={row.id} />
                 ) : (
