@@ -15,6 +15,18 @@ export const networkStatusSchema = z.discriminatedUnion('mode', [
 ]);
 export type NetworkStatus = z.infer<typeof networkStatusSchema>;
 
+/**
+ * Whether the project's policy files (.mewbo/, .claude/, .mcp.json, .git/hooks, .git/config) are
+ * read-only to a confined command.
+ */
+export const policyFilesStatusSchema = z.discriminatedUnion('mode', [
+  /** Those that exist when the command starts are read-only to it. */
+  z.object({ mode: z.literal('read_only') }),
+  /** Writable like the rest of the project, and why. */
+  z.object({ mode: z.literal('writable'), reason: z.string() }),
+]);
+export type PolicyFilesStatus = z.infer<typeof policyFilesStatusSchema>;
+
 export const sandboxStatusSchema = z.discriminatedUnion('mode', [
   /** Confined by Landlock at this ABI version. */
   z.object({
@@ -23,6 +35,8 @@ export const sandboxStatusSchema = z.discriminatedUnion('mode', [
     write_scope: z.enum(['unrestricted', 'project']),
     /** Absent in shells recorded before the network could be confined: it was open. */
     network: networkStatusSchema.optional(),
+    /** Absent in shells recorded before policy files were held: they were writable. */
+    policy_files: policyFilesStatusSchema.optional(),
   }),
   /** agent.shell_sandbox is false. */
   z.object({ mode: z.literal('off'), reason: z.string() }),

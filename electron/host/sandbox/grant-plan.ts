@@ -180,13 +180,21 @@ export function compileGrants(input: PlanInput): GrantPlan {
  * - `HEXMASK PATH`: grant the Landlock rights MASK beneath PATH;
  * - `net`: confine the network (TCP connect is a handled right; sockets only through the
  *   launcher, bound to loopback); absent, the network is open;
- * - `port N`: allow TCP connect to port N (decimal), only with `net`.
+ * - `port N`: allow TCP connect to port N (decimal), only with `net`;
+ * - `pin PATH`: bind PATH onto itself in a private mount namespace, so it cannot be renamed or
+ *   removed (parents first);
+ * - `hold PATH`: bind PATH onto itself read-only (policy-mounts.ts says which).
  * Paths are UTF-8 bytes (a string's default encoding). The keywords hold letters no hex mask has.
  */
-export function encodeRules(grants: Grant[], extra: { network?: NetworkGrant } = {}): Buffer {
+export function encodeRules(
+  grants: Grant[],
+  extra: { network?: NetworkGrant; pins?: string[]; holds?: string[] } = {},
+): Buffer {
   const records = grants.map((g) => `${g.rights.toString(16)} ${g.path}`);
   if (extra.network) {
     records.push('net', ...extra.network.connectPorts.map((port) => `port ${port}`));
   }
+  records.push(...(extra.pins ?? []).map((p) => `pin ${p}`));
+  records.push(...(extra.holds ?? []).map((p) => `hold ${p}`));
   return Buffer.from(records.map((r) => `${r}\0`).join(''));
 }

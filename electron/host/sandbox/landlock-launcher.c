@@ -3,8 +3,9 @@
  * supervises its whole process tree.
  *
  *   mewbo-landlock --probe
- *       prints {"abi":N,"net":B} (N = 0 when the kernel has no Landlock, with "errno" and
- *       "reason"; "net_reason" when B is false: why the network cannot be confined).
+ *       prints {"abi":N,"net":B,"mount_ns":B} (N = 0 when the kernel has no Landlock, with "errno"
+ *       and "reason"; "net_reason" / "mount_ns_reason" when B is false: why the network cannot be
+ *       confined, why policy files cannot be held read-only).
  *   mewbo-landlock [--rules-fd FD | --rules-stdin LEN] [--ctty] [--host-pid PID]
  *                  [--grace-ms MS] [--merge-stderr] [--stdin-null] [--detach-tty]
  *                  -- PROGRAM [ARGS...]
@@ -30,6 +31,9 @@
  *                   socket() goes through the supervisor (seccomp-filter.c, socket-broker.c).
  *                   Without it the network is open, as before.
  *   "port N"        allows TCP connect to port N (1-65535, decimal); only with "net".
+ *   "pin PATH"      binds PATH onto itself in a private mount namespace: it cannot be renamed
+ *                   or removed (policy-mounts.c). Parents come before their children.
+ *   "hold PATH"     binds PATH onto itself read-only, after every pin.
  * A record the launcher does not know refuses the run: it never runs under less than it was
  * told. The keywords hold letters no hex mask has.
  *
@@ -106,6 +110,8 @@ struct ll_net_port_attr {
 
 /* Largest rules file accepted: a plan is a few hundred paths; this bounds a corrupt one. */
 #define MAX_RULES_BYTES (16 * 1024 * 1024)
+/* Most pins and holds one plan may carry: the host sends a handful. */
+#define MAX_HELD 64
 /* How often the supervisor looks at its parent and deadlines while nothing else happens. */
 #define IDLE_TICK_MS 500
 #define BUSY_TICK_MS 20
@@ -151,7 +157,7 @@ static int probe(void) {
            e == ENOSYS ? "ENOSYS" : e == EOPNOTSUPP ? "EOPNOTSUPP" : "other", why);
     return 0;
   }
-  char net_why[256] = "";
+  char net_why[256] = "", mount_why[256] = "";
   int net = abi >= LL_ABI_NET;
   if (!net)
     snprintf(net_why, sizeof(net_why),
@@ -159,8 +165,11 @@ static int probe(void) {
              LL_ABI_NET);
   else
     net = probe_socket_broker(net_why, sizeof(net_why));
-  printf("{\"abi\":%ld,\"net\":%s", abi, net ? "true" : "false");
+  int mount_ns = probe_mount_namespace(mount_why, sizeof(mount_why));
+  printf("{\"abi\":%ld,\"net\":%s,\"mount_ns\":%s", abi, net ? "true" : "false",
+         mount_ns ? "true" : "false");
   if (!net) json_text("net_reason", net_why);
+  if (!mount_ns) json_text("mount_ns_reason", mount_why);
   printf("}\n");
   return 0;
 }
@@ -214,10 +223,12 @@ static char *read_rules(int fd, long exact, size_t *len) {
   return buf;
 }
 
-/* What one confined run is under: the Landlock ruleset and the network switch. */
+/* What one confined run is under: the Landlock ruleset, the network switch, the held paths. */
 struct plan {
   int ruleset; /* -1: unconfined */
   int net;
+  const char *pins[MAX_HELD], *holds[MAX_HELD];
+  struct held_paths held;
 };
 
 static int refuse(const char *what, const char *detail) {
@@ -249,7 +260,7 @@ static void grant_path(int ruleset, uint64_t mask, const char *path) {
   close(fd);
 }
 
-/* Checks every record and fills `p`; -1 after saying why. */
+/* Checks every record and fills `p` (pins and holds point into `rules`); -1 after saying why. */
 static int parse_records(char *rules, size_t len, struct plan *p, int ruleset, uint64_t handled) {
   for (size_t at = 0; at < len;) {
     char *record = rules + at;
@@ -267,6 +278,11 @@ static int parse_records(char *rules, size_t len, struct plan *p, int ruleset, u
       struct ll_net_port_attr rule = {.allowed_access = LL_NET_CONNECT_TCP, .port = port};
       if (ruleset >= 0 && syscall(__NR_landlock_add_rule, ruleset, LL_RULE_NET_PORT, &rule, 0) < 0)
         return refuse("landlock_add_rule (port)", strerror(errno));
+    } else if ((arg = keyword(record, "pin")) || (arg = keyword(record, "hold"))) {
+      int pin = record[0] == 'p';
+      size_t *n = pin ? &p->held.npins : &p->held.nholds;
+      if (*n >= MAX_HELD) return refuse("too many held paths", record);
+      (pin ? p->pins : p->holds)[(*n)++] = arg;
     } else {
       char *space = strchr(record, ' ');
       char *end;
@@ -280,6 +296,7 @@ static int parse_records(char *rules, size_t len, struct plan *p, int ruleset, u
 
 /* Reads and applies the rules; 0, or -1 after printing why (the caller refuses to run). */
 static int build_plan(int rules_fd, long rules_len, struct plan *p) {
+  p->held = (struct held_paths){.pins = p->pins, .holds = p->holds};
   long abi = ll_create(NULL, 0, LL_CREATE_RULESET_VERSION);
   if (abi < 1) return refuse("Landlock unavailable", strerror(errno));
   size_t len = 0;
@@ -309,10 +326,13 @@ static int build_plan(int rules_fd, long rules_len, struct plan *p) {
   p->ruleset = (int)ll_create(&attr, attr_size, 0);
   if (p->ruleset < 0) return refuse("landlock_create_ruleset", strerror(errno));
   struct plan again = {.ruleset = p->ruleset};
-  int r = parse_records(rules, len, &again, p->ruleset, handled);
-  free(rules);
-  if (r < 0) close(p->ruleset);
-  return r;
+  again.held = (struct held_paths){.pins = again.pins, .holds = again.holds};
+  if (parse_records(rules, len, &again, p->ruleset, handled) < 0) {
+    close(p->ruleset);
+    return -1;
+  }
+  /* `rules` stays allocated: the pins and holds point into it until exec. */
+  return 0;
 }
 
 /* Every capability goes, also when the app runs as root: the bounding set (so no exec regains
@@ -515,12 +535,27 @@ struct options {
   char **argv;
 };
 
-/* In the child, before exec: no capabilities, Landlock, the filter. */
+/* In the child, before exec: the held paths, then no capabilities, Landlock, the filter. */
 static void confine(const struct plan *p, int broker) {
   pid_t supervisor = getppid();
   set_limits();
+  if (p->held.npins + p->held.nholds > 0) {
+    char why[256];
+    if (make_mount_namespace(why, sizeof(why)) < 0) {
+      refuse("policy files cannot be held read-only", why);
+      _exit(EXIT_REFUSED);
+    }
+    hold_paths(&p->held);
+    /* The working directory was looked up before the mounts: look it up again, so paths relative
+     * to it cross the mounts too (a shell in the project root writing .git/hooks/x). */
+    char cwd[PATH_MAX];
+    if (getcwd(cwd, sizeof(cwd)) && chdir(cwd) < 0) {
+      refuse("cannot re-enter the working directory", strerror(errno));
+      _exit(EXIT_REFUSED);
+    }
+  }
   drop_all_caps();
-  /* The capability change may have cleared the parent-death signal. */
+  /* A new user namespace or the capability change may have cleared the parent-death signal. */
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (getppid() != supervisor) _exit(EXIT_REFUSED);
   if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||

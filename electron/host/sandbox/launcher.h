@@ -1,5 +1,6 @@
 /*
- * What the launcher's parts (landlock-launcher.c, seccomp-filter.c, socket-broker.c) share. build/build-landlock.mjs compiles every .c file of this folder into one
+ * What the launcher's parts (landlock-launcher.c, seccomp-filter.c, socket-broker.c,
+ * policy-mounts.c) share. build/build-landlock.mjs compiles every .c file of this folder into one
  * binary.
  */
 #ifndef MEWBO_LAUNCHER_H
@@ -25,5 +26,18 @@ void answer_socket_request(int listener);
 /* 1 when a confined command's sockets can be brokered here, else 0 with `why` filled. */
 int probe_socket_broker(char *why, size_t len);
 
+/* policy-mounts.c: paths held by bind mounts in a private mount namespace. */
+struct held_paths {
+  const char **pins; /* bound onto themselves: cannot be renamed or removed, stay writable */
+  size_t npins;
+  const char **holds; /* bound onto themselves read-only */
+  size_t nholds;
+};
+/* A private mount namespace (a user namespace too when not root); -1 with `why` filled. */
+int make_mount_namespace(char *why, size_t len);
+/* Pins, then holds, each in order; a path that cannot be held is reported on stderr. */
+void hold_paths(const struct held_paths *h);
+/* 1 when paths can be held here, else 0 with `why` filled (run in a child: it changes namespaces). */
+int probe_mount_namespace(char *why, size_t len);
 
 #endif

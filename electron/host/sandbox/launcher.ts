@@ -54,11 +54,16 @@ export interface LandlockProbe {
    * listener), else null.
    */
   networkGap: string | null;
+  /**
+   * Why policy files cannot be held read-only here (no mount namespace: unprivileged user
+   * namespaces disabled), else null.
+   */
+  mountGap: string | null;
 }
 
 /** A probe that found nothing usable: every gap has the same reason. */
 export function noLandlock(reason: string): LandlockProbe {
-  return { abi: 0, reason, networkGap: reason };
+  return { abi: 0, reason, networkGap: reason, mountGap: reason };
 }
 
 /** Asks the launcher for the kernel's Landlock ABI version and what it can confine. */
@@ -69,7 +74,14 @@ export function probeLandlock(launcher: string): Promise<LandlockProbe> {
         resolve(noLandlock(`the launcher's probe failed: ${err.message}`));
         return;
       }
-      let parsed: { abi?: unknown; reason?: unknown; net?: unknown; net_reason?: unknown };
+      let parsed: {
+        abi?: unknown;
+        reason?: unknown;
+        net?: unknown;
+        net_reason?: unknown;
+        mount_ns?: unknown;
+        mount_ns_reason?: unknown;
+      };
       try {
         parsed = JSON.parse(stdout) as typeof parsed;
       } catch {
@@ -81,15 +93,17 @@ export function probeLandlock(launcher: string): Promise<LandlockProbe> {
         resolve(noLandlock(typeof parsed.reason === 'string' ? parsed.reason : 'no Landlock'));
         return;
       }
+      const gap = (held: unknown, why: unknown, what: string) =>
+        held === true
+          ? null
+          : typeof why === 'string'
+            ? why
+            : `the sandbox launcher predates ${what} (rebuild it)`;
       resolve({
         abi,
         reason: null,
-        networkGap:
-          parsed.net === true
-            ? null
-            : typeof parsed.net_reason === 'string'
-              ? parsed.net_reason
-              : 'the sandbox launcher predates network confinement (rebuild it)',
+        networkGap: gap(parsed.net, parsed.net_reason, 'network confinement'),
+        mountGap: gap(parsed.mount_ns, parsed.mount_ns_reason, 'read-only policy files'),
       });
     });
   });

@@ -2,11 +2,16 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { AppConfig } from '../config/schema';
 import { errorPayload, type ErrorPayload } from '../../../shared/tools/payload';
-import type { NetworkStatus, SandboxStatus } from '../../../shared/tools/shell-payload';
+import type {
+  NetworkStatus,
+  PolicyFilesStatus,
+  SandboxStatus,
+} from '../../../shared/tools/shell-payload';
 import { noLandlock, probeLandlock, type LandlockProbe } from './launcher';
 import { buildDenyList } from './deny-list';
 import { compileGrants, encodeRules } from './grant-plan';
 import { normalizeGrant, type NetworkGrant } from './network-grant';
+import { policyMounts } from './policy-mounts';
 import { realPathLoose } from './real-path';
 import type { WorktreeGrant } from './worktree-grant';
 
@@ -150,6 +155,7 @@ export class Sandbox {
       abi: probe.abi,
       write_scope: config.agent.shell_write_scope,
       network: networkStatus(probe, network),
+      policy_files: policyFilesStatus(probe),
     };
   }
 
@@ -181,12 +187,18 @@ export class Sandbox {
       gitWritable: req.worktree?.gitWritable,
     });
     const network = status.network;
+    const held =
+      status.policy_files?.mode === 'read_only'
+        ? policyMounts(deny.root)
+        : { pins: [], holds: [], warnings: [] };
     return {
       status,
       rules: encodeRules(plan.grants, {
         network: network?.mode === 'proxy' ? { connectPorts: network.connect_ports } : undefined,
+        pins: held.pins,
+        holds: held.holds,
       }),
-      warnings: [...deny.warnings, ...plan.warnings],
+      warnings: [...deny.warnings, ...plan.warnings, ...held.warnings],
     };
   }
 }
@@ -198,6 +210,11 @@ function networkStatus(probe: LandlockProbe, grant: NetworkGrant | undefined): N
   const checked = normalizeGrant(grant);
   if ('error' in checked) return { mode: 'open', reason: checked.error };
   return { mode: 'proxy', connect_ports: checked.ports };
+}
+
+/** Whether the project's policy files are read-only to confined commands here. */
+function policyFilesStatus(probe: LandlockProbe): PolicyFilesStatus {
+  return probe.mountGap ? { mode: 'writable', reason: probe.mountGap } : { mode: 'read_only' };
 }
 
 /** The config with registered projects added as projects; configured entries win on a key clash. */

@@ -1,6 +1,13 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
-import { chmodSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { parseConfig } from '../../../electron/host/config/load-config';
@@ -184,6 +191,49 @@ describe('the launcher', () => {
     },
   );
 
+  test.skipIf(abi < 1)(
+    '"hold" makes a path read-only for the command alone; a link on its way is not followed, a missing one is skipped',
+    () => {
+      const w = workspace();
+      const held = join(w.dir, 'open', 'held');
+      mkdirSync(held);
+      writeFileSync(join(held, 'f'), 'before');
+      symlinkSync(join(w.dir, 'open'), join(w.dir, 'link'));
+      const records = [
+        `pin ${w.dir}/open`,
+        `hold ${held}`,
+        `hold ${w.dir}/link/held`,
+        `hold ${w.dir}/missing`,
+      ];
+      const rules = Buffer.concat([
+        w.rules([{ path: '/', rights: ALL }]),
+        Buffer.from(records.map((r) => `${r}\0`).join('')),
+      ]);
+      const r = run(
+        [
+          '--',
+          '/bin/bash',
+          '-c',
+          `echo after > ${held}/f || echo refused; echo x > ${w.dir}/open/other && echo wrote-other; grep -c ' ${held} ' /proc/self/mountinfo`,
+        ],
+        rules,
+      );
+      expect(r.stdout).toBe('refused\nwrote-other\n1\n');
+      expect(r.stderr).toContain(`not held ${w.dir}/link/held: a symbolic link on its way`);
+      expect(r.stderr).not.toContain('missing');
+      expect(readFileSync(join(held, 'f'), 'utf8')).toBe('before');
+      // Private to the command: the host's own mounts are as they were.
+      expect(readFileSync('/proc/self/mountinfo', 'utf8')).not.toContain(w.dir);
+    },
+  );
+
+  test.skipIf(abi < 1)('more held paths than the launcher takes refuse the run', () => {
+    const holds = Array.from({ length: 65 }, (_, i) => `hold /nonexistent/${i}\0`).join('');
+    const r = run(['--', '/bin/bash', '-c', 'echo ran'], Buffer.from(`ffff /\0${holds}`));
+    expect([r.status, r.stdout]).toEqual([125, '']);
+    expect(r.stderr).toContain('ruleset refused: too many held paths: hold /nonexistent/64');
+  });
+
   test('rules cut short refuse the spawn; a rules path is not accepted at all', () => {
     const short = spawnSync(launcher, ['--rules-stdin', '100', '--', '/bin/true'], {
       encoding: 'utf8',
@@ -244,6 +294,7 @@ describe('sandbox outcomes through the shell service', () => {
         abi,
         write_scope: 'project',
         network: { mode: 'open', reason: 'no egress proxy confines it' },
+        policy_files: { mode: 'read_only' },
       };
       expect(await svc.sandboxStatus()).toEqual(status);
       const r = await runIt(`cat ${w.dir}/closed/secret.txt; cat ok.txt`);

@@ -1,6 +1,7 @@
 import {
   chmodSync,
   existsSync,
+  linkSync,
   mkdirSync,
   readdirSync,
   realpathSync,
@@ -481,6 +482,7 @@ describe('the Sandbox', () => {
       abi: 0,
       reason: 'launcher not built',
       networkGap: 'launcher not built',
+      mountGap: 'launcher not built',
     });
   });
 
@@ -518,12 +520,17 @@ describe('the Sandbox', () => {
       abi: 1,
       reason: null,
       networkGap: 'the sandbox launcher predates network confinement (rebuild it)',
+      mountGap: 'the sandbox launcher predates read-only policy files (rebuild it)',
     });
     expect(await sb.status(config({ agent: { shell_write_scope: 'project' } }))).toEqual({
       mode: 'landlock',
       abi: 1,
       write_scope: 'project',
       network: { mode: 'open', reason: 'no egress proxy confines it' },
+      policy_files: {
+        mode: 'writable',
+        reason: 'the sandbox launcher predates read-only policy files (rebuild it)',
+      },
     });
     const none = new Sandbox({
       launcher: fakeLauncher('{"abi":0,"reason":"disabled at boot"}'),
@@ -799,7 +806,7 @@ describe('the Sandbox', () => {
     test('where the kernel cannot hold it, nothing is sent and the status says open, with why', async () => {
       const why = 'Landlock ABI 3 has no network rules (they need ABI 4, Linux 6.7)';
       const sb = linux(`{"abi":3,"net":false,"net_reason":"${why}"}`);
-      expect(await sb.probe()).toEqual({ abi: 3, reason: null, networkGap: why });
+      expect(await sb.probe()).toMatchObject({ abi: 3, reason: null, networkGap: why });
       const prepared = await sb.prepare({
         config: config(),
         root: scratch(),
@@ -865,6 +872,7 @@ describe('the Sandbox', () => {
         abi: 0,
         reason: "the launcher's probe printed no JSON: not json\n",
         networkGap: "the launcher's probe printed no JSON: not json\n",
+        mountGap: "the launcher's probe printed no JSON: not json\n",
       });
       const broken = new Sandbox({
         launcher: join(scratch(), 'missing-launcher'),
@@ -880,7 +888,75 @@ describe('the Sandbox', () => {
         abi: 0,
         reason: 'no Landlock',
         networkGap: 'no Landlock',
+        mountGap: 'no Landlock',
       });
+    });
+  });
+
+  describe('the policy files', () => {
+    const linux = (probe: string) =>
+      new Sandbox({
+        launcher: fakeLauncher(probe),
+        installRoot: null,
+        homeDir: scratch(),
+        platform: 'linux',
+      });
+    const mounts = (rules: Buffer | null) =>
+      (rules ?? Buffer.alloc(0))
+        .toString('utf8')
+        .split('\0')
+        .filter((r) => /^(pin|hold) /.test(r));
+    const prepare = async (sb: Sandbox, root: string) => {
+      const prepared = await sb.prepare({ config: config(), root, tempDirs: [] });
+      if (!('rules' in prepared)) throw new Error('refused');
+      return prepared;
+    };
+
+    test('those that exist are held, the directories above them pinned, parents first; absent ones are not', async () => {
+      const root = scratch();
+      mk(root, '.mewbo');
+      mk(root, '.git', 'hooks');
+      writeFileSync(join(root, '.git', 'config'), '[core]\n');
+      const prepared = await prepare(linux('{"abi":4,"net":true,"mount_ns":true}'), root);
+      expect(mounts(prepared.rules)).toEqual([
+        `pin ${root}`,
+        `pin ${root}/.git`,
+        `hold ${root}/.mewbo`,
+        `hold ${root}/.git/hooks`,
+        `hold ${root}/.git/config`,
+      ]);
+      expect(prepared.status).toMatchObject({ policy_files: { mode: 'read_only' } });
+      expect(prepared.warnings).toEqual([]);
+    });
+
+    test("a worktree's .git file is held itself; a linked .claude is not followed, and both links say so", async () => {
+      const root = scratch();
+      const elsewhere = mk(scratch(), 'claude');
+      writeFileSync(join(root, '.git'), 'gitdir: /somewhere/.git/worktrees/x\n');
+      symlinkSync(elsewhere, join(root, '.claude'));
+      writeFileSync(join(root, '.mcp.json'), '{}');
+      linkSync(join(root, '.mcp.json'), join(root, 'mcp-copy.json'));
+      const prepared = await prepare(linux('{"abi":4,"net":true,"mount_ns":true}'), root);
+      expect(mounts(prepared.rules)).toEqual([
+        `pin ${root}`,
+        `hold ${root}/.mcp.json`,
+        `hold ${root}/.git`,
+      ]);
+      expect(prepared.warnings).toEqual([
+        `sandbox: ${root}/.claude is a symbolic link: the policy files under it are not held read-only`,
+        `sandbox: ${root}/.mcp.json has another hard link: a command can change it through that name`,
+      ]);
+    });
+
+    test('where no mount namespace can be made, nothing is sent and the status says writable, with why', async () => {
+      const why = 'no mount namespace: user namespaces are not available to this user (EPERM)';
+      const root = scratch();
+      mk(root, '.mewbo');
+      const sb = linux(`{"abi":4,"net":true,"mount_ns":false,"mount_ns_reason":"${why}"}`);
+      const prepared = await prepare(sb, root);
+      expect(mounts(prepared.rules)).toEqual([]);
+      expect(prepared.status).toMatchObject({ policy_files: { mode: 'writable', reason: why } });
+      expect(await sb.status(config())).toEqual(prepared.status);
     });
   });
 

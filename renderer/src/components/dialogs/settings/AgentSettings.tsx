@@ -2,7 +2,11 @@ import { useClient } from '../../../client-context';
 import { useHostQuery } from '../../../lib/use-host-query';
 import type { AppSettings } from '../../../../../shared/protocol/commands/settings';
 import { WithheldEnv } from './WithheldEnv';
-import type { NetworkStatus, SandboxStatus } from '../../../../../shared/tools/shell-payload';
+import type {
+  NetworkStatus,
+  PolicyFilesStatus,
+  SandboxStatus,
+} from '../../../../../shared/tools/shell-payload';
 
 type Patch = Partial<
   Pick<
@@ -27,6 +31,19 @@ function networkLine(n: NetworkStatus | undefined): Line {
   return { tone: 'warn', text: `Network: open (${n?.reason ?? 'not confined'}).` };
 }
 
+/** Whether shells can rewrite what the app runs or obeys (hooks, settings, MCP servers, git hooks). */
+function policyFilesLine(p: PolicyFilesStatus | undefined): Line {
+  if (p?.mode === 'read_only')
+    return {
+      tone: 'ok',
+      text: 'Project settings, hooks, .mcp.json and git hooks and config: read-only to shells.',
+    };
+  return {
+    tone: 'warn',
+    text: `Project settings, hooks, .mcp.json and git hooks and config: writable by shells (${p?.reason ?? 'not held'}).`,
+  };
+}
+
 /** What the sandbox really does on this machine: the ABI, or why shells are not confined. */
 function sandboxLines(s: SandboxStatus): Line[] {
   switch (s.mode) {
@@ -37,6 +54,7 @@ function sandboxLines(s: SandboxStatus): Line[] {
           text: `Landlock is on (kernel ABI ${s.abi}); writes ${s.write_scope === 'project' ? 'stay inside the project' : 'are not narrowed'}.`,
         },
         networkLine(s.network),
+        policyFilesLine(s.policy_files),
       ];
     case 'off':
       return [
