@@ -19,6 +19,37 @@ const nodeBuiltins = [
   'worker_threads',
 ];
 
+// The host's rule against importing the renderer or 'electron' (below), shared by every host file.
+const hostImportRules = {
+  paths: [
+    {
+      name: 'electron',
+      message: "only electron/main.ts and electron/preload.ts import 'electron'",
+    },
+  ],
+  patterns: [{ group: ['**/renderer/**'], message: 'the host never imports the renderer' }],
+};
+
+// Each program the host starts has one owner, so the program it runs is chosen in one place: a
+// git planted first on PATH or in node_modules/.bin once slipped in through a second git caller
+// (issue #25 part 8). Only these files start processes; any other host file that wants to run one
+// goes through its owner (git: electron/host/projects/host-git.ts).
+const programOwners = [
+  'electron/host/projects/host-git.ts', // git, resolved at start from unplantable dirs
+  'electron/host/sandbox/launcher.ts', // the sandbox launcher, by its absolute install path
+  'electron/host/shells/pipe-child.ts', // shells (the user's command, confined)
+  'electron/host/shells/launched-pty-child.ts',
+  'electron/host/hooks/run-hook.ts', // hooks, through /bin/sh
+  'electron/host/lsp/server-process.ts', // language servers, resolved by lsp/resolve-command.ts
+  'electron/cli/serve.ts', // the browser `serve --open` starts
+  'electron/host/system/browser-opener.ts', // the user's browser ($BROWSER, xdg-open)
+];
+const childProcessImports = ['node:child_process', 'child_process'].map((name) => ({
+  name,
+  message:
+    'only the program owners listed in build/eslint.config.js start processes; run git through electron/host/projects/host-git.ts',
+}));
+
 export default tseslint.config(
   {
     ignores: [
@@ -86,16 +117,22 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
+        { ...hostImportRules, paths: [...hostImportRules.paths, ...childProcessImports] },
+      ],
+      // Not even an owner runs git by name: PATH decides which one that is.
+      'no-restricted-syntax': [
+        'error',
         {
-          paths: [
-            {
-              name: 'electron',
-              message: "only electron/main.ts and electron/preload.ts import 'electron'",
-            },
-          ],
-          patterns: [{ group: ['**/renderer/**'], message: 'the host never imports the renderer' }],
+          selector:
+            'CallExpression[arguments.0.value=/^git$/][callee.name=/^(spawn|spawnSync|execFile|execFileSync|exec|execSync|fork)$/], CallExpression[arguments.0.value=/^git$/][callee.property.name=/^(spawn|spawnSync|execFile|execFileSync|exec|execSync|fork)$/]',
+          message:
+            'git by name runs whichever git comes first on PATH: use runHostGit (electron/host/projects/host-git.ts)',
         },
       ],
     },
+  },
+  {
+    files: programOwners,
+    rules: { 'no-restricted-imports': ['error', hostImportRules] },
   },
 );

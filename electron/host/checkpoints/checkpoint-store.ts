@@ -46,8 +46,6 @@ export interface CheckpointStoreOptions {
   /** $MEWBO_HOME/checkpoints */
   dir: string;
   maxFileBytes: number;
-  gitPath?: string;
-  path?: string;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -280,8 +278,6 @@ export class CheckpointStore {
         new ShadowGit({
           gitDir: join(storeDir, 'git'),
           workTree: root,
-          gitPath: this.opts.gitPath ?? 'git',
-          path: this.opts.path ?? process.env.PATH ?? '/usr/bin:/bin',
         }),
         this.opts.maxFileBytes,
       );

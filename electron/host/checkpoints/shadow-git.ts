@@ -1,10 +1,11 @@
-import { execFile } from 'node:child_process';
+import { runHostGit } from '../projects/host-git';
 import { CHECKPOINT_GIT_MAX_BUFFER, CHECKPOINT_GIT_TIMEOUT_MS } from './constants';
 
 // git over a project's working tree with the app's own repository (the shadow store) instead of
-// the project's. Nothing of the project's or the user's git setup takes part: no system or global
-// config, no hooks, no fsmonitor, and an environment built from scratch (a GIT_DIR or
-// GIT_INDEX_FILE inherited from the user's shell would point git somewhere else).
+// the project's. Nothing of the project's or the user's git setup takes part: the host's own git
+// (host-git.ts, never one planted on PATH), no system or global config, no hooks, no fsmonitor,
+// and an environment built from scratch (a GIT_DIR or GIT_INDEX_FILE inherited from the user's
+// shell would point git somewhere else).
 
 export class CheckpointError extends Error {
   override name = 'CheckpointError';
@@ -21,17 +22,10 @@ export interface ShadowGitOptions {
   gitDir: string;
   /** The project's working tree. */
   workTree: string;
-  /** The git binary to run (resolved once by the host). */
-  gitPath: string;
-  /** PATH for git's own helpers. */
-  path: string;
 }
 
+/** On top of host-git.ts's: the tree is stored byte for byte, whatever the project says. */
 const HARDENING = [
-  '-c',
-  'core.hooksPath=/dev/null',
-  '-c',
-  'core.fsmonitor=false',
   '-c',
   'core.autocrlf=false',
   '-c',
@@ -51,7 +45,6 @@ export class ShadowGit {
 
   private env(extra: Record<string, string>, bare: boolean): NodeJS.ProcessEnv {
     const env: NodeJS.ProcessEnv = {
-      PATH: this.opts.path,
       GIT_DIR: this.opts.gitDir,
       GIT_WORK_TREE: this.opts.workTree,
       GIT_INDEX_FILE: `${this.opts.gitDir}/index`,
@@ -72,37 +65,19 @@ export class ShadowGit {
   }
 
   /** Runs git in the working tree; resolves with stdout, throws CheckpointError with stderr. */
-  run(
+  async run(
     args: readonly string[],
     opts: { input?: string | Buffer; env?: Record<string, string>; bare?: boolean } = {},
   ): Promise<Buffer> {
-    return new Promise((resolve, reject) => {
-      const child = execFile(
-        this.opts.gitPath,
-        [...HARDENING, ...args],
-        {
-          cwd: this.opts.workTree,
-          env: this.env(opts.env ?? {}, opts.bare ?? false),
-          encoding: 'buffer',
-          timeout: CHECKPOINT_GIT_TIMEOUT_MS,
-          killSignal: 'SIGKILL',
-          maxBuffer: CHECKPOINT_GIT_MAX_BUFFER,
-        },
-        (err, stdout, stderr) => {
-          if (!err) return resolve(stdout);
-          const e = err as NodeJS.ErrnoException & { killed?: boolean };
-          const why = e.killed
-            ? `took longer than ${CHECKPOINT_GIT_TIMEOUT_MS / 1000} s`
-            : e.code === 'ENOENT'
-              ? 'git is not installed'
-              : stderr.toString('utf8').trim() || e.message;
-          reject(new CheckpointError('git_failed', `git ${args[0]}: ${why}`));
-        },
-      );
-      child.stdin?.on('error', () => undefined);
-      if (opts.input !== undefined) child.stdin?.end(opts.input);
-      else child.stdin?.end();
+    const r = await runHostGit([...HARDENING, ...args], {
+      cwd: this.opts.workTree,
+      env: this.env(opts.env ?? {}, opts.bare ?? false),
+      timeoutMs: CHECKPOINT_GIT_TIMEOUT_MS,
+      maxBuffer: CHECKPOINT_GIT_MAX_BUFFER,
+      input: opts.input,
     });
+    if (!r.ok) throw new CheckpointError('git_failed', `git ${args[0]}: ${r.error}`);
+    return r.stdout;
   }
 
   async text(

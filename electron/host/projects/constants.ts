@@ -2,6 +2,8 @@
 
 /** A git call on a slow or hung disk must not hold the picker: it is killed after this long. */
 export const GIT_TIMEOUT_MS = 5_000;
+/** git's output the registry reads (worktree lists, a config value): far above any real answer. */
+export const GIT_MAX_BUFFER = 16 * 1024 * 1024;
 /** Cloning a repository or adding a worktree writes a whole tree: allow more. */
 export const GIT_WRITE_TIMEOUT_MS = 5 * 60_000;
 /** A stat that does not answer in this long (a dead network mount) counts as unavailable for now. */

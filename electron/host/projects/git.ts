@@ -1,25 +1,5 @@
-import { execFile } from 'node:child_process';
-import { GIT_TIMEOUT_MS } from './constants';
-import { resolveHostTool } from './host-tools';
-
-/** git, resolved once when the host starts (host-tools.ts): never one a shell planted on PATH. */
-const GIT = resolveHostTool('git');
-
-/**
- * What a repository's own config (.git/config, written by whoever cloned or by a shell) must not
- * make the host run: hooks, an fsmonitor command, ext:: transports. Filter drivers are named per
- * repository and neutralized per call (gitNeutralizingFilters).
- */
-export const GIT_HARDENING = [
-  '-c',
-  'core.hooksPath=/dev/null',
-  '-c',
-  'core.fsmonitor=false',
-  '-c',
-  'core.untrackedCache=false',
-  '-c',
-  'protocol.ext.allow=never',
-];
+import { GIT_MAX_BUFFER, GIT_TIMEOUT_MS } from './constants';
+import { runHostGit } from './host-git';
 
 export interface GitResult {
   ok: boolean;
@@ -40,9 +20,9 @@ export interface GitOptions {
 }
 
 /**
- * Runs git without a shell, a pager, a credential prompt or optional locks (a status never blocks
- * a concurrent commit), killed at the deadline so a slow disk or a hung mount cannot hold a caller.
- * Always the git resolved at start, with hooks and fsmonitor off (GIT_HARDENING).
+ * Runs git (the host's, host-git.ts) without a pager, a credential prompt or optional locks (a
+ * status never blocks a concurrent commit), killed at the deadline so a slow disk or a hung mount
+ * cannot hold a caller, with the repository's filter drivers off where the tree is touched.
  */
 export async function git(
   args: readonly string[],
@@ -71,54 +51,29 @@ const TREE_COMMANDS = new Set([
   'worktree add',
 ]);
 
-function runGit(
+async function runGit(
   args: readonly string[],
   cwd: string,
   timeoutMs: number,
-  opts: GitOptions = {},
+  opts: GitOptions,
 ): Promise<GitResult> {
-  return new Promise((resolve) => {
-    if (!GIT) {
-      resolve({
-        ok: false,
-        stdout: '',
-        error: `git is not installed in ${SYSTEM_DIRS_TEXT} (the host runs git only from there)`,
-      });
-      return;
-    }
-    const child = execFile(
-      GIT,
-      [...GIT_HARDENING, ...args],
-      {
-        cwd,
-        timeout: timeoutMs,
-        killSignal: 'SIGKILL',
-        maxBuffer: 16 * 1024 * 1024,
-        env: {
-          ...process.env,
-          GIT_TERMINAL_PROMPT: '0',
-          GIT_OPTIONAL_LOCKS: '0',
-          GIT_PAGER: 'cat',
-          PAGER: 'cat',
-          LC_ALL: 'C',
-          ...opts.env,
-        },
-      },
-      (err, stdout, stderr) => {
-        if (!err) return resolve({ ok: true, stdout, error: '' });
-        const e = err as NodeJS.ErrnoException & { killed?: boolean };
-        const why = e.killed
-          ? `git ${args[0]} took longer than ${timeoutMs / 1000} s`
-          : e.code === 'ENOENT'
-            ? 'git is not installed'
-            : stderr.trim() || e.message;
-        resolve({ ok: false, stdout, error: why });
-      },
-    );
-    // git exits before reading all of a patch it refuses: the pipe's EPIPE is not the answer.
-    child.stdin?.on('error', () => {});
-    child.stdin?.end(opts.input);
+  const r = await runHostGit(args, {
+    cwd,
+    timeoutMs,
+    maxBuffer: GIT_MAX_BUFFER,
+    input: opts.input,
+    env: {
+      ...process.env,
+      GIT_TERMINAL_PROMPT: '0',
+      GIT_OPTIONAL_LOCKS: '0',
+      GIT_PAGER: 'cat',
+      PAGER: 'cat',
+      LC_ALL: 'C',
+      ...opts.env,
+    },
   });
+  const stdout = r.stdout.toString('utf8');
+  return r.ok ? { ok: true, stdout, error: '' } : { ok: false, stdout, error: r.error };
 }
 
 export interface WorktreeInfo {
@@ -185,8 +140,6 @@ export interface RepoFacts {
   worktrees: WorktreeInfo[];
   originUrl: string | null;
 }
-
-const SYSTEM_DIRS_TEXT = 'the system directories or a PATH entry outside home and temp dirs';
 
 /**
  * `-c filter.X.clean= -c filter.X.smudge= -c filter.X.process=` for every filter driver the
