@@ -53,7 +53,7 @@ try {
   }
   report('mewbo --help (goal <= 2x)', median(help), 'ms', median(node), 'ms', 'node -e 0');
   report(
-    'mewbo tool read_file, small file (goal <= 2.5x)',
+    'mewbo tool read_file, small file (goal <= 1.5x)',
     median(tool),
     'ms',
     median(node),
@@ -131,7 +131,7 @@ process.on('SIGTERM', () => server.close(() => process.exit(0)));
     await stop(b.child);
   }
   report(
-    'mewbo serve until its page answers (goal <= 3x)',
+    'mewbo serve until its page answers (goal <= 2x)',
     median(serveMs),
     'ms',
     median(bareMs),
@@ -139,7 +139,7 @@ process.on('SIGTERM', () => server.close(() => process.exit(0)));
     'bare node static server',
   );
   report(
-    'host idle RSS after serve served its page (goal <= 1.5x)',
+    'host idle RSS after serve served its page (goal <= 1.3x)',
     median(serveRss),
     'MiB',
     median(bareRss),

@@ -28,7 +28,11 @@ import { report } from './report';
 // 1.07: the console's own figure falls far more with load than xterm alone (0.27 at load 31
 // against this reference), and the runs that gave 0.66-1.15 were at load 1-9. Also for scale: the same
 // command into a pipe read by Node (the producer alone), and @xterm/headless parsing the same bytes
-// (xterm without drawing).
+// (xterm without drawing). What holds the console back is not found yet: profiled at load 25
+// (Chromium's CPU profiler over one console run, after #26 part 2 made frames whole), the page's
+// main thread idled 9.7 s of 25 s, with 10 s in Blink (layout, style, paint of the DOM rows) and
+// 2.4 s in xterm's parser; raising the host's high watermark from 512,000 to 4,000,000
+// characters left the console at 0.80-0.87 M chars/s either way, so the ack window is not it.
 
 const CHARS = 16 * 1024 * 1024;
 const LINE = 99; // + newline: 100 characters a line
