@@ -77,7 +77,7 @@ test('Stop stops a run that is waiting, at once, and says so', async ({ app, scr
   await openProject(app, 'app');
   await startSession(app, 'Wait a while');
   await expect(app.getByRole('article', { name: 'Approval: aider_shell_tool' })).toBeVisible();
-  const stop = app.getByRole('button', { name: 'Stop', exact: true });
+  const stop = app.locator('.session-controls').getByRole('button', { name: 'Stop' });
   await expect(stop).toHaveAttribute('aria-keyshortcuts', 'Escape');
   await stop.click();
   await expect(app.getByRole('status', { name: 'Run stopped' })).toBeVisible();
@@ -128,10 +128,12 @@ test('approvals answer from the keyboard, and focus goes back to the message box
     'aria-keyshortcuts',
     'Alt+D',
   );
-  await expect(app.getByRole('button', { name: 'Send', exact: true })).toHaveAttribute(
-    'aria-keyshortcuts',
-    'Enter',
-  );
+  // While the run waits, the message box's Send is its Stop, with Esc on it.
+  await expect(
+    app
+      .getByRole('form', { name: 'Write a message' })
+      .getByRole('button', { name: 'Stop', exact: true }),
+  ).toHaveAttribute('aria-keyshortcuts', 'Escape');
   await app.keyboard.press('Alt+A');
   await expect(edit).toContainText('Approved');
   const shell = app.getByRole('article', { name: 'Approval: aider_shell_tool' });

@@ -1,4 +1,5 @@
 import { test, expect, openProject, startSession } from './agent-fixtures';
+import { shots } from './fixtures';
 
 // #26.6: Retry sat on the user's message and asked the question a second time (the model saw
 // question, answer, question). Regenerate sits under the answer: it makes the answer again in
@@ -43,6 +44,7 @@ test('Regenerate replaces the answer, sends the question once and keeps the firs
   await expect(conversation.getByText('Port 3000 it is.')).toBeVisible();
   await expect(conversation.getByText('Port 8080, on second thought.')).toHaveCount(0);
   await expect(bar).toContainText('Version 1 of 2');
+  await shots(app, 'regenerate-versions');
 
   // The versions are in the session: a reload shows the latest, and the first one is still there.
   await app.reload();

@@ -37,8 +37,17 @@ for (const size of SHOT_SIZES) {
       }
       await expect(app.getByRole('region', { name: 'Todos' })).toBeVisible();
       // The controls a person needs are inside the window.
-      for (const name of ['Send', 'Stop', 'Approve', 'New session']) {
-        const box = await app.getByRole('button', { name, exact: true }).boundingBox();
+      // The run waits on the approval: the message box's Send is its Stop meanwhile.
+      const controls = {
+        'Stop (message box)': app
+          .getByRole('form', { name: 'Write a message' })
+          .getByRole('button', { name: 'Stop', exact: true }),
+        'Stop (header)': app.locator('.session-controls').getByRole('button', { name: 'Stop' }),
+        Approve: app.getByRole('button', { name: 'Approve', exact: true }),
+        'New session': app.getByRole('button', { name: 'New session', exact: true }),
+      };
+      for (const [name, control] of Object.entries(controls)) {
+        const box = await control.boundingBox();
         expect(box, name).not.toBeNull();
         expect(box!.x + box!.width, `${name} right edge`).toBeLessThanOrEqual(size.width);
         expect(box!.y + box!.height, `${name} bottom edge`).toBeLessThanOrEqual(size.height);

@@ -19,6 +19,8 @@ import { imageCandidates, imageFiles, imagesWire } from '../../lib/image-attachm
 import { ImageChips, useImageAttachments } from './ImageChips';
 import { PastedChips, usePastedTexts } from '../attachments/PastedText';
 import { isLongPaste } from '../../../../shared/attachments/pasted-text';
+import { useSessionView } from '../../state/session-views-context';
+import { IMAGE_MEDIA_TYPES } from '../../../../shared/images/image-file';
 
 /** What this UI can do for a run: draw panels, ask the person, show approvals. */
 export const CAPABILITIES: ClientCapability[] = ['generative_ui', 'ask_user', 'approvals'];
@@ -28,7 +30,10 @@ const COMPOSER_HINT_ID = 'composer-hint';
 export const COMPOSER_HINT =
   'Enter sends, Shift+Enter starts a new line, @ mentions a file, / runs a command or skill.';
 
-/** The message box: Enter sends, Shift+Enter is a new line. */
+/**
+ * The message box: Enter sends, Shift+Enter is a new line. While a run is live and nothing is
+ * typed, Send is Stop (as Esc); a message typed meanwhile is sent, the run picks it up.
+ */
 export function Composer({
   sessionId,
   pendingQuestion,
@@ -42,6 +47,11 @@ export function Composer({
   const [error, setError] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
   const box = useRef<HTMLTextAreaElement>(null);
+  const picker = useRef<HTMLInputElement>(null);
+  const live = useSessionView(
+    sessionId,
+    (v) => v.runState === 'running' || v.runState === 'waiting',
+  );
   const mention = useMentionMenu(sessionId, box, draft, setDraft);
   const slash = useSlashMenu(sessionId, box, draft, setDraft);
   const images = useImageAttachments();
@@ -98,6 +108,16 @@ export function Composer({
     }
   };
 
+  const stop = async () => {
+    setError(null);
+    try {
+      await client.invoke('sessions.stop', { id: sessionId });
+    } catch (err) {
+      setError(errorText(err));
+    }
+    box.current?.focus();
+  };
+
   const onKey = (e: KeyboardEvent<HTMLTextAreaElement>) => {
     if (slash.onKey(e) || mention.onKey(e)) return;
     if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
@@ -137,7 +157,13 @@ export function Composer({
   };
 
   return (
-    <form className="composer" onSubmit={send} onDragOver={onDragOver} onDrop={onDrop}>
+    <form
+      className="composer"
+      aria-label="Write a message"
+      onSubmit={send}
+      onDragOver={onDragOver}
+      onDrop={onDrop}
+    >
       {error && (
         <div className="error-text" role="alert">
           Not sent. {error}
@@ -187,15 +213,59 @@ export function Composer({
         <span id={COMPOSER_HINT_ID} className="visually-hidden">
           {COMPOSER_HINT}
         </span>
+        {/* Attach beside paste and drop: the same chips, the same limits. */}
+        <input
+          ref={picker}
+          type="file"
+          accept={IMAGE_MEDIA_TYPES.join(',')}
+          multiple
+          hidden
+          onChange={(e) => {
+            void images.add(imageCandidates(e.target.files));
+            e.target.value = '';
+            box.current?.focus();
+          }}
+        />
         <button
-          type="submit"
-          className="primary"
-          disabled={!canSend || sending}
-          aria-keyshortcuts="Enter"
-          title="Send (Enter)"
+          type="button"
+          className="attach"
+          aria-label="Attach images"
+          title="Attach images (or paste or drop them)"
+          onClick={() => picker.current?.click()}
         >
-          Send
+          {/* A paperclip drawn here: an emoji is a box where no emoji font is installed. */}
+          <svg aria-hidden="true" width="16" height="16" viewBox="0 0 24 24">
+            <path
+              d="M21 11.5l-8.5 8.5a5 5 0 0 1-7-7L14 4.5a3.5 3.5 0 0 1 5 5l-8.5 8.5a2 2 0 0 1-3-3L15 7.5"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="2"
+              strokeLinecap="round"
+              strokeLinejoin="round"
+            />
+          </svg>
         </button>
+        {live && !canSend ? (
+          <button
+            type="button"
+            className="primary stop"
+            onClick={() => void stop()}
+            aria-keyshortcuts="Escape"
+            title="Stop the run (Esc); what it already wrote stays"
+          >
+            Stop
+          </button>
+        ) : (
+          <button
+            type="submit"
+            className="primary"
+            disabled={!canSend || sending}
+            aria-keyshortcuts="Enter"
+            title="Send (Enter)"
+          >
+            Send
+          </button>
+        )}
       </div>
     </form>
   );
