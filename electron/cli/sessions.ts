@@ -1,24 +1,23 @@
 import { readFile, realpath, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { createInterface } from 'node:readline/promises';
 import { userTurns } from '../../shared/protocol/rewinds';
 import { homePaths } from '../host/config/paths';
 import { loadConfigFile } from '../host/config/load-config';
 import { CheckpointStore } from '../host/checkpoints/checkpoint-store';
 import { SessionCheckpoints } from '../host/checkpoints/session-checkpoints';
-import { HostError } from '../host/rpc/host-error';
-import { SessionManager, SessionNotFoundError } from '../host/sessions/session-manager';
+import { SessionManager } from '../host/sessions/session-manager';
 import type { Session } from '../host/sessions/session';
 import {
   exportSession,
   forkSession,
   importSession,
-  ImportError,
   type ImportTarget,
 } from '../host/sessions/session-transfer';
 import { checkSessionRoot, rootLimitsOf } from '../host/sessions/session-root';
 import { ProjectRegistry } from '../host/projects/project-registry';
 import { parseCliArgs, UsageError, type CliCommand } from './command';
+import { CliFailure, confirmed, failure } from './cli-failure';
+import { worktreeSubcommands } from './session-worktree-commands';
 
 const usage = `Usage:
   mewbo sessions list [--project DIR] [--json]
@@ -26,6 +25,9 @@ const usage = `Usage:
   mewbo sessions import FILE.jsonl [--project KEY]
   mewbo sessions fork <id> [--at-turn N]
   mewbo sessions rewind <id> --to-turn N [--files-only | --conversation-only] [--yes]
+  mewbo sessions diff <id> [--stat]
+  mewbo sessions apply <id>
+  mewbo sessions discard <id> [--yes]
 
 Sessions live under $MEWBO_HOME/sessions (default ~/.mewbo). A turn is a user message, counted
 from 1 in the conversation as it stands. fork copies the history up to and including turn N (all
@@ -36,21 +38,13 @@ changed yourself since the agent last touched them are kept. A rewind can be und
 import binds the new session to project KEY (a key from configs/app.json or the app's project
 list), or to no project without --project: the file's own project folder and permission mode are
 history and never used, it starts in ask mode, and calls it left unfinished are not run.
+diff, apply and discard take the work of a session made in its own git worktree (mewbo run
+--worktree): diff prints what it changed since the commit it started from (committed or not;
+--stat: one line a file), apply puts that onto the checkout as uncommitted changes, all or nothing
+(refused, naming the files, where you changed the same lines), discard removes its worktree and
+branch after saying what is lost (asks, or goes ahead with --yes). list shows each one's branch.
 
-Exit status: 0 done, 1 a failure (unknown session, bad file, a refused rewind), 2 bad usage.`;
-
-function failure(err: unknown): never {
-  if (
-    err instanceof SessionNotFoundError ||
-    err instanceof HostError ||
-    err instanceof ImportError
-  ) {
-    throw new CliFailure(err.message);
-  }
-  throw err;
-}
-
-class CliFailure extends Error {}
+Exit status: 0 done, 1 a failure (unknown session, bad file, a refused rewind or apply), 2 bad usage.`;
 
 function turnSeq(session: Session, n: string | undefined, flag: string): number {
   const turns = userTurns(session.events());
@@ -80,13 +74,25 @@ async function list(sessions: SessionManager, argv: string[]): Promise<number> {
     project: r.root,
     updated: new Date(r.updated_at).toISOString(),
     events: r.event_count,
+    ...(r.worktree
+      ? {
+          worktree: r.worktree.removed_at ? null : r.worktree.path,
+          branch: r.worktree.removed_at ? null : r.worktree.branch,
+          base: r.worktree.base,
+        }
+      : {}),
   }));
   if (values.json) {
     process.stdout.write(JSON.stringify(out, null, 2) + '\n');
     return 0;
   }
-  for (const r of out)
-    process.stdout.write(`${r.id}\t${r.updated}\t${r.events}\t${r.project ?? '-'}\t${r.title}\n`);
+  for (const r of out) {
+    // A session in its own worktree says so in one more column: its branch (or that it was discarded).
+    const wt = 'base' in r ? `\t${r.branch ? `worktree ${r.branch}` : 'worktree discarded'}` : '';
+    process.stdout.write(
+      `${r.id}\t${r.updated}\t${r.events}\t${r.project ?? '-'}\t${r.title}${wt}\n`,
+    );
+  }
   return 0;
 }
 
@@ -219,17 +225,14 @@ async function rewind(sessions: SessionManager, argv: string[]): Promise<number>
   }
   if (mode !== 'files')
     process.stdout.write(`The conversation goes back to before turn ${values['to-turn']}.\n`);
-  if (!values.yes) {
-    if (!process.stdin.isTTY)
-      throw new CliFailure('nothing was changed: run again with --yes to rewind');
-    const rl = createInterface({ input: process.stdin, output: process.stdout });
-    const answer = await rl.question('Rewind? [y/N] ');
-    rl.close();
-    if (!/^y(es)?$/i.test(answer.trim())) {
-      process.stdout.write('Nothing was changed.\n');
-      return 1;
-    }
-  }
+  if (
+    !(await confirmed(
+      'Rewind?',
+      values.yes === true,
+      'nothing was changed: run again with --yes to rewind',
+    ))
+  )
+    return 1;
   const e = await checkpoints.rewind(session, { toSeq, mode }).catch(failure);
   process.stdout.write(
     `Rewound: ${e.restored.length} restored, ${e.created.length} created, ${e.deleted.length} deleted` +
@@ -244,6 +247,7 @@ const subcommands: Record<string, (s: SessionManager, argv: string[]) => Promise
   import: importCmd,
   fork,
   rewind,
+  ...worktreeSubcommands,
 };
 
 export const sessionsCommand: CliCommand = {

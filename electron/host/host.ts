@@ -53,6 +53,7 @@ import { rootLimitsOf } from './sessions/session-root';
 import { userStartedSignIn, type SignInPolicy } from './mcp/sign-in-policy';
 import { browserOpener } from './system/browser-opener';
 import { SessionWorktrees } from './worktrees/session-worktrees';
+import { worktreeHandlers } from './handlers/worktrees';
 
 export interface HostOptions {
   env?: NodeJS.ProcessEnv;
@@ -158,6 +159,7 @@ export class Host extends DisposableObject {
       appHome: paths.home,
       config: () => config,
       sessions,
+      scratchDir: join(paths.stateDir, 'worktree-scratch'),
     });
     const shells = new ShellService({
       paths,
@@ -279,6 +281,7 @@ export class Host extends DisposableObject {
       ...webHandlers(opts.loginLinks ?? (() => undefined)),
       ...checkpointHandlers(sessions, checkpoints),
       ...fileHandlers(sessions, new ProjectFileIndex()),
+      ...worktreeHandlers(worktrees),
     };
     const topics: Record<string, TopicProvider> = {
       session: sessionTopic(sessions),

@@ -19,6 +19,8 @@ export const sessionWorktreeSchema = z.object({
   git_dir: z.string(),
   /** git's name for the worktree: its administrative folder is `git_dir/worktrees/<name>`. */
   name: z.string(),
+  /** When Discard removed the worktree and its branch (ms); the session keeps its history. */
+  removed_at: z.number().optional(),
 });
 export type SessionWorktree = z.infer<typeof sessionWorktreeSchema>;
 

@@ -151,32 +151,51 @@ async function removeInRoot(root: string, target: string): Promise<void> {
 export interface FileChange {
   path: string;
   /** Content before the edit, or null when the edit creates the file (used to roll back). */
-  before: string | null;
-  after: string;
+  before: string | Uint8Array | null;
+  /** Content after; null removes the file. */
+  after: string | Uint8Array | null;
+  /** The written file's mode; default: the existing file's (a new one's: 0666 less the umask). */
+  mode?: number;
 }
 
 /**
  * Applies several file changes as one unit: every temp file is written first (any failure there
- * changes nothing), then the renames run; if a rename fails, the ones already done are rolled
- * back to their previous content.
+ * changes nothing), then `beforeCommit` may still refuse (nothing is changed), then the renames
+ * and removals run; if one fails, the ones already done are rolled back to their previous content.
  */
-export async function atomicWriteAll(root: string, changes: FileChange[]): Promise<void> {
-  const prepared: PreparedWrite[] = [];
+export async function atomicWriteAll(
+  root: string,
+  changes: FileChange[],
+  beforeCommit?: () => Promise<void>,
+): Promise<void> {
+  const prepared: (PreparedWrite | null)[] = [];
+  const abortAll = () => Promise.all(prepared.map((p) => p?.abort()));
   try {
     for (const change of changes)
-      prepared.push(await prepareWrite(root, change.path, change.after));
+      prepared.push(
+        change.after === null
+          ? null
+          : await prepareWrite(
+              root,
+              change.path,
+              change.after,
+              change.mode === undefined ? {} : { mode: change.mode },
+            ),
+      );
+    await beforeCommit?.();
   } catch (err) {
-    await Promise.all(prepared.map((p) => p.abort()));
+    await abortAll();
     throw err;
   }
   const committed: FileChange[] = [];
   try {
     for (const [i, p] of prepared.entries()) {
-      await p.commit();
+      if (p) await p.commit();
+      else await removeInRoot(root, changes[i]!.path);
       committed.push(changes[i]!);
     }
   } catch (err) {
-    await Promise.all(prepared.map((p) => p.abort()));
+    await abortAll();
     for (const change of committed.reverse()) {
       if (change.before === null) await removeInRoot(root, change.path).catch(() => undefined);
       else await atomicWriteFile(root, change.path, change.before).catch(() => undefined);

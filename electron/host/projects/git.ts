@@ -4,6 +4,8 @@ import { runHostGit } from './host-git';
 export interface GitResult {
   ok: boolean;
   stdout: string;
+  /** stdout as bytes, when the call asked for them (`bytes`): blob contents are not text. */
+  bytes?: Buffer;
   /** stderr, or why git could not run (missing binary, timeout). */
   error: string;
 }
@@ -15,8 +17,12 @@ export interface GitOptions {
    * agent can rewrite (worktrees/worktree-git.ts).
    */
   env?: Record<string, string>;
-  /** Written to git's stdin (a patch for `git apply`), which is then closed. */
+  /** Written to git's stdin (a patch for `git apply`, object names for `cat-file --batch`). */
   input?: string | Buffer;
+  /** Keep stdout as bytes too (GitResult.bytes). */
+  bytes?: boolean;
+  /** Most stdout kept, in bytes (default GIT_MAX_BUFFER); a call printing more fails. */
+  maxBuffer?: number;
 }
 
 /**
@@ -60,7 +66,7 @@ async function runGit(
   const r = await runHostGit(args, {
     cwd,
     timeoutMs,
-    maxBuffer: GIT_MAX_BUFFER,
+    maxBuffer: opts.maxBuffer ?? GIT_MAX_BUFFER,
     input: opts.input,
     env: {
       ...process.env,
@@ -73,7 +79,10 @@ async function runGit(
     },
   });
   const stdout = r.stdout.toString('utf8');
-  return r.ok ? { ok: true, stdout, error: '' } : { ok: false, stdout, error: r.error };
+  const bytes = opts.bytes ? { bytes: r.stdout } : {};
+  return r.ok
+    ? { ok: true, stdout, ...bytes, error: '' }
+    : { ok: false, stdout, ...bytes, error: r.error };
 }
 
 export interface WorktreeInfo {

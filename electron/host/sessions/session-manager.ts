@@ -513,6 +513,14 @@ export class SessionManager implements Disposable {
     this.changed.fire({ type: 'upsert', session: session.summary() });
   }
 
+  /** Records what became of a session's worktree (removed by Discard): meta and listeners. */
+  async setWorktree(id: string, worktree: SessionWorktree): Promise<void> {
+    const session = await this.get(id);
+    session.meta = { ...session.meta, worktree };
+    await writeJsonAtomic(this.paths(id).meta, { ...session.meta, event_count: session.length });
+    this.changed.fire({ type: 'upsert', session: session.summary() });
+  }
+
   /**
    * Removes a session and its files. Works whatever state its log is in: a session that cannot
    * be opened (unreadable log, no meta.json) is deleted without being opened.

@@ -20,3 +20,9 @@ export const COPY_MAX_FILE_BYTES = 16 * 1024 * 1024;
 
 /** Files one `worktrees.copy` pattern may copy; a `*` matching more is cut off with a warning. */
 export const COPY_MAX_FILES = 200;
+
+/**
+ * A review's diff (all files, or one) printed by git beyond this is refused, not cut short: a
+ * patch missing its end reads as a smaller change than the session made.
+ */
+export const REVIEW_DIFF_MAX_BYTES = 32 * 1024 * 1024;

@@ -1,5 +1,3 @@
-import { realpath } from 'node:fs/promises';
-import { basename, join } from 'node:path';
 import type { SessionWorktree, WorktreeRequest } from '../../../shared/protocol/session-worktree';
 import type { AppConfig } from '../config/schema';
 import type { Disposable } from '../lifecycle/disposable';
@@ -7,33 +5,34 @@ import type { Session } from '../sessions/session';
 import type { SessionManager } from '../sessions/session-manager';
 import { HostError } from '../rpc/host-error';
 import { isInside } from '../fs/safe-path';
-import { addWorktree } from '../projects/git-ops';
-import { git } from '../projects/git';
 import { worktreeGrant, type WorktreeGrant } from '../sandbox/worktree-grant';
 import { realPathLoose } from '../sandbox/real-path';
-import { copyListedFiles, type CopyOutcome } from './copy-listed-files';
-import { repoStart } from './repo-preflight';
-import { removeSessionWorktree } from './remove-worktree';
+import type { CopyOutcome } from './copy-listed-files';
+import { createWorktree } from './create-worktree';
+import { applyToCheckout } from './apply-to-checkout';
 import {
-  checkBranchName,
-  checkLocation,
-  freeFolder,
-  pickBranchName,
-  worktreesParent,
-} from './worktree-location';
+  changedFiles,
+  sessionCommits,
+  sessionPatch,
+  uncommittedPaths,
+  unmergedCommits,
+  workTree,
+} from './session-work';
+import { worktreeGit } from './worktree-git';
+import { GIT_WRITE_TIMEOUT_MS } from '../projects/constants';
+import type { WorktreeLoss, WorktreeReview } from '../../../shared/protocol/commands/worktrees';
+import { removeSessionWorktree } from './remove-worktree';
 
-export interface NewWorktree {
-  worktree: SessionWorktree;
-  /** The session's root: the project folder's place in the worktree. */
-  root: string;
-  copy: CopyOutcome;
-}
+/** The queue (serial()) every worktree creation goes through. */
+const CREATE_QUEUE = 'create';
 
 export interface SessionWorktreesOptions {
   /** $MEWBO_HOME: never a place for a worktree (shells are denied all of it). */
   appHome: string;
   config: () => Pick<AppConfig, 'worktrees'>;
   sessions: SessionManager;
+  /** The host's own scratch folder (never the agent's): index copies, three-way merge inputs. */
+  scratchDir: string;
 }
 
 /**
@@ -43,13 +42,14 @@ export interface SessionWorktreesOptions {
  */
 export class SessionWorktrees implements Disposable {
   private readonly bySession = new Map<string, SessionWorktree>();
+  private readonly queues = new Map<string, Promise<void>>();
   private readonly subscriptions: Disposable[];
 
   private constructor(private readonly opts: SessionWorktreesOptions) {
     // Whoever loads a session (a run, a view, an import) makes its worktree known before use.
     this.subscriptions = [
       opts.sessions.onDidOpen((s) => {
-        if (s.meta.worktree) this.track(s.id, s.meta.worktree);
+        if (s.meta.worktree && !s.meta.worktree.removed_at) this.track(s.id, s.meta.worktree);
       }),
     ];
   }
@@ -57,7 +57,8 @@ export class SessionWorktrees implements Disposable {
   /** The service, knowing every stored session's worktree (their shells' denials need all). */
   static async open(opts: SessionWorktreesOptions): Promise<SessionWorktrees> {
     const service = new SessionWorktrees(opts);
-    for (const s of await opts.sessions.list()) if (s.worktree) service.track(s.id, s.worktree);
+    for (const s of await opts.sessions.list())
+      if (s.worktree && !s.worktree.removed_at) service.track(s.id, s.worktree);
     return service;
   }
 
@@ -71,7 +72,16 @@ export class SessionWorktrees implements Disposable {
     projectRoot: string;
     request: WorktreeRequest;
   }): Promise<{ session: Session; copy: CopyOutcome }> {
-    const made = await this.create(opts.projectRoot, opts.request, opts.title ?? '');
+    // One at a time: two made at once would both pick the first free branch name.
+    const made = await this.serial(CREATE_QUEUE, () =>
+      createWorktree({
+        projectDir: opts.projectRoot,
+        request: opts.request,
+        title: opts.title ?? '',
+        appHome: this.opts.appHome,
+        config: this.opts.config().worktrees,
+      }),
+    );
     try {
       const session = await this.opts.sessions.create({
         title: opts.title,
@@ -82,63 +92,6 @@ export class SessionWorktrees implements Disposable {
       return { session, copy: made.copy };
     } catch (err) {
       await removeSessionWorktree(made.worktree).catch(() => {});
-      throw err;
-    }
-  }
-
-  /**
-   * A new worktree of the repository holding `projectDir`, on a new branch from its HEAD, with
-   * the `worktrees.copy` files. Refused, with what to do, when the repository is not fit for one
-   * (repo-preflight.ts) or the branch or folder is taken.
-   */
-  private async create(
-    projectDir: string,
-    request: WorktreeRequest,
-    title: string,
-  ): Promise<NewWorktree> {
-    const dir = await realpath(projectDir).catch(() => {
-      throw new HostError('invalid_path', `the project folder ${projectDir} is not there`);
-    });
-    const start = await repoStart(dir);
-    const config = this.opts.config().worktrees;
-    const branch =
-      request === true
-        ? await pickBranchName(start.top, title)
-        : (await checkBranchName(start.top, request.branch), request.branch);
-    const dest = await freeFolder(worktreesParent(config.dir, start.top), branch);
-    checkLocation(dest, start.top, this.opts.appHome);
-    await addWorktree({
-      repoDir: start.top,
-      branch,
-      dest,
-      base: start.head,
-      newBranch: true,
-    }).catch((err: Error) => {
-      // Taken between the check and the add (another session, the user's own git).
-      if (/a branch named .* already exists/.test(err.message))
-        throw new HostError(
-          'branch_exists',
-          `branch '${branch}' already exists in ${start.top}: pick another name`,
-        );
-      throw err;
-    });
-    const path = await realpath(dest);
-    const worktree: SessionWorktree = {
-      path,
-      branch,
-      base: start.head,
-      checkout: start.top,
-      git_dir: await realpath(start.gitDir),
-      name: '',
-    };
-    try {
-      const own = await git(['rev-parse', '--absolute-git-dir'], path);
-      if (!own.ok) throw new HostError('git_failed', `git rev-parse in ${path}: ${own.error}`);
-      worktree.name = basename(own.stdout.trim());
-      const copy = await copyListedFiles(start.top, path, config.copy);
-      return { worktree, root: start.subdir ? join(path, start.subdir) : path, copy };
-    } catch (err) {
-      await removeSessionWorktree(worktree).catch(() => {});
       throw err;
     }
   }
@@ -161,6 +114,150 @@ export class SessionWorktrees implements Disposable {
     return Object.fromEntries(
       [...this.bySession].map(([id, wt]) => [`session-worktree:${id}`, wt.path]),
     );
+  }
+
+  /** A session's live worktree, or a refusal saying why it has none. */
+  private async live(id: string): Promise<SessionWorktree> {
+    const wt = (await this.opts.sessions.get(id)).meta.worktree;
+    if (!wt)
+      throw new HostError(
+        'no_worktree',
+        `session ${id} works in its project, not in a worktree of its own`,
+      );
+    if (wt.removed_at)
+      throw new HostError(
+        'worktree_removed',
+        `session ${id}'s worktree (branch ${wt.branch}) was discarded`,
+      );
+    return wt;
+  }
+
+  /** One operation at a time per key (a session, a checkout); other keys go on meanwhile. */
+  private serial<T>(key: string, fn: () => Promise<T>): Promise<T> {
+    const next = (this.queues.get(key) ?? Promise.resolve()).then(fn, fn);
+    const settled = next.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.queues.set(key, settled);
+    void settled.then(() => {
+      if (this.queues.get(key) === settled) this.queues.delete(key);
+    });
+    return next;
+  }
+
+  /** What the session changed since its base (committed or not), and its commits. */
+  review(id: string): Promise<WorktreeReview> {
+    return this.serial(id, async () => {
+      const wt = await this.live(id);
+      const tree = await workTree(wt, this.opts.scratchDir);
+      const [files, commits, uncommitted] = await Promise.all([
+        changedFiles(wt, tree),
+        sessionCommits(wt),
+        uncommittedPaths(wt, tree),
+      ]);
+      return {
+        worktree: wt,
+        files: files.map((f) => ({
+          path: f.path,
+          status: f.status,
+          additions: f.additions,
+          deletions: f.deletions,
+        })),
+        commits,
+        uncommitted,
+      };
+    });
+  }
+
+  /** The unified diff from the base to the work now (one file, or all). */
+  diff(id: string, path?: string): Promise<string> {
+    return this.serial(id, async () => {
+      const wt = await this.live(id);
+      return sessionPatch(wt, await workTree(wt, this.opts.scratchDir), { path });
+    });
+  }
+
+  /** Apply: the work onto the checkout as uncommitted edits, all or nothing (apply-to-checkout.ts). */
+  apply(id: string): Promise<string[]> {
+    return this.serial(id, async () => {
+      const wt = await this.live(id);
+      const tree = await workTree(wt, this.opts.scratchDir);
+      const files = await this.serial(`checkout:${wt.checkout}`, () =>
+        applyToCheckout(wt, tree, this.opts.scratchDir),
+      );
+      await this.note(
+        id,
+        'worktree_applied',
+        files.length
+          ? `Applied ${files.length} file${files.length === 1 ? '' : 's'} to ${wt.checkout} as uncommitted changes: ${files.join(', ')}`
+          : `Nothing to apply to ${wt.checkout}: it already has the session's changes`,
+      );
+      return files;
+    });
+  }
+
+  /** Commits everything not committed in the worktree on the session's branch. */
+  commit(id: string, message: string): Promise<string> {
+    return this.serial(id, async () => {
+      const wt = await this.live(id);
+      const add = await worktreeGit(wt, ['add', '--all', '--', '.'], {
+        timeoutMs: GIT_WRITE_TIMEOUT_MS,
+      });
+      if (!add.ok) throw new HostError('git_failed', `git add failed in ${wt.path}: ${add.error}`);
+      const r = await worktreeGit(wt, ['commit', '--quiet', '--no-verify', '-m', message], {
+        timeoutMs: GIT_WRITE_TIMEOUT_MS,
+      });
+      if (!r.ok)
+        throw new HostError(
+          /nothing to commit|no changes added/.test(r.error + r.stdout)
+            ? 'nothing_to_commit'
+            : 'git_failed',
+          /nothing to commit|no changes added/.test(r.error + r.stdout)
+            ? `nothing to commit in ${wt.path}: every change is on branch ${wt.branch} already`
+            : `git commit failed in ${wt.path}: ${r.error || r.stdout.trim()}`,
+        );
+      const sha = (await worktreeGit(wt, ['rev-parse', 'HEAD'])).stdout.trim();
+      await this.note(
+        id,
+        'worktree_committed',
+        `Committed ${sha.slice(0, 12)} on ${wt.branch}: ${message.split('\n')[0]}`,
+      );
+      return sha;
+    });
+  }
+
+  /** What Discard would lose: uncommitted work, commits no other branch has. */
+  loss(id: string): Promise<WorktreeLoss> {
+    return this.serial(id, async () => {
+      const wt = await this.live(id);
+      const tree = await workTree(wt, this.opts.scratchDir);
+      const [uncommitted, commits] = await Promise.all([
+        uncommittedPaths(wt, tree),
+        unmergedCommits(wt),
+      ]);
+      return { uncommitted, commits };
+    });
+  }
+
+  /** Removes the worktree and its branch; the session keeps its history. */
+  discard(id: string): Promise<void> {
+    return this.serial(id, async () => {
+      const wt = await this.live(id);
+      await removeSessionWorktree(wt);
+      const removed = { ...wt, removed_at: Date.now() };
+      await this.opts.sessions.setWorktree(id, removed);
+      this.bySession.delete(id);
+      await this.note(
+        id,
+        'worktree_discarded',
+        `Discarded the worktree ${wt.path} and its branch ${wt.branch}`,
+      );
+    });
+  }
+
+  private async note(id: string, code: string, message: string): Promise<void> {
+    await (await this.opts.sessions.get(id)).append({ type: 'notice', code, message });
   }
 
   dispose(): void {

@@ -20,7 +20,7 @@ export function worktreeGit(
   opts: GitOptions & { timeoutMs?: number } = {},
 ): Promise<GitResult> {
   return git(args, wt.path, opts.timeoutMs ?? GIT_TIMEOUT_MS, {
-    input: opts.input,
+    ...opts,
     env: {
       GIT_DIR: adminDir(wt),
       GIT_COMMON_DIR: wt.git_dir,

@@ -11,6 +11,7 @@ import { webCommands } from './web';
 import { checkpointCommands } from './checkpoints';
 import { rulesCommands } from './rules';
 import { fileCommands } from './files';
+import { worktreeCommands } from './worktrees';
 
 // The one map of every command. Each area adds its own file and one spread line here.
 export const commands = {
@@ -26,6 +27,7 @@ export const commands = {
   ...webCommands,
   ...checkpointCommands,
   ...fileCommands,
+  ...worktreeCommands,
 };
 
 export type Commands = typeof commands;
