@@ -49,7 +49,7 @@ test('Rewind to here restores the file and folds the turn away; Undo brings both
   const answer = log.getByLabel('Agent').filter({ hasText: 'The port is now 4000.' });
   await answer.hover();
   await answer.getByRole('button', { name: 'Fork from here' }).click();
-  await expect(app.getByRole('heading', { level: 1, name: /\(fork\)$/ })).toBeVisible();
-  await expect(log.getByRole('note').filter({ hasText: 'Forked from session' })).toBeVisible();
+  await expect(app.getByRole('heading', { level: 1, name: /^Fork 1: / })).toBeVisible();
+  await expect(log.getByRole('note').filter({ hasText: 'Forked from' })).toBeVisible();
   await expect(log.getByText('The port is now 4000.')).toBeVisible();
 });

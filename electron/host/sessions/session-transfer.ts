@@ -26,17 +26,35 @@ export async function forkSession(
     );
   // Deep copies: the new log shares no object with the original's in-memory events.
   const prefix = session.events(0, end).map((e) => structuredClone(e) as SessionEvent);
+  const title = forkTitle(
+    session.meta.title,
+    (await sessions.list()).map((s) => s.title),
+  );
   const fork = await sessions.createFrom(
     {
-      title: `${session.meta.title} (fork)`,
+      title,
       project: session.meta.project,
       root: session.meta.root,
     },
     prefix,
   );
   await fork.append({ type: 'session_forked', from_session: session.id, at_seq: end });
-  await sessions.rename(fork.id, `${session.meta.title} (fork)`);
+  await sessions.rename(fork.id, title);
   return fork;
+}
+
+const FORK_PREFIX = /^Fork \d+: /;
+
+/**
+ * "Fork N: title", N the first number no session's title has: the part that tells forks apart
+ * comes first, where a list that cuts long titles still shows it (a "(fork)" suffix was cut off).
+ */
+export function forkTitle(title: string, taken: readonly string[]): string {
+  const base = title.replace(FORK_PREFIX, '');
+  const used = new Set(taken);
+  let n = 1;
+  while (used.has(`Fork ${n}: ${base}`)) n++;
+  return `Fork ${n}: ${base}`;
 }
 
 export function exportSession(

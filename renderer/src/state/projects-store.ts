@@ -56,3 +56,8 @@ export function useProjects<T>(select: (s: ProjectsState) => T): T {
 export function useProjectsStore(): ProjectsStore {
   return useAppStores().projects;
 }
+
+/** A project's name as the person knows it (never its internal key, "managed:…"); null: none. */
+export function useProjectName(key: string | null | undefined): string | null {
+  return useProjects((s) => (key ? (s.projects.find((p) => p.key === key)?.name ?? key) : null));
+}

@@ -1,11 +1,13 @@
 import { shortcutLabel } from '../../lib/shortcuts';
+import { useProjectName } from '../../state/projects-store';
 
 /**
  * A new session's page before its first message, as the peers have one: what the agent can do
  * here and the keys of the message box (@ to mention a file, / for commands), in place of a blank
  * conversation. Gone with the first message.
  */
-export function ConversationStart({ project }: { project: string | null }) {
+export function ConversationStart({ project: key }: { project: string | null }) {
+  const project = useProjectName(key);
   return (
     <section className="conversation-start" aria-label="Getting started">
       <h2>{project ? `What should the agent do in ${project}?` : 'What should the agent do?'}</h2>

@@ -7,6 +7,7 @@ import type { SessionSummary } from '../../../../shared/protocol/session-summary
 import { focusComposer, MODE_SELECT_ID } from '../../lib/focus';
 import { ContextMeter } from './ContextMeter';
 import { ModelPicker } from './ModelPicker';
+import { useProjectName } from '../../state/projects-store';
 
 const MODE_LABEL: Record<PermissionModeWire, string> = {
   ask: 'Ask first',
@@ -31,7 +32,7 @@ export function SessionHeader({
   const client = useClient();
   const [error, setError] = useState<string | null>(null);
   const title = useSessionView(id, (v) => v.title);
-  const project = useSessionView(id, (v) => v.project);
+  const project = useProjectName(useSessionView(id, (v) => v.project));
   const root = useSessionView(id, (v) => v.root);
   const runState = useSessionView(id, (v) => v.runState);
   const mode = useSessionView(id, (v) => v.mode);

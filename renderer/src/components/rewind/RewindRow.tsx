@@ -3,6 +3,7 @@ import { useClient } from '../../client-context';
 import { errorText } from '../../state/agent-actions';
 import type { ForkItem, RewindItem } from '../../state/timeline-items';
 import { useSessionId } from '../timeline/session-context';
+import { useSessions, useSessionsStore } from '../../state/sessions-store';
 
 const WHAT = {
   both: 'files and conversation',
@@ -47,10 +48,25 @@ export const RewindRow = memo(function RewindRow({ item }: { item: RewindItem })
   );
 });
 
+/** A fork's first note: where it came from, by that session's title, a link back to it. */
 export const ForkRow = memo(function ForkRow({ item }: { item: ForkItem }) {
+  const sessions = useSessionsStore();
+  const title = useSessions((s) => s.sessions.find((x) => x.id === item.fromSession)?.title);
   return (
     <div className="notice fork-row" role="note">
-      Forked from session {item.fromSession}: the history above is a copy.
+      Forked from{' '}
+      {title === undefined ? (
+        'a session that is no longer listed'
+      ) : (
+        <button
+          type="button"
+          className="link-button"
+          onClick={() => sessions.getState().select(item.fromSession)}
+        >
+          {title}
+        </button>
+      )}
+      : the history above is a copy.
     </div>
   );
 });
