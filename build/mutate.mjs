@@ -24,6 +24,7 @@ export const MODULES = {
       'electron/host/sandbox/grant-plan.ts',
       'electron/host/sandbox/launcher.ts',
       'electron/host/sandbox/network-grant.ts',
+      'electron/host/sandbox/policy-mounts.ts',
       'electron/host/sandbox/real-path.ts',
       'electron/host/sandbox/sandbox.ts',
     ],

@@ -97,6 +97,8 @@ export function policyMounts(root: string): PolicyMounts {
       pins.add(dir);
       if (dir === root) break;
     }
+  // Parents before children: a pin must exist before the mounts beneath it are made. The holds
+  // follow PROTECTED_POLICY_PATHS, where none lies inside another.
   const byDepth = (a: string, b: string) => a.split('/').length - b.split('/').length;
-  return { pins: [...pins].sort(byDepth), holds: [...holds].sort(byDepth), warnings };
+  return { pins: [...pins].sort(byDepth), holds: [...holds], warnings };
 }

@@ -442,6 +442,22 @@ describe('the Sandbox', () => {
 
   const config = (raw: Record<string, unknown> = {}) => parseConfig(raw);
 
+  /** A Sandbox on Linux whose launcher's probe prints `probe`. */
+  const linux = (probe: string) =>
+    new Sandbox({
+      launcher: fakeLauncher(probe),
+      installRoot: null,
+      homeDir: scratch(),
+      platform: 'linux',
+    });
+
+  /** The launcher records of `rules` that `re` matches, in order. */
+  const recordsMatching = (rules: Buffer | null, re: RegExp) =>
+    (rules ?? Buffer.alloc(0))
+      .toString('utf8')
+      .split('\0')
+      .filter((r) => re.test(r));
+
   test('rules go over a descriptor or stdin, and not at all when unconfined', () => {
     const rules = Buffer.from('abc');
     expect(rulesOverFd(rules)).toEqual(['--rules-fd', String(RULES_FD)]);
@@ -751,18 +767,7 @@ describe('the Sandbox', () => {
   });
 
   describe('the network grant', () => {
-    const linux = (probe: string) =>
-      new Sandbox({
-        launcher: fakeLauncher(probe),
-        installRoot: null,
-        homeDir: scratch(),
-        platform: 'linux',
-      });
-    const records = (rules: Buffer | null) =>
-      (rules ?? Buffer.alloc(0))
-        .toString('utf8')
-        .split('\0')
-        .filter((r) => /^(net|port )/.test(r));
+    const records = (rules: Buffer | null) => recordsMatching(rules, /^(net|port )/);
 
     test('a grant becomes "net" and a "port" record per port, sorted once each; the status names them', async () => {
       const prepared = await linux('{"abi":4,"net":true}').prepare({
@@ -894,18 +899,7 @@ describe('the Sandbox', () => {
   });
 
   describe('the policy files', () => {
-    const linux = (probe: string) =>
-      new Sandbox({
-        launcher: fakeLauncher(probe),
-        installRoot: null,
-        homeDir: scratch(),
-        platform: 'linux',
-      });
-    const mounts = (rules: Buffer | null) =>
-      (rules ?? Buffer.alloc(0))
-        .toString('utf8')
-        .split('\0')
-        .filter((r) => /^(pin|hold) /.test(r));
+    const mounts = (rules: Buffer | null) => recordsMatching(rules, /^(pin|hold) /);
     const prepare = async (sb: Sandbox, root: string) => {
       const prepared = await sb.prepare({ config: config(), root, tempDirs: [] });
       if (!('rules' in prepared)) throw new Error('refused');
@@ -945,6 +939,24 @@ describe('the Sandbox', () => {
       expect(prepared.warnings).toEqual([
         `sandbox: ${root}/.claude is a symbolic link: the policy files under it are not held read-only`,
         `sandbox: ${root}/.mcp.json has another hard link: a command can change it through that name`,
+      ]);
+    });
+
+    test('pins come root first whatever is held; a hard link to a file inside a held directory is named', async () => {
+      const root = scratch();
+      mk(root, '.git', 'hooks', 'nested');
+      writeFileSync(join(root, '.git', 'config'), '[core]\n');
+      writeFileSync(join(root, 'hook.sh'), '#!/bin/sh\n');
+      linkSync(join(root, 'hook.sh'), join(root, '.git', 'hooks', 'nested', 'pre-commit'));
+      const prepared = await prepare(linux('{"abi":4,"net":true,"mount_ns":true}'), root);
+      expect(mounts(prepared.rules)).toEqual([
+        `pin ${root}`,
+        `pin ${root}/.git`,
+        `hold ${root}/.git/hooks`,
+        `hold ${root}/.git/config`,
+      ]);
+      expect(prepared.warnings).toEqual([
+        `sandbox: ${root}/.git/hooks/nested/pre-commit has another hard link: a command can change it through that name`,
       ]);
     });
 
