@@ -10,7 +10,8 @@ import { parseCliArgs, UsageError, type CliCommand } from './command';
 const usage = `Usage: mewbo serve [--port N] [--host H] [--open]
 
 Serves the app's UI and its protocol on http://H:N (default 127.0.0.1, the port it used last time,
-or a free one when that is taken; --port 0 picks a free port and does not remember it). It prints a one-time login link (single use, valid one minute);
+or a free one when that is taken; --port N is remembered for next time; --port 0 picks a free port
+and does not remember it). It prints a one-time login link (single use, valid one minute);
 opening it logs the browser in with a cookie that stays valid across restarts. Another browser
 gets a new link from 'mewbo login' or from the app's menu.`;
 
@@ -77,7 +78,8 @@ export const serveCommand = (startedUp: () => void): CliCommand => ({
       explicit === undefined ? rememberedPort(paths) : null,
     );
     links.server = server;
-    if (explicit === undefined) await rememberPort(paths, server.port);
+    // --port N is remembered too, so `mewbo login` and an open tab look there next; --port 0 is not.
+    if (explicit !== 0) await rememberPort(paths, server.port);
     const { url } = server.newLoginUrl();
     process.stdout.write(
       `mewbo web host listening on ${server.origin}\n` +

@@ -4,24 +4,65 @@ import type { Clock } from './login-codes';
 
 // How `mewbo login` asks the running host for a new login code: it proves it can read the web
 // secret (owner-only, under $MEWBO_HOME/configs, denied to sandboxed shells) without sending it.
-// The proof is an HMAC of a timestamp and a fresh nonce, so a process that is not the host but
-// sits on the host's port learns nothing it can reuse, and a captured proof cannot be replayed.
+// Both directions are proved, each under its own label so one can never stand for the other:
+// - the host first answers a fresh challenge with an HMAC naming the Host (name and port) it was
+//   asked on, so `mewbo login` sends nothing to a process that took a port the host left (the
+//   remembered one, or the port the user named);
+// - the client's proof is an HMAC of a timestamp, a fresh nonce and the Host it is for, so a proof
+//   that reached the wrong listener anyway is refused by a host on any other port, and a captured
+//   one cannot be replayed: its nonce is remembered until its timestamp leaves the window.
 
-const PROOF_LABEL = 'mewbo-login-code-v1';
+const PROOF_LABEL = 'mewbo-login-code-v2';
+const HOST_LABEL = 'mewbo-login-host-v1';
 export const PROOF_HEADER = 'x-mewbo-login-proof';
+export const CHALLENGE_HEADER = 'x-mewbo-login-challenge';
 
-function mac(secret: Buffer, ts: number, nonce: string): string {
-  return createHmac('sha256', secret).update(`${PROOF_LABEL}\n${ts}\n${nonce}`).digest('hex');
+const hex = (secret: Buffer, text: string) =>
+  createHmac('sha256', secret).update(text).digest('hex');
+
+function proofMac(secret: Buffer, host: string, ts: number, nonce: string): string {
+  return hex(secret, `${PROOF_LABEL}\n${host}\n${ts}\n${nonce}`);
 }
 
-/** `<ts>.<nonce>.<hmac>`, the value of the x-mewbo-login-proof header. */
-export function makeLoginProof(secret: Buffer, now = Date.now()): string {
+function hostMac(secret: Buffer, host: string, challenge: string): string {
+  return hex(secret, `${HOST_LABEL}\n${host}\n${challenge}`);
+}
+
+function sameHex(a: string, b: string): boolean {
+  const x = Buffer.from(a, 'hex');
+  const y = Buffer.from(b, 'hex');
+  return x.length === 32 && y.length === 32 && timingSafeEqual(x, y);
+}
+
+/** A fresh challenge for the host: 16 random bytes as hex. */
+export function newChallenge(): string {
+  return randomBytes(16).toString('hex');
+}
+
+/** The host's answer to `challenge` on `host` (its Host header, `name:port`). */
+export function answerChallenge(secret: Buffer, host: string, challenge: string): string | null {
+  return /^[0-9a-f]{32}$/.test(challenge) ? hostMac(secret, host, challenge) : null;
+}
+
+/** Whether `answer` came from a holder of the secret asked `challenge` on `host`. */
+export function verifyHostAnswer(
+  secret: Buffer,
+  host: string,
+  challenge: string,
+  answer: string,
+): boolean {
+  return /^[0-9a-f]{64}$/.test(answer) && sameHex(hostMac(secret, host, challenge), answer);
+}
+
+/** `<ts>.<nonce>.<hmac>` for the host at `host` (`name:port`): the x-mewbo-login-proof header. */
+export function makeLoginProof(secret: Buffer, host: string, now = Date.now()): string {
   const nonce = randomBytes(16).toString('hex');
-  return `${now}.${nonce}.${mac(secret, now, nonce)}`;
+  return `${now}.${nonce}.${proofMac(secret, host, now, nonce)}`;
 }
 
-/** Checks proofs; each nonce is accepted once within the window. */
+/** Checks proofs; each nonce is accepted once, and remembered until its timestamp expires. */
 export class LoginProofVerifier {
+  /** nonce -> the time its proof stops being accepted anyway (its ts + the window). */
   private readonly seen = new Map<string, number>();
 
   constructor(
@@ -29,18 +70,17 @@ export class LoginProofVerifier {
     private readonly clock: Clock = Date,
   ) {}
 
-  verify(header: string | undefined): boolean {
+  /** `host`: the Host the request came in on, already checked to name this server. */
+  verify(header: string | undefined, host: string): boolean {
     const m = /^(\d{1,16})\.([0-9a-f]{32})\.([0-9a-f]{64})$/.exec(header ?? '');
     if (!m) return false;
     const ts = Number(m[1]);
     const nonce = m[2]!;
     const now = this.clock.now();
-    for (const [n, at] of this.seen) if (at + LOGIN_PROOF_WINDOW_MS < now) this.seen.delete(n);
+    for (const [n, expires] of this.seen) if (expires < now) this.seen.delete(n);
     if (Math.abs(now - ts) > LOGIN_PROOF_WINDOW_MS || this.seen.has(nonce)) return false;
-    const want = Buffer.from(mac(this.secret, ts, nonce), 'hex');
-    const given = Buffer.from(m[3]!, 'hex');
-    if (!timingSafeEqual(want, given)) return false;
-    this.seen.set(nonce, now);
+    if (!sameHex(proofMac(this.secret, host, ts, nonce), m[3]!)) return false;
+    this.seen.set(nonce, ts + LOGIN_PROOF_WINDOW_MS);
     return true;
   }
 }

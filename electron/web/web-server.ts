@@ -8,7 +8,7 @@ import type { Disposable } from '../host/lifecycle/disposable';
 import { serveStatic } from './static-files';
 import { requestPath, requestQuery } from './request-path';
 import { LoginCodes, type Clock } from './login-codes';
-import { LoginProofVerifier, PROOF_HEADER } from './login-proof';
+import { answerChallenge, CHALLENGE_HEADER, LoginProofVerifier, PROOF_HEADER } from './login-proof';
 import { cookieName, cookieValue, readCookie, sameSecret, setCookieHeader } from './login-cookie';
 import * as C from './constants';
 import { binaryShellOutput } from './shell-binary-frame';
@@ -211,6 +211,7 @@ export class WebServer implements Disposable {
       return;
     }
     if (path === '/login/code') return this.onCodeRequest(req, res);
+    if (path === '/login/host') return this.onHostChallenge(req, res);
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { allow: 'GET, HEAD' }).end();
       return;
@@ -249,7 +250,10 @@ export class WebServer implements Disposable {
       res.writeHead(405, { allow: 'POST' }).end();
       return;
     }
-    if (!this.ownHost(req) || !this.proofs.verify(req.headers[PROOF_HEADER] as string)) {
+    if (
+      !this.ownHost(req) ||
+      !this.proofs.verify(req.headers[PROOF_HEADER] as string, req.headers.host!)
+    ) {
       res.writeHead(403, { 'content-type': 'text/plain' }).end('login proof refused\n');
       return;
     }
@@ -257,6 +261,28 @@ export class WebServer implements Disposable {
     res
       .writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' })
       .end(JSON.stringify({ url, expires_at: expiresAt }) + '\n');
+  }
+
+  /**
+   * POST /login/host with a challenge: the host proves it holds the secret, for the Host it was
+   * asked on, before `mewbo login` sends a proof of its own (login-proof.ts).
+   */
+  private onHostChallenge(req: IncomingMessage, res: ServerResponse): void {
+    req.resume();
+    if (req.method !== 'POST') {
+      res.writeHead(405, { allow: 'POST' }).end();
+      return;
+    }
+    const answer = this.ownHost(req)
+      ? answerChallenge(this.opts.secret, req.headers.host!, `${req.headers[CHALLENGE_HEADER]}`)
+      : null;
+    if (!answer) {
+      res.writeHead(403, { 'content-type': 'text/plain' }).end('challenge refused\n');
+      return;
+    }
+    res
+      .writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' })
+      .end(JSON.stringify({ answer }) + '\n');
   }
 
   async dispose(): Promise<void> {

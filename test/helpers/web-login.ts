@@ -12,7 +12,7 @@ export async function newLoginUrl(origin: string, home: string): Promise<string>
   if (!secret) throw new Error(`no web secret under ${home}`);
   const res = await fetch(`${origin}/login/code`, {
     method: 'POST',
-    headers: { [PROOF_HEADER]: makeLoginProof(secret) },
+    headers: { [PROOF_HEADER]: makeLoginProof(secret, new URL(origin).host) },
   });
   if (!res.ok) throw new Error(`login code refused: HTTP ${res.status}`);
   return ((await res.json()) as { url: string }).url;

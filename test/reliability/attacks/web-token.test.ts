@@ -168,7 +168,7 @@ describe('mewbo login', () => {
        const [home, port] = process.argv.slice(2);
        const secret = Buffer.from(fs.readFileSync(home + '/configs/web-host.key', 'utf8').trim(), 'hex');
        const ts = Date.now(), nonce = crypto.randomBytes(16).toString('hex');
-       const mac = crypto.createHmac('sha256', secret).update('mewbo-login-code-v1\\n' + ts + '\\n' + nonce).digest('hex');
+       const mac = crypto.createHmac('sha256', secret).update('mewbo-login-code-v2\\n127.0.0.1:' + port + '\\n' + ts + '\\n' + nonce).digest('hex');
        fetch('http://127.0.0.1:' + port + '/login/code', { method: 'POST', headers: { 'x-mewbo-login-proof': ts + '.' + nonce + '.' + mac } })
          .then((r) => r.json()).then((j) => console.log('FORGED ' + j.url));`,
     );
