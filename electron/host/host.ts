@@ -35,6 +35,7 @@ import { lazyLspService } from './lsp/lazy-lsp';
 import { DisposableStore, toDisposable } from './lifecycle/disposable';
 import { WorkspaceTrust } from './trust/workspace-trust';
 import { trustHandlers, trustTopic } from './handlers/trust';
+import { TrustedContent } from './trust/trusted-content';
 import { projectMcpPreview } from './mcp/project-config';
 import { projectServerPreview } from './lsp/project-binaries';
 import { RulesService } from './rules/rules-service';
@@ -121,10 +122,14 @@ export class Host extends DisposableObject {
     const sessions = new SessionManager(paths.sessionsDir, {
       busy: (id) => late.shells?.hasRunningShells(id) ?? false,
     });
+    // What trusting a project covers: the content of its settings and `.mcp.json` as they were.
+    const trustedContent = new TrustedContent(join(paths.stateDir, 'trusted-content.json'));
+    await trustedContent.trustForRun(opts.trustRoots ?? []);
     const trust = new WorkspaceTrust({
       config: configStore,
       onConfigChange: configStore.onDidChange,
       runTrusted: opts.trustRoots,
+      content: trustedContent,
     });
     const projects = await ProjectRegistry.open({
       stateDir: paths.stateDir,

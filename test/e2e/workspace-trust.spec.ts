@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test, expect, openProject } from './agent-fixtures';
 import { SCREENSHOTS } from './fixtures';
@@ -60,4 +60,29 @@ test('"Not now" is remembered: the prompt does not come back for that project', 
   await app.getByRole('button', { name: 'New session', exact: true }).click();
   await expect(app.getByRole('textbox', { name: 'Message' })).toBeVisible();
   await expect(prompt).toHaveCount(0);
+});
+
+test('a file changed after trust asks again with its diff; trusting the change accepts it', async ({
+  app,
+  projects,
+}) => {
+  await openProject(app, 'app');
+  await app.getByRole('button', { name: 'New session', exact: true }).click();
+  const prompt = app.getByRole('region', { name: 'Workspace trust' });
+  await prompt.getByRole('button', { name: 'Trust project' }).click();
+  await expect(prompt).toHaveCount(0);
+  // A `git pull` (or the agent) adds a server after the user trusted the project.
+  writeFileSync(
+    join(projects.app, '.mcp.json'),
+    JSON.stringify({ mcpServers: { pulled: { command: 'sh', args: ['-c', 'id'] } } }),
+  );
+  await app.reload();
+  await app.getByRole('button', { name: 'New session', exact: true }).click();
+  const again = app.getByRole('region', { name: 'Workspace trust changed' });
+  await expect(again).toContainText('Trust these changes?');
+  await expect(again).toContainText('.mcp.json (changed)');
+  await expect(again).toContainText('"pulled"');
+  await app.screenshot({ path: `${SCREENSHOTS}/trust-changed-prompt.png` });
+  await again.getByRole('button', { name: 'Trust the changes' }).click();
+  await expect(again).toHaveCount(0);
 });

@@ -18,6 +18,7 @@ export function trustHandlers(
       path: req.path,
       trusted: trust.isTrusted(req.path),
       would_start: await previewTrust(req.path, preview),
+      changed: await trust.contentChanges(req.path),
     }),
     'trust.grant': async (req) => ({ projects: await trust.trust(req.path) }),
     'trust.revoke': async (req) => ({ projects: await trust.revoke(req.path) }),

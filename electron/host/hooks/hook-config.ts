@@ -132,7 +132,13 @@ export function hooksFromSource(src: SettingsSource, warnings: ConfigWarning[]):
 export async function projectHooksPreview(
   root: string,
 ): Promise<{ kind: 'hook'; name: string; detail: string }[]> {
-  const { sources } = await readSettingsSources({ configFile: '', root, trusted: true });
+  // The prompt shows what the files say now, trusted or not: that is what trusting would accept.
+  const { sources } = await readSettingsSources({
+    configFile: '',
+    root,
+    trusted: true,
+    admits: async () => true,
+  });
   const warnings: ConfigWarning[] = [];
   return sources
     .filter((s) => s.scope === 'project')

@@ -6,7 +6,7 @@ import type { McpServerStatus } from '../../../shared/protocol/commands/mcp';
 import type { AnyTool } from '../tools/tool';
 import { narrowToHeld } from '../projects/narrow';
 import { HostError } from '../rpc/host-error';
-import { readProjectMcpConfig } from './project-config';
+import { PROJECT_MCP_FILE, readProjectMcpConfig } from './project-config';
 import { ServerGroup, configErrorStatus, untrustedStatus } from './server-group';
 import type { McpServerSpec } from './server-spec';
 import { safeServerName } from './tool-names';
@@ -26,13 +26,18 @@ export interface McpSessionRef {
 interface ProjectEntry {
   group: Promise<ServerGroup>;
   refs: number;
-  /** Whether the group was opened trusted: a change of trust reopens it. */
-  trusted: boolean;
+  /** Whether the group was opened with its servers admitted: a change of trust reopens it. */
+  admitted: Promise<boolean>;
 }
+
+/** Whether a project's servers may start, and if not, why. */
+type Admission = 'admitted' | 'untrusted' | 'changed';
 
 /** Workspace trust as the manager needs it (trust/workspace-trust.ts). */
 export interface McpTrust {
   isTrusted(root: string): boolean;
+  /** Whether `text`, read from `.mcp.json` of `root`, is what the user trusted there. */
+  trustsContent(root: string, rel: string, text: string): Promise<boolean>;
   onDidChange: Event<unknown>;
 }
 
@@ -87,20 +92,30 @@ export class McpManager implements Disposable {
     this.trustSub = opts.trust?.onDidChange(() => void this.retrust());
   }
 
-  private isTrusted(root: string): boolean {
-    return this.opts.trust?.isTrusted(root) ?? false;
+  /**
+   * Whether a project's `.mcp.json` servers may start: the project is trusted and the file is as
+   * the user trusted it (a server added or changed since waits until it is trusted again).
+   */
+  private async admission(root: string, text: string | undefined): Promise<Admission> {
+    const trust = this.opts.trust;
+    if (!trust?.isTrusted(root)) return 'untrusted';
+    if (text === undefined || (await trust.trustsContent(root, PROJECT_MCP_FILE, text)))
+      return 'admitted';
+    return 'changed';
   }
 
-  /** Reopens every held project whose trust changed: trusting starts its servers, revoking stops them. */
+  /**
+   * Reopens every held project whose admission changed: trusting (or trusting a change) starts
+   * its servers, revoking stops them.
+   */
   private async retrust(): Promise<void> {
     for (const [root, entry] of this.projects) {
-      const trusted = this.isTrusted(root);
-      if (trusted === entry.trusted || this.disposed) continue;
+      const now = await this.admission(root, (await readProjectMcpConfig(root)).text);
+      if ((now === 'admitted') === (await entry.admitted) || this.disposed) continue;
       const old = entry.group;
-      entry.trusted = trusted;
-      entry.group = this.openProject(root, trusted);
+      Object.assign(entry, this.open(root));
       await (await old).dispose();
-      if (trusted) await (await entry.group).start();
+      if (await entry.admitted) await (await entry.group).start();
       this.changed.fire();
     }
   }
@@ -154,8 +169,7 @@ export class McpManager implements Disposable {
     if (this.disposed) throw new HostError('disposed', 'the MCP manager is shut down');
     let entry = this.projects.get(root);
     if (!entry) {
-      const trusted = this.isTrusted(root);
-      entry = { group: this.openProject(root, trusted), refs: 0, trusted };
+      entry = { ...this.open(root), refs: 0 };
       this.projects.set(root, entry);
     }
     let mine = this.leases.get(session.id);
@@ -179,8 +193,20 @@ export class McpManager implements Disposable {
     this.changed.fire();
   }
 
-  private async openProject(root: string, trusted: boolean): Promise<ServerGroup> {
-    const { servers, errors } = await readProjectMcpConfig(root);
+  private open(root: string): Pick<ProjectEntry, 'group' | 'admitted'> {
+    const opened = this.openProject(root);
+    return {
+      group: opened.then((o) => o.group),
+      admitted: opened.then(
+        (o) => o.admitted,
+        () => false,
+      ),
+    };
+  }
+
+  private async openProject(root: string): Promise<{ group: ServerGroup; admitted: boolean }> {
+    const { servers, errors, text } = await readProjectMcpConfig(root);
+    const admission = await this.admission(root, text);
     const appNames = new Set(Object.keys(this.opts.appServers).map(safeServerName));
     const specs: McpServerSpec[] = [];
     const failed: McpServerStatus[] = Object.entries(errors).map(([name, error]) =>
@@ -195,12 +221,13 @@ export class McpManager implements Disposable {
             `the name '${name}' is already an app server in configs/app.json; rename it in ${root}/.mcp.json`,
           ),
         );
-      else if (!trusted) failed.push(untrustedStatus({ name, scope: 'project', root }, config));
+      else if (admission !== 'admitted')
+        failed.push(untrustedStatus({ name, scope: 'project', root }, config, admission));
       else specs.push({ name, scope: 'project', root, config });
     }
     const group = new ServerGroup(specs, failed, () => this.changed.fire(), this.connectionOptions);
     this.changed.fire();
-    return group;
+    return { group, admitted: admission === 'admitted' };
   }
 
   async servers(): Promise<McpServerStatus[]> {

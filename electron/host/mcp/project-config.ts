@@ -17,6 +17,8 @@ const fileSchema = z.object({ mcpServers: z.record(z.string().min(1), z.unknown(
 
 export interface ProjectMcpConfig {
   servers: Record<string, McpServerConfig>;
+  /** The file's text as read (absent: no file), for workspace trust's check of its content. */
+  text?: string;
   /** Per server (or '' for the whole file): why it was not taken. */
   errors: Record<string, string>;
 }
@@ -35,10 +37,14 @@ export async function readProjectMcpConfig(root: string): Promise<ProjectMcpConf
   try {
     json = JSON.parse(text);
   } catch (err) {
-    return { servers: {}, errors: { '': `${file}: not valid JSON: ${(err as Error).message}` } };
+    return {
+      servers: {},
+      errors: { '': `${file}: not valid JSON: ${(err as Error).message}` },
+      text,
+    };
   }
   const top = fileSchema.safeParse(json);
-  if (!top.success) return { servers: {}, errors: { '': describeIssues(file, top.error) } };
+  if (!top.success) return { servers: {}, errors: { '': describeIssues(file, top.error) }, text };
   const servers: Record<string, McpServerConfig> = {};
   const errors: Record<string, string> = {};
   for (const [name, raw] of Object.entries(top.data.mcpServers)) {
@@ -46,7 +52,7 @@ export async function readProjectMcpConfig(root: string): Promise<ProjectMcpConf
     if (parsed.success) servers[name] = parsed.data;
     else errors[name] = describeIssues(`${file}: mcpServers.${name}`, parsed.error);
   }
-  return { servers, errors };
+  return { servers, errors, text };
 }
 
 /** The trust prompt's lines for a project's `.mcp.json`: each server with what it would run. */

@@ -69,12 +69,17 @@ export function configErrorStatus(
 export function untrustedStatus(
   spec: Pick<McpServerSpec, 'name' | 'scope' | 'root'>,
   config: McpServerSpec['config'],
+  /** Untrusted project, or a trusted one whose `.mcp.json` changed since it was trusted. */
+  why: 'untrusted' | 'changed' = 'untrusted',
 ): McpServerStatus {
   const what = 'command' in config ? [config.command, ...config.args].join(' ') : config.url;
   return {
     ...configErrorStatus(spec, ''),
     transport: 'command' in config ? 'stdio' : 'http',
     state: 'disabled',
-    error: `not started: ${spec.root} is not a trusted project (workspace trust); trust it to run ${what}`,
+    error:
+      why === 'changed'
+        ? `not started: ${spec.root}/.mcp.json changed or was added since you trusted the project; review the change and trust the project again to run ${what}`
+        : `not started: ${spec.root} is not a trusted project (workspace trust); trust it to run ${what}`,
   };
 }

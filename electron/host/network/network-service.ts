@@ -71,6 +71,7 @@ export class NetworkService {
       configFile: this.opts.configFile,
       root,
       trusted: false,
+      admits: async () => false,
     });
     return {
       rules: sources.flatMap((s) => rulesFromSource(s, [])),

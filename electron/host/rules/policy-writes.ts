@@ -45,7 +45,12 @@ export function explicitlyAllowed(
 export async function userPolicyAllowance(
   configFile: string,
 ): Promise<(tool: string, rel: string) => boolean> {
-  const { sources } = await readSettingsSources({ configFile, root: null, trusted: false });
+  const { sources } = await readSettingsSources({
+    configFile,
+    root: null,
+    trusted: false,
+    admits: async () => false,
+  });
   const rules = sources.flatMap((s) => rulesFromSource(s, []));
   return (tool, rel) => explicitlyAllowed(rules, tool, rel);
 }

@@ -1,4 +1,4 @@
-import { isAbsolute, join } from 'node:path';
+import { isAbsolute, join, relative, sep } from 'node:path';
 import { hooksFromSource, type HookCommand } from '../hooks/hook-config';
 import { BashParser } from './bash-parser';
 import { shellSource, ShellJudge, type CallInput } from './match-rule';
@@ -68,6 +68,7 @@ export class RulesService {
       configFile: this.opts.configFile,
       root,
       trusted,
+      admits: (rel, text) => this.opts.trust.trustsContent(root!, rel, text),
     });
     const rules: LoadedRule[] = [...(sessionId ? (this.sessionRules.get(sessionId) ?? []) : [])];
     const hooks: HookCommand[] = [];
@@ -126,7 +127,16 @@ export class RulesService {
     op: 'add' | 'remove',
   ): Promise<boolean> {
     const target = await this.projectFile(where.root, where.file);
-    return editRuleInFile(this.files, target.root, target.file, kind, rule, op);
+    const edit = await editRuleInFile(this.files, target.root, target.file, kind, rule, op);
+    // The user's own rule: the file stays trusted (unless it had changed before this edit).
+    if (edit.written !== null)
+      await this.opts.trust.recordEdit(
+        target.root,
+        relative(target.root, target.file).split(sep).join('/'),
+        edit.before,
+        edit.written,
+      );
+    return edit.changed;
   }
 
   /** Adds a rule to a scope; false when it was there already. */

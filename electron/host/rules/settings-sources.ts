@@ -70,6 +70,23 @@ export interface SourcesInput {
   /** The project root, or null for a session bound to no project. */
   root: string | null;
   trusted: boolean;
+  /**
+   * Whether a project file's text may be used (ProjectTrust.trustsContent): one changed since
+   * the project was trusted is left out, with a warning saying why and what to do.
+   */
+  admits(rel: string, text: string): Promise<boolean>;
+}
+
+/** Why a changed settings file is not used, and what to do about it. */
+export function changedSinceTrustWarning(file: string, root: string): ConfigWarning {
+  return {
+    file,
+    message:
+      'changed or added since you trusted this project, so its rules and hooks are not used. ' +
+      "Review the change, then trust the project again: the app's trust prompt shows the diff " +
+      `(Settings > Trust lists ${root}); headless, \`mewbo run --trust\` trusts the project as ` +
+      'it is for that run.',
+  };
 }
 
 export async function readSettingsSources(
@@ -82,7 +99,9 @@ export async function readSettingsSources(
   if (i.root && i.trusted) {
     for (const rel of PROJECT_SETTINGS_FILES) {
       const s = await readSource('project', join(i.root, rel), warnings);
-      if (s) sources.push(s);
+      if (!s) continue;
+      if (await i.admits(rel, s.text)) sources.push(s);
+      else warnings.push(changedSinceTrustWarning(s.file, i.root));
     }
   }
   return { sources, warnings };

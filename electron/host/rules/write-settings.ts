@@ -39,6 +39,13 @@ export function editRules(raw: Json, kind: RuleKind, rule: string, op: 'add' | '
   return true;
 }
 
+/** What editRuleInFile did: the text it read (null: no file) and the text it wrote, if any. */
+export interface RuleFileEdit {
+  changed: boolean;
+  before: string | null;
+  written: string | null;
+}
+
 /** A project's settings file (below the real project root `root`): read, edit, written atomically. */
 export function editRuleInFile(
   files: SettingsFiles,
@@ -47,10 +54,11 @@ export function editRuleInFile(
   kind: RuleKind,
   rule: string,
   op: 'add' | 'remove',
-): Promise<boolean> {
+): Promise<RuleFileEdit> {
   return files.edit(root, file, (text) => {
     const raw = parseJson(file, text);
     const changed = editRules(raw, kind, rule, op);
-    return { text: changed ? `${JSON.stringify(raw, null, 2)}\n` : null, result: changed };
+    const written = changed ? `${JSON.stringify(raw, null, 2)}\n` : null;
+    return { text: written, result: { changed, before: text ?? null, written } };
   });
 }

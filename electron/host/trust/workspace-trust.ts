@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { isInside } from '../fs/safe-path';
 import type { Disposable } from '../lifecycle/disposable';
 import { Emitter, type Event } from '../lifecycle/emitter';
@@ -5,6 +6,8 @@ import { realPathLoose } from '../sandbox/real-path';
 import type { TrustedProject } from '../../../shared/protocol/commands/trust';
 import type { Event as ConfigEvent } from '../lifecycle/emitter';
 import { editTrustedList, setProjectFlag, type TrustConfigSource } from './trust-config';
+import type { TrustedContent } from './trusted-content';
+import type { ContentChange } from '../../../shared/protocol/commands/trust';
 
 // Workspace trust: is this project root trusted? A project is untrusted until the user says so
 // (as in VS Code and Claude Code). Until then its `.mcp.json` servers do not start and nothing
@@ -15,6 +18,8 @@ import { editTrustedList, setProjectFlag, type TrustConfigSource } from './trust
 // - `mewbo run --trust`: this process only, never written.
 // Trusting a directory trusts what is inside it, except a configured project inside it that
 // does not say `trusted: true` itself: the nearer word wins.
+// Trust covers the content the user saw (trusted-content.ts): a settings file or `.mcp.json`
+// changed or added since is not used until the project is trusted again.
 
 export interface WorkspaceTrustOptions {
   /** The owner of configs/app.json (ConfigStore). */
@@ -23,6 +28,11 @@ export interface WorkspaceTrustOptions {
   onConfigChange?: ConfigEvent<{ source: 'app' | 'file' }>;
   /** Roots trusted for this process only (`mewbo run --trust`). */
   runTrusted?: string[];
+  /**
+   * The record of trusted content; `trust` and `revoke` keep it. Without one no project file's
+   * content is admitted (a standalone tool run reads no settings).
+   */
+  content?: TrustedContent;
 }
 
 interface Rule {
@@ -36,6 +46,8 @@ export class WorkspaceTrust implements Disposable {
   private readonly runTrusted: string[];
   private readonly changed = new Emitter<TrustedProject[]>();
   private readonly configSub: Disposable | undefined;
+  /** Changed files already announced (root, file, text digest): each is announced once. */
+  private readonly announced = new Set<string>();
   /** The trusted list changed (the `trust` topic; MCP re-reads projects whose trust moved). */
   readonly onDidChange: Event<TrustedProject[]> = this.changed.event;
 
@@ -82,6 +94,37 @@ export class WorkspaceTrust implements Disposable {
     return best?.trusted ?? false;
   }
 
+  /**
+   * Whether `text`, just read from the policy file `rel` of `root`, may be used: the project is
+   * trusted and this is the content it was trusted with. A change seen for the first time is
+   * announced on onDidChange, so the trust prompt shows it before anything asks again.
+   */
+  async trustsContent(root: string, rel: string, text: string): Promise<boolean> {
+    if (!this.isTrusted(root)) return false;
+    if (await this.opts.content?.admits(root, rel, text)) return true;
+    const key = JSON.stringify([
+      realPathLoose(root),
+      rel,
+      createHash('sha256').update(text).digest('hex'),
+    ]);
+    if (!this.announced.has(key)) {
+      this.announced.add(key);
+      this.changed.fire(this.list());
+    }
+    return false;
+  }
+
+  /** The files of a trusted `root` changed since it was trusted (none when it is not trusted). */
+  async contentChanges(root: string): Promise<ContentChange[]> {
+    if (!this.isTrusted(root) || !this.opts.content) return [];
+    return this.opts.content.changes(root);
+  }
+
+  /** Keeps the app's own edit of a trusted file trusted (see TrustedContent.recordEdit). */
+  async recordEdit(root: string, rel: string, before: string | null, after: string): Promise<void> {
+    if (this.isTrusted(root)) await this.opts.content?.recordEdit(root, rel, before, after);
+  }
+
   /** Every trusting entry, for Settings. */
   list(): TrustedProject[] {
     const out: TrustedProject[] = this.rules()
@@ -91,10 +134,14 @@ export class WorkspaceTrust implements Disposable {
     return out;
   }
 
-  /** Trusts `path`: a configured project gets `trusted: true`, any other directory is listed. */
-  trust(path: string): Promise<TrustedProject[]> {
+  /**
+   * Trusts `path` with what it holds now: a configured project gets `trusted: true`, any other
+   * directory is listed. Trusting a trusted project again accepts its changed files.
+   */
+  async trust(path: string): Promise<TrustedProject[]> {
     const real = realPathLoose(path);
     const key = this.configuredKey(real);
+    await this.opts.content?.record(real);
     return this.write((raw) => {
       if (key) setProjectFlag(raw, key, true);
       else editTrustedList(raw, real, true, (p) => realPathLoose(p) === real);
@@ -102,9 +149,10 @@ export class WorkspaceTrust implements Disposable {
   }
 
   /** Withdraws every entry that names `path` itself (an ancestor's entry is its own). */
-  revoke(path: string): Promise<TrustedProject[]> {
+  async revoke(path: string): Promise<TrustedProject[]> {
     const real = realPathLoose(path);
     const key = this.configuredKey(real);
+    await this.opts.content?.forget(real);
     return this.write((raw) => {
       if (key) setProjectFlag(raw, key, undefined);
       editTrustedList(raw, real, false, (p) => realPathLoose(p) === real);

@@ -24,11 +24,26 @@ export const trustItemSchema = z.object({
 });
 export type TrustItem = z.infer<typeof trustItemSchema>;
 
+/**
+ * A file the host obeys or runs (settings, `.mcp.json`) that changed or appeared since the user
+ * trusted the project: nothing from it is used until the project is trusted again.
+ */
+export const contentChangeSchema = z.object({
+  /** Relative to the project root, e.g. `.mewbo/settings.json`. */
+  file: z.string(),
+  state: z.enum(['changed', 'added']),
+  /** Unified diff from the trusted text to the current one. */
+  diff: z.string(),
+});
+export type ContentChange = z.infer<typeof contentChangeSchema>;
+
 export const trustStatusSchema = z.object({
   path: z.string(),
   trusted: z.boolean(),
   /** What trusting would start; empty when the project asks for nothing. */
   would_start: z.array(trustItemSchema),
+  /** Trusted, but these files changed since: trusting again (trust.grant) accepts the change. */
+  changed: z.array(contentChangeSchema),
 });
 export type TrustStatus = z.infer<typeof trustStatusSchema>;
 

@@ -70,6 +70,7 @@ export function alive(pid: number): boolean {
 /** Workspace trust for tests: every project trusted, or a switchable set of trusted roots. */
 export const TRUST_ALL: McpTrust = {
   isTrusted: () => true,
+  trustsContent: async () => true,
   onDidChange: () => toDisposable(() => {}),
 };
 
@@ -78,6 +79,7 @@ export function switchableTrust(): McpTrust & { set(root: string, trusted: boole
   const changed = new Emitter<void>();
   return {
     isTrusted: (root) => roots.has(root),
+    trustsContent: async (root) => roots.has(root),
     onDidChange: changed.event,
     set(root, trusted) {
       if (trusted) roots.add(root);

@@ -59,12 +59,14 @@ beforeEach(async () => {
     join(home, 'configs', 'app.json'),
     JSON.stringify({
       agent: { tool_search: 'on' },
-      // Both projects trusted: their .mcp.json servers may run (workspace trust).
-      projects: { a: { path: a, trusted: true }, b: { path: b, trusted: true } },
+      projects: { a: { path: a }, b: { path: b } },
       mcpServers: { common: { command: process.execPath, args: [serverJs] } },
     }),
   );
   host = await Host.create({ env: { ...process.env, MEWBO_HOME: home } });
+  // Both projects trusted with their .mcp.json: their servers may run (workspace trust).
+  await host.trust.trust(a);
+  await host.trust.trust(b);
 });
 afterEach(async () => {
   await host.dispose();

@@ -39,6 +39,7 @@ describe('workspace trust over the protocol', () => {
       path: root,
       trusted: false,
       would_start: [{ kind: 'mcp_server', name: 'evil', detail: 'sh -c id' }],
+      changed: [],
     });
     await invoke('trust.grant', { path: root });
     expect(host.trust.isTrusted(root)).toBe(true);

@@ -19,6 +19,7 @@ import { writeFileAtomic } from '../../../electron/host/store/atomic-json';
 import { Harness, ofType } from '../../integration/agent/harness';
 import { tempDir } from '../../helpers/temp';
 import { countLeaks, makeSwapper, stopRacer, unswap } from './swap-racer';
+import { TRUST_ALL_PROJECTS } from '../../helpers/project-trust';
 
 // Issue #25, part 6: "Always allow in this project" wrote through a symlink the agent planted at
 // `.mewbo/settings.json`: the writer read the link's target (the app's secrets.json) and wrote it,
@@ -228,7 +229,7 @@ describe.skipIf(process.platform !== 'linux')(
       if (!w.swapper) t.skip('no renameat2(RENAME_EXCHANGE) here');
       const rules = new RulesService({
         configFile: join(w.project, '..', 'app.json'),
-        trust: { isTrusted: () => true },
+        trust: TRUST_ALL_PROJECTS,
         env: {},
         updateUserConfig: () => Promise.reject(new Error('not used')),
       });

@@ -6,6 +6,7 @@ import type { LoadedRule } from '../../../electron/host/rules/permission-rules';
 import { parseRule, type RuleKind } from '../../../electron/host/rules/rule';
 import { RulesService, type LoadedSettings } from '../../../electron/host/rules/rules-service';
 import { tempDir } from '../../helpers/temp';
+import { TRUST_NO_PROJECT } from '../../helpers/project-trust';
 
 // The call gate: PreToolUse hooks, then the rules, decide what happens to a call before it runs.
 // A real RulesService (bash's grammar loaded on the first shell call) and real hook processes.
@@ -16,7 +17,7 @@ beforeEach(() => {
   home = tempDir('mewbo-gate-');
   rules = new RulesService({
     configFile: join(home.dir, 'app.json'),
-    trust: { isTrusted: () => false },
+    trust: TRUST_NO_PROJECT,
     env: { PATH: process.env.PATH },
     updateUserConfig: async () => undefined,
   });

@@ -5,6 +5,7 @@ import { ConfigStore } from '../../../electron/host/config/config-store';
 import { RulesService } from '../../../electron/host/rules/rules-service';
 import { FileSecretStore } from '../../../electron/host/secrets/file-secret-store';
 import { tempDir } from '../../helpers/temp';
+import { TRUST_ALL_PROJECTS } from '../../helpers/project-trust';
 
 // Every writer of a settings file (a project's settings through RulesService, configs/app.json
 // through ConfigStore, configs/secrets.json) reads and writes through verified descriptors and
@@ -30,7 +31,7 @@ function world() {
   mkdirSync(configs, { recursive: true });
   const rules = new RulesService({
     configFile: join(configs, 'app.json'),
-    trust: { isTrusted: () => true },
+    trust: TRUST_ALL_PROJECTS,
     env: {},
     updateUserConfig: () => Promise.reject(new Error('not used')),
   });
