@@ -71,18 +71,11 @@ export const MODULES = {
     mutate: ['electron/host/rpc/*.ts'],
     tests: ['test/unit/rpc/*.test.ts'],
   },
+  // The builtins that run code from data (issue #25 part 4): 281 mutants, about 40 minutes with
+  // one runner on the shared machine. The whole rules folder is about 2,000 (bash-data-code.ts
+  // alone about 490): hours, so the rest is to be added here file by file.
   rules: {
-    mutate: [
-      'electron/host/rules/rule.ts',
-      'electron/host/rules/match-rule.ts',
-      'electron/host/rules/shell-pattern.ts',
-      'electron/host/rules/bash-analysis.ts',
-      'electron/host/rules/bash-words.ts',
-      'electron/host/rules/bash-wrappers.ts',
-      'electron/host/rules/permission-rules.ts',
-      'electron/host/rules/call-gate.ts',
-      'electron/host/rules/suggest-rule.ts',
-    ],
+    mutate: ['electron/host/rules/bash-builtins.ts'],
     tests: [
       'test/unit/rules/bash-analysis.test.ts',
       'test/unit/rules/match-rule.test.ts',

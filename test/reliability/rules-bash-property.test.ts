@@ -11,9 +11,9 @@ import { tempDir } from '../helpers/temp';
 
 // The rules' verdicts against what bash actually runs. Commands are generated from a grammar of
 // constructs (lists, pipelines, compound commands, functions, substitutions, here-documents,
-// wrappers, sh -c and eval nesting, quoting and escapes, assignments, comments, computed names)
-// over a few program names. Each runs under real bash, with a PATH holding only stubs that log
-// their own name (the wrappers log, then exec the real one; `echo` and `true` are disabled as
+// wrappers, sh -c and eval nesting, quoting and escapes, assignments, comments, computed names,
+// brace and glob names, code run from data in arithmetic) over a few program names. Each runs
+// under real bash, with a PATH holding only stubs that log their own name (the wrappers log, then exec the real one; `echo` and `true` are disabled as
 // builtins in every bash, through BASH_ENV, so they run from PATH too). Then:
 // - a deny rule Bash(P:*) that does not deny (nor ask about) the command: P did not run;
 // - allow rules that allow it: every program that ran is one of theirs.
@@ -73,11 +73,19 @@ function ran(command: string, n: number): Set<string> {
 
 const sq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
-const spelling = fc
-  .constantFrom(...PROGRAMS)
-  .chain((p) =>
-    fc.constantFrom(p, `\\${p}`, `'${p}'`, `"${p}"`, `${p[0]}""${p.slice(1)}`, `${stubs}/${p}`),
-  );
+const spelling = fc.constantFrom(...PROGRAMS).chain((p) =>
+  fc.constantFrom(
+    p,
+    `\\${p}`,
+    `'${p}'`,
+    `"${p}"`,
+    `${p[0]}""${p.slice(1)}`,
+    `${stubs}/${p}`,
+    // Expanded names: a brace (`{r,}m` is `rm m`) and a glob matching one stub.
+    `{${p[0]},}${p.slice(1)}`,
+    `${stubs}/${p.slice(0, -1)}?`,
+  ),
+);
 const arg = fc.constantFrom('a', '-f', "'x y'", 'a#b', '"#"', '"$X"', '*', '\\#c', '$(true)');
 const simple = fc
   .tuple(fc.constantFrom('', 'FOO=1 ', 'X=$(ls) '), spelling, fc.array(arg, { maxLength: 2 }))
@@ -103,6 +111,9 @@ const leaf = fc.oneof(
   fc.constantFrom(...PROGRAMS).map((p) => `find . -name f1 -exec ${p} {} \\;`),
   fc.constantFrom(...PROGRAMS).map((p) => `$(echo ${p}) a`),
   fc.constantFrom(...PROGRAMS).map((p) => `P=${p}; $P a`),
+  // Code run from data: the subscript in X's value runs when arithmetic reads X.
+  fc.constantFrom(...PROGRAMS).map((p) => `X='a[$(${p})]'; : $((X))`),
+  fc.constantFrom(...PROGRAMS).map((p) => `X='a[$(${p})]'; let X`),
   simple.map((c) => `echo \`${c}\``),
 );
 

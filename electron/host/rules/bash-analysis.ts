@@ -232,6 +232,10 @@ class Analyzer {
       else this.statement(c, src, depth);
     }
     const { assignments, words } = commandWords(n, src);
+    // `{r,}m x`: a `{` glued to the command's first word is a brace expansion of that word (bash
+    // reserves `{` only as a word of its own), which the grammar takes for a group it cannot
+    // close, starting the command after it: the program is computed.
+    if (src[n.startIndex - 1] === '{') words.splice(0, 1, null);
     for (const a of assignments) if (isCodeVariable(a.name)) this.anything();
     this.invoke(words, assignments, false, depth, false);
   }

@@ -1,10 +1,11 @@
 import type { WordValue } from './bash-words';
 
 // Commands that run other commands, and how to find what they run: the command a wrapper runs
-// (`nice -n 5 rm`, `env FOO=1 rm`, `xargs rm`, `find . -exec rm {} ;`, `sudo -u x rm`), or shell
-// source it parses (`sh -c '...'`, `eval ...`, a trap's action, an alias's value). An option this
-// table does not know could take the next word as its argument, and then the command would be
-// another word than the one assumed: such a wrapper "may run anything" instead of guessing.
+// (`nice -n 5 rm`, `env FOO=1 rm`, `xargs rm`, `find . -exec rm {} ;`, `sudo -u x rm`, the
+// subcommand after `git -C dir`), or shell source it parses (`sh -c '...'`, `eval ...`, a trap's
+// action, an alias's value). An option this table does not know could take the next word as its
+// argument, and then the command would be another word than the one assumed: such a wrapper "may
+// run anything" instead of guessing.
 //
 // A transparent wrapper is part of the shell's own syntax or a builtin that only passes the
 // command on (`command`, `builtin`, `exec`, `time`, `eval`, `coproc`): only what it runs is
@@ -423,6 +424,67 @@ const reserved = (word: string): Wrapper => ({
   ],
 });
 
+/** git's options before its subcommand that take a value (`-C dir`, `--git-dir=x` or `--git-dir x`). */
+const GIT_VALUE_OPTIONS = new Set([
+  '-C',
+  '-c',
+  '--git-dir',
+  '--work-tree',
+  '--namespace',
+  '--super-prefix',
+  '--config-env',
+  '--attr-source',
+]);
+/** git's options before its subcommand that take none (`--exec-path` alone prints a path). */
+const GIT_FLAGS = new Set(
+  [
+    '-p --paginate -P --no-pager --bare --no-replace-objects --no-lazy-fetch --literal-pathspecs',
+    '--glob-pathspecs --noglob-pathspecs --icase-pathspecs --no-optional-locks --no-advice',
+    '--exec-path --html-path --man-path --info-path -v --version -h --help',
+  ]
+    .join(' ')
+    .split(' '),
+);
+/**
+ * Configuration a `git -c KEY=VALUE` sets that makes git run a command of the value, or read
+ * more configuration: an alias (`alias.x=!rm -rf ~`, or `alias.p=push`, another subcommand), a
+ * pager, an editor, hooks, helpers, drivers, filters, included files.
+ */
+const GIT_RUNS_CONFIG =
+  /^(alias\.|include|pager\.|credential\.|diff\.|merge\.|filter\.|gpg\.|difftool\.|mergetool\.|browser\.|web\.|sendemail\.|man\.|uploadpack\.|remote\..*\.(uploadpack|receivepack)$|core\.(pager|editor|sshcommand|fsmonitor|hookspath|askpass|gitproxy|alternaterefscommand)$|sequence\.editor$|ssh\.)/i;
+
+/** A `-c` / `--config-env` setting that may make git run another command (null: computed). */
+function gitConfigRuns(setting: WordValue): boolean {
+  return setting === null || GIT_RUNS_CONFIG.test(setting.split('=', 1)[0]!);
+}
+
+/**
+ * `git -C dir push`, `git --git-dir=x -c a=b push`: options before the subcommand. What runs is
+ * judged as `git push ...` too, so a rule on `git push` sees through them. An option this table
+ * does not know may or may not take the next word: both readings are judged.
+ */
+const git: Wrapper = {
+  transparent: false,
+  unwrap(args) {
+    let i = 0;
+    for (; i < args.length; i++) {
+      const a = args[i]!;
+      // A computed word may be options and the subcommand: the words as they are say so.
+      if (a === null || !a.startsWith('-')) break;
+      const eq = a.indexOf('=');
+      const name = a.startsWith('--') && eq !== -1 ? a.slice(0, eq) : a;
+      if (GIT_VALUE_OPTIONS.has(name)) {
+        const value = name === a ? (args[++i] ?? null) : a.slice(eq + 1);
+        if ((name === '-c' || name === '--config-env') && gitConfigRuns(value))
+          return anything(`git ${name} sets configuration that makes git run a command`);
+      } else if (!GIT_FLAGS.has(name)) {
+        return [...run(['git', ...args.slice(i + 1)]), ...run(['git', ...args.slice(i + 2)])];
+      }
+    }
+    return i === 0 ? [] : run(['git', ...args.slice(i)]);
+  },
+};
+
 const SHELLS = ['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash'];
 
 const WRAPPERS: ReadonlyMap<string, Wrapper> = new Map<string, Wrapper>([
@@ -469,6 +531,7 @@ const WRAPPERS: ReadonlyMap<string, Wrapper> = new Map<string, Wrapper>([
   ['doas', doas],
   ['trap', trap],
   ['alias', alias],
+  ['git', git],
   ...SHELLS.map((s) => [s, shell(s)] as const),
   ...RESERVED.map((w) => [w, reserved(w)] as const),
 ]);

@@ -147,6 +147,15 @@ describe('bash analysis: commands that run commands', () => {
       ['nice timeout 5 env rm x', 'timeout 5 env rm x', 'env rm x', 'rm x'],
     ],
     ['/usr/bin/env rm x', ['/usr/bin/env rm x', 'rm x']],
+    ['git push', ['git push']],
+    ['git -C d push -f', ['git -C d push -f', 'git push -f']],
+    [
+      'git --git-dir=x --work-tree y -c a.b=c --no-pager push',
+      ['git --git-dir=x --work-tree y -c a.b=c --no-pager push', 'git push'],
+    ],
+    ['git -c color.ui=never diff', ['git -c color.ui=never diff', 'git diff']],
+    ['git --exec-path', ['git --exec-path', 'git']],
+    ['git --frobnicate x push', ['git --frobnicate x push', 'git x push', 'git push']],
   ])('%j runs %j', (cmd, expected) => {
     expect(commands(cmd)).toEqual(expected);
   });
@@ -181,6 +190,13 @@ describe('bash analysis: commands that run commands', () => {
     ['BASH_ENV=./x.sh bash -c ls'],
     ["env 'BASH_FUNC_ls%%=() { rm x; }' bash -c ls"],
     ['coproc NAME { rm x; }'],
+    ["git -c 'alias.x=!rm -rf ~' x"],
+    ['git -C d -c alias.p=push p'],
+    ['git --config-env=core.pager=P log'],
+    ['git -c "$c" log'],
+    ['/bin/r? x'],
+    ['r*m x'],
+    ['/bin/{r,}m x'],
     ['export PROMPT_COMMAND="rm x"'],
     ['PS1=x bash -i'],
     ['read BASH_ENV'],
@@ -233,6 +249,18 @@ describe('bash analysis: what it cannot judge', () => {
     '%j, which the grammar misreads, is unjudged',
     (cmd) => {
       expect(analyze(cmd).unjudged[0]).toMatch(/bash cannot parse it/);
+    },
+  );
+
+  it.each([
+    ['{r,}m x', ['? x']],
+    ['{rm,x} y', ['? y']],
+    ['a; {r,}m x', ['a', '? x']],
+    ['echo | {r..s}m x', ['echo', '? x']],
+  ])(
+    '%j: a brace glued to the name (misread as a group) makes the name computed',
+    (cmd, expected) => {
+      expect(show(analyze(cmd))).toEqual(expected);
     },
   );
 
