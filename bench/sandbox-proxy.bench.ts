@@ -1,12 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { parseConfig } from '../electron/host/config/load-config';
 import { homePaths } from '../electron/host/config/paths';
 import type { AppConfig } from '../electron/host/config/schema';
 import { findInstallRoot, findLauncher, probeLandlock } from '../electron/host/sandbox/launcher';
-import type { NetworkGrant } from '../electron/host/sandbox/sandbox';
 import { ShellService } from '../electron/host/shells/shell-service';
 import { tempDir } from '../test/helpers/temp';
 import { report } from './report';
@@ -14,7 +12,7 @@ import { report } from './report';
 // What the sandbox of issue 25 costs a shell.
 //
 // Start-up: a confined shell under today's defaults (write scope "project", the network confined
-// to a granted port, the project's policy files held read-only by mounts in a namespace of the
+// to its session's egress proxy, the project's policy files held read-only by mounts in a namespace of the
 // command's own) against the same shell as it started before issue 25 (write scope
 // "unrestricted", network open, nothing held). Both go through the same ShellService, the same
 // launcher and spawn path, and run the same `echo ready` until it has exited and its output is
@@ -49,8 +47,6 @@ function projectWithPolicyFiles(dir: string): void {
 }
 
 const t = tempDir('mewbo-bench-sandbox-');
-const proxy = createServer((c) => c.end());
-await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
 const services: ShellService[] = [];
 try {
   const base = realpathSync(t.dir);
@@ -59,13 +55,14 @@ try {
     mkdirSync(d, { recursive: true });
 
   /** `run()` starts one shell in `root` and waits for its output. */
-  const side = (root: string, config: AppConfig, network?: NetworkGrant) => {
+  /** `network` undefined: the app's default, the session's own egress proxy; null: open. */
+  const side = (root: string, config: AppConfig, network?: null) => {
     mkdirSync(root, { recursive: true });
     const service = new ShellService({
       paths,
       config: () => config,
       log: () => {},
-      network: () => network,
+      network,
     });
     services.push(service);
     const shells = service.forSession('s_bench01');
@@ -90,15 +87,14 @@ try {
   const before = join(base, 'before');
   mkdirSync(now);
   projectWithPolicyFiles(now);
-  const runNow = side(now, parseConfig({ projects: { now: { path: now } } }), {
-    connectPorts: [(proxy.address() as AddressInfo).port],
-  });
+  const runNow = side(now, parseConfig({ projects: { now: { path: now } } }));
   const runBefore = side(
     before,
     parseConfig({
       projects: { before: { path: before } },
       agent: { shell_write_scope: 'unrestricted' },
     }),
+    null,
   );
 
   for (let i = 0; i < WARMUP; i++) {
@@ -121,6 +117,5 @@ try {
   );
 } finally {
   for (const s of services) await s.dispose();
-  await new Promise<void>((r) => proxy.close(() => r()));
   t.cleanup();
 }

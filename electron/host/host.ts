@@ -39,6 +39,8 @@ import { TrustedContent } from './trust/trusted-content';
 import { projectMcpPreview } from './mcp/project-config';
 import { projectServerPreview } from './lsp/project-binaries';
 import { RulesService } from './rules/rules-service';
+import { NetworkService } from './network/network-service';
+import { sessionPolicy } from './network/session-policy';
 import { SkillService } from './skills/skill-service';
 import { CommandService } from './commands/command-service';
 import { rulesHandlers } from './handlers/rules';
@@ -158,6 +160,12 @@ export class Host extends DisposableObject {
       store: lspStore,
       isTrusted: (root) => trust.isTrusted(root),
     });
+    const rules = new RulesService({
+      configFile: paths.configFile,
+      trust,
+      env,
+      updateUserConfig: (mutate) => configStore.update(mutate),
+    });
     // Sessions in their own git worktree: known before any shell runs, since every shell is
     // denied the other sessions' worktrees.
     const worktrees = await SessionWorktrees.open({
@@ -170,6 +178,13 @@ export class Host extends DisposableObject {
       paths,
       config: () => config,
       env,
+      // Each session's shells reach the network through its own egress proxy, judged by the
+      // session's rules and mode.
+      network: new NetworkService({
+        config: () => config,
+        configFile: paths.configFile,
+        policy: sessionPolicy({ sessions, rules, config, canAsk: () => false }),
+      }),
       registeredProjects: () => ({
         ...Object.fromEntries(
           projects.snapshot().flatMap((p) => (p.path ? [[p.key, p.path]] : [])),
@@ -198,12 +213,6 @@ export class Host extends DisposableObject {
       env,
       learned: new ResponsesOnlyModels(join(paths.stateDir, 'openai-responses-only.json')),
       secrets,
-    });
-    const rules = new RulesService({
-      configFile: paths.configFile,
-      trust,
-      env,
-      updateUserConfig: (mutate) => configStore.update(mutate),
     });
     const skills = new SkillService({ userDir: join(paths.home, 'skills'), trust });
     const commands = new CommandService({ userDir: join(paths.home, 'commands'), trust, skills });

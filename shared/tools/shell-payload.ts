@@ -56,6 +56,12 @@ const sandboxFields = {
   sandbox_warnings: z.array(z.string()).optional(),
 };
 
+/**
+ * Connections of this command the egress proxy refused, each with its reason and how to allow it
+ * (the program may have hidden the proxy's 403); for a background shell, those since the last read.
+ */
+const networkRefused = z.array(z.string()).optional();
+
 /** A foreground run: merged output, exit code, duration. */
 export const shellRunPayloadSchema = z.object({
   kind: z.literal('shell'),
@@ -68,6 +74,7 @@ export const shellRunPayloadSchema = z.object({
   /** Characters cut from the middle of stdout (head and tail kept). */
   truncated_characters: z.number().int().optional(),
   signal: z.string().nullable().optional(),
+  network_refused: networkRefused,
   ...sandboxFields,
 });
 export type ShellRunPayload = z.infer<typeof shellRunPayloadSchema>;
@@ -117,6 +124,7 @@ export const shellSessionPayloadSchema = shellInfoSchema.extend({
   truncated_characters: z.number().int().optional(),
   /** The filter that was applied (display only; the cursor is as if unfiltered). */
   filter: z.string().optional(),
+  network_refused: networkRefused,
 });
 export type ShellSessionPayload = z.infer<typeof shellSessionPayloadSchema>;
 

@@ -215,6 +215,11 @@ export const sandboxConfigSchema = z.strictObject({
   cache_dirs: z.array(homePath).default(DEFAULT_CACHE_DIRS),
   network: z
     .strictObject({
+      /**
+       * Confined processes reach the network only through their session's egress proxy (where the
+       * kernel can hold it: Landlock ABI 4+). false leaves it open, as without the sandbox.
+       */
+      confine: z.boolean().default(true),
       /** The user's own destinations, for every project: reached through the proxy, unasked. */
       allow: z.array(destination).default([]),
       /**

@@ -46,6 +46,11 @@ export class AppSettingsService {
       shell_write_scope: c.agent.shell_write_scope,
       tool_search: c.agent.tool_search,
       config_problems: [...this.deps.store.problems],
+      network: {
+        confine: c.sandbox.network.confine,
+        allow: [...c.sandbox.network.allow],
+        local_ports: [...c.sandbox.network.local_ports],
+      },
     };
   }
 

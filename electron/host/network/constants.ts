@@ -25,5 +25,3 @@ export const UPSTREAM_CONNECT_TIMEOUT_MS = 15_000;
  * sooner, which closes its connection and ends the wait with it.
  */
 export const ASK_TIMEOUT_MS = 3600 * 1000;
-/** Refused destinations remembered per shell until its result reads them (a looping client). */
-export const MAX_REFUSALS_KEPT = 20;

@@ -2,6 +2,8 @@ import type { AppConfig, PermissionMode } from '../config/schema';
 import { rulesFromSource, type LoadedRule } from '../rules/permission-rules';
 import { readSettingsSources } from '../rules/settings-sources';
 import { realPathLoose } from '../sandbox/real-path';
+import type { NetworkGrant } from '../sandbox/sandbox';
+import type { ShellNetwork } from '../shells/shell-network';
 import { addressClassifier, type AddressKind } from './address-kind';
 import { parseDomainPattern } from './domain-pattern';
 import type { AllowEntry } from './network-policy';
@@ -40,7 +42,7 @@ export interface NetworkServiceOptions {
   askTimeoutMs?: number;
 }
 
-export class NetworkService {
+export class NetworkService implements ShellNetwork {
   private readonly addressKind: (address: string) => AddressKind;
 
   constructor(private readonly opts: NetworkServiceOptions) {
@@ -80,6 +82,14 @@ export class NetworkService {
     };
   }
 
+  /**
+   * What Settings says shells get: confined to the proxy (the ports themselves are per session),
+   * or open when the user turned confinement off.
+   */
+  statusGrant(): NetworkGrant | undefined {
+    return this.opts.config().sandbox.network.confine ? { connectPorts: [] } : undefined;
+  }
+
   /** A session's network; `refused` tells the shell that made a refused connection. */
   forSession(
     sessionId: string,
@@ -97,6 +107,7 @@ export class NetworkService {
         ...(await this.policy(sessionId, root)),
         allowList: this.allowList(root),
       }),
+      confine: () => this.opts.config().sandbox.network.confine,
       localPorts: () => this.opts.config().sandbox.network.local_ports,
       ...(ask ? { ask: (request, signal) => ask(sessionId, request, signal) } : {}),
     });

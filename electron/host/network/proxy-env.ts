@@ -8,14 +8,15 @@
 //     lower-case one is there), all_proxy / ALL_PROXY for the rest of curl's protocols;
 //   npm: its own settings, npm_config_proxy and npm_config_https_proxy (it reads no *_PROXY);
 //   node's own fetch and http: only with NODE_USE_ENV_PROXY=1 (node 24 and later; harmless before).
-// NO_PROXY and no_proxy are removed, not set: with `localhost` in them a tool would connect to a
-// local port directly, and the guarantee is the same either way (the launcher admits only the
-// ports the proxy would: the session's own listeners and sandbox.network.local_ports), but an
-// inherited corporate NO_PROXY naming remote hosts would make tools try direct connections that
-// the launcher refuses, with a far less helpful error than the proxy's 403.
+// NO_PROXY, no_proxy and npm's npm_config_noproxy are removed, not set: with `localhost` in them
+// a tool would connect to a local port directly, and the guarantee is the same either way (the
+// launcher admits only the ports the proxy would: the session's own listeners and
+// sandbox.network.local_ports), but an inherited corporate NO_PROXY naming remote hosts would make
+// tools try direct connections that the launcher refuses, with a far less helpful error than the
+// proxy's 403.
 
 /** Variables the host's environment may hold that would send traffic around the proxy. */
-export const BYPASS_VARS = ['NO_PROXY', 'no_proxy'] as const;
+export const BYPASS_VARS = ['NO_PROXY', 'no_proxy', 'npm_config_noproxy'] as const;
 
 export function proxyEnv(port: number): Record<string, string> {
   const url = `http://127.0.0.1:${port}`;

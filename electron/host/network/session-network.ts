@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net';
 import type { PermissionMode } from '../config/schema';
-import type { Disposable } from '../lifecycle/disposable';
+import type { SessionShellNetwork, SpawnNetwork } from '../shells/shell-network';
 import type { LoadedRule } from '../rules/permission-rules';
 import { processesWithToken, tokenOf } from '../shells/process-tree';
 import type { AddressKind } from './address-kind';
@@ -15,6 +15,7 @@ import {
   type AllowEntry,
   type NameVerdict,
 } from './network-policy';
+import { proxyEnv } from './proxy-env';
 import type { Target } from './proxy-target';
 import type { Resolver } from './resolver';
 
@@ -47,6 +48,8 @@ export interface SessionNetworkOptions {
   tokenPrefix: string;
   /** The policy's inputs for the session's project (or scratch directory), read per connection. */
   facts(root: string): Promise<PolicyFacts>;
+  /** sandbox.network.confine: false leaves the network of new processes open. */
+  confine(): boolean;
   /** sandbox.network.local_ports: loopback ports the user lets confined processes reach. */
   localPorts(): readonly number[];
   /** Puts the destination to the user; absent where nobody can be asked. */
@@ -66,7 +69,7 @@ interface SharedAsk {
   abort: AbortController;
 }
 
-export class SessionNetwork implements Disposable {
+export class SessionNetwork implements SessionShellNetwork {
   private proxy: Promise<EgressProxy> | null = null;
   /** The root the session's latest process was spawned for: whose allowlist applies. */
   private root: string | null = null;
@@ -87,7 +90,8 @@ export class SessionNetwork implements Disposable {
    * (the proxy, the ports this session's processes listen on now, and the user's local_ports;
    * never one the app listens on), and its proxy's port for the environment.
    */
-  async forSpawn(root: string): Promise<{ proxyPort: number; connectPorts: number[] }> {
+  async forSpawn(root: string): Promise<(SpawnNetwork & { proxyPort: number }) | undefined> {
+    if (!this.opts.confine()) return undefined;
     this.root = root;
     const proxy = await this.port();
     const table = tcpTable();
@@ -96,7 +100,7 @@ export class SessionNetwork implements Disposable {
     const connectPorts = [...new Set([proxy, ...own, ...this.opts.localPorts()])].filter(
       (p) => p === proxy || !app.has(p),
     );
-    return { proxyPort: proxy, connectPorts };
+    return { proxyPort: proxy, grant: { connectPorts }, env: proxyEnv(proxy) };
   }
 
   /** Connections waiting for the user's decision now. */

@@ -45,6 +45,11 @@ export const DRAIN_QUIET_MS = 30;
 export const HOST_KILL_MARGIN_MS = 1_000;
 /** A child that exited but whose pipes stay open (a leftover holds them) is cut off after this. */
 export const PIPE_DRAIN_MS = 2_000;
+/**
+ * Refused connections remembered per shell until a result tells them (a client retrying one
+ * destination in a loop says the same reason once; past this many distinct ones, the first tell).
+ */
+export const MAX_REFUSALS_KEPT = 20;
 /** URLs remembered per shell for the list (dev servers print one or two). */
 export const MAX_URLS = 5;
 /** Terminal size of a PTY until a console resizes it. */

@@ -53,6 +53,7 @@ export function readPayload(session: ShellSession, opts: ReadOptions): ShellSess
   session.agentReadTo = Math.max(session.agentReadTo, slice.to);
   const shown = opts.filter ? filterLines(slice.text, opts.filter) : slice.text;
   const capped = capMiddle(shown, RESULT_CAP_CHARS);
+  const refused = session.takeRefused();
   return {
     kind: 'shell_session',
     operation: opts.operation,
@@ -62,6 +63,7 @@ export function readPayload(session: ShellSession, opts: ReadOptions): ShellSess
     ...(missed > 0 ? { missed_characters: missed } : {}),
     ...(capped.truncated > 0 ? { truncated_characters: capped.truncated } : {}),
     ...(opts.filterSource !== undefined ? { filter: opts.filterSource } : {}),
+    ...(refused.length ? { network_refused: refused } : {}),
   };
 }
 

@@ -51,6 +51,8 @@ export interface RunResult {
   result: Capped;
   timedOut: boolean;
   sandboxWarnings: string[];
+  /** Connections the egress proxy refused while it ran, with why and how to allow them. */
+  networkRefused: string[];
 }
 
 export interface ManagerOptions {
@@ -194,7 +196,23 @@ export class ShellManager implements Disposable {
     clearTimeout(timer);
     req.signal?.removeEventListener('abort', abort);
     this.shells.delete(session.id);
-    return { info, result: session.result(), timedOut, sandboxWarnings: session.sandboxWarnings };
+    return {
+      info,
+      result: session.result(),
+      timedOut,
+      sandboxWarnings: session.sandboxWarnings,
+      networkRefused: session.takeRefused(),
+    };
+  }
+
+  /**
+   * The egress proxy refused a connection of shell `shellId`; when it could not tell whose, every
+   * running shell hears it (one too many told beats the one that made it not told).
+   */
+  noteRefused(shellId: string | null, reason: string): void {
+    const shell = shellId === null ? undefined : this.shells.get(shellId);
+    const told = shell ? [shell] : [...this.shells.values()].filter((s) => s.status === 'running');
+    for (const s of told) s.noteRefused(reason);
   }
 
   get(id: string): ShellSession | undefined {

@@ -8,11 +8,13 @@ import type { AppConfig } from '../config/schema';
 import type { HomePaths } from '../config/paths';
 import type { SandboxStatus, ShellInfo } from '../../../shared/tools/shell-payload';
 import { findInstallRoot, findLauncher } from '../sandbox/launcher';
-import { Sandbox, type NetworkGrant } from '../sandbox/sandbox';
+import { NetworkService } from '../network/network-service';
+import { Sandbox } from '../sandbox/sandbox';
 import type { WorktreeGrant } from '../sandbox/worktree-grant';
 import type { ShellSink, ShellSubscription } from './output-stream';
 import { limitsFrom, ShellManager } from './shell-manager';
 import { ShellSpawner } from './shell-spawner';
+import type { SessionShellNetwork, ShellNetwork, SpawnNetwork } from './shell-network';
 import { withheldNames } from './credential-env';
 import {
   listShellRecords,
@@ -39,10 +41,11 @@ export interface ShellServiceOptions {
   /** Projects beyond the config (the registry's), denied to shells like configured ones. */
   registeredProjects?: () => Record<string, string>;
   /**
-   * The network a session's shells get (sandbox/network-grant.ts), asked at each spawn; without a
-   * session, what the status in Settings should say. Undefined leaves the network open.
+   * The network of the sessions' shells: by default each session's own egress proxy
+   * (network/network-service.ts) with the rules of configs/app.json and nobody to ask; the host
+   * gives one that knows each session's rules and mode and asks its user. Null leaves it open.
    */
-  network?: (sessionId?: string) => NetworkGrant | undefined;
+  network?: ShellNetwork | null;
   /**
    * A session working in its own git worktree: what its shells get of the repository (the
    * checkout read-only, git's parts writable), for a spawn whose root is in that worktree.
@@ -87,6 +90,8 @@ function replayRecord(
 export class ShellService implements Disposable {
   readonly sandbox: Sandbox;
   private readonly managers = new Map<string, ShellManager>();
+  private readonly networks = new Map<string, SessionShellNetwork>();
+  private readonly network: ShellNetwork | null;
   private readonly tempRoot: string;
   private readonly launcher: string | null;
   private readonly started = new Emitter<SessionShellEvent>();
@@ -112,6 +117,10 @@ export class ShellService implements Disposable {
       // `~/` in sandbox.cache_dirs is the home the shells see.
       userHome: opts.env?.HOME,
     });
+    this.network =
+      opts.network !== undefined
+        ? opts.network
+        : new NetworkService({ config: opts.config, configFile: opts.paths.configFile });
   }
 
   /** Names of the host's environment shells do not get, and those the user allowed (Settings). */
@@ -125,7 +134,18 @@ export class ShellService implements Disposable {
 
   /** The sandbox state shells get under the current config (ABI, or why there is none). */
   sandboxStatus(): Promise<SandboxStatus> {
-    return this.sandbox.status(this.opts.config(), this.opts.network?.());
+    return this.sandbox.status(this.opts.config(), this.network?.statusGrant());
+  }
+
+  /**
+   * The network another confined process of a session gets (a project hook): the same grant and
+   * proxy variables as its shells, so it reaches the session's proxy and listeners and nothing
+   * else. Undefined: the network is open. The caller sets the variables only where the sandbox's
+   * status says the kernel holds the grant (as ShellSpawner does).
+   */
+  async networkFor(sessionId: string, root: string): Promise<SpawnNetwork | undefined> {
+    this.forSession(sessionId);
+    return this.networks.get(sessionId)?.forSpawn(root);
   }
 
   /** The shells of one session, created on first use. */
@@ -140,7 +160,7 @@ export class ShellService implements Disposable {
         launcher: this.launcher,
         tmpDir,
         baseEnv: this.opts.env,
-        network: () => this.opts.network?.(sessionId),
+        network: async (root) => this.networks.get(sessionId)?.forSpawn(root),
         worktree: (root) => this.opts.worktree?.(sessionId, root),
       });
       const m = new ShellManager({
@@ -149,6 +169,11 @@ export class ShellService implements Disposable {
         firstBackground: nextShellNumber(listShellRecords(this.recordsDir(sessionId))),
       });
       manager = m;
+      // The session's network knows its processes by the manager's token, and tells it refusals.
+      const network = this.network?.forSession(sessionId, m.tokenPrefix, (shellId, reason) =>
+        m.noteRefused(shellId, reason),
+      );
+      if (network) this.networks.set(sessionId, network);
       m.onDidStart((shell) => {
         const session = m.get(shell.shell_id);
         if (session?.background) this.records.keep(this.recordsDir(sessionId), session);
@@ -201,6 +226,8 @@ export class ShellService implements Disposable {
     if (!manager) return;
     this.managers.delete(sessionId);
     await manager.dispose();
+    await this.networks.get(sessionId)?.dispose();
+    this.networks.delete(sessionId);
     // The shells' final records land before the session's folder may be removed.
     await this.records.flush();
     rmSync(join(this.tempRoot, `tmp-${sessionId.replace(/[^A-Za-z0-9_-]/g, '_')}`), {
@@ -215,6 +242,8 @@ export class ShellService implements Disposable {
     const all = [...this.managers.values()];
     this.managers.clear();
     await Promise.all(all.map((m) => m.dispose()));
+    await Promise.all([...this.networks.values()].map((n) => n.dispose()));
+    this.networks.clear();
     await this.records.flush();
     rmSync(this.tempRoot, { recursive: true, force: true });
     this.started.dispose();

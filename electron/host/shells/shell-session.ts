@@ -1,7 +1,13 @@
 import type { Disposable } from '../lifecycle/disposable';
 import { Emitter } from '../lifecycle/emitter';
 import type { ShellInfo, ShellStatus } from '../../../shared/tools/shell-payload';
-import { HOST_KILL_MARGIN_MS, MAX_URLS, PIPE_DRAIN_MS, REPLY_SETTLE_MS } from './constants';
+import {
+  HOST_KILL_MARGIN_MS,
+  MAX_REFUSALS_KEPT,
+  MAX_URLS,
+  PIPE_DRAIN_MS,
+  REPLY_SETTLE_MS,
+} from './constants';
 import { HeadTailCollector, type Capped } from './output-cap';
 import { OutputStream, type ShellSink, type ShellSubscription } from './output-stream';
 import { killByToken } from './process-tree';
@@ -48,6 +54,8 @@ export class ShellSession implements Disposable {
   private killReason: KillReason | null = null;
   private endedAt: number | null = null;
   private readonly urls: string[] = [];
+  /** Connections of this shell the egress proxy refused, not yet told to the agent. */
+  private refused: string[] = [];
   lastTouched: number;
   /**
    * How far the agent has read (the `cursor` of its last read, write or kill): a read without a
@@ -74,6 +82,19 @@ export class ShellSession implements Disposable {
     this.whenExited = new Promise((resolve) => this.exitedEmitter.event(resolve));
     child.onData((text) => this.onData(text));
     child.onExit((exit) => this.onExit(exit));
+  }
+
+  /** The proxy refused a connection of this command: the agent reads why in its next result. */
+  noteRefused(reason: string): void {
+    if (!this.refused.includes(reason) && this.refused.length < MAX_REFUSALS_KEPT)
+      this.refused.push(reason);
+  }
+
+  /** The refusals since the last call (each told once). */
+  takeRefused(): string[] {
+    const out = this.refused;
+    this.refused = [];
+    return out;
   }
 
   get status(): ShellStatus {

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import type { AppConfig } from '../config/schema';
 import type { ErrorPayload } from '../../../shared/tools/payload';
 import type { SandboxStatus } from '../../../shared/tools/shell-payload';
-import { rulesOverFd, type NetworkGrant, type Sandbox } from '../sandbox/sandbox';
+import { rulesOverFd, type Sandbox } from '../sandbox/sandbox';
 import type { WorktreeGrant } from '../sandbox/worktree-grant';
 import { DEFAULT_COLS, DEFAULT_ROWS } from './constants';
 import { PipeChild } from './pipe-child';
@@ -10,6 +10,7 @@ import { PtyChild } from './pty-child';
 import { LaunchedPtyChild } from './launched-pty-child';
 import type { ShellChild } from './shell-child';
 import { shellEnv } from './shell-env';
+import type { SpawnNetwork } from './shell-network';
 
 // Turns "run this command" into a process: through the launcher (sandbox and tree supervisor)
 // when it is built, else bash directly with the host's own fallbacks.
@@ -42,8 +43,8 @@ export interface SpawnerOptions {
   /** The TMPDIR shells get. */
   tmpDir: string;
   baseEnv?: NodeJS.ProcessEnv;
-  /** The network a spawn gets (Sandbox.prepare's `network`); undefined leaves it open. */
-  network?: () => NetworkGrant | undefined;
+  /** The network a spawn for `root` gets (its grant and proxy variables); undefined: open. */
+  network?: (root: string) => Promise<SpawnNetwork | undefined>;
   /** What a spawn in this root gets of its session's git worktree (worktree-grant.ts). */
   worktree?: (root: string) => WorktreeGrant | undefined;
 }
@@ -54,20 +55,26 @@ export class ShellSpawner {
   constructor(private readonly opts: SpawnerOptions) {}
 
   async spawn(spec: SpawnSpec): Promise<Spawned | { refused: ErrorPayload }> {
+    const network = await this.opts.network?.(spec.root);
     const prepared = await this.opts.sandbox.prepare({
       config: spec.config,
       root: spec.root,
       tempDirs: [this.opts.tmpDir],
       terminalWriteOnly: spec.tty && !spec.background,
-      network: this.opts.network?.(),
+      network: network?.grant,
       worktree: this.opts.worktree?.(spec.root),
     });
     if ('refused' in prepared) return prepared;
+    // The proxy variables only where the kernel holds the grant: with the network open they would
+    // send well-behaved tools through a policy that everything else goes around.
+    const status = prepared.status;
+    const confined = status.mode === 'landlock' && status.network?.mode === 'proxy';
     const env = shellEnv(this.opts.baseEnv ?? process.env, {
       tty: spec.tty,
       tmpDir: this.opts.tmpDir,
       token: spec.token,
       allow: spec.config.agent.shell_env_allow,
+      ...(confined && network ? { proxy: network.env } : {}),
     });
     const foreground = !spec.background;
     const launcher = this.opts.launcher;

@@ -140,6 +140,7 @@ export const shellTool = defineTool({
       timed_out: run.timedOut,
       ...(run.result.truncated ? { truncated_characters: run.result.truncated } : {}),
       ...(run.info.signal && !run.timedOut ? { signal: run.info.signal } : {}),
+      ...(run.networkRefused.length ? { network_refused: run.networkRefused } : {}),
       sandbox: run.info.sandbox,
       ...(run.sandboxWarnings.length ? { sandbox_warnings: run.sandboxWarnings } : {}),
     };

@@ -23,6 +23,16 @@ export const appSettingsSchema = z.object({
   tool_search: z.enum(['auto', 'on', 'off']),
   /** Mistakes in configs/app.json (unknown keys, bad values that took their default). */
   config_problems: z.array(configProblemSchema),
+  /**
+   * The egress proxy's settings from configs/app.json (sandbox.network): whether confined
+   * processes reach the network only through it, the user's own destinations, and the local ports
+   * they may reach besides their session's own. Shown, not edited: approvals and the file edit them.
+   */
+  network: z.object({
+    confine: z.boolean(),
+    allow: z.array(z.string()),
+    local_ports: z.array(z.number().int()),
+  }),
 });
 export type AppSettings = z.infer<typeof appSettingsSchema>;
 

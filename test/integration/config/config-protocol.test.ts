@@ -64,6 +64,17 @@ describe('configs/app.json over the protocol', () => {
     });
   });
 
+  it("settings carry the egress proxy's allowlist, local ports and switch from app.json", async () => {
+    h = await Harness.start({
+      config: { sandbox: { network: { allow: ['*.npmjs.org'], local_ports: [5432] } } },
+    });
+    expect((await h.invoke('settings.get', {})).network).toEqual({
+      confine: true,
+      allow: ['*.npmjs.org'],
+      local_ports: [5432],
+    });
+  });
+
   it('a host whose app.json is broken still starts, with defaults, and says why', async () => {
     const errors: string[] = [];
     vi.spyOn(console, 'warn').mockImplementation((line: string) => void errors.push(line));

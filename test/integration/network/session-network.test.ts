@@ -93,7 +93,7 @@ async function world(
     refusals.push({ shellId, reason }),
   );
   cleanups.push(() => net.dispose());
-  const { proxyPort } = await net.forSpawn(ROOT);
+  const { proxyPort } = (await net.forSpawn(ROOT))!;
   return {
     net,
     port: proxyPort,
@@ -278,10 +278,10 @@ describe('addresses and local ports', () => {
     );
     other.socket.destroy();
     // What a process spawned now may connect to directly: the proxy and this session's listener.
-    const spawn = await w.net.forSpawn(ROOT);
-    expect(spawn.connectPorts).toContain(w.port);
-    expect(spawn.connectPorts).toContain(mine.port);
-    expect(spawn.connectPorts).not.toContain(theirs.port);
+    const spawn = (await w.net.forSpawn(ROOT))!;
+    expect(spawn.grant.connectPorts).toContain(w.port);
+    expect(spawn.grant.connectPorts).toContain(mine.port);
+    expect(spawn.grant.connectPorts).not.toContain(theirs.port);
   });
 
   test('a port the user lists is reachable, unless the app holds it', async () => {
@@ -296,9 +296,9 @@ describe('addresses and local ports', () => {
     });
     const t = await openTunnel(w.port, `localhost:${listed.port}`);
     expect((await readAll(t.socket)).toString()).toBe('LISTED');
-    const spawn = await w.net.forSpawn(ROOT);
-    expect(spawn.connectPorts).toEqual(expect.arrayContaining([w.port, listed.port]));
-    expect(spawn.connectPorts).not.toContain(appPort);
+    const spawn = (await w.net.forSpawn(ROOT))!;
+    expect(spawn.grant.connectPorts).toEqual(expect.arrayContaining([w.port, listed.port]));
+    expect(spawn.grant.connectPorts).not.toContain(appPort);
   });
 
   test('an allowed name resolving to a private address is refused; a public address of the same name is used', async () => {

@@ -11,6 +11,11 @@ import {
 } from '../../../electron/host/sandbox/launcher';
 import type { NetworkGrant } from '../../../electron/host/sandbox/sandbox';
 import { ShellService } from '../../../electron/host/shells/shell-service';
+import type { ShellNetwork } from '../../../electron/host/shells/shell-network';
+import {
+  NetworkService,
+  type NetworkServiceOptions,
+} from '../../../electron/host/network/network-service';
 import type { ShellManager } from '../../../electron/host/shells/shell-manager';
 import { tempDir } from '../../helpers/temp';
 
@@ -43,9 +48,27 @@ export interface AttackWorld {
   dispose(): Promise<void>;
 }
 
+/** A network of fixed ports and no proxy: what the launcher's own tests give. */
+function fixedNetwork(grant: NetworkGrant): ShellNetwork {
+  return {
+    statusGrant: () => grant,
+    forSession: () => ({ forSpawn: async () => ({ grant, env: {} }), dispose() {} }),
+  };
+}
+
+/**
+ * `network`: fixed ports (the launcher's tests); absent, each session's egress proxy as in the
+ * app, with `config` (top-level keys of configs/app.json, `sandbox` say) for its policy and
+ * `egress` for what tests replace (the resolver, the address kinds, the session's policy, asking).
+ */
 export function attackWorld(
   agent: Record<string, unknown> = {},
-  opts: { env?: NodeJS.ProcessEnv; network?: NetworkGrant } = {},
+  opts: {
+    env?: NodeJS.ProcessEnv;
+    network?: NetworkGrant;
+    config?: Record<string, unknown>;
+    egress?: Partial<NetworkServiceOptions>;
+  } = {},
 ): AttackWorld {
   const t = tempDir('mewbo-attack-');
   const base = realpathSync(t.dir);
@@ -62,13 +85,16 @@ export function attackWorld(
   const config = parseConfig({
     projects: { project: { path: root }, other: { path: other } },
     agent,
+    ...opts.config,
   });
   const service = new ShellService({
     paths,
     config: () => config,
     log: () => {},
     env: opts.env,
-    network: () => opts.network,
+    network: opts.network
+      ? fixedNetwork(opts.network)
+      : new NetworkService({ config: () => config, configFile: paths.configFile, ...opts.egress }),
   });
   const shells = service.forSession('s_attack01');
   return {

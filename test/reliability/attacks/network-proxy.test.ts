@@ -53,7 +53,7 @@ async function sessionProxy(
     addressKind,
   }).forSession('s_attack', 'attack.', () => {});
   cleanups.push(() => net.dispose());
-  return (await net.forSpawn('/work/project')).proxyPort;
+  return (await net.forSpawn('/work/project'))!.proxyPort;
 }
 
 async function appWebHost(): Promise<{ port: number; page: string }> {

@@ -24,10 +24,11 @@ type Line = { tone: 'ok' | 'warn'; text: string };
 
 /** What a confined command reaches on the network, in one line. */
 function networkLine(n: NetworkStatus | undefined): Line {
-  if (n?.mode === 'proxy') {
-    const ports = n.connect_ports.length ? `local port ${n.connect_ports.join(', ')}` : 'nothing';
-    return { tone: 'ok', text: `Network: only ${ports}, on this machine; no UDP, no raw sockets.` };
-  }
+  if (n?.mode === 'proxy')
+    return {
+      tone: 'ok',
+      text: 'Network: only through its session’s egress proxy (the destinations below, or those you approve), plus ports its session listens on and the listed local ports; no UDP, no raw sockets.',
+    };
   return { tone: 'warn', text: `Network: open (${n?.reason ?? 'not confined'}).` };
 }
 
@@ -42,6 +43,36 @@ function policyFilesLine(p: PolicyFilesStatus | undefined): Line {
     tone: 'warn',
     text: `Project settings, hooks, .mcp.json and git hooks and config: writable by shells (${p?.reason ?? 'not held'}).`,
   };
+}
+
+/** The user's own destinations and local ports (configs/app.json sandbox.network). */
+function NetworkAllowlist({ network }: { network: AppSettings['network'] }) {
+  if (!network.confine)
+    return (
+      <p className="muted small">
+        sandbox.network.confine is false in configs/app.json: the network of shells is open.
+      </p>
+    );
+  return (
+    <div aria-label="Network allowlist">
+      <p className="muted small">
+        Allowed everywhere without asking (sandbox.network.allow):{' '}
+        {network.allow.length ? (
+          network.allow.map((d) => (
+            <code key={d} className="network-destination">
+              {d}
+            </code>
+          ))
+        ) : (
+          <span>none yet: approvals add Network(…) rules, listed under Permissions</span>
+        )}
+      </p>
+      <p className="muted small">
+        Local ports besides a session’s own (sandbox.network.local_ports):{' '}
+        {network.local_ports.length ? network.local_ports.join(', ') : 'none'}
+      </p>
+    </div>
+  );
 }
 
 /** What the sandbox really does on this machine: the ABI, or why shells are not confined. */
@@ -185,6 +216,7 @@ export function AgentSettings() {
             ))}
           </div>
         )}
+        <NetworkAllowlist network={s.network} />
         <p className="muted small">
           Not covered: unix sockets, a second mount of a denied path, what a service outside the
           shell does for it.
