@@ -37,3 +37,12 @@ export function permissionModeOption(value: string | undefined): PermissionMode 
   }
   return mode;
 }
+
+/** A --port flag: 0 (a free port) to 65535; undefined when absent. */
+export function portOption(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65535)
+    throw new UsageError(`--port: not a port number: ${value}`);
+  return port;
+}

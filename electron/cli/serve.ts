@@ -5,7 +5,7 @@ import { homePaths } from '../host/config/paths';
 import { WebServer, type WebServerOptions } from '../web/web-server';
 import { loadOrCreateWebSecret } from '../web/web-secret';
 import { rememberedPort, rememberPort, webSecretFile } from '../web/web-host-state';
-import { parseCliArgs, UsageError, type CliCommand } from './command';
+import { parseCliArgs, portOption, type CliCommand } from './command';
 
 const usage = `Usage: mewbo serve [--port N] [--host H] [--open]
 
@@ -57,9 +57,7 @@ export const serveCommand = (startedUp: () => void): CliCommand => ({
       args: argv,
       options: { port: { type: 'string' }, host: { type: 'string' }, open: { type: 'boolean' } },
     });
-    const explicit = values.port === undefined ? undefined : Number(values.port);
-    if (explicit !== undefined && (!Number.isInteger(explicit) || explicit < 0 || explicit > 65535))
-      throw new UsageError(`--port: not a port number: ${values.port}`);
+    const explicit = portOption(values.port);
     const paths = homePaths();
     // The host's web.loginLink command asks the server, which needs the host's router first.
     const links: { server?: WebServer } = {};

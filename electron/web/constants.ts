@@ -53,3 +53,29 @@ export const LOGIN_PROOF_WINDOW_MS = 60_000;
 
 /** Bytes of the persisted web secret and of each login code (256 bits: not guessable). */
 export const SECRET_BYTES = 32;
+
+// `mewbo mcp --http`, the tool server over Streamable HTTP (mcp-http-server.ts).
+
+/** The one path the Streamable HTTP endpoint answers on (the spec's examples and most clients use it). */
+export const MCP_HTTP_PATH = '/mcp';
+
+/**
+ * Sessions kept at once; a new one past this closes the one used longest ago. Each holds a tool
+ * server and its replay buffer. A person connects an editor or two; clients that never send
+ * DELETE (most do not, on exit) would otherwise grow the map for as long as the server runs.
+ */
+export const MAX_MCP_SESSIONS = 32;
+
+/**
+ * Messages a session keeps for resumption (a client that lost an SSE stream asks for what came
+ * after its Last-Event-ID). Enough for a long call's progress notifications and its result; older
+ * ones are dropped, and a client resuming from before them gets nothing replayed.
+ */
+export const MAX_MCP_REPLAY_EVENTS = 1_000;
+
+/** Largest request body (bytes): room for big edit payloads, like the stdio server's message limit. */
+export const MAX_MCP_BODY_BYTES = 64 * 1024 * 1024;
+
+/** Request headers within this long, the whole request within the next (slowloris, as in the web host). */
+export const MCP_HEADERS_TIMEOUT_MS = 10_000;
+export const MCP_REQUEST_TIMEOUT_MS = 60_000;

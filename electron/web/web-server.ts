@@ -6,6 +6,7 @@ import { RpcConnection } from '../host/rpc/connection';
 import type { Router } from '../host/rpc/router';
 import type { Disposable } from '../host/lifecycle/disposable';
 import { serveStatic } from './static-files';
+import { isOwnHost, isOwnOrigin } from './loopback-request';
 import { requestPath, requestQuery } from './request-path';
 import { LoginCodes, type Clock } from './login-codes';
 import { answerChallenge, CHALLENGE_HEADER, LoginProofVerifier, PROOF_HEADER } from './login-proof';
@@ -130,42 +131,17 @@ export class WebServer implements Disposable {
 
   private onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     if (requestPath(req.url) !== '/ws') return refuse(socket, 404, 'Not Found');
-    if (!this.ownHost(req) || !this.ownOrigin(req) || !this.loggedIn(req))
+    if (
+      !isOwnHost(req, this.port, this.opts.host) ||
+      !isOwnOrigin(req, this.port, this.opts.host) ||
+      !this.loggedIn(req)
+    )
       return refuse(socket, 403, 'Forbidden');
     this.wss.handleUpgrade(req, socket, head, (ws) => this.onSocket(ws));
   }
 
   private loggedIn(req: IncomingMessage): boolean {
     return sameSecret(readCookie(req.headers.cookie, cookieName(this.port)), this.cookie);
-  }
-
-  /**
-   * The Host header names this server (a DNS-rebinding page reaches 127.0.0.1 under its own
-   * name, and must not be taken for the app).
-   */
-  private ownHost(req: IncomingMessage): boolean {
-    const names = new Set(['127.0.0.1', 'localhost', '[::1]', this.opts.host ?? '127.0.0.1']);
-    const host = req.headers.host ?? '';
-    const colon = host.lastIndexOf(':');
-    return colon > 0 && names.has(host.slice(0, colon)) && host.slice(colon + 1) === `${this.port}`;
-  }
-
-  /** Browsers always send Origin; it must be this server. Non-browser clients send none. */
-  private ownOrigin(req: IncomingMessage): boolean {
-    const origin = req.headers.origin;
-    if (origin === undefined) return true;
-    try {
-      const o = new URL(origin);
-      return (
-        (o.hostname === '127.0.0.1' ||
-          o.hostname === 'localhost' ||
-          o.hostname === '[::1]' ||
-          o.hostname === (this.opts.host ?? '127.0.0.1')) &&
-        o.port === String(this.port)
-      );
-    } catch {
-      return false;
-    }
   }
 
   private onSocket(ws: WebSocket): void {
@@ -224,7 +200,7 @@ export class WebServer implements Disposable {
   private onLogin(req: IncomingMessage, res: ServerResponse): void {
     const code = requestQuery(req.url!).get('code') ?? '';
     const headers = { 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' };
-    if (!this.ownHost(req) || !code || !this.codes.redeem(code)) {
+    if (!isOwnHost(req, this.port, this.opts.host) || !code || !this.codes.redeem(code)) {
       res
         .writeHead(403, { ...headers, 'content-type': 'text/plain; charset=utf-8' })
         .end(
@@ -251,7 +227,7 @@ export class WebServer implements Disposable {
       return;
     }
     if (
-      !this.ownHost(req) ||
+      !isOwnHost(req, this.port, this.opts.host) ||
       !this.proofs.verify(req.headers[PROOF_HEADER] as string, req.headers.host!)
     ) {
       res.writeHead(403, { 'content-type': 'text/plain' }).end('login proof refused\n');
@@ -273,7 +249,7 @@ export class WebServer implements Disposable {
       res.writeHead(405, { allow: 'POST' }).end();
       return;
     }
-    const answer = this.ownHost(req)
+    const answer = isOwnHost(req, this.port, this.opts.host)
       ? answerChallenge(this.opts.secret, req.headers.host!, `${req.headers[CHALLENGE_HEADER]}`)
       : null;
     if (!answer) {

@@ -2,7 +2,9 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   CallToolRequestSchema,
+  ErrorCode,
   ListToolsRequestSchema,
+  McpError,
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { errorPayload, isErrorPayload, type ToolPayload } from '../../../shared/tools/payload';
@@ -16,7 +18,9 @@ import { exposedTools, refusalFor } from './exposed-tools';
 // Serves built-in tools to an MCP client with the low-level SDK Server: the schema each tool
 // lists is its zod parameters as JSON Schema, and a call returns the tool's payload as JSON text
 // (isError for an error payload). Nothing a tool does can take the server down: bad arguments,
-// refusals and exceptions all come back as error results.
+// refusals and exceptions all come back as error results. A name that is no tool here is the
+// protocol error the spec asks for (-32602, invalid params), not a result: the client asked for
+// something that does not exist, and no tool ran.
 
 export interface ToolServerOptions {
   tools: readonly AnyTool[];
@@ -53,24 +57,24 @@ export class McpToolServer extends DisposableObject {
         annotations: { readOnlyHint: t.flags.readOnly, destructiveHint: !t.flags.readOnly },
       })),
     }));
-    this.server.setRequestHandler(CallToolRequestSchema, async (request, extra) =>
-      result(await this.call(request.params.name, request.params.arguments, extra.signal)),
-    );
+    this.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+      const tool = this.tools.get(request.params.name);
+      if (!tool) {
+        throw new McpError(
+          ErrorCode.InvalidParams,
+          `Unknown tool: '${request.params.name}'; available: ${[...this.tools.keys()].join(', ')}`,
+        );
+      }
+      return result(await this.call(tool, request.params.arguments, extra.signal));
+    });
   }
 
   async connect(transport: Transport): Promise<void> {
     await this.server.connect(transport);
   }
 
-  /** Runs one call; always resolves to a payload. */
-  async call(name: string, rawArgs: unknown, signal: AbortSignal): Promise<ToolPayload> {
-    const tool = this.tools.get(name);
-    if (!tool) {
-      return errorPayload(
-        'unknown_tool',
-        `No tool named '${name}' is served here; available: ${[...this.tools.keys()].join(', ')}`,
-      );
-    }
+  /** Runs one call of a served tool; always resolves to a payload. */
+  private async call(tool: AnyTool, rawArgs: unknown, signal: AbortSignal): Promise<ToolPayload> {
     const parsed = parseToolArgs(tool, rawArgs);
     if (!parsed.ok) return parsed.error;
     const refusal = refusalFor(tool, parsed.args, this.opts.mode);
@@ -83,7 +87,7 @@ export class McpToolServer extends DisposableObject {
     try {
       return await tool.run(ctx, parsed.args);
     } catch (err) {
-      return errorPayload('tool_failed', `${name} failed: ${(err as Error).message}`);
+      return errorPayload('tool_failed', `${tool.name} failed: ${(err as Error).message}`);
     }
   }
 }

@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLI, makeFixture, type Fixture } from '../../unit/tools/harness';
 
@@ -101,8 +102,12 @@ describe('mewbo mcp', () => {
       code: 'invalid_args',
       message: expect.stringMatching(/limit: /),
     });
-    const unknown = await c.callTool({ name: 'nope', arguments: {} });
-    expect(payloadOf(unknown)).toMatchObject({ code: 'unknown_tool' });
+    // An unknown tool is a protocol error (-32602, invalid params), as the spec says, not a result.
+    const unknown = await c.callTool({ name: 'nope', arguments: {} }).catch((e: unknown) => e);
+    expect(unknown).toMatchObject({
+      code: ErrorCode.InvalidParams,
+      message: /Unknown tool: 'nope'/,
+    });
     expect((await c.callTool({ name: 'aider_list_dir_tool', arguments: {} })).isError).toBe(false);
   });
 
