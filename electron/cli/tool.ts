@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { isErrorPayload } from '../../shared/tools/payload';
-import { builtinTools, findBuiltinTool } from '../host/tools/builtin-tools';
+import { builtinToolLoaders, loadBuiltinTool } from '../host/tools/builtin-tool-loaders';
 import { parseToolArgs } from '../host/tools/parse-args';
 import { createStandaloneContext } from '../host/tools/standalone-context';
 import { parseCliArgs, UsageError, type CliCommand } from './command';
@@ -14,7 +14,7 @@ Runs one built-in tool without a model and prints its JSON payload on stdout.
   --args JSON  the tool's arguments as a JSON object (default {}); @FILE reads them from a file,
                - from stdin (for large edit payloads)
 Exit status: 0 for a success payload, 1 for an error payload, 2 for bad usage.
-Tools: ${builtinTools.map((t) => t.name).join(', ')}`;
+Tools: ${Object.keys(builtinToolLoaders).join(', ')}`;
 
 async function readArgsText(spec: string): Promise<string> {
   if (spec === '-') {
@@ -60,7 +60,7 @@ export const toolCommand: CliCommand = {
     const [name, ...extra] = parsed.positionals;
     if (!name) throw new UsageError('missing tool NAME');
     if (extra.length) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`);
-    const tool = findBuiltinTool(name);
+    const tool = await loadBuiltinTool(name);
     if (!tool) throw new UsageError(`unknown tool '${name}'`);
     const root = rootOption(parsed.values.root);
     const check = parseToolArgs(
@@ -71,6 +71,9 @@ export const toolCommand: CliCommand = {
 
     const standalone = await createStandaloneContext({
       root,
+      // A read-only tool (read_file, list_dir, lsp_tool) runs no shell and writes no policy file:
+      // that code is not loaded for it.
+      readOnly: tool.flags.readOnly && !tool.classify,
       onEvent: (event) => process.stderr.write(`event: ${JSON.stringify(event)}\n`),
     });
     try {

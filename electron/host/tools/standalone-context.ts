@@ -4,7 +4,6 @@ import { homePaths } from '../config/paths';
 import { DisposableStore, toDisposable } from '../lifecycle/disposable';
 import type { SessionEventBody } from '../../../shared/protocol/events';
 import { narrowRoot } from '../fs/safe-path';
-import { userPolicyAllowance } from '../rules/policy-writes';
 import type { ToolServices } from './services';
 import { standaloneServiceFactories, type ServiceFactory } from './standalone-services';
 import type { ToolContext } from './tool';
@@ -18,6 +17,11 @@ export interface StandaloneOptions {
   /** Receives what a tool emits (todos, panels...); there is no session log to append to. */
   onEvent?: (event: SessionEventBody) => void;
   dedupReads?: boolean;
+  /**
+   * Only read-only tools run in this context (`mewbo tool read_file`): it gets no shell service
+   * and writes no policy file, so neither their code nor the user's rules are loaded.
+   */
+  readOnly?: boolean;
   factories?: ServiceFactory[];
 }
 
@@ -44,6 +48,7 @@ export async function createStandaloneContext(opts: StandaloneOptions): Promise<
         home,
         store,
         dedupReads: opts.dedupReads ?? true,
+        readOnly: opts.readOnly ?? false,
       });
       // Descriptors, not values: a service a factory builds on first use stays a getter.
       Object.defineProperties(services, Object.getOwnPropertyDescriptors(part));
@@ -62,8 +67,11 @@ export async function createStandaloneContext(opts: StandaloneOptions): Promise<
     async emit(event) {
       opts.onEvent?.(event);
     },
-    // Nobody can approve here: a policy file is written only where the user's own rule names it.
-    allowsPolicyWrite: await userPolicyAllowance(home.configFile),
+    // Nobody can approve here: a policy file is written only where the user's own rule names it
+    // (and never in a read-only context: absent, nothing is written).
+    allowsPolicyWrite: opts.readOnly
+      ? undefined
+      : await (await import('../rules/policy-writes')).userPolicyAllowance(home.configFile),
   };
   return { ctx, dispose: () => store.dispose() };
 }

@@ -4,7 +4,7 @@ import type { DisposableStore } from '../lifecycle/disposable';
 import { ReadState } from './read-state';
 import type { ToolServices } from './services';
 import { lazyLspService } from '../lsp/lazy-lsp';
-import { ShellService } from '../shells/shell-service';
+import type { ShellService } from '../shells/shell-service';
 import { WorkspaceTrust } from '../trust/workspace-trust';
 
 // The services a tool gets when it runs without a session or a model (`mewbo tool`, `mewbo mcp`).
@@ -18,6 +18,8 @@ export interface StandaloneEnv {
   store: DisposableStore;
   /** Whether read_file deduplicates repeated reads (off for MCP: its client's context is unknown). */
   dedupReads: boolean;
+  /** Only read-only tools run (StandaloneOptions.readOnly): services they never use are left out. */
+  readOnly: boolean;
 }
 
 export type ServiceFactory = (
@@ -43,9 +45,12 @@ export const standaloneServiceFactories: ServiceFactory[] = [
       }),
     };
   },
-  (env) => {
-    // Built on first use: a run of read_file or list_dir never starts the shell machinery (its
+  async (env) => {
+    // A read-only run loads no shell code at all (issue #26 part 4). Otherwise the service is
+    // built on first use: a run of read_file or list_dir never starts the shell machinery (its
     // temp directory, the launcher lookup, the sandbox probe), issue #18 start-up.
+    if (env.readOnly) return {};
+    const { ShellService } = await import('../shells/shell-service');
     let shells: ShellService | undefined;
     return {
       get shells() {
