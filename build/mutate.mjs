@@ -12,7 +12,7 @@
 // the lowest module. Not in CI and not in `npm test`: see README "Mutation testing".
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -89,6 +89,12 @@ function main() {
   const force = args.includes('--force');
   // --concurrency=N: test runners for this run (default from build/stryker.config.json: 2).
   const concurrency = args.find((a) => a.startsWith('--concurrency='))?.split('=')[1];
+  // --file=PATH (one of the module's files) and --tests=GLOB narrow one module's run to one file
+  // and the tests that exercise it: a file of a slow module is judged in minutes, not an hour.
+  const file = args.find((a) => a.startsWith('--file='))?.slice('--file='.length);
+  const testsOverride = args
+    .filter((a) => a.startsWith('--tests='))
+    .map((a) => a.slice('--tests='.length));
   const wanted = args.filter((a) => !a.startsWith('--'));
   const names = wanted.length ? wanted : Object.keys(MODULES);
   for (const name of names) {
@@ -104,11 +110,20 @@ function main() {
   if (built.status !== 0) throw new Error('build/build.mjs --node-only failed');
   const base = JSON.parse(readFileSync(join(root, 'build/stryker.config.json'), 'utf8'));
   mkdirSync(join(root, 'reports', 'mutation'), { recursive: true });
+  if ((file || testsOverride.length) && names.length !== 1)
+    throw new Error('--file and --tests narrow one module: name it');
   const rows = [];
   for (const name of names) {
-    const { mutate, tests } = MODULES[name];
-    const report = join('reports', 'mutation', `${name}.json`);
-    const config = join('reports', 'mutation', `${name}.config.json`);
+    const module = MODULES[name];
+    const covers = (m) => m === file || (m.endsWith('/*.ts') && `${dirname(file)}/*.ts` === m);
+    if (file && !module.mutate.some(covers))
+      throw new Error(`${file} is not among module ${name}'s files: ${module.mutate.join(', ')}`);
+    const mutate = file ? [file] : module.mutate;
+    const tests = testsOverride.length ? testsOverride : module.tests;
+    // A narrowed run keeps its own results: its incremental file must not stand for the module's.
+    const label = file ? `${name}.${basename(file, '.ts')}` : name;
+    const report = join('reports', 'mutation', `${label}.json`);
+    const config = join('reports', 'mutation', `${label}.config.json`);
     writeFileSync(
       join(root, config),
       JSON.stringify(
@@ -118,7 +133,7 @@ function main() {
           vitest: { configFile: 'test/vitest.mutate.config.ts', related: false },
           jsonReporter: { fileName: report },
           incremental: true,
-          incrementalFile: join('reports', 'mutation', `${name}.incremental.json`),
+          incrementalFile: join('reports', 'mutation', `${label}.incremental.json`),
           force,
           ...(concurrency ? { concurrency: Number(concurrency) } : {}),
         },
@@ -143,7 +158,11 @@ function main() {
       process.exitCode = 1;
       continue;
     }
-    rows.push({ name, minutes, ...count(JSON.parse(readFileSync(join(root, report), 'utf8'))) });
+    rows.push({
+      name: label,
+      minutes,
+      ...count(JSON.parse(readFileSync(join(root, report), 'utf8'))),
+    });
   }
   if (!rows.length) return;
   console.log('\nmodule        score  killed survived timeout no-coverage  minutes');

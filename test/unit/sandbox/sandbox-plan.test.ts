@@ -9,6 +9,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { afterEach, describe, expect, test } from 'vitest';
 import { parseConfig } from '../../../electron/host/config/load-config';
 import {
@@ -958,6 +959,70 @@ describe('the Sandbox', () => {
       expect(prepared.warnings).toEqual([
         `sandbox: ${root}/.git/hooks/nested/pre-commit has another hard link: a command can change it through that name`,
       ]);
+    });
+
+    test('a project with no .git at all still has its other policy files held', async () => {
+      const root = scratch();
+      mk(root, '.mewbo');
+      const prepared = await prepare(linux('{"abi":4,"net":true,"mount_ns":true}'), root);
+      expect(mounts(prepared.rules)).toEqual([`pin ${root}`, `hold ${root}/.mewbo`]);
+    });
+
+    // The hard-link walk is breadth first: `.claude` (entry 1), `.claude/a` (2), a's `plain`
+    // files and `b` (3 to plain + 3), then b's `linked` file.
+    const walkTree = (plain: number) => {
+      const root = scratch();
+      const b = mk(root, '.claude', 'a', 'b');
+      for (let i = 0; i < plain; i++) writeFileSync(join(dirname(b), `f${i}`), '');
+      writeFileSync(join(root, 'elsewhere'), '');
+      linkSync(join(root, 'elsewhere'), join(b, 'linked'));
+      return { root, linked: join(b, 'linked') };
+    };
+
+    test('the hard-link walk of a held directory looks at 2,000 entries and no more', async () => {
+      const sb = linux('{"abi":4,"net":true,"mount_ns":true}');
+      const within = walkTree(1996); // `linked` is entry 2,000
+      expect((await prepare(sb, within.root)).warnings).toEqual([
+        `sandbox: ${within.linked} has another hard link: a command can change it through that name`,
+      ]);
+      const beyond = walkTree(1997); // `linked` is entry 2,001
+      const prepared = await prepare(sb, beyond.root);
+      expect(prepared.warnings).toEqual([]);
+      expect(mounts(prepared.rules)).toEqual([`pin ${beyond.root}`, `hold ${beyond.root}/.claude`]);
+    });
+
+    test('the hard-link walk does not follow a symbolic link out of a held directory', async () => {
+      const root = scratch();
+      const outside = mk(scratch(), 'shared');
+      writeFileSync(join(outside, 'a'), '');
+      linkSync(join(outside, 'a'), join(outside, 'b'));
+      mk(root, '.claude');
+      symlinkSync(outside, join(root, '.claude', 'shared'));
+      const prepared = await prepare(linux('{"abi":4,"net":true,"mount_ns":true}'), root);
+      expect(prepared.warnings).toEqual([]);
+      expect(mounts(prepared.rules)).toEqual([`pin ${root}`, `hold ${root}/.claude`]);
+    });
+
+    test('an entry of a held directory too long to look at stops neither the walk nor the plan', async () => {
+      const root = scratch();
+      // Folders nested past 3,900 characters, then a name that takes the path past PATH_MAX
+      // (4,096): the directory lists it, but lstat of its path fails (ENAMETOOLONG).
+      let deep = mk(root, '.claude');
+      while (deep.length < 3900) deep = mk(deep, 'd'.repeat(200));
+      const made = spawnSync('sh', ['-c', ': > "$1"', 'sh', 'n'.repeat(250)], { cwd: deep });
+      expect(made.status).toBe(0);
+      writeFileSync(join(root, 'elsewhere'), '');
+      linkSync(join(root, 'elsewhere'), join(root, '.claude', 'linked'));
+      try {
+        const prepared = await prepare(linux('{"abi":4,"net":true,"mount_ns":true}'), root);
+        expect(mounts(prepared.rules)).toEqual([`pin ${root}`, `hold ${root}/.claude`]);
+        expect(prepared.warnings).toEqual([
+          `sandbox: ${root}/.claude/linked has another hard link: a command can change it through that name`,
+        ]);
+      } finally {
+        // rmSync cannot name it either.
+        spawnSync('sh', ['-c', 'rm -f -- "$1"', 'sh', 'n'.repeat(250)], { cwd: deep });
+      }
     });
 
     test('where no mount namespace can be made, nothing is sent and the status says writable, with why', async () => {
