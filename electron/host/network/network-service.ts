@@ -3,7 +3,7 @@ import { rulesFromSource, type LoadedRule } from '../rules/permission-rules';
 import { readSettingsSources } from '../rules/settings-sources';
 import { realPathLoose } from '../sandbox/real-path';
 import type { NetworkGrant } from '../sandbox/sandbox';
-import type { ShellNetwork } from '../shells/shell-network';
+import type { SessionProcesses, ShellNetwork } from '../shells/shell-network';
 import { addressClassifier, type AddressKind } from './address-kind';
 import { parseDomainPattern } from './domain-pattern';
 import type { AllowEntry } from './network-policy';
@@ -93,12 +93,12 @@ export class NetworkService implements ShellNetwork {
   /** A session's network; `refused` tells the shell that made a refused connection. */
   forSession(
     sessionId: string,
-    tokenPrefix: string,
+    processes: SessionProcesses,
     refused: (shellId: string | null, reason: string) => void,
   ): SessionNetwork {
     const ask = this.opts.ask;
     return new SessionNetwork({
-      tokenPrefix,
+      processes,
       refused,
       resolver: this.opts.resolver ?? systemResolver,
       ...(this.opts.askTimeoutMs ? { askTimeoutMs: this.opts.askTimeoutMs } : {}),

@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net';
 import type { PermissionMode } from '../config/schema';
-import type { SessionShellNetwork, SpawnNetwork } from '../shells/shell-network';
+import type { SessionProcesses, SessionShellNetwork, SpawnNetwork } from '../shells/shell-network';
 import type { LoadedRule } from '../rules/permission-rules';
 import { processesWithToken, tokenOf } from '../shells/process-tree';
 import type { AddressKind } from './address-kind';
@@ -44,8 +44,8 @@ export interface NetworkAsk {
 export type AskAnswer = { allow: true } | { allow: false; reason: string };
 
 export interface SessionNetworkOptions {
-  /** MEWBO_SHELL_TOKEN prefix of this session's processes (ShellManager.tokenPrefix). */
-  tokenPrefix: string;
+  /** The session's processes: their token prefix, and whether a shell of theirs runs. */
+  processes: SessionProcesses;
   /** The policy's inputs for the session's project (or scratch directory), read per connection. */
   facts(root: string): Promise<PolicyFacts>;
   /** sandbox.network.confine: false leaves the network of new processes open. */
@@ -94,13 +94,22 @@ export class SessionNetwork implements SessionShellNetwork {
     if (!this.opts.confine()) return undefined;
     this.root = root;
     const proxy = await this.port();
+    const spawned = (connectPorts: number[]) => ({
+      proxyPort: proxy,
+      grant: { connectPorts },
+      env: proxyEnv(proxy),
+    });
+    // Reading the socket table and every process's environment is most of what confinement adds
+    // to a shell's start: done only when there is something to find or to exclude.
+    const running = this.opts.processes.running();
+    const listed = this.opts.localPorts();
+    if (!running && listed.length === 0) return spawned([proxy]);
     const table = tcpTable();
     const app = new Set(listenersOf(['self'], table).map((e) => e.local.port));
-    const own = this.sessionListeners(table).map((e) => e.local.port);
-    const connectPorts = [...new Set([proxy, ...own, ...this.opts.localPorts()])].filter(
-      (p) => p === proxy || !app.has(p),
+    const own = running ? this.sessionListeners(table).map((e) => e.local.port) : [];
+    return spawned(
+      [...new Set([proxy, ...own, ...listed])].filter((p) => p === proxy || !app.has(p)),
     );
-    return { proxyPort: proxy, grant: { connectPorts }, env: proxyEnv(proxy) };
   }
 
   /** Connections waiting for the user's decision now. */
@@ -111,7 +120,7 @@ export class SessionNetwork implements SessionShellNetwork {
   }
 
   private sessionListeners(table: readonly TcpEntry[]): TcpEntry[] {
-    return listenersOf(processesWithToken(this.opts.tokenPrefix), table);
+    return listenersOf(processesWithToken(this.opts.processes.tokenPrefix), table);
   }
 
   private async decide(target: Target, client: Socket, signal: AbortSignal): Promise<Admission> {
@@ -250,12 +259,12 @@ export class SessionNetwork implements SessionShellNetwork {
         e.local.port === client.remotePort && e.remote.port === client.localPort && e.inode > 0,
     );
     if (!entry) return null;
-    for (const pid of processesWithToken(this.opts.tokenPrefix)) {
+    for (const pid of processesWithToken(this.opts.processes.tokenPrefix)) {
       if (!socketInodesOf(pid).has(entry.inode)) continue;
       const token = tokenOf(pid);
       if (!token) continue;
       // A token is `<manager prefix><shell id>.`.
-      return token.slice(this.opts.tokenPrefix.length).replace(/\.$/, '') || null;
+      return token.slice(this.opts.processes.tokenPrefix.length).replace(/\.$/, '') || null;
     }
     return null;
   }

@@ -223,6 +223,12 @@ export class ShellManager implements Disposable {
     return [...this.shells.values()].map((s) => s.info());
   }
 
+  /** Whether a command of this manager is still running (its launcher, so its tree, alive). */
+  hasRunning(): boolean {
+    for (const s of this.shells.values()) if (s.status === 'running') return true;
+    return false;
+  }
+
   /** The background shell `id`, checked against the caller's cursor; an error payload otherwise. */
   private lookup(id: string, cursor?: number): ShellSession | ErrorPayload {
     const session = this.shells.get(id);

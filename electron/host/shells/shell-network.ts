@@ -18,14 +18,28 @@ export interface SessionShellNetwork extends Disposable {
   forSpawn(root: string): Promise<SpawnNetwork | undefined>;
 }
 
+/** How a session's network knows the session's processes (its ShellManager). */
+export interface SessionProcesses {
+  /** MEWBO_SHELL_TOKEN prefix of every process the session started (ShellManager.tokenPrefix). */
+  tokenPrefix: string;
+  /**
+   * Whether one of the session's shells is running. Without one, a spawn is granted no listener
+   * of the session's directly, and the host skips the scans of /proc that would find them (the
+   * cost of a shell's start-up, issue 25): the launcher kills a command's whole tree when it
+   * ends, so a listener of the session's needs a running shell. A process that outlived its
+   * launcher (killed from outside) is still reached through the proxy, which looks per connection.
+   */
+  running(): boolean;
+}
+
 export interface ShellNetwork {
   /**
-   * A session's network. `tokenPrefix` marks the session's processes (ShellManager.tokenPrefix);
-   * `refused` tells the shell whose connection was refused (null: it could not be told which).
+   * A session's network. `refused` tells the shell whose connection was refused (null: it could
+   * not be told which).
    */
   forSession(
     sessionId: string,
-    tokenPrefix: string,
+    processes: SessionProcesses,
     refused: (shellId: string | null, reason: string) => void,
   ): SessionShellNetwork;
   /** The grant a spawn would get, for the status shown without a session (undefined: open). */

@@ -170,8 +170,13 @@ export class ShellService implements Disposable {
       });
       manager = m;
       // The session's network knows its processes by the manager's token, and tells it refusals.
-      const network = this.network?.forSession(sessionId, m.tokenPrefix, (shellId, reason) =>
-        m.noteRefused(shellId, reason),
+      const network = this.network?.forSession(
+        sessionId,
+        {
+          tokenPrefix: m.tokenPrefix,
+          running: () => m.hasRunning(),
+        },
+        (shellId, reason) => m.noteRefused(shellId, reason),
       );
       if (network) this.networks.set(sessionId, network);
       m.onDidStart((shell) => {
@@ -217,7 +222,7 @@ export class ShellService implements Disposable {
 
   /** Whether a shell of the session is still running (which keeps the session open). */
   hasRunningShells(sessionId: string): boolean {
-    return (this.managers.get(sessionId)?.list() ?? []).some((s) => s.status === 'running');
+    return this.managers.get(sessionId)?.hasRunning() ?? false;
   }
 
   /** Kills a session's shells (the session was deleted or closed). */

@@ -89,8 +89,10 @@ async function world(
     addressKind: (a) => (a === '127.0.0.2' ? 'public' : real(a)),
   });
   const prefix = opts.prefix ?? PREFIX;
-  const net = service.forSession('s_net', prefix, (shellId, reason) =>
-    refusals.push({ shellId, reason }),
+  const net = service.forSession(
+    's_net',
+    { tokenPrefix: prefix, running: () => true },
+    (shellId, reason) => refusals.push({ shellId, reason }),
   );
   cleanups.push(() => net.dispose());
   const { proxyPort } = (await net.forSpawn(ROOT))!;

@@ -51,7 +51,7 @@ async function sessionProxy(
     policy: async () => ({ rules: [], mode: 'auto', canAsk: false }),
     resolver,
     addressKind,
-  }).forSession('s_attack', 'attack.', () => {});
+  }).forSession('s_attack', { tokenPrefix: 'attack.', running: () => true }, () => {});
   cleanups.push(() => net.dispose());
   return (await net.forSpawn('/work/project'))!.proxyPort;
 }
