@@ -12,6 +12,7 @@ import { ActivityDock } from './components/dock/ActivityDock';
 import { ProjectPicker } from './components/dialogs/ProjectPicker';
 import { SettingsDialog } from './components/dialogs/SettingsDialog';
 import { PairPhoneDialog } from './components/dialogs/PairPhoneDialog';
+import { NewSessionDialog } from './components/dialogs/NewSessionDialog';
 import { useProjectSync } from './state/project-sync';
 import { useConsoleRegistry } from './consoles/console-context';
 import { createSession } from './state/session-actions';
@@ -150,6 +151,7 @@ export function App() {
       {dialog === 'picker' && <ProjectPicker onClose={closeDialog} />}
       {dialog === 'settings' && <SettingsDialog onClose={closeDialog} />}
       {dialog === 'pair' && <PairPhoneDialog onClose={closeDialog} />}
+      {dialog === 'new-session' && <NewSessionDialog onClose={closeDialog} />}
       <FolderDrop />
     </>
   );

@@ -20,6 +20,7 @@ import './styles/usage.css';
 import './styles/mention.css';
 import './styles/find.css';
 import './styles/folder-drop.css';
+import './styles/review.css';
 
 // The composition root of the renderer: one transport, one client, one console registry, one
 // set of stores (app-wide and per-session).

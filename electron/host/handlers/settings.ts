@@ -51,6 +51,7 @@ export class AppSettingsService {
         allow: [...c.sandbox.network.allow],
         local_ports: [...c.sandbox.network.local_ports],
       },
+      worktrees_default_for: [...c.worktrees.default_for],
     };
   }
 
@@ -58,7 +59,12 @@ export class AppSettingsService {
     patch: Partial<
       Pick<
         AppSettings,
-        'permission_mode' | 'edit_tool' | 'shell_sandbox' | 'shell_write_scope' | 'tool_search'
+        | 'permission_mode'
+        | 'edit_tool'
+        | 'shell_sandbox'
+        | 'shell_write_scope'
+        | 'tool_search'
+        | 'worktrees_default_for'
       >
     >,
   ): Promise<AppSettings> {
@@ -74,6 +80,11 @@ export class AppSettingsService {
           if (patch[key] !== undefined) agent[key] = patch[key];
         raw.agent = agent;
         if (patch.permission_mode) raw.permission_mode = patch.permission_mode;
+        if (patch.worktrees_default_for) {
+          const worktrees = isObject(raw.worktrees) ? raw.worktrees : {};
+          worktrees.default_for = [...new Set(patch.worktrees_default_for)];
+          raw.worktrees = worktrees;
+        }
       });
     } catch (err) {
       if (err instanceof ConfigError) throw new HostError('invalid_settings', err.message);

@@ -7,6 +7,8 @@ export class HostError extends Error {
   constructor(
     readonly code: string,
     message: string,
+    /** What exactly was wrong, one entry per thing (a conflicting file), for a client to list. */
+    readonly issues?: RpcError['issues'],
   ) {
     super(message);
   }
@@ -24,6 +26,8 @@ export function toRpcError(err: unknown): RpcError {
       issues,
     };
   }
+  if (err instanceof HostError && err.issues)
+    return { code: err.code, message: err.message, issues: err.issues };
   if (
     err &&
     typeof err === 'object' &&

@@ -34,6 +34,7 @@ export class ApplyConflictError extends HostError {
         .join(
           ', ',
         )}. Commit or set aside your own changes to them (or take the session's branch with git), then apply again`,
+      conflicts.map((c) => ({ path: c.path, message: c.reason })),
     );
   }
 }

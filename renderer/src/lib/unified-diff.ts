@@ -20,6 +20,8 @@ export interface DiffFile {
   deletions: number;
 }
 
+/** git's file header: names the file even when no ---/+++ follows (a binary file, a mode change). */
+const GIT_HEADER = /^diff --git a\/(.+) b\/(.+)$/;
 const HUNK = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@(.*)$/;
 
 function stripPrefix(path: string): string | null {
@@ -42,17 +44,28 @@ export function parseUnifiedDiff(text: string): DiffFile[] {
     }
     return file;
   };
+  // The file a `diff --git` header opened, until its ---/+++ names it (one file, not two).
+  let headed: DiffFile | null = null;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
-    if (line.startsWith('--- ') && lines[i + 1]?.startsWith('+++ ')) {
-      file = {
-        oldPath: stripPrefix(line.slice(4)),
-        newPath: stripPrefix(lines[i + 1]!.slice(4)),
-        rows: [],
-        additions: 0,
-        deletions: 0,
-      };
+    const git = GIT_HEADER.exec(line);
+    if (git) {
+      file = { oldPath: git[1]!, newPath: git[2]!, rows: [], additions: 0, deletions: 0 };
       files.push(file);
+      headed = file;
+      continue;
+    }
+    if (line.startsWith('--- ') && lines[i + 1]?.startsWith('+++ ')) {
+      const oldPath = stripPrefix(line.slice(4));
+      const newPath = stripPrefix(lines[i + 1]!.slice(4));
+      if (headed && headed === file && headed.rows.every((r) => r.kind === 'meta')) {
+        headed.oldPath = oldPath;
+        headed.newPath = newPath;
+      } else {
+        file = { oldPath, newPath, rows: [], additions: 0, deletions: 0 };
+        files.push(file);
+      }
+      headed = null;
       i++;
       continue;
     }
@@ -73,7 +86,7 @@ export function parseUnifiedDiff(text: string): DiffFile[] {
       f.deletions++;
     } else if (sign === ' ') {
       f.rows.push({ kind: 'context', text: line.slice(1), oldLine: oldNo++, newLine: newNo++ });
-    } else if (!line.startsWith('diff --git') && !line.startsWith('index ')) {
+    } else if (!line.startsWith('index ')) {
       f.rows.push({ kind: 'meta', text: line });
     }
   }

@@ -9,7 +9,7 @@ import type { PastedText } from '../../../shared/attachments/pasted-text';
 
 export type ThemePreference = 'system' | 'light' | 'dark';
 export type DiffLayout = 'inline' | 'split';
-export type DialogName = 'picker' | 'settings' | 'pair' | null;
+export type DialogName = 'picker' | 'settings' | 'pair' | 'new-session' | null;
 
 const PREFS_KEY = 'mewbo.ui.prefs';
 
@@ -77,6 +77,9 @@ export interface UiState extends Prefs {
    * goes to its end and follows what comes, however far up it was scrolled.
    */
   follow: { sessionId: string; n: number } | null;
+  /** The session whose Review (its worktree's diff and actions) shows instead of its conversation. */
+  reviewing: string | null;
+  setReviewing(sessionId: string | null): void;
   followLatest(sessionId: string): void;
   editInComposer(draft: ComposerDraft): void;
   /** The message box of `sessionId` takes its draft (null when there is none for it). */
@@ -111,6 +114,8 @@ export function createUiStore(): UiStore {
       dialog: null,
       draft: null,
       follow: null,
+      reviewing: null,
+      setReviewing: (reviewing) => set({ reviewing }),
       followLatest: (sessionId) =>
         set((st) => ({ follow: { sessionId, n: (st.follow?.n ?? 0) + 1 } })),
       editInComposer: (draft) => set({ draft }),

@@ -33,6 +33,8 @@ export const appSettingsSchema = z.object({
     allow: z.array(z.string()),
     local_ports: z.array(z.number().int()),
   }),
+  /** worktrees.default_for: projects whose "New session" starts in a new git worktree. */
+  worktrees_default_for: z.array(z.string()),
 });
 export type AppSettings = z.infer<typeof appSettingsSchema>;
 
@@ -45,6 +47,8 @@ export const settingsCommands = {
       shell_sandbox: z.boolean().optional(),
       shell_write_scope: writeScope.optional(),
       tool_search: z.enum(['auto', 'on', 'off']).optional(),
+      /** Replaces worktrees.default_for (the New session dialog turns one project on or off). */
+      worktrees_default_for: z.array(z.string().min(1)).max(1000).optional(),
     }),
     appSettingsSchema,
   ),

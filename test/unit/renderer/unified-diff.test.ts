@@ -34,6 +34,20 @@ describe('parseUnifiedDiff', () => {
     expect(file!.rows.at(-1)).toEqual({ kind: 'meta', text: '... (diff truncated: 9 more lines)' });
   });
 
+  it("reads git's own diff as one file per `diff --git` header, a binary file named by it", () => {
+    const files = parseUnifiedDiff(
+      'diff --git a/src/a.ts b/src/a.ts\nindex 1111111..2222222 100644\n--- a/src/a.ts\n+++ b/src/a.ts\n@@ -1 +1 @@\n-x\n+y\n' +
+        'diff --git a/new.txt b/new.txt\nnew file mode 100644\nindex 0000000..3333333\n--- /dev/null\n+++ b/new.txt\n@@ -0,0 +1 @@\n+hi\n' +
+        'diff --git a/logo.png b/logo.png\nindex 4444444..5555555 100644\nBinary files a/logo.png and b/logo.png differ\n',
+    );
+    expect(files.map((f) => [f.oldPath, f.newPath, f.additions, f.deletions])).toEqual([
+      ['src/a.ts', 'src/a.ts', 1, 1],
+      [null, 'new.txt', 1, 0],
+      ['logo.png', 'logo.png', 0, 0],
+    ]);
+    expect(files[1]!.rows[0]).toEqual({ kind: 'meta', text: 'new file mode 100644' });
+  });
+
   it('splits several files', () => {
     const files = parseUnifiedDiff(`${TEXT}--- a/b.ts\n+++ b/b.ts\n@@ -1 +1 @@\n-x\n+y\n`);
     expect(files.map((f) => f.newPath)).toEqual(['src/a.ts', 'b.ts']);

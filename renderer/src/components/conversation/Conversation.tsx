@@ -12,6 +12,8 @@ import { FindBar } from './FindBar';
 import { FirstRunSetup } from './FirstRunSetup';
 import { SessionHeader } from './SessionHeader';
 import { TrustPrompt } from '../trust/TrustPrompt';
+import { ReviewView } from '../review/ReviewView';
+import { useUi } from '../../state/ui-store';
 
 /** One open session: header, timeline, message box. */
 export function Conversation({ sessionId }: { sessionId: string }) {
@@ -23,6 +25,7 @@ export function Conversation({ sessionId }: { sessionId: string }) {
   const hasItems = useSessionView(sessionId, (v) => v.hasItems);
   const pendingQuestion = useSessionView(sessionId, (v) => v.pendingQuestion);
   const summary = useSessions((s) => s.sessions.find((x) => x.id === sessionId));
+  const reviewing = useUi((s) => s.reviewing === sessionId) && !!summary?.worktree;
 
   useEffect(() => followSession(client, views, sessionId), [client, views, sessionId]);
 
@@ -40,7 +43,10 @@ export function Conversation({ sessionId }: { sessionId: string }) {
         <SessionHeader id={sessionId} summary={summary} />
         {loaded && <TrustPrompt root={root} />}
         <FirstRunSetup compact={hasItems} />
-        <div className="timeline-area">
+        {reviewing && summary?.worktree && (
+          <ReviewView sessionId={sessionId} worktree={summary.worktree} />
+        )}
+        <div className="timeline-area" hidden={reviewing}>
           <FindBar sessionId={sessionId} />
           {!loaded ? (
             <div className="timeline-scroll loading" role="status">
@@ -52,7 +58,7 @@ export function Conversation({ sessionId }: { sessionId: string }) {
             <ConversationStart project={project ?? null} />
           )}
         </div>
-        <Composer sessionId={sessionId} pendingQuestion={pendingQuestion} />
+        {!reviewing && <Composer sessionId={sessionId} pendingQuestion={pendingQuestion} />}
       </section>
     </SessionIdContext.Provider>
   );

@@ -8,6 +8,7 @@ import { focusComposer, MODE_SELECT_ID } from '../../lib/focus';
 import { ContextMeter } from './ContextMeter';
 import { ModelPicker } from './ModelPicker';
 import { useProjectName } from '../../state/projects-store';
+import { useUi } from '../../state/ui-store';
 
 const MODE_LABEL: Record<PermissionModeWire, string> = {
   ask: 'Ask first',
@@ -39,6 +40,9 @@ export function SessionHeader({
   const usage = useSessionView(id, (v) => v.usage);
   const chosenModel = useSessionView(id, (v) => v.chosenModel);
   const active = runState === 'running' || runState === 'waiting';
+  const reviewing = useUi((s) => s.reviewing === id);
+  const setReviewing = useUi((s) => s.setReviewing);
+  const worktree = summary?.worktree;
 
   const setMode = async (mode: PermissionModeWire) => {
     try {
@@ -73,6 +77,14 @@ export function SessionHeader({
         <span className="muted small path" title={root ?? ''}>
           {project ?? 'no project'}
         </span>
+        {worktree && (
+          <span
+            className={`chip branch ${worktree.removed_at ? 'muted' : ''}`}
+            title={worktree.removed_at ? 'Discarded' : `Worktree: ${worktree.path}`}
+          >
+            ⎇ {worktree.branch}
+          </span>
+        )}
         <span className={`run-state ${runState}`} role="status" aria-label={`Run ${runState}`}>
           {runState}
         </span>
@@ -83,6 +95,16 @@ export function SessionHeader({
         </span>
       )}
       <div className="session-controls">
+        {worktree && (
+          <button
+            type="button"
+            aria-pressed={reviewing}
+            onClick={() => setReviewing(reviewing ? null : id)}
+            title="What the session changed in its worktree, and Apply, Commit, Discard"
+          >
+            Review
+          </button>
+        )}
         <ContextMeter usage={usage} />
         <ModelPicker id={id} chosen={chosenModel} />
         <label className="mode">

@@ -111,6 +111,15 @@ export function SessionSidebar() {
         >
           New session
         </button>
+        <button
+          type="button"
+          className="new-in-worktree"
+          onClick={() => openDialog('new-session')}
+          aria-label="New session in a worktree…"
+          title="New session in a new git worktree, or other choices of where it works"
+        >
+          ⎇
+        </button>
       </div>
       <input
         type="search"

@@ -1,0 +1,125 @@
+import { useState, type FormEvent } from 'react';
+import { useClient } from '../../client-context';
+import { useProjects } from '../../state/projects-store';
+import { useAppStores } from '../../state/session-views-context';
+import { createSession } from '../../state/session-actions';
+import { errorText } from '../../state/agent-actions';
+import { useHostQuery } from '../../lib/use-host-query';
+import { Dialog } from '../common/Dialog';
+
+/**
+ * "New session" with a choice of where it works (issue 28): the project's checkout, or a new git
+ * worktree on a branch of its own (named here, or by the app from the session), and whether new
+ * sessions of this project start in a worktree by default (worktrees.default_for, which the plain
+ * New session button and Ctrl/Cmd+N follow). Keyboard: arrows pick, Tab to the branch, Enter creates.
+ */
+export function NewSessionDialog({ onClose }: { onClose: () => void }) {
+  const client = useClient();
+  const stores = useAppStores();
+  const current = useProjects((s) => s.current);
+  const project = useProjects((s) => s.projects.find((p) => p.key === current));
+  const settings = useHostQuery('settings.get', {}, 'settings');
+  const [where, setWhere] = useState<'checkout' | 'worktree'>('worktree');
+  const [branch, setBranch] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const defaults = settings.data?.worktrees_default_for ?? [];
+  const isDefault = current !== null && defaults.includes(current);
+  // A worktree needs a git checkout with a branch; the host says why for anything subtler.
+  const canWorktree = !!project?.path && !!project.branch;
+
+  const create = async (e: FormEvent) => {
+    e.preventDefault();
+    setError(null);
+    setBusy(true);
+    try {
+      const b = branch.trim();
+      const worktree = where === 'worktree' ? (b ? { branch: b } : true) : null;
+      await createSession(client, stores, { worktree });
+      onClose();
+    } catch (err) {
+      setError(errorText(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const setDefault = (on: boolean) => {
+    if (current === null) return;
+    const next = on ? [...defaults, current] : defaults.filter((k) => k !== current);
+    void settings.act(() => client.invoke('settings.update', { worktrees_default_for: next }));
+  };
+
+  return (
+    <Dialog label="New session" onClose={onClose} className="new-session">
+      <form className="form" onSubmit={(e) => void create(e)}>
+        <h2>New session in {project?.name ?? 'no project'}</h2>
+        <fieldset>
+          <legend>Where the agent works</legend>
+          <label className="radio">
+            <input
+              type="radio"
+              name="where"
+              checked={where === 'worktree' && canWorktree}
+              disabled={!canWorktree}
+              onChange={() => setWhere('worktree')}
+              autoFocus={canWorktree}
+            />
+            In a new worktree: its own branch{project?.branch ? ` from ${project.branch}` : ''}, the
+            checkout untouched until you apply its work
+          </label>
+          <label className="radio">
+            <input
+              type="radio"
+              name="where"
+              checked={where === 'checkout' || !canWorktree}
+              onChange={() => setWhere('checkout')}
+              autoFocus={!canWorktree}
+            />
+            In the checkout{project?.path ? ` (${project.path})` : ''}
+          </label>
+          {!canWorktree && (
+            <p className="muted small">
+              A worktree needs a git repository with a branch checked out; this project has none.
+            </p>
+          )}
+        </fieldset>
+        {where === 'worktree' && canWorktree && (
+          <label>
+            Branch
+            <input
+              value={branch}
+              placeholder="left empty: named for the session"
+              maxLength={200}
+              spellCheck={false}
+              onChange={(e) => setBranch(e.target.value)}
+            />
+          </label>
+        )}
+        {canWorktree && current !== null && (
+          <label className="radio">
+            <input
+              type="checkbox"
+              checked={isDefault}
+              disabled={!settings.data}
+              onChange={(e) => setDefault(e.target.checked)}
+            />
+            Start every new session of {project?.name} in a new worktree
+          </label>
+        )}
+        {(error ?? settings.actionError) && (
+          <p className="error-text" role="alert">
+            {error ?? settings.actionError}
+          </p>
+        )}
+        <div className="actions">
+          <button type="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="primary" disabled={busy}>
+            {busy ? 'Creating…' : 'Create session'}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

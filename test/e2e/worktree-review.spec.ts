@@ -1,0 +1,136 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import { test, expect, openProject, APP_FILES, PORT_EDIT } from './agent-fixtures';
+import { shots } from './fixtures';
+
+// Issue 28 in the window, by keyboard: a session made in its own worktree from the New session
+// dialog, its work reviewed as a diff, committed on its branch, applied onto the checkout, an Apply
+// the checkout's own change refuses (the files named, nothing written), then Discard after a
+// confirm naming the commit lost. Real git in a temp repository, the model scripted.
+
+test.use({ gitRepo: true, config: { permission_mode: 'auto' } });
+
+const SERVER = 'src/server.ts';
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
+
+/** Focuses a control and presses Enter, as a person tabbing to it would. */
+async function press(app: Page, name: string): Promise<void> {
+  await app.getByRole('button', { name, exact: true }).focus();
+  await app.keyboard.press('Enter');
+}
+
+test('a worktree session is reviewed, committed, applied, refused on a conflict and discarded by keyboard', async ({
+  app,
+  script,
+  projects,
+}) => {
+  script.push({ toolCalls: [{ name: 'aider_edit_block_tool', args: { content: PORT_EDIT } }] });
+  script.push({ text: 'The port comes from PORT now.' });
+  await openProject(app, 'app');
+
+  await press(app, 'New session in a worktree…');
+  const dialog = app.getByRole('dialog', { name: 'New session' });
+  await expect(dialog.getByRole('radio', { name: /In a new worktree/ })).toBeFocused();
+  await app.keyboard.press('Tab');
+  await expect(dialog.getByRole('textbox', { name: 'Branch' })).toBeFocused();
+  await app.keyboard.type('port-config');
+  await app.keyboard.press('Enter');
+  await expect(dialog).toHaveCount(0);
+  const header = app.locator('.session-header');
+  await expect(header.getByText('⎇ port-config')).toBeVisible();
+
+  const box = app.getByRole('textbox', { name: 'Message' });
+  await box.focus();
+  await app.keyboard.type('Make the port configurable');
+  await app.keyboard.press('Enter');
+  await expect(app.getByText('The port comes from PORT now.')).toBeVisible();
+  // The work is in the worktree; the checkout has not moved.
+  expect(readFileSync(join(projects.app, SERVER), 'utf8')).toBe(APP_FILES[SERVER]);
+  const worktree = git(projects.app, 'worktree', 'list', '--porcelain')
+    .split('\n')
+    .filter((l) => l.startsWith('worktree '))
+    .map((l) => l.slice('worktree '.length))
+    .find((p) => !p.endsWith('/' + projects.app.split('/').at(-1)))!;
+  expect(readFileSync(join(worktree, SERVER), 'utf8')).toContain('process.env.PORT');
+
+  await press(app, 'Review');
+  const review = app.getByRole('region', { name: 'Review' });
+  await expect(review.getByRole('status').filter({ hasText: 'changed' })).toHaveText(
+    '1 file changed · 0 commits · 1 not committed',
+  );
+  await expect(review.getByRole('navigation', { name: 'Changed files' })).toContainText(SERVER);
+  await expect(review.getByRole('region', { name: 'Changes' })).toContainText(
+    'const PORT = Number(process.env.PORT ?? 3000);',
+  );
+
+  // Commit on the session's branch, with the message typed here.
+  await review.getByRole('textbox', { name: 'Commit message' }).focus();
+  await app.keyboard.type('Read the port from PORT');
+  await app.keyboard.press('Enter');
+  await expect(review.getByText(/Committed [0-9a-f]{8} on the session’s branch/)).toBeVisible();
+  expect(git(worktree, 'log', '-1', '--format=%s', 'port-config')).toBe('Read the port from PORT');
+  await expect(review.getByRole('region', { name: 'Commits on the branch' })).toContainText(
+    'Read the port from PORT',
+  );
+
+  // Apply: the checkout gets the change as an uncommitted edit.
+  await press(app, 'Apply to checkout');
+  await expect(review.getByText(/Applied 1 file to .* as uncommitted edits/)).toBeVisible();
+  expect(readFileSync(join(projects.app, SERVER), 'utf8')).toContain('process.env.PORT');
+  expect(git(projects.app, 'log', '-1', '--format=%s')).toBe('initial');
+
+  // The checkout changes the same line its own way: Apply is refused whole and names the file.
+  const mine = 'const PORT = 4000;\nexport default PORT;\n';
+  writeFileSync(join(projects.app, SERVER), mine);
+  await press(app, 'Apply to checkout');
+  const conflict = review.getByRole('alert');
+  await expect(conflict).toContainText('Nothing was applied');
+  await expect(conflict.getByRole('list', { name: 'Conflicting files' })).toContainText(SERVER);
+  expect(readFileSync(join(projects.app, SERVER), 'utf8')).toBe(mine);
+  await shots(app, 'worktree-review');
+  await app.setViewportSize({ width: 1280, height: 800 });
+
+  // Discard: the confirm names the commit no other branch holds; Cancel has the focus.
+  await press(app, 'Discard…');
+  const confirm = app.getByRole('dialog', { name: 'Discard the worktree?' });
+  await expect(confirm.getByRole('list', { name: 'Commits lost' })).toContainText(
+    'Read the port from PORT',
+  );
+  await expect(confirm.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await app.keyboard.press('Tab');
+  await expect(confirm.getByRole('button', { name: 'Discard' })).toBeFocused();
+  await app.keyboard.press('Enter');
+  await expect(confirm).toHaveCount(0);
+  await expect(review).toContainText('were discarded');
+  expect(existsSync(worktree)).toBe(false);
+  expect(git(projects.app, 'branch', '--list', 'port-config')).toBe('');
+  expect(readFileSync(join(projects.app, SERVER), 'utf8')).toBe(mine);
+});
+
+test('"Start every new session in a worktree" makes the New session button make one', async ({
+  app,
+  home,
+}) => {
+  await openProject(app, 'app');
+  await press(app, 'New session in a worktree…');
+  const dialog = app.getByRole('dialog', { name: 'New session' });
+  const always = dialog.getByRole('checkbox', { name: /Start every new session of app/ });
+  // Enabled once the settings are read (it shows their state).
+  await expect(always).toBeEnabled();
+  await always.focus();
+  await app.keyboard.press('Space');
+  await expect(always).toBeChecked();
+  await app.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+  const config = JSON.parse(readFileSync(join(home, 'configs', 'app.json'), 'utf8')) as {
+    worktrees?: { default_for?: string[] };
+  };
+  expect(config.worktrees?.default_for).toEqual(['app']);
+
+  await press(app, 'New session');
+  await expect(app.locator('.session-header .chip.branch')).toContainText('⎇ mewbo/');
+  await expect(app.getByRole('button', { name: 'Review', exact: true })).toBeVisible();
+});
