@@ -23,8 +23,13 @@ export const STREAM_BATCH_MS = 16;
 export const STREAM_BATCH_MAX_CHARS = 64_000;
 /** Flow control (xterm.js / VS Code): pause the producer above this many unacked characters... */
 export const FLOW_HIGH_WATERMARK_CHARS = 512_000;
-/** ...and resume once every subscriber is below this. */
-export const FLOW_LOW_WATERMARK_CHARS = 128_000;
+/**
+ * ...and resume once every subscriber is below this. High, so the client still has most of a
+ * watermark to draw while the producer gets going again: on a busy machine a resumed PTY took
+ * 100-400 ms to refill (4 KB reads, each waiting for the shell and the host to be scheduled), and
+ * resumed at 128,000 the page ran dry first and idled (#26 part 2).
+ */
+export const FLOW_LOW_WATERMARK_CHARS = 384_000;
 /**
  * What may be sent and not yet acked. Live output is bounded by the paused producer (the PTY is
  * paused, not the socket); this only paces a replay of the retained buffer to a far-behind client.
