@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { Language, Parser, type Tree } from 'web-tree-sitter';
+import type { Parser, Tree } from 'web-tree-sitter';
 import { moduleDir } from '../lsp/resolve-command';
 import { BASH_WASM, RUNTIME_WASM, WASM_DIR } from './constants';
 
@@ -29,6 +29,9 @@ export class BashParser {
 
   /** Loads the runtime and the grammar (tens of milliseconds): do it once and keep the parser. */
   static async load(): Promise<BashParser> {
+    // Imported here, not at the top: its 150 KB of Emscripten glue is the largest module the host
+    // would otherwise compile before `mewbo serve` answers its first request (#26 part 4).
+    const { Language, Parser } = await import('web-tree-sitter');
     await Parser.init({ wasmBinary: readFileSync(wasmFile(RUNTIME_WASM, 'web-tree-sitter')) });
     const bash = await Language.load(readFileSync(wasmFile(BASH_WASM, 'tree-sitter-bash')));
     const parser = new Parser();
