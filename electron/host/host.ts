@@ -41,6 +41,7 @@ import { projectServerPreview } from './lsp/project-binaries';
 import { RulesService } from './rules/rules-service';
 import { NetworkService } from './network/network-service';
 import { sessionPolicy } from './network/session-policy';
+import { NetworkApprovals } from './agent/network-approval';
 import { SkillService } from './skills/skill-service';
 import { CommandService } from './commands/command-service';
 import { rulesHandlers } from './handlers/rules';
@@ -183,7 +184,9 @@ export class Host extends DisposableObject {
       network: new NetworkService({
         config: () => config,
         configFile: paths.configFile,
-        policy: sessionPolicy({ sessions, rules, config, canAsk: () => false }),
+        // The agent, made below, owns the approvals (called only once a shell connects).
+        policy: sessionPolicy({ sessions, rules, config, canAsk: (s) => networkAsks.canAsk(s) }),
+        ask: (sessionId, request, signal) => networkAsks.ask(sessionId, request, signal),
       }),
       registeredProjects: () => ({
         ...Object.fromEntries(
@@ -252,6 +255,11 @@ export class Host extends DisposableObject {
       },
       scratchDir: join(paths.stateDir, 'scratch'),
       rootLimits: rootLimitsOf(paths, env),
+    });
+    const networkAsks = new NetworkApprovals({
+      sessions,
+      state: (s) => agent.state(s),
+      beginWait: (s, reason) => agent.beginWait(s, reason),
     });
     const runner = agent;
     // What a phone with remote rights reaches (PROTOCOL.md "Remote frames"): the same decisions

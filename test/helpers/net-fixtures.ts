@@ -2,7 +2,9 @@ import { spawn, execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { connect, createServer, type Server as NetServer, type Socket } from 'node:net';
-import type { Resolver } from '../../electron/host/network/resolver';
+import { hostname } from 'node:os';
+import { addressClassifier } from '../../electron/host/network/address-kind';
+import { systemResolver, type Resolver } from '../../electron/host/network/resolver';
 
 // Network fixtures of the proxy tests: a resolver that knows test names (allowed.test maps to
 // 127.0.0.1 without touching /etc/hosts), origin servers that stand in for the internet, a
@@ -194,4 +196,57 @@ export async function childListener(
     child.once('exit', (code) => reject(new Error(`listener exited (${code})`)));
   });
   return { port, pid: child.pid!, kill: () => child.kill('SIGKILL') };
+}
+
+/**
+ * A name the system's resolver turns into an address of this machine that is not spelled as
+ * one (this machine's host name, from /etc/hosts): no allowlist names it and it is no
+ * `localhost`, so a confined process's connection to it is a new destination (asked in ask mode),
+ * yet a server here answers it. Null where the host name does not resolve to this machine.
+ */
+export async function localName(): Promise<{ name: string; address: string } | null> {
+  const name = hostname().toLowerCase();
+  if (!name || name === 'localhost' || name.endsWith('.localhost')) return null;
+  try {
+    const [address] = await systemResolver.lookup(name);
+    return address && addressClassifier()(address) === 'loopback' ? { name, address } : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * An HTTP origin in a process of its own (a server that is neither the app nor the test's own
+ * process, which an in-process host counts as its own listener): it answers
+ * `origin saw METHOD URL host=HOST` and reports each request's URL in `seen`.
+ */
+export async function startChildHttpOrigin(
+  host = '127.0.0.1',
+): Promise<{ port: number; seen: string[]; close(): void }> {
+  const child = spawn(
+    process.execPath,
+    [
+      '-e',
+      `const s=require('http').createServer((q,r)=>{console.log(JSON.stringify(q.url));r.end('origin saw '+q.method+' '+q.url+' host='+q.headers.host)});s.listen(0,process.argv[1],()=>console.log(s.address().port))`,
+      host,
+    ],
+    { env: { PATH: process.env.PATH }, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const seen: string[] = [];
+  const port = await new Promise<number>((resolve, reject) => {
+    let buf = '';
+    let port: number | null = null;
+    child.stdout!.on('data', (d: Buffer) => {
+      buf += d.toString();
+      let nl: number;
+      while ((nl = buf.indexOf('\n')) !== -1) {
+        const line = buf.slice(0, nl);
+        buf = buf.slice(nl + 1);
+        if (port === null) resolve((port = Number(line)));
+        else seen.push(JSON.parse(line) as string);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`origin exited (${code})`)));
+  });
+  return { port, seen, close: () => child.kill('SIGKILL') };
 }

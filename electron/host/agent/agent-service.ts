@@ -39,6 +39,7 @@ import {
   unresolvedCalls,
 } from './session-state';
 import { repairOnOpen } from './settle-dangling';
+import { closeOrphanedConnectionApprovals } from './network-approval';
 import { RunAborted } from './stop-reason';
 import { Waiters } from './waiters';
 import { promptHooks } from '../hooks/session-hooks';
@@ -92,6 +93,8 @@ export interface AgentSendOptions extends SendOptions {
 
 interface ActiveRun extends RunHandle {
   done: Promise<void>;
+  /** The run's wait count (RunContext.beginWait), once its context is made. */
+  beginWait?: (reason: string) => () => void;
 }
 
 export class AgentService implements SessionRunner, Disposable {
@@ -102,6 +105,8 @@ export class AgentService implements SessionRunner, Disposable {
   /** The newest run of each session until its last event is written. */
   private readonly ending = new Map<string, Promise<void>>();
   private readonly subscriptions = new DisposableStore();
+  /** Waits on the user that sessions with no live run show (beginWait), per session. */
+  private readonly idleWaits = new Map<string, number>();
   readonly decisions: AgentDecisions;
 
   constructor(private readonly opts: AgentServiceOptions) {
@@ -165,6 +170,7 @@ export class AgentService implements SessionRunner, Disposable {
   private async repair(session: Session): Promise<void> {
     if (this.runs.has(session.id)) return;
     await repairOnOpen(session);
+    await closeOrphanedConnectionApprovals(session);
     const last = lastRunState(session.events());
     if (last && (last.state === 'running' || last.state === 'waiting')) {
       const events = session.events();
@@ -362,6 +368,38 @@ export class AgentService implements SessionRunner, Disposable {
     });
   }
 
+  /**
+   * A wait on the user that no call of the run made (a connection of the session's shell waiting
+   * for a new destination): the live run counts it with its own waits; a session with no run
+   * shows `waiting` until its last such wait ends, then `idle` again unless a run started.
+   */
+  beginWait(session: Session, reason: string): () => void {
+    const run = this.runs.get(session.id);
+    if (run?.beginWait) {
+      const end = run.beginWait(reason);
+      // A run that ended meanwhile wrote its last state: this wait must not write `running` after it.
+      return () => {
+        if (this.runs.get(session.id) === run) end();
+      };
+    }
+    const before = this.idleWaits.get(session.id) ?? 0;
+    this.idleWaits.set(session.id, before + 1);
+    if (before === 0)
+      void session.append({ type: 'run_state', state: 'waiting', reason }).catch(() => {});
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      const left = (this.idleWaits.get(session.id) ?? 1) - 1;
+      if (left > 0) return void this.idleWaits.set(session.id, left);
+      this.idleWaits.delete(session.id);
+      if (!this.runs.has(session.id) && lastRunState(session.events())?.state === 'waiting')
+        void session
+          .append({ type: 'run_state', state: 'idle', reason: 'the decision was made' })
+          .catch(() => {});
+    };
+  }
+
   /** A decision or a late answer arrived and nothing runs: start a run that picks it up. */
   private resumeIfIdle(session: Session): void {
     if (!this.runs.has(session.id)) this.startRun(session, this.state(session));
@@ -412,6 +450,7 @@ export class AgentService implements SessionRunner, Disposable {
         beforeWrite: () => this.opts.checkpoints?.beforeWrite(session) ?? Promise.resolve(),
         afterWrites: () => this.opts.checkpoints?.afterRun(session) ?? Promise.resolve(),
       });
+      run.beginWait = ctx.beginWait;
       const outcome = await runAgent(ctx, {
         id: 'root',
         maxSteps: this.opts.config.agent.max_steps,

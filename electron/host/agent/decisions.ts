@@ -263,6 +263,7 @@ export class AgentDecisions {
     by: 'user' | 'policy',
   ): Promise<void> {
     const events = session.events();
+    const { waits } = this.deps.state(session);
     for (const a of pendingApprovals(events)) {
       await session.append({
         type: 'approval_decision',
@@ -271,6 +272,8 @@ export class AgentDecisions {
         reason,
         by,
       });
+      // With no run, only a connection can be waiting on it (network-approval.ts).
+      waits.approvals.resolve(a.approval_id, { allow: false, reason, by });
     }
     for (const p of pendingPlans(events)) {
       await session.append({

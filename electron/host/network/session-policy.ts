@@ -1,6 +1,7 @@
 import { currentMode } from '../agent/session-state';
 import type { AppConfig } from '../config/schema';
 import type { RulesService } from '../rules/rules-service';
+import type { Session } from '../sessions/session';
 import type { SessionManager } from '../sessions/session-manager';
 import type { SessionPolicy } from './network-service';
 
@@ -13,7 +14,7 @@ export interface SessionPolicyDeps {
   sessions: SessionManager;
   rules: RulesService;
   config: AppConfig;
-  canAsk(sessionId: string): boolean;
+  canAsk(session: Session): boolean;
 }
 
 export function sessionPolicy(
@@ -25,7 +26,7 @@ export function sessionPolicy(
     return {
       rules,
       mode: currentMode(session.events(), deps.config.permission_mode),
-      canAsk: deps.canAsk(sessionId),
+      canAsk: deps.canAsk(session),
     };
   };
 }

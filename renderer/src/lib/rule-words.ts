@@ -29,6 +29,7 @@ export function ruleInWords(rule: string): string {
   if (EDIT.has(tool)) return pattern ? `edits to ${pattern}` : 'edits to any file';
   if (READ.has(tool)) return pattern ? `reading ${pattern}` : 'reading any file';
   if (LIST.has(tool)) return pattern ? `listing ${pattern}` : 'listing folders';
+  if (tool === 'Network') return pattern ? `connections to ${pattern}` : 'connections anywhere';
   const mcp = /^mcp__([^_]+(?:_[^_]+)*?)(?:__(.+))?$/.exec(tool);
   if (mcp) return !mcp[2] || mcp[2] === '*' ? `every tool of ${mcp[1]}` : `${mcp[1]} · ${mcp[2]}`;
   const device = /^device_(.+)$/.exec(tool);
