@@ -42,8 +42,16 @@ export function loadShellRecord(dir: string, shellId: string): ShellRecord | nul
   }
 }
 
-/** The recorded shells of a session, oldest first. */
-export function listShellRecords(dir: string): ShellRecord[] {
+/**
+ * The recorded shells of a session, oldest first, but for those named in `skip`, whose files are
+ * not read: a live shell's record holds up to a whole buffer of output (1,000,000 characters by
+ * default), rewritten every second, and a console asks for the list every two seconds while its
+ * shell prints (#26 part 2: parsing it took host CPU from the stream it was printing).
+ */
+export function listShellRecords(
+  dir: string,
+  skip: ReadonlySet<string> = new Set(),
+): ShellRecord[] {
   let names: string[];
   try {
     names = readdirSync(dir);
@@ -52,7 +60,7 @@ export function listShellRecords(dir: string): ShellRecord[] {
   }
   return names
     .map((n) => FILE.exec(n)?.[1])
-    .filter((id): id is string => id !== undefined)
+    .filter((id): id is string => id !== undefined && !skip.has(id))
     .map((id) => loadShellRecord(dir, id))
     .filter((r): r is ShellRecord => r !== null)
     .sort((a, b) => a.info.started_at - b.info.started_at);

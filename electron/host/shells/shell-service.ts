@@ -198,9 +198,7 @@ export class ShellService implements Disposable {
   list(sessionId: string): ShellInfo[] {
     const live = this.managers.get(sessionId)?.list() ?? [];
     const ids = new Set(live.map((s) => s.shell_id));
-    const ended = listShellRecords(this.recordsDir(sessionId))
-      .map((r) => r.info)
-      .filter((i) => !ids.has(i.shell_id));
+    const ended = listShellRecords(this.recordsDir(sessionId), ids).map((r) => r.info);
     return [...ended, ...live];
   }
 

@@ -48,6 +48,10 @@ describe('records of ended shells', () => {
       expect(r.info.status).toBe('killed');
       expect(r.info.kill_reason).toBe('lost');
       expect(listShellRecords(dir).map((x) => x.info.shell_id)).toEqual(['shell_1', 'shell_2']);
+      // A live shell's own record is left out (the host lists it from memory, unread).
+      expect(listShellRecords(dir, new Set(['shell_2'])).map((x) => x.info.shell_id)).toEqual([
+        'shell_1',
+      ]);
       // A new host numbers its shells after the recorded ones: shell_1 is never reused.
       expect(nextShellNumber(listShellRecords(dir))).toBe(3);
       expect(loadShellRecord(dir, '../etc/passwd')).toBeNull();
