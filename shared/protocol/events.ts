@@ -401,5 +401,14 @@ export const transientEventSchema = z.discriminatedUnion('type', [
     agent_id: z.string(),
     text: z.string(),
   }),
+  /** A running tool call's progress (an MCP server's notifications/progress): the latest wins. */
+  z.object({
+    type: z.literal('tool_progress'),
+    call_id: z.string(),
+    agent_id: z.string(),
+    progress: z.number(),
+    total: z.number().nullable(),
+    message: z.string().nullable(),
+  }),
 ]);
 export type TransientEvent = z.infer<typeof transientEventSchema>;

@@ -5,13 +5,16 @@
 //   --fail-start        write a reason to stderr and exit 3 before speaking MCP (a server that fails to start)
 //   --exit-after MS     exit 1 this long after a client connects (a server that keeps crashing)
 //   --http              serve streamable HTTP on 127.0.0.1 (stateless) and print {"ready":true,"url":...}
-import { readFileSync } from 'node:fs';
+//   --mark DIR          where `slow` writes `cancelled` when the client cancels it
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { RootsListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { catalogTools, CATALOG_SERVERS, type CatalogServer } from './mcp-tool-catalog';
 
 const { values: opts } = parseArgs({
@@ -21,6 +24,7 @@ const { values: opts } = parseArgs({
     'fail-start': { type: 'boolean', default: false },
     'exit-after': { type: 'string' },
     http: { type: 'boolean', default: false },
+    mark: { type: 'string' },
   },
 });
 
@@ -49,7 +53,7 @@ function zodShape(params: string): Record<string, z.ZodType> {
 function buildServer(): McpServer {
   const server = new McpServer(
     { name: opts.name!, version: '1.0.0' },
-    { capabilities: { tools: { listChanged: true } } },
+    { capabilities: { tools: { listChanged: true }, logging: {} } },
   );
   if (opts.catalog) {
     if (!(opts.catalog in CATALOG_SERVERS)) throw new Error(`unknown catalog '${opts.catalog}'`);
@@ -124,6 +128,72 @@ function buildServer(): McpServer {
       process.stderr.write('crashing on purpose\n');
       process.exit(1);
     },
+  );
+  server.registerTool(
+    'slow',
+    {
+      description:
+        'Reports progress (1 of 3, 2 of 3), then waits until cancelled; writes `cancelled` to --mark',
+    },
+    async (extra) => {
+      const token = extra._meta?.progressToken;
+      for (const progress of [1, 2]) {
+        if (token !== undefined)
+          await extra.sendNotification({
+            method: 'notifications/progress',
+            params: { progressToken: token, progress, total: 3, message: `step ${progress}` },
+          });
+      }
+      await new Promise<void>((resolve) => extra.signal.addEventListener('abort', () => resolve()));
+      if (opts.mark) writeFileSync(join(opts.mark, 'cancelled'), String(extra.requestId));
+      return text('cancelled');
+    },
+  );
+  server.registerTool(
+    'roots',
+    { description: 'Asks the client for its roots and returns them as JSON' },
+    async () => text(JSON.stringify((await server.server.listRoots()).roots)),
+  );
+  server.registerTool(
+    'log',
+    {
+      description: 'Sends one log message at each of info and error',
+      inputSchema: { text: z.string() },
+    },
+    async ({ text: t }) => {
+      await server.sendLoggingMessage({ level: 'info', logger: 'testsrv', data: `info ${t}` });
+      await server.sendLoggingMessage({ level: 'error', data: { said: t } });
+      return text('logged');
+    },
+  );
+  server.registerResource(
+    'readme',
+    'test://readme',
+    { description: 'The project readme' },
+    async (uri) => ({ contents: [{ uri: uri.href, text: 'hello from the readme' }] }),
+  );
+  server.registerPrompt('review', { description: 'Review the current change' }, () => ({
+    messages: [{ role: 'user', content: { type: 'text', text: 'Review the change' } }],
+  }));
+  server.registerTool(
+    'add_prompt',
+    { description: 'Adds a prompt and announces the prompt list change' },
+    async () => {
+      server.registerPrompt('added', { description: 'A prompt added at run time' }, () => ({
+        messages: [{ role: 'user', content: { type: 'text', text: 'added' } }],
+      }));
+      return text('added');
+    },
+  );
+  // Roots list changes the client announced, for `roots_changes`.
+  let rootsChanges = 0;
+  server.server.setNotificationHandler(RootsListChangedNotificationSchema, async () => {
+    rootsChanges++;
+  });
+  server.registerTool(
+    'roots_changes',
+    { description: 'How many notifications/roots/list_changed arrived' },
+    async () => text(String(rootsChanges)),
   );
   let grown = 0;
   server.registerTool(

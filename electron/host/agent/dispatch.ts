@@ -125,6 +125,15 @@ export async function executeTool(
     config: run.config,
     services: run.servicesFor(agent.spec.id),
     emit: (event) => run.append(event),
+    progress: (update) =>
+      run.session.emitTransient({
+        type: 'tool_progress',
+        call_id: callId,
+        agent_id: agent.spec.id,
+        progress: update.progress,
+        total: update.total ?? null,
+        message: update.message ?? null,
+      }),
     allowsPolicyWrite: (name, rel) => name === tool.name && policyWrites.includes(rel),
   };
   try {

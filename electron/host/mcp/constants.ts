@@ -27,6 +27,12 @@ export const RESULT_TAIL_SHARE = 0.25;
 export const STDERR_TAIL_LINES = 20;
 export const STDERR_LINE_MAX_CHARS = 500;
 
+/**
+ * The least severe log message asked of a server that logs (logging/setLevel): info and above
+ * are what a user reads in the server's log view; debug would push them out of its few lines.
+ */
+export const SERVER_LOG_LEVEL = 'info';
+
 /** Model providers accept tool names of at most 64 characters from [A-Za-z0-9_-]. */
 export const TOOL_NAME_MAX = 64;
 

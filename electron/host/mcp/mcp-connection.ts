@@ -1,5 +1,12 @@
+import { basename } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import type {
+  CallToolResult,
+  LoggingMessageNotification,
+  Progress,
+  Tool as McpTool,
+} from '@modelcontextprotocol/sdk/types.js';
 import { Emitter, type Event } from '../lifecycle/emitter';
 import type { Disposable } from '../lifecycle/disposable';
 import type {
@@ -8,7 +15,7 @@ import type {
   McpSignIn,
 } from '../../../shared/protocol/commands/mcp';
 import type { SecretStore } from '../secrets/secret-store';
-import { DEFAULT_MCP_LIMITS, type McpLimits } from './constants';
+import { DEFAULT_MCP_LIMITS, SERVER_LOG_LEVEL, type McpLimits } from './constants';
 import { specKey, type McpServerSpec } from './server-spec';
 import { StderrTail } from './stderr-tail';
 import type { McpServerSandbox } from './server-sandbox';
@@ -31,6 +38,17 @@ export interface McpConnectionOptions {
   /** Where an HTTP server's OAuth tokens live (per user); one file or the OS keyring. */
   secrets: SecretStore;
   signIn: SignInPolicy;
+  /**
+   * The directories the server may work in, answered to its roots/list: a project server's
+   * project, for an app server the projects of the sessions using it now. Absent: none.
+   */
+  roots?: () => readonly string[];
+}
+
+/** One call as the caller makes it: its abort (Stop) and where the server's progress goes. */
+export interface CallOptions {
+  signal: AbortSignal;
+  onProgress?: (progress: Progress) => void;
 }
 
 export type CallOutcome =
@@ -48,6 +66,8 @@ export class McpConnection implements Disposable {
   private stateValue: McpServerState = 'stopped';
   private errorText: string | null = null;
   private toolList: McpTool[] = [];
+  /** What else the server offers, listed in its Settings row: resources and prompts. */
+  private offered: McpOffered = { resources: [], prompts: [] };
   private restarts = 0;
   private client: Client | null = null;
   private pidOf: () => number | null = () => null;
@@ -57,6 +77,8 @@ export class McpConnection implements Disposable {
   private disposed = false;
   private settled: Promise<void> = Promise.resolve();
   private readonly stderr = new StderrTail();
+  /** The server's own log messages (notifications/message), for its log view in Settings. */
+  private readonly serverLog = new StderrTail();
   private readonly changed = new Emitter<McpConnection>();
   /** HTTP servers: their OAuth (created with the SDK, on the first attempt). */
   private auth: McpServerAuth | null = null;
@@ -130,7 +152,8 @@ export class McpConnection implements Disposable {
     this.setState(this.everConnected ? 'restarting' : 'starting');
     const launch = await this.sandboxedLaunch();
     if (launch === 'refused' || this.disposed) return;
-    const { Client, openTransport, ToolListChangedNotificationSchema } = await loadSdk();
+    const sdk = await loadSdk();
+    const { Client, openTransport, ToolListChangedNotificationSchema } = sdk;
     const auth = await this.serverAuth();
     auth?.forgetRequests();
     const http = auth
@@ -138,7 +161,11 @@ export class McpConnection implements Disposable {
       : undefined;
     await this.refreshSignInShown();
     if (this.disposed) return;
-    const client = new Client(CLIENT_INFO, { capabilities: {} });
+    const client = new Client(CLIENT_INFO, { capabilities: { roots: { listChanged: true } } });
+    client.setRequestHandler(sdk.ListRootsRequestSchema, async () => ({ roots: this.roots() }));
+    client.setNotificationHandler(sdk.LoggingMessageNotificationSchema, (n) =>
+      this.serverLog.line(logLine(n.params)),
+    );
     const opened = openTransport(this.spec, this.stderr, launch, http);
     this.client = client;
     this.pidOf = opened.pid;
@@ -154,11 +181,19 @@ export class McpConnection implements Disposable {
       await Promise.race([client.connect(opened.transport), deadline]);
       const tools = await Promise.race([this.listAll(client), deadline]);
       if (this.disposed || this.client !== client) return;
+      if (client.getServerCapabilities()?.logging)
+        await client.setLoggingLevel(SERVER_LOG_LEVEL).catch(() => {});
       this.toolList = tools;
+      this.offered = await listOffered(client);
       client.setNotificationHandler(
         ToolListChangedNotificationSchema,
         () => void this.refreshTools(client),
       );
+      for (const schema of [
+        sdk.ResourceListChangedNotificationSchema,
+        sdk.PromptListChangedNotificationSchema,
+      ])
+        client.setNotificationHandler(schema, () => void this.refreshOffered(client));
       this.connectedAt = Date.now();
       this.everConnected = true;
       this.errorText = null;
@@ -293,6 +328,18 @@ export class McpConnection implements Disposable {
     return wrapped;
   }
 
+  private roots(): { uri: string; name: string }[] {
+    return (this.opts.roots?.() ?? []).map((dir) => ({
+      uri: pathToFileURL(dir).href,
+      name: basename(dir) || dir,
+    }));
+  }
+
+  /** The directories `roots` answers with changed (a session switched project): tell the server. */
+  rootsChanged(): void {
+    if (this.stateValue === 'running') void this.client?.sendRootsListChanged().catch(() => {});
+  }
+
   private async listAll(client: Client): Promise<McpTool[]> {
     const tools: McpTool[] = [];
     let cursor: string | undefined;
@@ -313,6 +360,13 @@ export class McpConnection implements Disposable {
     } catch {
       // A failed re-list keeps the last known tools; a dead connection is caught by onclose.
     }
+  }
+
+  private async refreshOffered(client: Client): Promise<void> {
+    const offered = await listOffered(client);
+    if (this.client !== client) return;
+    this.offered = offered;
+    this.changed.fire(this);
   }
 
   private onClosed(client: Client): void {
@@ -359,9 +413,10 @@ export class McpConnection implements Disposable {
   async callTool(
     name: string,
     args: Record<string, unknown>,
-    signal: AbortSignal,
+    call: CallOptions,
     afterSignIn = false,
   ): Promise<CallOutcome> {
+    const { signal } = call;
     if (this.stateValue === 'restarting' || this.stateValue === 'starting') {
       await Promise.race([
         this.settled,
@@ -377,17 +432,20 @@ export class McpConnection implements Disposable {
       };
     }
     try {
+      // Aborting `signal` (Stop) makes the SDK send notifications/cancelled for this request. A
+      // progress handler makes the SDK ask for progress; each notification resets the timeout.
       const result = (await client.callTool({ name, arguments: args }, undefined, {
         signal,
         timeout: this.limits.callTimeoutMs,
         resetTimeoutOnProgress: true,
+        onprogress: (progress) => call.onProgress?.(progress),
       })) as CallToolResult;
       return { ok: true, result };
     } catch (err) {
       if (this.auth?.needsSignIn(err)) {
         await this.callNeedsSignIn(client, err, afterSignIn);
         if (!afterSignIn && this.stateValue === 'running')
-          return this.callTool(name, args, signal, true);
+          return this.callTool(name, args, call, true);
         const scope = this.auth.wantedScope;
         return {
           ok: false,
@@ -395,14 +453,15 @@ export class McpConnection implements Disposable {
           message: `MCP server '${this.spec.name}' needs sign-in${scope ? ` (it asks for ${scope})` : ''}: the user signs in from Settings or with ${loginCommand(this.spec)}, then the call can be made again`,
         };
       }
+      // First: the SDK rejects a cancelled call with RequestTimeout, which Stop is not.
+      if (signal.aborted)
+        return { ok: false, code: 'mcp_unavailable', message: 'the call was cancelled' };
       // A client exists, so the SDK is loaded: this await resolves at once.
       const { McpError, ErrorCode } = await loadSdk();
       if (err instanceof McpError && err.code === ErrorCode.RequestTimeout)
         return { ok: false, code: 'mcp_timeout', message: err.message };
       if (err instanceof McpError && err.code !== ErrorCode.ConnectionClosed)
         return { ok: false, code: 'mcp_protocol_error', message: err.message };
-      if (signal.aborted)
-        return { ok: false, code: 'mcp_unavailable', message: 'the call was cancelled' };
       this.connectionLost(client, err);
       return {
         ok: false,
@@ -439,6 +498,9 @@ export class McpConnection implements Disposable {
       restarts: this.restarts,
       pid: this.stateValue === 'running' ? this.pidOf() : null,
       stderr_tail: this.stderr.snapshot(),
+      log_tail: this.serverLog.snapshot(),
+      resources: this.stateValue === 'running' ? this.offered.resources : [],
+      prompts: this.stateValue === 'running' ? this.offered.prompts : [],
       sign_in: this.signInShown,
     };
   }
@@ -477,6 +539,42 @@ export class McpConnection implements Disposable {
     this.changed.fire(this);
     this.changed.dispose();
   }
+}
+
+type McpOffered = Pick<McpServerStatus, 'resources' | 'prompts'>;
+
+/**
+ * The resources and prompts a server offers (first pages: they are listed for the user to see,
+ * not read). A server without the capability, or one whose list fails, offers none.
+ */
+async function listOffered(client: Client): Promise<McpOffered> {
+  const caps = client.getServerCapabilities();
+  const [resources, prompts] = await Promise.all([
+    caps?.resources
+      ? client.listResources().then(
+          (r) =>
+            r.resources.map((x) => ({
+              uri: x.uri,
+              name: x.name,
+              description: x.description ?? null,
+            })),
+          () => [],
+        )
+      : [],
+    caps?.prompts
+      ? client.listPrompts().then(
+          (r) => r.prompts.map((x) => ({ name: x.name, description: x.description ?? null })),
+          () => [],
+        )
+      : [],
+  ]);
+  return { resources, prompts };
+}
+
+/** A server's log message as one line of its log view: `level [logger] text`. */
+function logLine(params: LoggingMessageNotification['params']): string {
+  const data = typeof params.data === 'string' ? params.data : JSON.stringify(params.data);
+  return `${params.level}${params.logger ? ` [${params.logger}]` : ''} ${data}`;
 }
 
 function describe(err: unknown): string {

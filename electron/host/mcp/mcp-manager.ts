@@ -67,6 +67,8 @@ export class McpManager implements Disposable {
   private readonly app: ServerGroup;
   private readonly projects = new Map<string, ProjectEntry>();
   private readonly leases = new Map<string, Map<string, Disposable>>();
+  /** Each session's project now: the app servers' roots are these (roots/list). */
+  private readonly sessionRoots = new Map<string, string>();
   private readonly changed = new Emitter<void>();
   private disposed = false;
   private readonly trustSub: Disposable | undefined;
@@ -88,7 +90,10 @@ export class McpManager implements Disposable {
       secrets: opts.secrets ?? new MemorySecretStore(),
       signIn: opts.signIn ?? userStartedSignIn(null),
     };
-    this.app = new ServerGroup(specs, [], () => this.changed.fire(), this.connectionOptions);
+    this.app = new ServerGroup(specs, [], () => this.changed.fire(), {
+      ...this.connectionOptions,
+      roots: () => [...new Set(this.sessionRoots.values())],
+    });
     this.trustSub = opts.trust?.onDidChange(() => void this.retrust());
   }
 
@@ -131,6 +136,7 @@ export class McpManager implements Disposable {
    */
   async toolsForRun(session: McpSessionRef, root: string | null): Promise<AnyTool[]> {
     const key = root === null ? null : resolve(root);
+    this.setSessionRoot(session, key);
     const mine = this.leases.get(session.id);
     for (const [other, lease] of [...(mine?.entries() ?? [])]) {
       if (other === key) continue;
@@ -156,13 +162,34 @@ export class McpManager implements Disposable {
     root: string | null,
     held: Iterable<string>,
   ): Promise<AnyTool[]> {
+    const key = root === null ? null : resolve(root);
+    this.setSessionRoot(session, key);
     await this.app.start();
     const rebuilt = this.app.tools();
-    const key = root === null ? null : resolve(root);
     const entry = key === null ? undefined : this.projects.get(key);
     if (entry && this.leases.get(session.id)?.has(key!))
       rebuilt.push(...(await entry.group).tools());
     return narrowToHeld(rebuilt, held);
+  }
+
+  /**
+   * Records where a session works now; when that changes what the app servers' roots are (a
+   * session started in, or switched to, another project), they get roots/list_changed.
+   */
+  private setSessionRoot(session: McpSessionRef, root: string | null): void {
+    const before = new Set(this.sessionRoots.values());
+    if (!this.sessionRoots.has(session.id) && root !== null)
+      session.resources.add(toDisposable(() => this.forgetSession(session.id)));
+    if (root === null) this.sessionRoots.delete(session.id);
+    else this.sessionRoots.set(session.id, root);
+    const after = new Set(this.sessionRoots.values());
+    if (before.size !== after.size || [...after].some((r) => !before.has(r)))
+      for (const c of this.app.connections) c.rootsChanged();
+  }
+
+  private forgetSession(id: string): void {
+    if (!this.sessionRoots.delete(id)) return;
+    for (const c of this.app.connections) c.rootsChanged();
   }
 
   private acquire(session: McpSessionRef, root: string): Promise<ServerGroup> {
@@ -225,7 +252,10 @@ export class McpManager implements Disposable {
         failed.push(untrustedStatus({ name, scope: 'project', root }, config, admission));
       else specs.push({ name, scope: 'project', root, config });
     }
-    const group = new ServerGroup(specs, failed, () => this.changed.fire(), this.connectionOptions);
+    const group = new ServerGroup(specs, failed, () => this.changed.fire(), {
+      ...this.connectionOptions,
+      roots: () => [root],
+    });
     this.changed.fire();
     return { group, admitted: admission === 'admitted' };
   }

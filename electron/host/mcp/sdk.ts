@@ -5,6 +5,10 @@ export {
   McpError,
   ErrorCode,
   ToolListChangedNotificationSchema,
+  ListRootsRequestSchema,
+  LoggingMessageNotificationSchema,
+  ResourceListChangedNotificationSchema,
+  PromptListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 export { openTransport } from './transport';
 export { McpServerAuth } from './oauth/server-auth';

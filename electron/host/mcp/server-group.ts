@@ -58,6 +58,9 @@ export function configErrorStatus(
     restarts: 0,
     pid: null,
     stderr_tail: [],
+    log_tail: [],
+    resources: [],
+    prompts: [],
     sign_in: null,
   };
 }

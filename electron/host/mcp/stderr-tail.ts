@@ -1,7 +1,10 @@
 import type { Readable } from 'node:stream';
 import { STDERR_LINE_MAX_CHARS, STDERR_TAIL_LINES } from './constants';
 
-/** Keeps the last lines a server wrote to stderr: the reason it failed is usually there. */
+/**
+ * Keeps the last lines a server wrote to stderr (the reason it failed is usually there), or the
+ * last log messages it sent, each cut to a bounded length.
+ */
 export class StderrTail {
   private readonly lines: string[] = [];
   private partial = '';
@@ -21,6 +24,11 @@ export class StderrTail {
       this.add(this.partial);
       this.partial = '';
     }
+  }
+
+  /** One whole line (a log message), kept like a line of stderr. */
+  line(text: string): void {
+    for (const l of text.split('\n')) this.add(l);
   }
 
   private add(line: string): void {

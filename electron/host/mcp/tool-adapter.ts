@@ -36,11 +36,10 @@ function adaptTool(connection: McpConnection, tool: McpTool, name: string): AnyT
     inputJsonSchema: tool.inputSchema as Record<string, unknown>,
     flags: { readOnly, deferrable: true, approval: readOnly ? 'none' : 'shell' },
     async run(ctx, args) {
-      const outcome = await connection.callTool(
-        tool.name,
-        args as Record<string, unknown>,
-        ctx.signal,
-      );
+      const outcome = await connection.callTool(tool.name, args as Record<string, unknown>, {
+        signal: ctx.signal,
+        onProgress: ctx.progress,
+      });
       if (!outcome.ok)
         return errorPayload(outcome.code, outcome.message, { server, tool: tool.name });
       return mcpResultPayload(server, tool.name, outcome.result, connection.limits.resultMaxChars);

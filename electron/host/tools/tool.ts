@@ -56,6 +56,11 @@ export interface ToolContext {
   /** Appends an event to the session log (todos, panel, question, ...); resolves once durable. */
   emit(event: SessionEventBody): Promise<void>;
   /**
+   * Live progress of this call (an MCP server's progress notifications), shown on its tool card
+   * and never stored. Absent where nobody watches (`mewbo tool`, `mewbo mcp`).
+   */
+  progress?(update: { progress: number; total?: number; message?: string }): void;
+  /**
    * Whether this call may write the policy file `rel` (relative to `root`; see
    * sandbox/policy-paths.ts): the user approved it for this call, or an allow rule names it.
    * Absent: no policy file is written (tools/policy-guard.ts).

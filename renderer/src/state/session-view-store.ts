@@ -12,6 +12,13 @@ export interface StreamingText {
   agentId: string;
 }
 
+/** A running tool call's latest progress (an MCP server's notifications/progress). */
+export interface ToolProgress {
+  progress: number;
+  total: number | null;
+  message: string | null;
+}
+
 /**
  * What one session's views draw, immutable: every part keeps its identity until an event changes
  * it, so a view selecting a part re-renders only then (a streamed delta changes `streaming` and
@@ -41,6 +48,8 @@ export interface SessionViewState {
   shells: ShellInfo[];
   usage: UsageTotals;
   streaming: Record<string, StreamingText>;
+  /** Progress of calls still running, by call id; gone when the result lands or the run ends. */
+  progress: Record<string, ToolProgress>;
 }
 
 /** `next` when it differs from `prev` item by item, else `prev` (its identity is what views see). */
@@ -84,6 +93,7 @@ export class SessionViewStore {
   addEvents(incoming: readonly SessionEvent[]): void {
     let changed = false;
     let streaming = this.state.streaming;
+    let progress = this.state.progress;
     for (const e of incoming) {
       // A duplicate (replay overlapping live) is dropped; a gap is damage the host reported.
       if (!this.model.apply(e)) continue;
@@ -96,8 +106,14 @@ export class SessionViewStore {
       // A finished run leaves no half-streamed text behind (a stop mid-message).
       if (e.type === 'run_state' && e.state !== 'running' && Object.keys(streaming).length)
         streaming = {};
+      if (e.type === 'tool_result' && progress[e.call_id]) {
+        progress = { ...progress };
+        delete progress[e.call_id];
+      }
+      if (e.type === 'run_state' && e.state !== 'running' && Object.keys(progress).length)
+        progress = {};
     }
-    if (changed) this.publish({ streaming });
+    if (changed) this.publish({ streaming, progress });
   }
 
   /** The `sessions.open` answer: the snapshot and the newest window, from seq `start`. */
@@ -128,12 +144,19 @@ export class SessionViewStore {
   /** Live deltas, a frame's worth in one update: one render of the streaming row, not one per token. */
   addTransients(events: readonly TransientEvent[]): void {
     const streaming = { ...this.state.streaming };
+    let progress = this.state.progress;
     for (const e of events) {
-      if (e.type !== 'assistant_delta') continue;
+      if (e.type === 'tool_progress') {
+        progress = {
+          ...progress,
+          [e.call_id]: { progress: e.progress, total: e.total, message: e.message },
+        };
+        continue;
+      }
       const prev = streaming[e.message_id];
       streaming[e.message_id] = { text: (prev?.text ?? '') + e.text, agentId: e.agent_id };
     }
-    this.store.setState({ streaming });
+    this.store.setState({ streaming, progress });
   }
 
   /** Draws answer version `n` of a regenerated turn in place of the one shown. */
@@ -188,6 +211,7 @@ export class SessionViewStore {
       shells: same(prev.shells ?? [], [...m.shells.values()]),
       usage,
       streaming: prev.streaming ?? {},
+      progress: prev.progress ?? {},
     };
   }
 }

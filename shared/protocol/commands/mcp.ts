@@ -44,6 +44,14 @@ export const mcpServerStatusSchema = z.object({
   restarts: z.number().int(),
   pid: z.number().int().nullable(),
   stderr_tail: z.array(z.string()),
+  /** The last log messages the server sent (notifications/message): `level [logger] text`. */
+  log_tail: z.array(z.string()),
+  /** Resources the running server offers (resources/list), for the user to see and attach. */
+  resources: z.array(
+    z.object({ uri: z.string(), name: z.string(), description: z.string().nullable() }),
+  ),
+  /** Prompts the running server offers (prompts/list). */
+  prompts: z.array(z.object({ name: z.string(), description: z.string().nullable() })),
   /** HTTP servers: their OAuth sign-in; null for stdio servers. */
   sign_in: mcpSignInSchema.nullable(),
 });

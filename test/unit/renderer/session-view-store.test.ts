@@ -35,6 +35,37 @@ describe('session view store', () => {
     expect(v.state.streaming).toEqual({});
   });
 
+  it("keeps a running call's latest progress until its result lands, and none after a stop", () => {
+    const v = new SessionViewStore();
+    const progress = (call_id: string, n: number): TransientEvent => ({
+      type: 'tool_progress',
+      call_id,
+      agent_id: 'root',
+      progress: n,
+      total: 3,
+      message: `step ${n}`,
+    });
+    v.addTransients([progress('c1', 1), progress('c2', 1)]);
+    v.addTransients([progress('c1', 2)]);
+    expect(v.state.progress).toEqual({
+      c1: { progress: 2, total: 3, message: 'step 2' },
+      c2: { progress: 1, total: 3, message: 'step 1' },
+    });
+    v.addEvents([
+      ev(0, { type: 'tool_call', call_id: 'c1', agent_id: 'root', name: 'mcp__s__t', args: {} }),
+      ev(1, {
+        type: 'tool_result',
+        call_id: 'c1',
+        agent_id: 'root',
+        name: 'mcp__s__t',
+        payload: { kind: 'mcp_result' },
+      }),
+    ]);
+    expect(Object.keys(v.state.progress)).toEqual(['c2']);
+    v.addEvents([ev(2, { type: 'run_state', state: 'stopped' })]);
+    expect(v.state.progress).toEqual({});
+  });
+
   it('a replayed duplicate publishes nothing', () => {
     const v = new SessionViewStore();
     v.addEvents([

@@ -3,7 +3,8 @@ import type { ToolItem } from '../../state/timeline-items';
 import { useUi } from '../../state/ui-store';
 import { formatDuration, oneLine } from '../../lib/format';
 import { describeTool } from './describe-tool';
-import { useCardOpen } from '../timeline/session-context';
+import { useCardOpen, useSessionId } from '../timeline/session-context';
+import { useSessionView } from '../../state/session-views-context';
 import { DiffLayoutToggle, DiffView } from './DiffView';
 import { ErrorBody } from './ErrorBody';
 import { GenericBody } from './GenericBody';
@@ -58,11 +59,12 @@ export const ToolCard = memo(function ToolCard({ item }: { item: ToolItem }) {
           {duration !== undefined && item.result && (
             <span className="card-meta">{formatDuration(duration)}</span>
           )}
-          {!item.result && (
-            <span className="card-meta">
-              {item.awaitingApproval ? 'waiting for your approval' : 'running…'}
-            </span>
-          )}
+          {!item.result &&
+            (item.awaitingApproval ? (
+              <span className="card-meta">waiting for your approval</span>
+            ) : (
+              <RunningMeta callId={item.callId} />
+            ))}
         </button>
         {d.kind === 'diff' && open && <DiffLayoutToggle />}
       </header>
@@ -74,6 +76,24 @@ export const ToolCard = memo(function ToolCard({ item }: { item: ToolItem }) {
     </article>
   );
 });
+
+/**
+ * "running…", or the call's live progress when its tool reports some (an MCP server's
+ * notifications/progress): the only part of the card a progress update re-renders.
+ */
+function RunningMeta({ callId }: { callId: string }) {
+  const p = useSessionView(useSessionId(), (v) => v.progress[callId]);
+  if (!p) return <span className="card-meta">running…</span>;
+  const amount =
+    p.total !== null && p.total > 0
+      ? `${Math.round((Math.min(p.progress, p.total) / p.total) * 100)}%`
+      : String(p.progress);
+  return (
+    <span className="card-meta" role="status" aria-label="progress">
+      {p.message ? `${p.message} · ${amount}` : amount}
+    </span>
+  );
+}
 
 function ToolBody({
   item,

@@ -45,7 +45,27 @@ export function McpSettings() {
                   <span className={`state-pill ${s.state}`}>{s.state}</span>
                   {s.error && <div className="error-text small">{s.error}</div>}
                 </td>
-                <td className="small">{s.tools.length ? s.tools.join(', ') : '—'}</td>
+                <td className="small">
+                  {s.tools.length ? s.tools.join(', ') : '—'}
+                  {s.prompts.length > 0 && (
+                    <div aria-label={`${s.name} prompts`}>
+                      Prompts: {s.prompts.map((p) => p.name).join(', ')}
+                    </div>
+                  )}
+                  {s.resources.length > 0 && (
+                    <div aria-label={`${s.name} resources`}>
+                      Resources: {s.resources.map((r) => r.name).join(', ')}
+                    </div>
+                  )}
+                  {(s.log_tail.length > 0 || s.stderr_tail.length > 0) && (
+                    <details>
+                      <summary>Log</summary>
+                      <pre className="small" aria-label={`${s.name} log`}>
+                        {[...s.log_tail, ...s.stderr_tail].join('\n')}
+                      </pre>
+                    </details>
+                  )}
+                </td>
                 <td>
                   <button type="button" onClick={() => void restart(s.id)}>
                     Restart
