@@ -9,13 +9,12 @@ import { SessionIdContext } from '../timeline/session-context';
 import { Composer } from './Composer';
 import { ConversationStart } from './ConversationStart';
 import { FindBar } from './FindBar';
-import { FirstRunSetup } from './FirstRunSetup';
 import { SessionHeader } from './SessionHeader';
 import { TrustPrompt } from '../trust/TrustPrompt';
 import { ReviewView } from '../review/ReviewView';
 import { useUi } from '../../state/ui-store';
 
-/** One open session: header, timeline, message box. */
+/** One open session: header, timeline, message box (which sets up a model when none is). */
 export function Conversation({ sessionId }: { sessionId: string }) {
   const client = useClient();
   const views = useSessionViews();
@@ -42,7 +41,6 @@ export function Conversation({ sessionId }: { sessionId: string }) {
       <section className="conversation" aria-label="Session">
         <SessionHeader id={sessionId} summary={summary} />
         {loaded && <TrustPrompt root={root} />}
-        <FirstRunSetup compact={hasItems} />
         {reviewing && summary?.worktree && (
           <ReviewView sessionId={sessionId} worktree={summary.worktree} />
         )}
