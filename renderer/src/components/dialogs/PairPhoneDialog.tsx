@@ -11,6 +11,7 @@ import { deviceToolsText } from './device-tools-text';
  * "Pair phone": turns the LAN listener on, shows a one-time offer (QR code, the code as text, the
  * URL and the certificate fingerprint to compare on the phone), and lists paired phones with their
  * rights ("Remote", "Screen control": off by default, per phone, revocable at once) and revoke.
+ * Closed with no phone paired, it turns the listener off again (useListenerForDialog).
  */
 export function PairPhoneDialog({ onClose }: { onClose: () => void }) {
   const client = useClient();
@@ -21,15 +22,17 @@ export function PairPhoneDialog({ onClose }: { onClose: () => void }) {
   const [offerRemote, setOfferRemote] = useState(false);
   const devices = useHostQuery('devices.list', {}, 'devices');
   const now = useNow();
+  const listener = useListenerForDialog();
 
   const newOffer = useCallback(async () => {
     setError(null);
     try {
+      if (!(await listener.opening())) return;
       setOffer(await client.invoke('devices.createOffer', { remote: offerRemote }));
     } catch (err) {
       setError(errorText(err));
     }
-  }, [client, offerRemote]);
+  }, [client, offerRemote, listener]);
   useEffect(() => void newOffer(), [newOffer]);
 
   const setRights = async (id: string, change: { remote?: boolean; screen_control?: boolean }) => {
@@ -115,6 +118,11 @@ export function PairPhoneDialog({ onClose }: { onClose: () => void }) {
             Scan the code with the phone’s camera on the same network. Check that the phone shows
             the same fingerprint before you trust it.
           </p>
+          <p className="muted small" role="note">
+            While this is open, the app listens for phones on your network at the address above.
+            Closed with no phone paired, it stops listening; once a phone has paired, it stays on so
+            paired phones can reconnect (turn it off below).
+          </p>
           <label className="check">
             <input
               type="checkbox"
@@ -138,58 +146,111 @@ export function PairPhoneDialog({ onClose }: { onClose: () => void }) {
           </div>
         </div>
       )}
-      <section aria-label="Paired phones" className="paired">
-        <h3>Paired phones</h3>
-        {devices.data && devices.data.devices.length === 0 && (
-          <p className="muted small">None yet.</p>
-        )}
-        <ul className="device-list">
-          {devices.data?.devices.map((d) => (
-            <li key={d.device_id}>
-              <span className={`run-dot ${d.attached ? 'running' : 'idle'}`} aria-hidden="true" />
-              <strong>{d.name}</strong>
-              <span className="muted small">
-                {d.attached
-                  ? 'connected'
-                  : d.last_seen
-                    ? `seen ${formatAgo(d.last_seen)} ago`
-                    : 'never connected'}{' '}
-                · {deviceToolsText(d.tools)}
-              </span>
-              {d.screen_control && (
-                <span className="badge screen-on" role="status">
-                  Screen control on
+      {/* Drawn with the offer, not before it: the offer arriving above never moves the list
+          (and its switches) from under a click. */}
+      {(offer || error) && (
+        <section aria-label="Paired phones" className="paired">
+          <h3>Paired phones</h3>
+          {devices.data && devices.data.devices.length === 0 && (
+            <p className="muted small">None yet.</p>
+          )}
+          <ul className="device-list">
+            {devices.data?.devices.map((d) => (
+              <li key={d.device_id}>
+                <span className={`run-dot ${d.attached ? 'running' : 'idle'}`} aria-hidden="true" />
+                <strong>{d.name}</strong>
+                <span className="muted small">
+                  {d.attached
+                    ? 'connected'
+                    : d.last_seen
+                      ? `seen ${formatAgo(d.last_seen)} ago`
+                      : 'never connected'}{' '}
+                  · {deviceToolsText(d.tools)}
                 </span>
-              )}
-              <span className="device-rights">
-                <RightSwitch
-                  device={d}
-                  label="Remote"
-                  title="Approve, deny and answer from this phone, see sessions and send a short message. Off closes its connection at once."
-                  checked={d.remote}
-                  onChange={(on) => void setRights(d.device_id, { remote: on })}
-                />
-                <RightSwitch
-                  device={d}
-                  label="Screen control"
-                  title="Offer this phone's device_screen_* tools to the agent; each call asks first in ask mode."
-                  checked={d.screen_control}
-                  onChange={(on) => void setRights(d.device_id, { screen_control: on })}
-                />
-                <button
-                  type="button"
-                  className="danger small"
-                  onClick={() => void revoke(d.device_id)}
-                >
-                  Revoke
-                </button>
-              </span>
-            </li>
-          ))}
-        </ul>
-      </section>
+                {d.screen_control && (
+                  <span className="badge screen-on" role="status">
+                    Screen control on
+                  </span>
+                )}
+                <span className="device-rights">
+                  <RightSwitch
+                    device={d}
+                    label="Remote"
+                    title="Approve, deny and answer from this phone, see sessions and send a short message. Off closes its connection at once."
+                    checked={d.remote}
+                    onChange={(on) => void setRights(d.device_id, { remote: on })}
+                  />
+                  <RightSwitch
+                    device={d}
+                    label="Screen control"
+                    title="Offer this phone's device_screen_* tools to the agent; each call asks first in ask mode."
+                    checked={d.screen_control}
+                    onChange={(on) => void setRights(d.device_id, { screen_control: on })}
+                  />
+                  <button
+                    type="button"
+                    className="danger small"
+                    onClick={() => void revoke(d.device_id)}
+                  >
+                    Revoke
+                  </button>
+                </span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
     </Dialog>
   );
+}
+
+/**
+ * The LAN listener as this dialog leaves it: what was there when it opened (listening, which
+ * phones were paired) is read before the first offer turns the listener on; on close, the
+ * listener is turned off again unless a phone paired while the dialog was open, or it was on
+ * already for phones paired before (they reconnect through it). No LAN socket stays open for a
+ * dialog that was only looked at.
+ */
+function useListenerForDialog() {
+  const client = useClient();
+  const [tracker] = useState(() => {
+    let before: { listening: boolean; devices: Set<string> } | null = null;
+    let closed = false;
+    return {
+      /** Before an offer: false once the dialog has closed (no listener for a closed dialog). */
+      async opening(): Promise<boolean> {
+        if (!before) {
+          const [status, list] = await Promise.all([
+            client.invoke('devices.status', {}),
+            client.invoke('devices.list', {}),
+          ]);
+          before ??= {
+            listening: status.listening,
+            devices: new Set(list.devices.map((d) => d.device_id)),
+          };
+        }
+        return !closed;
+      },
+      open(): void {
+        closed = false;
+      },
+      async close(): Promise<void> {
+        closed = true;
+        const found = before;
+        if (!found) return;
+        const { devices } = await client.invoke('devices.list', {});
+        if (devices.some((d) => !found.devices.has(d.device_id))) return;
+        if (found.listening && devices.length > 0) return;
+        await client.invoke('devices.disablePairing', {});
+      },
+    };
+  });
+  useEffect(() => {
+    tracker.open();
+    // Closing has no screen left to show a failure on; the dialog reopened shows the state.
+    return () => void tracker.close().catch(() => undefined);
+  }, [tracker]);
+  return tracker;
 }
 
 /** One right of one phone, as a switch named by the right and the phone. */
