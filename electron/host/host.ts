@@ -58,6 +58,7 @@ import { userStartedSignIn, type SignInPolicy } from './mcp/sign-in-policy';
 import { browserOpener } from './system/browser-opener';
 import { SessionWorktrees } from './worktrees/session-worktrees';
 import { worktreeHandlers } from './handlers/worktrees';
+import { errorPayload } from '../../shared/tools/payload';
 
 export interface HostOptions {
   env?: NodeJS.ProcessEnv;
@@ -165,6 +166,14 @@ export class Host extends DisposableObject {
       configFile: paths.configFile,
       trust,
       env,
+      // A project's hooks start confined like the session's shells (made below: their network
+      // policy reads these rules).
+      confineHook: (sessionId, root, argv, hookEnv) =>
+        late.shells
+          ? late.shells.confine(sessionId, root, argv, hookEnv)
+          : Promise.resolve({
+              refused: errorPayload('sandbox_unavailable', 'the shells are not started yet'),
+            }),
       updateUserConfig: (mutate) => configStore.update(mutate),
     });
     // Sessions in their own git worktree: known before any shell runs, since every shell is

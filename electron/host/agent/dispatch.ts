@@ -284,6 +284,7 @@ function notifyHooks(run: RunContext, agent: StepAgent, message: string): void {
             agentId: agent.spec.id,
             fields: { message },
             env: r.rules.env,
+            confine: r.rules.confineHook,
             signal: run.signal,
             append: run.append,
           })

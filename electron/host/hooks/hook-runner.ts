@@ -1,8 +1,10 @@
 import type { SessionEventBody } from '../../../shared/protocol/events';
+import { errorPayload } from '../../../shared/tools/payload';
 import { claudeNameOf } from '../rules/tool-aliases';
 import { HOOK_EVENT_OUTPUT_MAX_CHARS, type HookEventName } from './constants';
 import type { HookCommand } from './hook-config';
-import { runHook } from './run-hook';
+import type { HookConfine } from './hook-sandbox';
+import { runHook, type HookProcessResult } from './run-hook';
 
 // Runs the hooks of one event (in parallel, as Claude Code does) and reads their answers with
 // Claude Code's contract: exit 0 goes on (UserPromptSubmit and SessionStart stdout becomes
@@ -10,6 +12,8 @@ import { runHook } from './run-hook';
 // user (UserPromptSubmit); any other exit is a failure shown on the card, and the run goes on.
 // JSON on stdout may say `decision: "block"` with a `reason`, `permissionDecision` (PreToolUse,
 // top level or in hookSpecificOutput) and `additionalContext`. Each run is a `hook_run` event.
+// A project's hook starts confined (hook-sandbox.ts); one that may not start is a failed run
+// whose stderr says why.
 
 export interface HookEventInput {
   event: HookEventName;
@@ -22,6 +26,8 @@ export interface HookEventInput {
   /** Event-specific fields of the JSON input (tool_input, prompt, ...). */
   fields: Record<string, unknown>;
   env: NodeJS.ProcessEnv;
+  /** Starts a project's hooks confined (hook-sandbox.ts); absent: a project's hook is not run. */
+  confine?: HookConfine;
   signal?: AbortSignal;
   append(event: SessionEventBody): Promise<void>;
 }
@@ -71,6 +77,27 @@ const RANK = { allow: 0, ask: 1, deny: 2 } as const;
 const CONTEXT_EVENTS: readonly HookEventName[] = ['UserPromptSubmit', 'SessionStart'];
 const MODEL_BLOCK_EVENTS: readonly HookEventName[] = ['PostToolUse', 'Stop'];
 
+/** A project's hook as the launcher starts it, or why it is not run. */
+function confined(
+  i: HookEventInput,
+  command: string,
+  env: NodeJS.ProcessEnv,
+): ReturnType<HookConfine> {
+  if (!i.confine)
+    return Promise.resolve({
+      refused: errorPayload(
+        'sandbox_unavailable',
+        "a project's hook is not run: nothing here can confine it, and it never runs unconfined",
+      ),
+    });
+  return i.confine(i.sessionId, i.root, ['/bin/sh', '-c', command], env);
+}
+
+/** The result of a hook that was not started: a failure the card shows, and the run goes on. */
+function notRun(why: string): HookProcessResult {
+  return { exitCode: null, signal: null, stdout: '', stderr: why, timedOut: false, durationMs: 0 };
+}
+
 export async function runEventHooks(i: HookEventInput): Promise<HookOutcome> {
   const hooks = i.hooks.filter((h) => h.event === i.event && (!i.tool || h.test(i.tool)));
   const outcome: HookOutcome = { blocked: false, reason: '' };
@@ -89,16 +116,19 @@ export async function runEventHooks(i: HookEventInput): Promise<HookOutcome> {
     MEWBO_SESSION_ID: i.sessionId,
   };
   const results = await Promise.all(
-    hooks.map((h) =>
-      runHook({
+    hooks.map(async (h) => {
+      const start = h.scope === 'project' ? await confined(i, h.command, env) : { env };
+      if ('refused' in start) return { h, r: notRun(start.refused.message) };
+      const r = await runHook({
         command: h.command,
+        ...start,
         cwd: i.root,
         input,
-        env,
         timeoutMs: h.timeoutS * 1000,
         signal: i.signal,
-      }).then((r) => ({ h, r })),
-    ),
+      });
+      return { h, r };
+    }),
   );
   const reasons: string[] = [];
   for (const { h, r } of results) {

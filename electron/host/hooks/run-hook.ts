@@ -2,10 +2,11 @@ import { spawn } from 'node:child_process';
 import { EXIT_DRAIN_MS, HOOK_OUTPUT_MAX_BYTES } from './constants';
 import { signalProcessGroup } from '../system/process-group';
 
-// Runs one hook command: `sh -c command` in its own process group, the event as JSON on stdin,
-// with the user's rights and environment (hooks are the user's own code; a project's run only
-// once it is trusted). At its timeout, or when the run stops, the whole group is killed: a hook
-// that forked a child which holds its pipes open must not outlive it.
+// Runs one hook command: `sh -c command` in its own process group, the event as JSON on stdin.
+// The user's own hooks run with the user's rights and environment; a project's (trusted) hooks
+// come here wrapped by the sandbox launcher (hook-sandbox.ts), its rules at the head of stdin.
+// At its timeout, or when the run stops, the whole group is killed: a hook that forked a child
+// which holds its pipes open must not outlive it.
 
 export interface HookProcessResult {
   exitCode: number | null;
@@ -18,6 +19,10 @@ export interface HookProcessResult {
 
 export interface RunHookInput {
   command: string;
+  /** What to execute instead of `sh -c command` (the launcher's argv for a confined hook). */
+  argv?: string[];
+  /** Written to stdin before the event (the launcher's rules). */
+  stdinPrefix?: Buffer;
   cwd: string;
   input: unknown;
   timeoutMs: number;
@@ -46,7 +51,8 @@ function killGroup(pid: number | undefined): void {
 export function runHook(i: RunHookInput): Promise<HookProcessResult> {
   const started = Date.now();
   return new Promise((resolve) => {
-    const child = spawn('/bin/sh', ['-c', i.command], {
+    const [file, ...args] = i.argv ?? ['/bin/sh', '-c', i.command];
+    const child = spawn(file!, args, {
       cwd: i.cwd,
       env: i.env,
       detached: true,
@@ -87,6 +93,7 @@ export function runHook(i: RunHookInput): Promise<HookProcessResult> {
     child.stdin.on('error', () => {
       /* a hook that does not read its input closes the pipe early: not an error */
     });
+    if (i.stdinPrefix) child.stdin.write(i.stdinPrefix);
     child.stdin.end(`${JSON.stringify(i.input)}\n`);
   });
 }

@@ -31,6 +31,7 @@ export async function promptHooks(i: SessionHookInput & { prompt: string }): Pro
     root,
     sessionId: i.session.id,
     env: i.rules.env,
+    confine: i.rules.confineHook,
     signal: i.signal,
     append: appendTo(i.session),
   };
@@ -58,6 +59,7 @@ export async function stopHooksBlock(
     sessionId: i.session.id,
     fields: { stop_hook_active: i.blocksSoFar > 0 },
     env: i.rules.env,
+    confine: i.rules.confineHook,
     signal: i.signal,
     append: appendTo(i.session),
   });

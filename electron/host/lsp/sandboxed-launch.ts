@@ -2,7 +2,7 @@ import { tmpdir } from 'node:os';
 import type { AppConfig } from '../config/schema';
 import type { Disposable } from '../lifecycle/disposable';
 import { errorPayload } from '../../../shared/tools/payload';
-import { rulesOverStdin, Sandbox, type NetworkGrant } from '../sandbox/sandbox';
+import { launchOverStdin, Sandbox, type NetworkGrant } from '../sandbox/sandbox';
 import type { ServerSandbox } from './server-registry';
 
 // `agent.server_sandbox`: a language server starts under the same Landlock launcher as the shells,
@@ -49,18 +49,8 @@ export class LauncherSandbox implements Disposable {
       network: this.opts.network?.(),
     });
     if ('refused' in prepared) return prepared;
-    return {
-      // Not --merge-stderr: stdout carries the protocol and must stay apart from the server's logs.
-      argv: [
-        launcher,
-        ...rulesOverStdin(prepared.rules),
-        '--host-pid',
-        String(process.pid),
-        '--',
-        ...argv,
-      ],
-      stdinPrefix: prepared.rules ?? undefined,
-    };
+    // Not --merge-stderr: stdout carries the protocol and must stay apart from the server's logs.
+    return launchOverStdin(launcher, prepared.rules, argv);
   };
 
   /** One Sandbox, made on first use (most hosts never need it). */

@@ -40,6 +40,7 @@ export async function gateCall(i: GateInput): Promise<Gate> {
     callId: i.callId,
     fields: { tool_input: i.args, permission_mode: i.mode },
     env: i.rules.env,
+    confine: i.rules.confineHook,
     signal: i.signal,
     append: i.append,
   });
@@ -85,6 +86,7 @@ export async function postToolHooks(
     callId: i.callId,
     fields: { tool_input: i.args, tool_response: i.payload },
     env: i.rules.env,
+    confine: i.rules.confineHook,
     signal: i.signal,
     append: i.append,
   });

@@ -1,5 +1,6 @@
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { hooksFromSource, type HookCommand } from '../hooks/hook-config';
+import type { HookConfine } from '../hooks/hook-sandbox';
 import { BashParser } from './bash-parser';
 import { shellSource, ShellJudge, type CallInput } from './match-rule';
 import type { ShellPattern } from './shell-pattern';
@@ -30,8 +31,10 @@ import { SettingsFiles, settingsRoot } from '../fs/settings-file';
 export interface RulesServiceOptions {
   configFile: string;
   trust: ProjectTrust;
-  /** The environment hooks run with (the user's own: hooks are the user's code). */
+  /** The environment hooks run with (the user's own hooks get it whole). */
   env: NodeJS.ProcessEnv;
+  /** Starts a project's hooks confined like shells; absent: a project's hook is not run. */
+  confineHook?: HookConfine;
   /** configs/app.json's owner (ConfigStore.update): one queue, validated, atomic. */
   updateUserConfig(mutate: (raw: Record<string, unknown>) => void): Promise<unknown>;
 }
@@ -56,6 +59,10 @@ export class RulesService {
 
   get env(): NodeJS.ProcessEnv {
     return this.opts.env;
+  }
+
+  get confineHook(): HookConfine | undefined {
+    return this.opts.confineHook;
   }
 
   isTrusted(root: string | null): boolean {

@@ -82,6 +82,22 @@ export function rulesOverStdin(rules: Buffer | null): string[] {
   return rules ? ['--rules-stdin', String(rules.length)] : [];
 }
 
+/**
+ * A program started under the launcher with its rules at the head of its stdin (a server, a
+ * project's hook): the launcher's argv, and what to write to stdin before anything else. The
+ * launcher ends the program's tree when the host (this process) dies.
+ */
+export function launchOverStdin(
+  launcher: string,
+  rules: Buffer | null,
+  argv: string[],
+): { argv: string[]; stdinPrefix?: Buffer } {
+  return {
+    argv: [launcher, ...rulesOverStdin(rules), '--host-pid', String(process.pid), '--', ...argv],
+    ...(rules ? { stdinPrefix: rules } : {}),
+  };
+}
+
 export interface SpawnRequest {
   config: AppConfig;
   root: string;

@@ -9,13 +9,15 @@ import type { HomePaths } from '../config/paths';
 import type { SandboxStatus, ShellInfo } from '../../../shared/tools/shell-payload';
 import { findInstallRoot, findLauncher } from '../sandbox/launcher';
 import { NetworkService } from '../network/network-service';
-import { Sandbox } from '../sandbox/sandbox';
+import { launchOverStdin, Sandbox } from '../sandbox/sandbox';
 import type { WorktreeGrant } from '../sandbox/worktree-grant';
 import type { ShellSink, ShellSubscription } from './output-stream';
 import { limitsFrom, ShellManager } from './shell-manager';
 import { ShellSpawner } from './shell-spawner';
 import type { SessionShellNetwork, ShellNetwork, SpawnNetwork } from './shell-network';
 import { withheldNames } from './credential-env';
+import { shellEnv } from './shell-env';
+import type { ErrorPayload } from '../../../shared/tools/payload';
 import {
   listShellRecords,
   loadShellRecord,
@@ -58,6 +60,13 @@ function moduleDir(): string {
   const url = (import.meta as { url?: string }).url;
   if (url) return dirname(fileURLToPath(url));
   return process.argv[1] ? dirname(process.argv[1]) : process.cwd();
+}
+
+/** How a confined process starts: the launcher's argv, its rules at the head of stdin, its env. */
+export interface ConfinedStart {
+  argv: string[];
+  stdinPrefix?: Buffer;
+  env: NodeJS.ProcessEnv;
 }
 
 export interface SessionShellEvent {
@@ -148,12 +157,56 @@ export class ShellService implements Disposable {
     return this.networks.get(sessionId)?.forSpawn(root);
   }
 
+  /**
+   * How another process of a session starts confined like its shells (a project's hook,
+   * hooks/hook-sandbox.ts): under the launcher with the rules a shell of `root` gets (deny list,
+   * write scope, worktree), the same network grant and proxy variables, the shells' environment
+   * (credential-looking variables withheld, the session's TMPDIR, its token, so its strays die
+   * with the session). The rules travel at the head of its stdin. Refused where a shell would be;
+   * unconfined only where shells are (agent.shell_sandbox off, no Landlock), as their status says.
+   */
+  async confine(
+    sessionId: string,
+    root: string,
+    argv: string[],
+    env: NodeJS.ProcessEnv,
+  ): Promise<ConfinedStart | { refused: ErrorPayload }> {
+    const network = await this.networkFor(sessionId, root);
+    const manager = this.forSession(sessionId);
+    const config = this.opts.config();
+    const tmpDir = this.tmpDirOf(sessionId);
+    const prepared = await this.sandbox.prepare({
+      config,
+      root,
+      tempDirs: [tmpDir],
+      network: network?.grant,
+      worktree: this.opts.worktree?.(sessionId, root),
+    });
+    if ('refused' in prepared) return prepared;
+    const status = prepared.status;
+    const proxied = status.mode === 'landlock' && status.network?.mode === 'proxy';
+    const childEnv = shellEnv(env, {
+      tty: false,
+      tmpDir,
+      token: `${manager.tokenPrefix}hook.`,
+      allow: config.agent.shell_env_allow,
+      ...(proxied && network ? { proxy: network.env } : {}),
+    });
+    if (!this.launcher) return { argv, env: childEnv };
+    return { ...launchOverStdin(this.launcher, prepared.rules, argv), env: childEnv };
+  }
+
+  /** A session's shells' own temp directory (their TMPDIR, writable under every write scope). */
+  private tmpDirOf(sessionId: string): string {
+    return join(this.tempRoot, `tmp-${sessionId.replace(/[^A-Za-z0-9_-]/g, '_')}`);
+  }
+
   /** The shells of one session, created on first use. */
   forSession(sessionId: string): ShellManager {
     if (this.disposed) throw new Error('the shell service is disposed');
     let manager = this.managers.get(sessionId);
     if (!manager) {
-      const tmpDir = join(this.tempRoot, `tmp-${sessionId.replace(/[^A-Za-z0-9_-]/g, '_')}`);
+      const tmpDir = this.tmpDirOf(sessionId);
       mkdirSync(tmpDir, { recursive: true, mode: 0o700 });
       const spawner = new ShellSpawner({
         sandbox: this.sandbox,
@@ -233,10 +286,7 @@ export class ShellService implements Disposable {
     this.networks.delete(sessionId);
     // The shells' final records land before the session's folder may be removed.
     await this.records.flush();
-    rmSync(join(this.tempRoot, `tmp-${sessionId.replace(/[^A-Za-z0-9_-]/g, '_')}`), {
-      recursive: true,
-      force: true,
-    });
+    rmSync(this.tmpDirOf(sessionId), { recursive: true, force: true });
   }
 
   async dispose(): Promise<void> {

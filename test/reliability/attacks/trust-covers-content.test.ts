@@ -71,6 +71,8 @@ describe('part 3: trust covers the content the user trusted', () => {
       tool: 'read_file',
       fields: {},
       env: process.env,
+      // As before project hooks were confined too (project-hooks-confined.test.ts): as the user.
+      confine: async (_session, _root, argv, env) => ({ argv, env }),
       append: async () => {},
     });
     expect(readFileSync(leak, 'utf8')).toContain(SECRET);
