@@ -41,7 +41,6 @@ const programOwners = [
   'electron/host/shells/launched-pty-child.ts',
   'electron/host/hooks/run-hook.ts', // hooks, through /bin/sh
   'electron/host/lsp/server-process.ts', // language servers, resolved by lsp/resolve-command.ts
-  'electron/cli/serve.ts', // the browser `serve --open` starts
   'electron/host/system/browser-opener.ts', // the user's browser ($BROWSER, xdg-open)
 ];
 const childProcessImports = ['node:child_process', 'child_process'].map((name) => ({

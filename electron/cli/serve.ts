@@ -1,7 +1,9 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { spawn } from 'node:child_process';
 import { Host } from '../host/host';
 import { homePaths } from '../host/config/paths';
+import { browserOpener } from '../host/system/browser-opener';
 import { WebServer, type WebServerOptions } from '../web/web-server';
 import { loadOrCreateWebSecret } from '../web/web-secret';
 import { rememberedPort, rememberPort, webSecretFile } from '../web/web-host-state';
@@ -13,13 +15,39 @@ Serves the app's UI and its protocol on http://H:N (default 127.0.0.1, the port 
 or a free one when that is taken; --port N is remembered for next time; --port 0 picks a free port
 and does not remember it). It prints a one-time login link (single use, valid one minute);
 opening it logs the browser in with a cookie that stays valid across restarts. Another browser
-gets a new link from 'mewbo login' or from the app's menu.`;
+gets a new link from 'mewbo login' or from the app's menu. --open starts your browser ($BROWSER,
+else the system opener) logged in with a link of its own, which it is handed through an owner-only
+page under $MEWBO_HOME/state, never on its command line (that every process can read); with
+--host 0.0.0.0 or :: it opens the loopback address.`;
 
-/** Opens a URL in the desktop's browser where one is set up; failure is harmless. */
-function openInBrowser(url: string): void {
-  const child = spawn('xdg-open', [url], { stdio: 'ignore', detached: true });
-  child.on('error', () => {});
-  child.unref();
+/**
+ * --open: the browser gets a login link of its own, on an address of this machine, through a
+ * private redirecting page (browser-opener.ts). The page is removed once its code has expired.
+ * Returns what to clean up at exit; failure to open is told, never fatal.
+ */
+async function openLoggedIn(server: WebServer, pagesDir: string): Promise<() => void> {
+  const opener = browserOpener();
+  if (!opener) {
+    process.stderr.write(
+      'mewbo serve: --open: nothing here opens a browser (no $BROWSER, no display); open the link above\n',
+    );
+    return () => {};
+  }
+  const { url, expiresAt } = server.newLoginUrl(server.localOrigin);
+  let page: string;
+  try {
+    page = await opener.openPrivately(url, pagesDir);
+  } catch (err) {
+    process.stderr.write(`mewbo serve: --open: ${(err as Error).message}; open the link above\n`);
+    return () => {};
+  }
+  const remove = () => rmSync(page, { force: true });
+  const timer = setTimeout(remove, Math.max(0, expiresAt - Date.now()));
+  timer.unref();
+  return () => {
+    clearTimeout(timer);
+    remove();
+  };
 }
 
 /**
@@ -83,13 +111,16 @@ export const serveCommand = (startedUp: () => void): CliCommand => ({
       `mewbo web host listening on ${server.origin}\n` +
         `Open this one-time login link (it works once, for one minute):\n${url}\n`,
     );
-    if (values.open) openInBrowser(url);
+    const closeOpened = values.open
+      ? await openLoggedIn(server, join(paths.stateDir, 'login-pages'))
+      : () => {};
     startedUp();
     await new Promise<void>((resolve) => {
       const stop = () => resolve();
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
     });
+    closeOpened();
     await server.dispose();
     await host.dispose();
     return 0;

@@ -105,10 +105,23 @@ export class WebServer implements Disposable {
     return `http://${host.includes(':') ? `[${host}]` : host}:${this.port}`;
   }
 
-  /** A fresh one-time login URL (what `mewbo serve` prints and `mewbo login` asks for). */
-  newLoginUrl(): { url: string; expiresAt: number } {
+  /**
+   * The origin a browser on this machine opens: the bound address, or loopback when the host
+   * listens on every address (`--host 0.0.0.0` or `::`), which a browser cannot open as such.
+   */
+  get localOrigin(): string {
+    const host = this.opts.host ?? '127.0.0.1';
+    const local = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
+    return `http://${local.includes(':') ? `[${local}]` : local}:${this.port}`;
+  }
+
+  /**
+   * A fresh one-time login URL (what `mewbo serve` prints and `mewbo login` asks for), on
+   * `origin` (a loopback name of this host's for the browser `serve --open` starts).
+   */
+  newLoginUrl(origin = this.origin): { url: string; expiresAt: number } {
     const { code, expiresAt } = this.codes.issue();
-    return { url: `${this.origin}/login?code=${code}`, expiresAt };
+    return { url: `${origin}/login?code=${code}`, expiresAt };
   }
 
   /** No request, upgrade or frame can take the host down: a handler's bug costs its own socket. */

@@ -1,4 +1,16 @@
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import {
+  chmodSync,
+  closeSync,
+  constants,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  writeSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { resolveExecutable } from '../lsp/resolve-command';
 
 // Opening a page in the user's browser (an OAuth sign-in): `$BROWSER` when set (the Debian/xdg
@@ -6,12 +18,25 @@ import { resolveExecutable } from '../lsp/resolve-command';
 // (xdg-open where a display is, open on macOS, the URL handler on Windows). The URL is one argv
 // element, never a shell string, and only web pages are opened: an authorization server's metadata
 // names the URL, and a `file:` or `javascript:` one must not reach the opener.
+//
+// A URL that is itself a secret (the web host's one-time login link) never goes on a command line:
+// every process on the machine reads every other's (/proc/PID/cmdline, `ps`), and a sandboxed
+// shell of the agent could spend the code before the browser does. It is written into a page
+// that redirects to it, in a directory only the user can enter and a file only the user can read
+// (Jupyter's way), and the browser is started on that file; only its path is on the command line.
 
 export interface BrowserOpener {
   /** The command, for messages ("opened with xdg-open"). */
   readonly name: string;
   /** Starts the browser on `url`; resolves once it is spawned (a browser may run for hours). */
   open(url: string): Promise<void>;
+  /**
+   * Starts the browser on `url` without `url` in any process's arguments: through a redirecting
+   * page written in `privateDir` (made 0700; an existing one must be a directory of this user's
+   * and is made 0700). Resolves to that page's path, which the caller removes once the URL is
+   * spent.
+   */
+  openPrivately(url: string, privateDir: string): Promise<string>;
 }
 
 /** Web pages only: https anywhere, plain http on this machine (a local authorization server). */
@@ -28,23 +53,68 @@ export function openableUrl(url: string): boolean {
   );
 }
 
+/** The page that sends the browser on to `url` at once; `url` is only ever an openableUrl. */
+function redirectPage(url: string): string {
+  const attr = url.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+  return (
+    '<!doctype html>\n<html><head><meta charset="utf-8">' +
+    '<meta name="referrer" content="no-referrer">' +
+    `<meta http-equiv="refresh" content="0;url=${attr}"></head>` +
+    `<body><a href="${attr}">Continue</a></body></html>\n`
+  );
+}
+
+/**
+ * Writes the redirecting page into `dir`: the directory made (or kept) owner-only and never a
+ * link, the file created new (O_EXCL, O_NOFOLLOW) with mode 0600, so nobody else reads it and
+ * nothing planted is written through.
+ */
+function writeRedirect(url: string, dir: string): string {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const st = lstatSync(dir);
+  if (!st.isDirectory() || (process.getuid && st.uid !== process.getuid()))
+    throw new Error(`${dir} is not a directory of this user's; not writing a login page there`);
+  chmodSync(dir, 0o700);
+  const file = join(dir, `open-${randomBytes(12).toString('hex')}.html`);
+  const fd = openSync(
+    file,
+    constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+    0o600,
+  );
+  try {
+    writeSync(fd, redirectPage(url));
+  } finally {
+    closeSync(fd);
+  }
+  return file;
+}
+
 function opener(command: string, args: string[], urlAt: number | null): BrowserOpener {
+  const start = (target: string): Promise<void> => {
+    const argv =
+      urlAt === null ? [...args, target] : args.map((a, i) => (i === urlAt ? target : a));
+    return new Promise((resolve, reject) => {
+      const child = spawn(command, argv, { stdio: 'ignore', detached: true });
+      child.once('error', (err) => reject(new Error(`${command} could not start: ${err.message}`)));
+      child.once('spawn', () => {
+        child.unref();
+        resolve();
+      });
+    });
+  };
+  const refuse = (url: string) => new Error(`refusing to open ${url}: not an https page`);
   return {
     name: command,
     open(url) {
+      return openableUrl(url) ? start(url) : Promise.reject(refuse(url));
+    },
+    async openPrivately(url, privateDir) {
+      // The message cannot name the URL: it is the secret.
       if (!openableUrl(url))
-        return Promise.reject(new Error(`refusing to open ${url}: not an https page`));
-      const argv = urlAt === null ? [...args, url] : args.map((a, i) => (i === urlAt ? url : a));
-      return new Promise((resolve, reject) => {
-        const child = spawn(command, argv, { stdio: 'ignore', detached: true });
-        child.once('error', (err) =>
-          reject(new Error(`${command} could not start: ${err.message}`)),
-        );
-        child.once('spawn', () => {
-          child.unref();
-          resolve();
-        });
-      });
+        throw new Error('refusing to open the page: not https, nor http on this machine');
+      const file = writeRedirect(url, privateDir);
+      await start(pathToFileURL(file).href);
+      return file;
     },
   };
 }
