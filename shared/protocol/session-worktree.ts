@@ -19,6 +19,11 @@ export const sessionWorktreeSchema = z.object({
   git_dir: z.string(),
   /** git's name for the worktree: its administrative folder is `git_dir/worktrees/<name>`. */
   name: z.string(),
+  /**
+   * Files that differ from the base (committed or not), counted when the session's run last
+   * stopped or paused: the sidebar shows it without reading every worktree.
+   */
+  changed_files: z.number().int().min(0).optional(),
   /** When Discard removed the worktree and its branch (ms); the session keeps its history. */
   removed_at: z.number().optional(),
 });

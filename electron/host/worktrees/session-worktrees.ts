@@ -46,10 +46,16 @@ export class SessionWorktrees implements Disposable {
   private readonly subscriptions: Disposable[];
 
   private constructor(private readonly opts: SessionWorktreesOptions) {
-    // Whoever loads a session (a run, a view, an import) makes its worktree known before use.
+    // Whoever loads a session (a run, a view, an import) makes its worktree known before use;
+    // each time its run stops or pauses, what it changed is counted again for the sidebar (the
+    // subscription ends with the session's own emitter when it closes).
     this.subscriptions = [
       opts.sessions.onDidOpen((s) => {
-        if (s.meta.worktree && !s.meta.worktree.removed_at) this.track(s.id, s.meta.worktree);
+        if (!s.meta.worktree || s.meta.worktree.removed_at) return;
+        this.track(s.id, s.meta.worktree);
+        s.onDidAppend((e) => {
+          if (e.type === 'run_state' && e.state !== 'running') void this.recount(s.id);
+        });
       }),
     ];
   }
@@ -168,6 +174,20 @@ export class SessionWorktrees implements Disposable {
         uncommitted,
       };
     });
+  }
+
+  /**
+   * Counts the files the session changed since its base and records the count in its worktree
+   * record when it moved (the sessions topic carries it). A worktree discarded meanwhile, or one
+   * git cannot read now, keeps the count it had: the Review says what is wrong.
+   */
+  recount(id: string): Promise<void> {
+    return this.serial(id, async () => {
+      const wt = await this.live(id);
+      const files = await changedFiles(wt, await workTree(wt, this.opts.scratchDir));
+      if (files.length !== wt.changed_files)
+        await this.opts.sessions.setWorktree(id, { ...wt, changed_files: files.length });
+    }).catch(() => {});
   }
 
   /** The unified diff from the base to the work now (one file, or all). */

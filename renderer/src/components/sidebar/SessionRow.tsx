@@ -7,6 +7,31 @@ import { formatAgo } from '../../lib/format';
 import { Dialog } from '../common/Dialog';
 import { ExportDialog } from '../rewind/ExportDialog';
 import { RowMenu } from './RowMenu';
+import { pluralize } from '../../lib/format';
+import type { SessionWorktree } from '../../../../shared/protocol/session-worktree';
+
+/**
+ * The run's state in a word where the row says when it was last active: a live or failed run is
+ * the news (its time is now); a finished one says done beside its time; a fresh one, its time.
+ */
+function runWord(s: SessionSummary): string {
+  if (s.run_state !== 'idle') return s.run_state;
+  const ago = formatAgo(s.updated_at);
+  return s.event_count > 1 ? `done · ${ago}` : ago;
+}
+
+/** A worktree session's branch and how many files it changed (as of its last pause). */
+function WorktreeLine({ worktree }: { worktree: SessionWorktree }) {
+  if (worktree.removed_at) return <span className="row-worktree muted">worktree discarded</span>;
+  return (
+    <span className="row-worktree">
+      <span className="row-branch">⎇ {worktree.branch}</span>
+      {worktree.changed_files !== undefined && (
+        <span className="row-changed">{pluralize(worktree.changed_files, 'file')}</span>
+      )}
+    </span>
+  );
+}
 
 /**
  * One session in the sidebar: select, rename in place (F2), delete with a confirm (Delete), and
@@ -99,7 +124,7 @@ export function SessionRow({
           className={active ? 'session active' : 'session'}
           aria-current={active ? 'page' : undefined}
           aria-keyshortcuts="F2 Delete Shift+F10"
-          title={`${session.title}\nF2 rename · Delete · Shift+F10 more`}
+          title={`${session.title}${session.worktree ? `\nbranch ${session.worktree.branch}` : ''}\nF2 rename · Delete · Shift+F10 more`}
           tabIndex={tabbable ? 0 : -1}
           onClick={onSelect}
           onDoubleClick={startRename}
@@ -118,8 +143,9 @@ export function SessionRow({
           {session.run_state === 'waiting' ? (
             <span className="waiting-badge">waiting for you</span>
           ) : (
-            <span className="meta">{formatAgo(session.updated_at)}</span>
+            <span className={`meta ${session.run_state}`}>{runWord(session)}</span>
           )}
+          {session.worktree && <WorktreeLine worktree={session.worktree} />}
           {snippet && <span className="snippet">{snippet}</span>}
         </button>
       )}
