@@ -2,11 +2,13 @@ import type { HandlerMap, TopicProvider } from '../rpc/router';
 import type { ProjectRegistry } from '../projects/project-registry';
 import type { McpManager } from '../mcp/mcp-manager';
 import { toDisposable } from '../lifecycle/disposable';
+import { completeFolder } from '../projects/folder-completion';
 
 type ProjectHandlers = Pick<
   HandlerMap,
   | 'projects.list'
   | 'projects.openFolder'
+  | 'projects.completeFolder'
   | 'projects.create'
   | 'projects.addRepository'
   | 'projects.checkout'
@@ -26,6 +28,7 @@ export function projectHandlers(registry: ProjectRegistry, mcp: McpManager): Pro
     'projects.openFolder': async (req) => ({
       project: await registry.add(req.path, { name: req.name, description: req.description }),
     }),
+    'projects.completeFolder': (req) => completeFolder(req.path),
     'projects.create': async (req) => ({
       project: await registry.create(req.parent, req.name, req.git_init),
     }),

@@ -24,3 +24,9 @@ export const FILE_INDEX_TTL_MS = 3_000;
 export const FILE_INDEX_WALK_MS = 10_000;
 /** Project roots whose walk is kept at once (the sessions open in a window span a few projects). */
 export const FILE_INDEX_ROOTS = 8;
+
+/**
+ * The picker's path completion lists at most this many folders: a screenful and more, and a
+ * folder with thousands of subfolders is narrowed by typing, not scrolled.
+ */
+export const FOLDER_COMPLETIONS_MAX = 50;

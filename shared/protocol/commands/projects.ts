@@ -41,6 +41,14 @@ export const projectCommands = {
     }),
     one,
   ),
+  /**
+   * The picker's path completion: the folders whose name starts with what follows the last `/`
+   * of `path` (an absolute path being typed), at most 50, by name.
+   */
+  'projects.completeFolder': command(
+    z.object({ path: absPath }),
+    z.object({ folders: z.array(z.string()), truncated: z.boolean() }),
+  ),
   /** Creates a new folder (optionally `git init`) and registers it as a managed project. */
   'projects.create': command(
     z.object({

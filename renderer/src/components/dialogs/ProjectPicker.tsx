@@ -6,13 +6,15 @@ import { useAppStores } from '../../state/session-views-context';
 import { openFolderAsProject, showProject } from '../../state/switch-project';
 import { errorText } from '../../state/agent-actions';
 import { Dialog } from '../common/Dialog';
-import { actionOptions, pickerOptions, type PickerOption } from './picker-options';
+import { actionOptions, folderOptions, pickerOptions, type PickerOption } from './picker-options';
 
 /**
  * The command-palette project picker (Ctrl/Cmd+P): fuzzy search over the registry, recent
  * projects first, worktrees under their project, "Open folder" for a path not yet registered and
- * "New worktree" of the current project for a branch name.
- * Keyboard only: type, Up/Down, Enter; Escape closes.
+ * "New worktree" of the current project for a branch name. A path typed (from `/`) is a folder
+ * browser: the host's folders completing it are listed, Tab (or Right at the end) takes the
+ * highlighted one into the box and lists its folders, Enter opens the highlighted one.
+ * Keyboard only: type, Up/Down, Tab, Enter; Escape closes.
  */
 export function ProjectPicker({ onClose }: { onClose: () => void }) {
   const client = useClient();
@@ -26,6 +28,24 @@ export function ProjectPicker({ onClose }: { onClose: () => void }) {
   const loaded = useProjects((s) => s.loaded);
   // Enter pressed before the registry arrived acts once it is there, on what was typed.
   const [enterPending, setEnterPending] = useState(false);
+  const typedPath = query.trim().startsWith('/') ? query.trim() : null;
+  const [completion, setCompletion] = useState<{ path: string; folders: string[] } | null>(null);
+  useEffect(() => {
+    if (!typedPath) return;
+    let live = true;
+    client.invoke('projects.completeFolder', { path: typedPath }).then(
+      (r) => live && setCompletion({ path: typedPath, folders: r.folders }),
+      () => live && setCompletion({ path: typedPath, folders: [] }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [client, typedPath]);
+  // Only the completion of what is in the box now: a slower answer for an older path is not shown.
+  const folders = useMemo(
+    () => (typedPath && completion?.path === typedPath ? completion.folders : []),
+    [typedPath, completion],
+  );
 
   const options = useMemo(() => {
     const all = pickerOptions(projects, recent, current);
@@ -38,8 +58,8 @@ export function ProjectPicker({ onClose }: { onClose: () => void }) {
     const hits = fuzzysort
       .go(q, all, { keys: ['label', 'detail', 'key'], threshold: 0.3 })
       .map((r) => ({ ...r.obj, section: 'Matches' }));
-    return [...hits, ...actions];
-  }, [projects, recent, current, query]);
+    return [...hits, ...folderOptions(folders), ...actions];
+  }, [projects, recent, current, query, folders]);
   const clamped = Math.min(active, options.length - 1);
 
   const choose = async (opt: PickerOption | undefined) => {
@@ -53,6 +73,15 @@ export function ProjectPicker({ onClose }: { onClose: () => void }) {
       }
       try {
         await openFolderAsProject(client, stores, path);
+        onClose();
+      } catch (err) {
+        setError(errorText(err));
+      }
+      return;
+    }
+    if (opt.type === 'directory' && opt.path) {
+      try {
+        await openFolderAsProject(client, stores, opt.path);
         onClose();
       } catch (err) {
         setError(errorText(err));
@@ -86,7 +115,25 @@ export function ProjectPicker({ onClose }: { onClose: () => void }) {
     }
   };
 
-  const onKey = (e: KeyboardEvent) => {
+  // Tab, or Right with the caret at the end, takes the highlighted folder (else the first) into
+  // the box, as a shell completes a path; its own folders are listed next.
+  const complete = (e: KeyboardEvent<HTMLInputElement>) => {
+    const input = e.currentTarget;
+    if (e.key === 'ArrowRight' && input.selectionStart !== input.value.length) return false;
+    const active = options[clamped];
+    const target =
+      active?.type === 'directory' ? active : options.find((o) => o.type === 'directory');
+    if (!target?.path) return false;
+    e.preventDefault();
+    setQuery(`${target.path}/`);
+    setActive(0);
+    return true;
+  };
+
+  const onKey = (e: KeyboardEvent<HTMLInputElement>) => {
+    if (((e.key === 'Tab' && !e.shiftKey) || e.key === 'ArrowRight') && typedPath) {
+      if (complete(e)) return;
+    }
     if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
       e.preventDefault();
       const n = options.length;
@@ -169,10 +216,22 @@ export function ProjectPicker({ onClose }: { onClose: () => void }) {
           Enter to open it, or drop a folder on the window.
         </p>
       )}
-      {query.trim() && !options.some((o) => o.section === 'Matches') && (
-        <p className="muted small picker-empty">No project matches “{query.trim()}”.</p>
+      {query.trim() && !typedPath && !options.some((o) => o.section === 'Matches') && (
+        <p className="muted small picker-empty" role="status">
+          No project matches “{query.trim()}”. To add one, type the path of its folder (starting
+          with /, Tab completes it) or drop a folder on the window.
+        </p>
       )}
-      <footer className="picker-foot muted small">↑↓ to move · Enter to open · Esc to close</footer>
+      {typedPath && completion?.path === typedPath && folders.length === 0 && (
+        <p className="muted small picker-empty" role="status">
+          {typedPath.endsWith('/')
+            ? 'No folders inside this one: Enter opens it.'
+            : `No folder here starts with “${typedPath.slice(typedPath.lastIndexOf('/') + 1)}”.`}
+        </p>
+      )}
+      <footer className="picker-foot muted small">
+        {typedPath ? 'Tab completes the folder · ' : ''}↑↓ to move · Enter to open · Esc to close
+      </footer>
     </Dialog>
   );
 }

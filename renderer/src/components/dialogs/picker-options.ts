@@ -2,7 +2,7 @@ import type { ProjectEntry } from '../../state/projects-store';
 
 export interface PickerOption {
   id: string;
-  type: 'project' | 'worktree' | 'none' | 'folder' | 'new-worktree';
+  type: 'project' | 'worktree' | 'none' | 'folder' | 'new-worktree' | 'directory';
   key?: string | null;
   label: string;
   detail: string;
@@ -10,6 +10,8 @@ export interface PickerOption {
   kindLabel?: string;
   current?: boolean;
   project?: ProjectEntry;
+  /** A directory's absolute path (path completion). */
+  path?: string;
 }
 
 /** Recent projects listed above the rest. */
@@ -104,4 +106,16 @@ export function actionOptions(query: string, current: ProjectEntry | undefined):
     });
   }
   return out;
+}
+
+/** The folders completing a typed path (projects.completeFolder), each one to open or go into. */
+export function folderOptions(folders: readonly string[]): PickerOption[] {
+  return folders.map((path) => ({
+    id: `dir:${path}`,
+    type: 'directory',
+    label: `${path.slice(path.lastIndexOf('/') + 1)}/`,
+    detail: path,
+    section: 'Folders',
+    path,
+  }));
 }
