@@ -71,6 +71,12 @@ export const MODULES = {
     mutate: ['electron/host/rpc/*.ts'],
     tests: ['test/unit/rpc/*.test.ts'],
   },
+  // What a rewind does to the project's files (issue #25): restores through verified descriptors,
+  // deletes that never follow a link, nothing half-done when staging fails.
+  checkpoints: {
+    mutate: ['electron/host/checkpoints/restore.ts'],
+    tests: ['test/unit/checkpoints/restore.test.ts'],
+  },
   // The builtins that run code from data (issue #25 part 4): 281 mutants, about 40 minutes with
   // one runner on the shared machine. The whole rules folder is about 2,000 (bash-data-code.ts
   // alone about 490): hours, so the rest is to be added here file by file.

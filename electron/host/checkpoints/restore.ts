@@ -1,6 +1,6 @@
 import { lstat, rename, rmdir, symlink, unlink } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
-import { basename, dirname } from 'node:path';
+import { basename, dirname, isAbsolute } from 'node:path';
 import { prepareWrite, type PreparedWrite } from '../fs/atomic-write';
 import { openDirInRoot, type RootedDir } from '../fs/safe-open';
 import { resolveInsideRoot } from '../fs/safe-path';
@@ -30,9 +30,7 @@ export interface RestorePlan {
 
 /** The real path of `rel`'s parent inside the root (its symlinks followed and checked). */
 function parentOf(root: string, rel: string): string {
-  return resolveInsideRoot(root, dirname(rel) === '.' ? '.' : dirname(rel), {
-    label: 'restored path',
-  });
+  return resolveInsideRoot(root, dirname(rel), { label: 'restored path' });
 }
 
 /** Runs `fn` with a verified descriptor of `rel`'s parent (made first when `create`). */
@@ -50,21 +48,27 @@ async function inParent<T>(
   }
 }
 
-async function kind(path: string): Promise<'missing' | 'dir' | 'other'> {
-  const st = await lstat(path).catch(() => null);
-  return !st ? 'missing' : st.isDirectory() ? 'dir' : 'other';
-}
-
 /**
  * Removes a file or symlink, or an empty folder (a file restored where a folder stands): a folder
  * that still holds something (ignored or large files) is never removed with its contents.
  */
 async function removeChild(dir: RootedDir, name: string): Promise<void> {
   const path = dir.child(name);
-  const k = await kind(path);
-  if (k === 'missing') return;
-  if (k === 'other') return unlink(path);
-  await rmdir(path);
+  const st = await lstat(path).catch(() => undefined);
+  if (!st) return;
+  await (st.isDirectory() ? rmdir(path) : unlink(path));
+}
+
+/**
+ * Where a file or link is put: an empty folder standing there is removed (the rename could not
+ * replace it); rmdir refuses a folder that holds something, and leaves a file or a link alone
+ * (the rename replaces them, never writing through a link).
+ */
+async function clearFolder(dir: RootedDir, name: string): Promise<void> {
+  await rmdir(dir.child(name)).catch((err: unknown) => {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') throw err;
+  });
 }
 
 const removePath = (root: string, rel: string) =>
@@ -79,6 +83,7 @@ async function makeParents(root: string, rel: string): Promise<void> {
     await openDirInRoot(root, parentOf(root, rel), true).then((dir) => dir.close());
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOTDIR')
+      // Stryker disable next-line ObjectLiteral: applyRestore keeps only the message
       throw new Error(`${dirname(rel)} has a file where the restore needs a folder`, {
         cause: err,
       });
@@ -93,17 +98,22 @@ async function stageSymlink(root: string, rel: string, linkText: string): Promis
   const name = basename(rel);
   const temp = tempName(name);
   await symlink(linkText, dir.child(temp));
+  // As in atomic-write.ts: after a commit or an abort, abort does not unlink the temp name again;
+  // in a test that unlink only meets ENOENT, so these flags are not observable.
   let done = false;
   return {
     target: rel,
     async commit() {
-      if ((await kind(dir.child(name))) === 'dir') await removeChild(dir, name);
+      await clearFolder(dir, name);
       await rename(dir.child(temp), dir.child(name));
+      // Stryker disable next-line BooleanLiteral: see `done`
       done = true;
       await dir.close();
     },
     async abort() {
+      // Stryker disable next-line ConditionalExpression: see `done`
       if (!done) await unlink(dir.child(temp)).catch(() => undefined);
+      // Stryker disable next-line BooleanLiteral: see `done`
       done = true;
       await dir.close();
     },
@@ -120,9 +130,7 @@ async function stage(root: string, w: RestoreWrite): Promise<PreparedWrite> {
     target,
     async commit() {
       // A folder or a symlink standing where the file goes is replaced, never written through.
-      await inParent(root, w.path, false, async (dir, name) => {
-        if ((await kind(dir.child(name))) === 'dir') await removeChild(dir, name);
-      });
+      await inParent(root, w.path, false, (dir, name) => clearFolder(dir, name));
       await prepared.commit();
     },
     abort: () => prepared.abort(),
@@ -133,15 +141,23 @@ async function stage(root: string, w: RestoreWrite): Promise<PreparedWrite> {
 async function pruneEmptyParents(root: string, rels: string[]): Promise<void> {
   const dirs = new Set<string>();
   for (const rel of rels) {
-    for (let d = dirname(rel); d !== '.' && d !== '/'; d = dirname(d)) dirs.add(d);
+    for (let d = dirname(rel); d !== '.'; d = dirname(d)) dirs.add(d);
   }
   for (const d of [...dirs].sort((a, b) => b.length - a.length)) {
     // rmdir removes only an empty folder: one that still holds something stays.
+    // Stryker disable next-line BooleanLiteral: the parent of a folder pruned deepest first exists
     await inParent(root, d, false, (dir, name) => rmdir(dir.child(name))).catch(() => undefined);
   }
 }
 
 export async function applyRestore(root: string, plan: RestorePlan): Promise<void> {
+  // The store's paths are relative to the root; the folder walks here end at its `.`.
+  for (const p of [...plan.writes.map((w) => w.path), ...plan.deletes])
+    if (isAbsolute(p))
+      throw new CheckpointError(
+        'restore_failed',
+        `restored path '${p}' is not relative to the project`,
+      );
   // A deleted path that is the parent of a written one goes first (file -> folder changes).
   const writeParents = new Set<string>();
   for (const w of plan.writes) {
