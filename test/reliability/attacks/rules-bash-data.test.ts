@@ -50,10 +50,25 @@ const ENABLE: [string, RegExp] = [
   /enable -f loads a builtin from a shared object/,
 ];
 
+/**
+ * An option glued to its argument, which bash's getopt reads as the option and its argument. The
+ * control: main db62db8 allowed each under the same rules (only a word of letters was read as
+ * options), recorded before the fix.
+ */
+const GLUED: [string, RegExp][] = [
+  ['hash -p/bin/rm ls; ls victim', /hash -p makes a name run another program/],
+];
+const GLUED_ENABLE: [string, RegExp] = [
+  'enable -f./evil.so evil',
+  /enable -f loads a builtin from a shared object/,
+];
+
 /** Run in an interactive bash on a terminal, followed by the keys that set them off. */
 const INTERACTIVE: [string, string, RegExp][] = [
   ["complete -C 'rm victim' foo", 'foo \t\n', /complete -C \/ -W runs a command/],
   ['bind -x \'"\\C-t": rm victim\'', '\x14', /bind -x runs a command when a key is pressed/],
+  // Glued (see GLUED): allowed by main db62db8.
+  ['bind -x\'"\\C-t": rm victim\'', '\x14', /bind -x runs a command when a key is pressed/],
 ];
 
 /** Source the rules parse: the callback was not read before (allowed), now the deny rule denies. */
@@ -142,6 +157,14 @@ describe('a deny rule Bash(rm:*) against rm run from data', () => {
   it.skipIf(!haveCc)(
     'enable -f ./evil.so evil: bash loads the object, whose constructor removes the file; now the rules ask',
     () => attack(...ENABLE),
+  );
+  it.each(GLUED)(
+    '%s: bash reads the glued option, runs rm; the rules allowed it, now they ask',
+    attack,
+  );
+  it.skipIf(!haveCc)(
+    'enable -f./evil.so evil: the glued option loads the object too; the rules allowed it, now they ask',
+    () => attack(...GLUED_ENABLE),
   );
 
   it.each(INTERACTIVE)(

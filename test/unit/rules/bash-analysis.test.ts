@@ -323,6 +323,34 @@ describe('bash analysis: code bash runs from data', () => {
     ['bind -x \'"\\C-t": rm x\'', /^bind -x runs a command when a key is pressed/],
     ['enable -f ./evil.so evil', /^enable -f loads a builtin from a shared object/],
     ['hash -p /bin/rm ls', /^hash -p makes a name run another program/],
+    // An option glued to its argument, or to other options, is read as bash's getopt reads it.
+    ['hash -rp/bin/rm ls', /^hash -p makes a name run another program/],
+    ['enable -f./evil.so evil', /^enable -f loads a builtin/],
+    ['bind -x\'"\\C-t": rm x\'', /^bind -x runs a command/],
+    ["compgen -bW '$(rm x)' y", /^compgen -C \/ -W runs/],
+    ['bind "$k"', /^bind -x runs/],
+    ['complete "$o" foo', /^complete -C \/ -W runs/],
+    // Every name is looked at, not only the first.
+    ["declare 'a[$i]=1'", /^declare assigns a variable named by a value/],
+    ["declare x 'a[$i]=1'", /^declare assigns a variable named by a value/],
+    ["export 'a[i-1]=x'", /^export assigns a variable named by a value/],
+    ["readonly 'a[$i]'", /^readonly assigns a variable named by a value/],
+    ['let 1+2 x', /^let evaluates/],
+    ["unset a 'b[$i]'", /^unset of a name computed at run time or with a subscript/],
+    ["read x 'a[$i]'", /^read assigns a variable named by a value/],
+    ['read -a', /^read assigns a variable named by a value/],
+    ['printf -v', /^printf -v assigns a variable named by a value/],
+    // An option the builtin does not have is named; one computed at run time may be the name.
+    ['printf -e x', /^printf -e is not an option it knows/],
+    ['unset -x a', /^unset -x is not an option it knows/],
+    ['read -X', /^read -X is not an option it knows/],
+    ['wait -x', /^wait -x is not an option it knows/],
+    ['mapfile "$opt" arr', /^an option of mapfile is computed at run time/],
+    ['mapfile -X arr', /^mapfile -X is not an option it knows/],
+    // Through a wrapper `test` and `[` lose their quoting: every computed word may split.
+    ['command [ -v "$x" ]', /^test -v uses a value as a variable name/],
+    ["command [ -n x -a -v 'a[$(rm x)]' ]", /^test -v uses/],
+    ['command test -f "$x"', /^test with an unquoted expansion, which may become -v NAME/],
   ])('%j cannot be judged: %s', (cmd, why) => {
     const a = analyze(cmd);
     expect(a.unjudged.length, cmd).toBeGreaterThan(0);
@@ -346,7 +374,46 @@ describe('bash analysis: code bash runs from data', () => {
     'a=([0]=1 [1]=2)',
     'exec {fd}>/dev/null',
     'complete -F _f foo && bind -m emacs && enable -n echo && hash -r',
+    // A flag's letter after a word's start is no flag: `-W` inside a function name, `x` in a keymap's.
+    'complete -F my-Wrapper foo && bind -m emacs-ctlx && hash -t a-p',
+    // export -n takes the export away and readonly -n does nothing: neither makes a nameref.
+    'export -n x && readonly -n y',
+    'command [ -v ] && command test x',
+    'mapfile -t arr && readarray -t arr',
+    // Without a file name source and . run nothing (bash: "filename argument required").
+    'source; .',
   ])('%j is judged', (cmd) => {
     expect(analyze(cmd).unjudged, cmd).toEqual([]);
+  });
+
+  it.each([
+    ['command declare -i y', 'declare -i y'],
+    ['let y=x', 'let y=x'],
+    ['printf -v "$n" %s 1', 'printf -v ? %s 1'],
+    ['command unset "$n"', 'unset ?'],
+    ['read "$n"', 'read ?'],
+    ['source ./script', 'source ./script'],
+    ["complete -C 'rm x' foo", 'complete -C rm x foo'],
+    ['hash -p /bin/rm ls', 'hash -p /bin/rm ls'],
+    ['command test -v "$x"', 'test -v ?'],
+  ])('%j, unjudged, is still judged as the command it is too', (cmd, itself) => {
+    const a = analyze(cmd);
+    expect(a.unjudged.length, cmd).toBeGreaterThan(0);
+    expect(show(a)).toEqual([itself]);
+  });
+
+  it('mapfile and readarray parse their callback; a computed callback may run anything', () => {
+    expect(commands("readarray -C 'rm x' arr")).toEqual(['readarray -C rm x arr', 'rm x ?']);
+    expect(commands('mapfile -t arr')).toEqual(['mapfile -t arr']);
+    expect(show(analyze('mapfile -C "$cb" arr'))).toEqual(['mapfile -C ? arr', '? ...']);
+    expect(show(analyze('mapfile -C'))).toEqual(['mapfile -C', '? ...']);
+  });
+
+  it('a name given to export or readonly that bash runs code from may run anything', () => {
+    expect(show(analyze("export 'BASH_ENV=./x'"))).toEqual(['export BASH_ENV=./x', '? ...']);
+    expect(show(analyze("readonly 'PROMPT_COMMAND=rm x'"))).toEqual([
+      'readonly PROMPT_COMMAND=rm x',
+      '? ...',
+    ]);
   });
 });
