@@ -41,6 +41,7 @@ import { projectServerPreview } from './lsp/project-binaries';
 import { RulesService } from './rules/rules-service';
 import { NetworkService } from './network/network-service';
 import { sessionPolicy } from './network/session-policy';
+import { ServerNetworks } from './network/server-networks';
 import { NetworkApprovals } from './agent/network-approval';
 import { SkillService } from './skills/skill-service';
 import { CommandService } from './commands/command-service';
@@ -144,7 +145,11 @@ export class Host extends DisposableObject {
     const secrets =
       opts.secrets ?? new FileSecretStore(paths.secretsFile, (fn) => configStore.exclusive(fn));
     const mcpStore = new DisposableStore();
+    // Confined MCP and language servers each reach the network through an egress proxy of their
+    // own, with their own allowlist; disposed after both kinds of server.
+    const serverNetworks = new ServerNetworks({ config: () => config });
     const mcp = createMcpManager({
+      networks: serverNetworks,
       config,
       trust,
       homeDir: paths.home,
@@ -161,6 +166,7 @@ export class Host extends DisposableObject {
       homeDir: paths.home,
       store: lspStore,
       isTrusted: (root) => trust.isTrusted(root),
+      networks: serverNetworks,
     });
     const rules = new RulesService({
       configFile: paths.configFile,
@@ -344,6 +350,8 @@ export class Host extends DisposableObject {
     );
     host.register(configStore);
     host.register(appSettings);
+    // Before the servers' stores: disposed after them (in reverse), once no server uses a proxy.
+    host.register(serverNetworks);
     host.register(lspStore);
     host.register(shells);
     host.register(devices);

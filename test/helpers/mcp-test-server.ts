@@ -6,9 +6,11 @@
 //   --exit-after MS     exit 1 this long after a client connects (a server that keeps crashing)
 //   --http              serve streamable HTTP on 127.0.0.1 (stateless) and print {"ready":true,"url":...}
 //   --mark DIR          where `slow` writes `cancelled` when the client cancels it
+import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServer } from 'node:http';
+import { connect } from 'node:net';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -116,6 +118,35 @@ function buildServer(): McpServer {
         return text(`READ ${(err as NodeJS.ErrnoException).code}`);
       }
     },
+  );
+  server.registerTool(
+    'connect',
+    {
+      description:
+        'Opens a TCP socket to host:port itself and returns what it answers, or the error',
+      inputSchema: { host: z.string(), port: z.number().int() },
+    },
+    ({ host, port }) =>
+      new Promise((resolve) => {
+        const got: Buffer[] = [];
+        const s = connect(port, host, () => s.end('GET /direct HTTP/1.0\r\n\r\n'));
+        s.on('data', (d: Buffer) => got.push(d));
+        s.on('end', () => resolve(text(`GOT ${Buffer.concat(got).toString()}`)));
+        s.on('error', (e: NodeJS.ErrnoException) => resolve(text(`CONNECT ${e.code}`)));
+      }),
+  );
+  server.registerTool(
+    'curl',
+    {
+      description: 'Runs curl on a URL with the environment this server was given (its proxy)',
+      inputSchema: { url: z.string() },
+    },
+    ({ url }) =>
+      new Promise((resolve) =>
+        execFile('curl', ['-sS', '--max-time', '30', url], (err, stdout, stderr) =>
+          resolve(text(`${stdout}${stderr}${err ? ` exit ${err.code}` : ''}`)),
+        ),
+      ),
   );
   server.registerTool('fail', { description: 'Always reports a tool error' }, async () => ({
     ...text('it failed on purpose'),

@@ -82,6 +82,11 @@ export const mcpServerConfigSchema = z.union([
     env: z.record(z.string(), z.string()).default({}),
     cwd: z.string().optional(),
     disabled: z.boolean().default(false),
+    /**
+     * Under agent.server_sandbox: the destinations this server reaches through its egress proxy
+     * (the same forms as sandbox.network.allow); none by default, and it is never asked.
+     */
+    network: z.array(destination).optional(),
   }),
   z.strictObject({
     type: z.enum(['http', 'streamable-http']),

@@ -1,5 +1,6 @@
 import type { AppConfig } from '../config/schema';
 import type { DisposableStore } from '../lifecycle/disposable';
+import type { ServerNetworks } from '../network/server-networks';
 import { findInstallRoot, findLauncher } from '../sandbox/launcher';
 import { LspService } from './lsp-service';
 import { moduleDir } from './resolve-command';
@@ -16,6 +17,8 @@ export interface CreateLspOptions {
   env?: NodeJS.ProcessEnv;
   /** Workspace trust (trust/workspace-trust.ts). */
   isTrusted?: (projectRoot: string) => boolean;
+  /** Confined servers' egress proxies; without it their network is open. */
+  networks?: ServerNetworks;
 }
 
 export function createLspService(opts: CreateLspOptions): LspService {
@@ -26,13 +29,14 @@ export function createLspService(opts: CreateLspOptions): LspService {
       installRoot,
       homeDir: opts.homeDir,
       config: opts.config,
+      ...(opts.networks ? { network: opts.networks.forServer.bind(opts.networks) } : {}),
     }),
   );
   return opts.store.add(
     new LspService({
       config: opts.config,
       env: opts.env,
-      sandbox: sandbox.wrap,
+      sandbox: (root, argv) => sandbox.wrap(root, argv),
       isTrusted: opts.isTrusted,
     }),
   );

@@ -2,7 +2,9 @@ import { tmpdir } from 'node:os';
 import type { AppConfig } from '../config/schema';
 import type { Disposable } from '../lifecycle/disposable';
 import { errorPayload } from '../../../shared/tools/payload';
-import { launchOverStdin, Sandbox, type NetworkGrant } from '../sandbox/sandbox';
+import type { ServerNetworkSpec } from '../network/server-networks';
+import { launchOverStdin, Sandbox } from '../sandbox/sandbox';
+import type { SpawnNetwork } from '../shells/shell-network';
 import type { ServerSandbox } from './server-registry';
 
 // `agent.server_sandbox`: a language server starts under the same Landlock launcher as the shells,
@@ -10,7 +12,10 @@ import type { ServerSandbox } from './server-registry';
 // The launcher also supervises the server's tree and ends it if the host dies. Servers bundled in
 // the app's own install are denied with it (harness_self_deny) unless the project re-admits them
 // through allowed_paths; servers on PATH or in the project's node_modules need nothing. Given a
-// network grant, a server's network is confined like a shell's (sandbox/network-grant.ts).
+// network, a server reaches only its own egress proxy, like a shell (network/server-networks.ts).
+
+/** Where a language server's allowlist would be: they have none (no key; never asked either). */
+const LSP_SETTING = 'the allowlist of a language server (there is none)';
 
 export interface LauncherSandboxOptions {
   /** The compiled launcher, or null when it was not built. */
@@ -19,8 +24,11 @@ export interface LauncherSandboxOptions {
   /** $MEWBO_HOME: denied whole to confined shells and servers. */
   homeDir: string;
   config: () => AppConfig;
-  /** The network a server gets, asked at each start (Sandbox.prepare's `network`); undefined: open. */
-  network?: () => NetworkGrant | undefined;
+  /**
+   * The network a server gets, asked at each start: its egress proxy's grant and environment
+   * (network/server-networks.ts); without this option, or undefined, its network is open.
+   */
+  network?: (server: ServerNetworkSpec, root: string) => Promise<SpawnNetwork | undefined>;
 }
 
 export class LauncherSandbox implements Disposable {
@@ -29,7 +37,12 @@ export class LauncherSandbox implements Disposable {
   constructor(private readonly opts: LauncherSandboxOptions) {}
 
   /** The hook for LspServiceOptions.sandbox. */
-  readonly wrap: ServerSandbox = async (projectRoot, argv) => {
+  readonly wrap = async (
+    projectRoot: string,
+    argv: string[],
+    /** Which server, for its network: a language server by its command, with no allowlist. */
+    server: ServerNetworkSpec = { key: `lsp:${argv.join(' ')}`, setting: LSP_SETTING, allow: [] },
+  ): ReturnType<ServerSandbox> => {
     const launcher = this.opts.launcher;
     if (!launcher) {
       return {
@@ -42,15 +55,19 @@ export class LauncherSandbox implements Disposable {
     // The shell switch does not govern servers: server_sandbox already asked for confinement.
     const base = this.opts.config();
     const config = { ...base, agent: { ...base.agent, shell_sandbox: true } };
+    const network = await this.opts.network?.(server, projectRoot);
     const prepared = await this.get().prepare({
       config,
       root: projectRoot,
       tempDirs: [tmpdir()],
-      network: this.opts.network?.(),
+      network: network?.grant,
     });
     if ('refused' in prepared) return prepared;
     // Not --merge-stderr: stdout carries the protocol and must stay apart from the server's logs.
-    return launchOverStdin(launcher, prepared.rules, argv);
+    return {
+      ...launchOverStdin(launcher, prepared.rules, argv),
+      ...(network ? { env: network.env } : {}),
+    };
   };
 
   /** One Sandbox, made on first use (most hosts never need it). */

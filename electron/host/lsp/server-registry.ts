@@ -9,12 +9,15 @@ import { ManagedServer } from './managed-server';
 import { nodeBinDirs, resolveExecutable } from './resolve-command';
 import { isProjectLocal, untrustedInitOptions } from './project-binaries';
 import { serverEnv } from './server-env';
+import { withProxyEnv } from '../network/proxy-env';
 import { buildServerSpecs, specForFile } from './server-specs';
 
 export interface SandboxedCommand {
   argv: string[];
   /** Written to the server's stdin before anything else: the launcher's rules. */
   stdinPrefix?: Buffer;
+  /** Its egress proxy's variables (network/proxy-env.ts), where its network is confined. */
+  env?: Record<string, string>;
 }
 
 /**
@@ -123,14 +126,14 @@ export class ServerRegistry implements Disposable {
       );
     }
     if (this.disposed) return errorPayload('server_exited', 'language servers were shut down');
-    const start = (command: string[], stdinPrefix?: Buffer) =>
+    const start = (command: string[], stdinPrefix?: Buffer, proxy?: Record<string, string>) =>
       LspClient.start({
         name: spec.name,
         argv: command,
         stdinPrefix,
         confined: sandbox !== undefined,
         root,
-        env: serverEnv(this.opts.env),
+        env: withProxyEnv(serverEnv(this.opts.env), proxy),
         languageId: spec.languageId,
         pullDiagnostics: spec.pullDiagnostics,
         initializationOptions: initOptions ?? undefined,
@@ -140,7 +143,7 @@ export class ServerRegistry implements Disposable {
       const confined = await sandbox(projectRoot, argv);
       if ('refused' in confined)
         throw new LspError('sandbox_unavailable', confined.refused.message);
-      return start(confined.argv, confined.stdinPrefix);
+      return start(confined.argv, confined.stdinPrefix, confined.env);
     });
     this.servers.set(key, server);
     return server;

@@ -7,13 +7,14 @@ import type { DisposableStore } from '../lifecycle/disposable';
 import { LauncherSandbox } from '../lsp/sandboxed-launch';
 import { moduleDir } from '../lsp/resolve-command';
 import { findInstallRoot, findLauncher } from '../sandbox/launcher';
+import type { ServerNetworks } from '../network/server-networks';
 import { McpManager, type McpTrust } from './mcp-manager';
 import type { SecretStore } from '../secrets/secret-store';
 import type { SignInPolicy } from './sign-in-policy';
 
 // The McpManager as the composition root builds it: the app's servers from configs/app.json and,
-// with agent.server_sandbox on, stdio servers started only under the Landlock launcher. Both
-// are registered with `store`.
+// with agent.server_sandbox on, stdio servers started only under the Landlock launcher, each
+// reaching the network through its own egress proxy. Both are registered with `store`.
 
 export interface CreateMcpOptions {
   config: AppConfig;
@@ -25,6 +26,8 @@ export interface CreateMcpOptions {
   /** Where HTTP servers' sign-ins are kept (the user's secret store). */
   secrets: SecretStore;
   signIn: SignInPolicy;
+  /** Confined servers' egress proxies; without it their network is open. */
+  networks?: ServerNetworks;
 }
 
 export function createMcpManager(opts: CreateMcpOptions): McpManager {
@@ -43,6 +46,7 @@ export function createMcpManager(opts: CreateMcpOptions): McpManager {
         installRoot,
         homeDir: opts.homeDir,
         config: () => opts.config,
+        ...(opts.networks ? { network: opts.networks.forServer.bind(opts.networks) } : {}),
       }),
     );
   }
@@ -51,7 +55,7 @@ export function createMcpManager(opts: CreateMcpOptions): McpManager {
     new McpManager({
       appServers: opts.config.mcpServers,
       trust: opts.trust,
-      sandbox: wrap ? (root, argv) => wrap(root ?? noProjectRoot, argv) : undefined,
+      sandbox: wrap ? (root, argv, server) => wrap(root ?? noProjectRoot, argv, server) : undefined,
       secrets: opts.secrets,
       signIn: opts.signIn,
     }),

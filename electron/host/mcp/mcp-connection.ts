@@ -18,7 +18,7 @@ import type { SecretStore } from '../secrets/secret-store';
 import { DEFAULT_MCP_LIMITS, SERVER_LOG_LEVEL, type McpLimits } from './constants';
 import { specKey, type McpServerSpec } from './server-spec';
 import { StderrTail } from './stderr-tail';
-import type { McpServerSandbox } from './server-sandbox';
+import type { McpLaunch, McpServerSandbox } from './server-sandbox';
 import type { McpServerAuth, OpenAuthorization } from './oauth/server-auth';
 import { loginCommand, type SignInPolicy } from './sign-in-policy';
 
@@ -314,12 +314,14 @@ export class McpConnection implements Disposable {
   }
 
   /** Fresh launcher rules per start; a refusal fails the server, never runs it unconfined. */
-  private async sandboxedLaunch(): Promise<
-    { argv: string[]; stdinPrefix?: Buffer } | undefined | 'refused'
-  > {
+  private async sandboxedLaunch(): Promise<McpLaunch | undefined | 'refused'> {
     const config = this.spec.config;
     if (!this.opts.sandbox || 'url' in config) return undefined;
-    const wrapped = await this.opts.sandbox(this.spec.root, [config.command, ...config.args]);
+    const wrapped = await this.opts.sandbox(this.spec.root, [config.command, ...config.args], {
+      key: specKey(this.spec),
+      setting: `mcpServers.${this.spec.name}.network`,
+      allow: config.network ?? [],
+    });
     if ('refused' in wrapped) {
       this.errorText = `not started: ${wrapped.refused.message}`;
       this.setState('failed');

@@ -1,12 +1,24 @@
+import type { ServerNetworkSpec } from '../network/server-networks';
+
 // `agent.server_sandbox` for stdio MCP servers: the host passes a hook that wraps a server's argv
 // in the Landlock launcher with the shells' deny list (lsp/sandboxed-launch.ts LauncherSandbox.wrap
 // fits). The launcher's rules come as `stdinPrefix`, written to the server's stdin before
 // anything else (the launcher reads exactly that much, then execs the server). A project's server is scoped to its project; an app server belongs to no project, so it
 // gets the scope of a session bound to none (it reaches no configured project). HTTP servers are
-// not processes of ours and are not confined.
+// not processes of ours and are not confined. A confined server's network goes through an egress
+// proxy of its own, which lets through the destinations its `network` list names and no other.
 
 export type McpServerSandbox = (
   /** The project a `.mcp.json` server belongs to; null for an app server. */
   root: string | null,
   argv: string[],
-) => Promise<{ argv: string[]; stdinPrefix?: Buffer } | { refused: { message: string } }>;
+  /** Which server, for its egress proxy: its identity and `network` allowlist. */
+  server: ServerNetworkSpec,
+) => Promise<McpLaunch | { refused: { message: string } }>;
+
+/** How a confined server is started: the launcher's argv, its rules, its proxy's variables. */
+export interface McpLaunch {
+  argv: string[];
+  stdinPrefix?: Buffer;
+  env?: Record<string, string>;
+}

@@ -6,6 +6,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Writable } from 'node:stream';
+import { withProxyEnv } from '../network/proxy-env';
+import type { McpLaunch } from './server-sandbox';
 import type { McpServerSpec } from './server-spec';
 import { StderrTail } from './stderr-tail';
 
@@ -32,7 +34,7 @@ export interface HttpAuth {
 export function openTransport(
   spec: McpServerSpec,
   stderr: StderrTail,
-  launch?: { argv: readonly string[]; stdinPrefix?: Buffer },
+  launch?: McpLaunch,
   http?: HttpAuth,
 ): OpenedTransport {
   const config = spec.config;
@@ -52,7 +54,7 @@ export function openTransport(
   const transport = new Transport({
     command: command!,
     args,
-    env: { ...getDefaultEnvironment(), ...config.env },
+    env: withProxyEnv({ ...getDefaultEnvironment(), ...config.env }, launch?.env),
     cwd: config.cwd ?? spec.root ?? undefined,
     stderr: 'pipe',
   });

@@ -3,7 +3,12 @@ import type { LoadedRule } from '../rules/permission-rules';
 import { NETWORK_RULE } from '../rules/rule';
 import type { RuleKind } from '../rules/rule';
 import type { AddressKind } from './address-kind';
-import { patternCoversAddress, patternMatches, type DomainPattern } from './domain-pattern';
+import {
+  parseDomainPattern,
+  patternCoversAddress,
+  patternMatches,
+  type DomainPattern,
+} from './domain-pattern';
 import { hostKey, type Host } from './host-name';
 
 // The proxy's policy, as a decision table over plain facts (no I/O): first the destination as the
@@ -36,6 +41,14 @@ export interface AllowEntry {
   source: string;
 }
 
+/** Allowlist entries from a list as written (the config was validated: a bad one is skipped). */
+export function allowEntries(list: readonly string[], source: string): AllowEntry[] {
+  return list.flatMap((raw) => {
+    const parsed = parseDomainPattern(raw);
+    return parsed.ok ? [{ pattern: parsed.pattern, raw, source }] : [];
+  });
+}
+
 export interface NameFacts {
   host: Host;
   port: number;
@@ -48,6 +61,11 @@ export interface NameFacts {
   canAsk: boolean;
   /** What an IP address is (the client may name one instead of a name). */
   addressKind: (address: string) => AddressKind;
+  /**
+   * Why a destination nothing allows is refused, and how to allow it, where that is not the
+   * session's (a server's proxy: its own allowlist, no mode, nobody asked).
+   */
+  unlisted?: (host: Host) => string;
 }
 
 export type NameVerdict =
@@ -120,7 +138,7 @@ export function decideName(f: NameFacts): NameVerdict {
     return { kind: 'ask', why: null };
   return {
     kind: 'refuse',
-    reason: `connection to ${shown} refused: ${hostKey(f.host)} is not allowed and ${unlistedReason(f.mode)}. ${howToAllow(f.host)}`,
+    reason: `connection to ${shown} refused: ${f.unlisted ? f.unlisted(f.host) : `${hostKey(f.host)} is not allowed and ${unlistedReason(f.mode)}. ${howToAllow(f.host)}`}`,
   };
 }
 

@@ -5,8 +5,7 @@ import { realPathLoose } from '../sandbox/real-path';
 import type { NetworkGrant } from '../sandbox/sandbox';
 import type { SessionProcesses, ShellNetwork } from '../shells/shell-network';
 import { addressClassifier, type AddressKind } from './address-kind';
-import { parseDomainPattern } from './domain-pattern';
-import type { AllowEntry } from './network-policy';
+import { allowEntries, type AllowEntry } from './network-policy';
 import { systemResolver, type Resolver } from './resolver';
 import {
   SessionNetwork,
@@ -52,18 +51,19 @@ export class NetworkService implements ShellNetwork {
   /** The allowlist entries in force for a root: the user's, then its project's. */
   allowList(root: string): AllowEntry[] {
     const config = this.opts.config();
-    const entries: AllowEntry[] = [];
-    const add = (list: readonly string[], source: string) => {
-      for (const raw of list) {
-        const parsed = parseDomainPattern(raw);
-        if (parsed.ok) entries.push({ pattern: parsed.pattern, raw, source });
-      }
-    };
-    add(config.sandbox.network.allow, 'sandbox.network.allow (configs/app.json)');
+    const entries = allowEntries(
+      config.sandbox.network.allow,
+      'sandbox.network.allow (configs/app.json)',
+    );
     const real = realPathLoose(root);
     for (const [key, project] of Object.entries(config.projects))
       if (project.path === root || realPathLoose(project.path) === real)
-        add(project.network_allow ?? [], `projects.${key}.network_allow (configs/app.json)`);
+        entries.push(
+          ...allowEntries(
+            project.network_allow ?? [],
+            `projects.${key}.network_allow (configs/app.json)`,
+          ),
+        );
     return entries;
   }
 

@@ -32,3 +32,14 @@ export function proxyEnv(port: number): Record<string, string> {
     NODE_USE_ENV_PROXY: '1',
   };
 }
+
+/** `base` with a proxy's variables over it (`proxy` from proxyEnv) and the bypass variables gone. */
+export function withProxyEnv<T extends Record<string, string | undefined>>(
+  base: T,
+  proxy: Record<string, string> | undefined,
+): T {
+  if (!proxy) return base;
+  const env: Record<string, string | undefined> = { ...base, ...proxy };
+  for (const name of BYPASS_VARS) delete env[name];
+  return env as T;
+}

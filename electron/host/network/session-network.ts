@@ -31,6 +31,8 @@ export interface PolicyFacts {
   allowList: readonly AllowEntry[];
   mode: PermissionMode;
   canAsk: boolean;
+  /** NameFacts.unlisted: a server's proxy says its own allowlist. */
+  unlisted?: (host: Host) => string;
 }
 
 /** A connection waiting for the user. */

@@ -131,7 +131,7 @@ describe.runIf(networkConfinable)('a server given a network grant', () => {
       installRoot,
       homeDir: join(tmp.dir, 'home'),
       config: () => config,
-      network: () => ({ connectPorts: [granted!] }),
+      network: async () => ({ grant: { connectPorts: [granted!] }, env: {} }),
     });
     const client = `const net = require('net');
 for (const port of [${granted}, ${otherPort}]) {
