@@ -1,4 +1,4 @@
-import { test, expect, SCREENSHOTS } from './fixtures';
+import { test, expect, SCREENSHOTS, shots } from './fixtures';
 import { test as modelTest } from './agent-fixtures';
 import { FakeAnthropic } from '../helpers/fake-anthropic';
 import { longSessionBodies, seedSession } from './seed-session';
@@ -20,6 +20,8 @@ test('with no model a typed message waits while the model is set up in place, th
     const setup = app.getByRole('region', { name: 'Set up a model' });
     await expect(setup).toContainText('Your message stays in the box below');
     await app.screenshot({ path: `${SCREENSHOTS}/app-shell.png` });
+    await shots(app, 'no-model-held');
+    await app.setViewportSize({ width: 1280, height: 800 });
 
     // Enter does not send into a failure: it goes to the form, and the message stays.
     await box.press('Enter');

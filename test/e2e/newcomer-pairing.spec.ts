@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import type { Locator } from '@playwright/test';
-import { test, expect } from './fixtures';
+import { test, expect, shots } from './fixtures';
 import { ReferenceClient } from '../helpers/reference-remote-client';
 
 // #26.6: opening "Pair phone" turned the LAN listener on and left it on after the dialog closed,
@@ -40,6 +40,7 @@ test('closed with no phone paired, the pairing listener closes; reopened, a new 
   );
   const url = await address(dialog);
   expect(await accepts(url)).toBe(true);
+  await shots(app, 'pair-phone-note');
 
   await app.keyboard.press('Escape');
   await expect(dialog).toHaveCount(0);
