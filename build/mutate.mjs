@@ -80,6 +80,16 @@ export const MODULES = {
   // The builtins that run code from data (issue #25 part 4): 281 mutants, about 40 minutes with
   // one runner on the shared machine. The whole rules folder is about 2,000 (bash-data-code.ts
   // alone about 490): hours, so the rest is to be added here file by file.
+  // The web host's login (issue 25 part 7): one-time codes, the login cookie, the proofs and
+  // challenges of `mewbo login`.
+  'web-login': {
+    mutate: [
+      'electron/web/login-codes.ts',
+      'electron/web/login-cookie.ts',
+      'electron/web/login-proof.ts',
+    ],
+    tests: ['test/unit/web/*.test.ts'],
+  },
   rules: {
     mutate: ['electron/host/rules/bash-builtins.ts'],
     tests: [
