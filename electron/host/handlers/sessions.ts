@@ -91,6 +91,9 @@ export function sessionHandlers({
     },
     'sessions.rename': async (req) => ({ session: await sessions.rename(req.id, req.title) }),
     'sessions.delete': async (req) => {
+      // The worktree first: a refusal (work the user has not seen go) leaves the session too.
+      if (req.worktree === 'remove')
+        await worktrees.removeForDelete(req.id, { discardWork: req.discard_work });
       await sessions.delete(req.id);
       return { ok: true as const };
     },

@@ -18,7 +18,7 @@ import {
   unmergedCommits,
   workTree,
 } from './session-work';
-import { worktreeGit } from './worktree-git';
+import { checkoutGit, worktreeGit } from './worktree-git';
 import { GIT_WRITE_TIMEOUT_MS } from '../projects/constants';
 import type { WorktreeLoss, WorktreeReview } from '../../../shared/protocol/commands/worktrees';
 import { removeSessionWorktree } from './remove-worktree';
@@ -63,8 +63,12 @@ export class SessionWorktrees implements Disposable {
   /** The service, knowing every stored session's worktree (their shells' denials need all). */
   static async open(opts: SessionWorktreesOptions): Promise<SessionWorktrees> {
     const service = new SessionWorktrees(opts);
-    for (const s of await opts.sessions.list())
+    const known: SessionWorktree[] = [];
+    for (const s of await opts.sessions.list()) {
+      if (s.worktree) known.push(s.worktree);
       if (s.worktree && !s.worktree.removed_at) service.track(s.id, s.worktree);
+    }
+    await service.pruneGone(known);
     return service;
   }
 
@@ -274,6 +278,51 @@ export class SessionWorktrees implements Disposable {
         `Discarded the worktree ${wt.path} and its branch ${wt.branch}`,
       );
     });
+  }
+
+  /**
+   * The worktree and branch of a session being deleted, removed: never with work in it that no
+   * other branch holds (files not committed, commits of its own) unless `discardWork` says the
+   * user confirmed losing it. A session with no live worktree has nothing to remove.
+   */
+  removeForDelete(id: string, opts: { discardWork: boolean }): Promise<void> {
+    return this.serial(id, async () => {
+      const wt = (await this.opts.sessions.get(id)).meta.worktree;
+      if (!wt || wt.removed_at) return;
+      if (!opts.discardWork) {
+        const tree = await workTree(wt, this.opts.scratchDir);
+        const [uncommitted, commits] = await Promise.all([
+          uncommittedPaths(wt, tree),
+          unmergedCommits(wt),
+        ]);
+        if (uncommitted.length || commits.length)
+          throw new HostError(
+            'worktree_has_work',
+            `the worktree ${wt.path} (branch ${wt.branch}) holds work no other branch has: ${[
+              ...uncommitted.map((p) => `${p} (not committed)`),
+              ...commits.map((c) => `commit ${c.sha.slice(0, 12)} ${c.subject}`),
+            ].join(', ')}. Nothing was deleted: keep the worktree, or confirm losing this work`,
+            [
+              ...uncommitted.map((p) => ({ path: p, message: 'not committed' })),
+              ...commits.map((c) => ({ path: c.sha, message: c.subject })),
+            ],
+          );
+      }
+      await removeSessionWorktree(wt);
+      this.bySession.delete(id);
+    });
+  }
+
+  /**
+   * git's records of worktrees whose folders are gone (removed by hand, or by a crash between
+   * `rm` and `prune`), dropped at start for every repository a session worktree came from, so a
+   * branch they held can be deleted and a new worktree can take their folder name.
+   */
+  private async pruneGone(worktrees: readonly SessionWorktree[]): Promise<void> {
+    const byCheckout = new Map(worktrees.map((wt) => [wt.checkout, wt]));
+    await Promise.all(
+      [...byCheckout.values()].map((wt) => checkoutGit(wt, ['worktree', 'prune']).catch(() => {})),
+    );
   }
 
   private async note(id: string, code: string, message: string): Promise<void> {

@@ -71,7 +71,20 @@ export const sessionCommands = {
     z.object({ id, title: z.string().trim().min(1).max(200) }),
     z.object({ session: sessionSummarySchema }),
   ),
-  'sessions.delete': command(z.object({ id }), ok),
+  /**
+   * Removes a session. Its worktree (a worktree session's) stays with its branch unless
+   * `worktree: 'remove'`; then work it holds that no other branch has (files not committed,
+   * commits of its own) refuses the delete (`worktree_has_work`, each listed in `issues`) unless
+   * `discard_work: true` says the user saw that list and confirmed.
+   */
+  'sessions.delete': command(
+    z.object({
+      id,
+      worktree: z.enum(['keep', 'remove']).default('keep'),
+      discard_work: z.boolean().default(false),
+    }),
+    ok,
+  ),
   /** Sessions whose messages contain the text (titles are matched on the client). */
   'sessions.search': command(
     z.object({ query: z.string().trim().min(1).max(200) }),

@@ -19,6 +19,8 @@ export interface WorktreeWorld {
   /** The folder holding the repository (worktrees go beside it by default). */
   work: string;
   invoke<T = Record<string, unknown>>(method: string, params: unknown): Promise<T>;
+  /** The host stopped and started again on the same $MEWBO_HOME (`host` is the new one). */
+  restart(): Promise<void>;
   /** A new session in a worktree of the repository. */
   worktreeSession(worktree?: true | { branch: string }): Promise<SessionSummary>;
   /** A shell command of a session in its root, as the agent's shell runs it. */
@@ -34,7 +36,8 @@ export async function worktreeWorld(opts: { config?: unknown } = {}): Promise<Wo
     mkdirSync(join(home.dir, 'configs'), { recursive: true });
     writeFileSync(join(home.dir, 'configs', 'app.json'), JSON.stringify(opts.config));
   }
-  const host = await Host.create({ env: { ...process.env, MEWBO_HOME: home.dir } });
+  const start = () => Host.create({ env: { ...process.env, MEWBO_HOME: home.dir } });
+  let host = await start();
   const invoke = async <T>(method: string, params: unknown): Promise<T> => {
     const r = await host.router.invoke(method, params, client);
     if (!r.ok) throw Object.assign(new Error(r.error.message), { code: r.error.code });
@@ -44,7 +47,13 @@ export async function worktreeWorld(opts: { config?: unknown } = {}): Promise<Wo
     path: repo,
   });
   return {
-    host,
+    get host() {
+      return host;
+    },
+    async restart() {
+      await host.dispose();
+      host = await start();
+    },
     repo,
     key: project.key,
     work: work.dir,
