@@ -280,9 +280,13 @@ export class McpConnection implements Disposable {
   ): Promise<{ authorizationUrl: string | null; done: Promise<void> }> {
     let shown!: (url: string | null) => void;
     const pageUrl = new Promise<string | null>((resolve) => (shown = resolve));
+    // The answer waits for the opener, so it can say what opened the page.
     const done = this.runSignIn(async (url) => {
-      shown(url);
-      await open(url);
+      try {
+        await open(url);
+      } finally {
+        shown(url);
+      }
     }, waitMs).then(
       async () => {
         shown(null);

@@ -14,7 +14,7 @@ export interface HostQuery<T> {
 }
 
 /** Global topics whose events mean "ask again". */
-type RefreshTopic = 'settings' | 'projects' | 'devices' | 'trust';
+type RefreshTopic = 'settings' | 'projects' | 'devices' | 'trust' | 'mcp';
 
 /**
  * One command's answer for a screen, typed from the command map (a wrong method or parameter is a

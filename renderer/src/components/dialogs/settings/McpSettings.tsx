@@ -1,14 +1,41 @@
+import { useState } from 'react';
 import { useClient } from '../../../client-context';
 import { useHostQuery } from '../../../lib/use-host-query';
+import type { McpServerStatus } from '../../../../../shared/protocol/commands/mcp';
 
-/** MCP servers (app config and projects' .mcp.json), each with its state, tools and last error. */
+/** A sign-in the user started here: the page it opened (or could not), until the server runs. */
+interface PendingSignIn {
+  url: string | null;
+  openedWith: string | null;
+}
+
+/**
+ * MCP servers (app config and projects' .mcp.json), each with its state, tools and last error; an
+ * HTTP server behind OAuth has Sign in (Sign out once signed in). Follows the `mcp` topic, so a
+ * server that comes up signed in shows at once.
+ */
 export function McpSettings() {
   const client = useClient();
-  const q = useHostQuery('mcp.servers', {}, 'settings');
+  const q = useHostQuery('mcp.servers', {}, 'mcp');
+  const [pending, setPending] = useState<Record<string, PendingSignIn>>({});
 
   if (q.error) return <p className="error-text">{q.error}</p>;
   if (!q.data) return <p className="muted">Loading…</p>;
   const restart = (id: string) => q.act(() => client.invoke('mcp.restart', { id }));
+  const signIn = (id: string) =>
+    q.act(async () => {
+      const started = await client.invoke('mcp.signIn', { id });
+      setPending((p) => ({
+        ...p,
+        [id]: { url: started.authorization_url, openedWith: started.opened_with },
+      }));
+    });
+  const signOut = (id: string) => q.act(() => client.invoke('mcp.signOut', { id }));
+  /** Waiting shows only while the server still waits; a failed sign-in says why in its error. */
+  const waiting = (s: McpServerStatus) =>
+    s.state === 'needs_sign_in' && !s.error?.startsWith('sign-in failed')
+      ? pending[s.id]
+      : undefined;
   return (
     <div className="form">
       <p className="muted small">
@@ -42,8 +69,11 @@ export function McpSettings() {
                   </div>
                 </td>
                 <td>
-                  <span className={`state-pill ${s.state}`}>{s.state}</span>
-                  {s.error && <div className="error-text small">{s.error}</div>}
+                  <span className={`state-pill ${s.state}`}>
+                    {waiting(s) ? 'waiting for sign-in' : s.state}
+                  </span>
+                  {waiting(s) && <SignInWait pending={waiting(s)!} />}
+                  {s.error && !waiting(s) && <div className="error-text small">{s.error}</div>}
                 </td>
                 <td className="small">
                   {s.tools.length ? s.tools.join(', ') : '—'}
@@ -67,6 +97,25 @@ export function McpSettings() {
                   )}
                 </td>
                 <td>
+                  {s.sign_in && !s.sign_in.signed_in && (
+                    <button
+                      type="button"
+                      aria-label={`Sign in to ${s.name}`}
+                      disabled={!!waiting(s)}
+                      onClick={() => void signIn(s.id)}
+                    >
+                      Sign in
+                    </button>
+                  )}
+                  {s.sign_in?.signed_in && (
+                    <button
+                      type="button"
+                      aria-label={`Sign out of ${s.name}`}
+                      onClick={() => void signOut(s.id)}
+                    >
+                      Sign out
+                    </button>
+                  )}
                   <button type="button" onClick={() => void restart(s.id)}>
                     Restart
                   </button>
@@ -75,6 +124,22 @@ export function McpSettings() {
             ))}
           </tbody>
         </table>
+      )}
+    </div>
+  );
+}
+
+/** Where the sign-in page is: opened in the browser, or a link when none could be opened. */
+function SignInWait({ pending }: { pending: PendingSignIn }) {
+  return (
+    <div className="muted small" role="status">
+      {pending.openedWith
+        ? `Finish signing in in the browser (${pending.openedWith}).`
+        : 'No browser could be opened: '}
+      {pending.url && !pending.openedWith && (
+        <a href={pending.url} target="_blank" rel="noreferrer">
+          open the sign-in page
+        </a>
       )}
     </div>
   );
