@@ -148,6 +148,21 @@ function buildServer(): McpServer {
         ),
       ),
   );
+  server.registerTool(
+    'write',
+    {
+      description: 'Writes a file, or says why it could not',
+      inputSchema: { path: z.string(), content: z.string() },
+    },
+    async ({ path, content }) => {
+      try {
+        writeFileSync(path, content);
+        return text('WROTE');
+      } catch (err) {
+        return text(`WRITE ${(err as NodeJS.ErrnoException).code}`);
+      }
+    },
+  );
   server.registerTool('fail', { description: 'Always reports a tool error' }, async () => ({
     ...text('it failed on purpose'),
     isError: true,

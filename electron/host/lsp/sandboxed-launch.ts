@@ -48,7 +48,7 @@ export class LauncherSandbox implements Disposable {
       return {
         refused: errorPayload(
           'sandbox_unavailable',
-          'agent.server_sandbox is on but the sandbox launcher is not built (run `npm run build`, which needs gcc); language servers are not started unconfined',
+          "the sandbox launcher is not built (run `npm run build`, which needs gcc); a server that must run confined (a project's MCP server, or any with agent.server_sandbox on) is not started unconfined",
         ),
       };
     }

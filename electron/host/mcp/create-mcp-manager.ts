@@ -11,10 +11,15 @@ import type { ServerNetworks } from '../network/server-networks';
 import { McpManager, type McpTrust } from './mcp-manager';
 import type { SecretStore } from '../secrets/secret-store';
 import type { SignInPolicy } from './sign-in-policy';
+import type { McpServerSandbox } from './server-sandbox';
 
-// The McpManager as the composition root builds it: the app's servers from configs/app.json and,
-// with agent.server_sandbox on, stdio servers started only under the Landlock launcher, each
-// reaching the network through its own egress proxy. Both are registered with `store`.
+// The McpManager as the composition root builds it: the app's servers from configs/app.json and
+// the projects' `.mcp.json` servers. A project's stdio server is the repository's code: it starts
+// only under the Landlock launcher (the shells' deny list, so nothing of $MEWBO_HOME and no other
+// project; writes only where a shell may), whatever agent.server_sandbox says. The user's own
+// servers start confined only with agent.server_sandbox on (one the user wants unconfined is
+// theirs to move into configs/app.json). A confined server reaches the network only through an
+// egress proxy of its own (its `network` allowlist). Everything made is registered with `store`.
 
 export interface CreateMcpOptions {
   config: AppConfig;
@@ -31,31 +36,34 @@ export interface CreateMcpOptions {
 }
 
 export function createMcpManager(opts: CreateMcpOptions): McpManager {
-  let sandbox: LauncherSandbox | undefined;
+  const installRoot = findInstallRoot(moduleDir());
+  const sandbox = opts.store.add(
+    new LauncherSandbox({
+      launcher: findLauncher(installRoot),
+      installRoot,
+      homeDir: opts.homeDir,
+      config: () => opts.config,
+      ...(opts.networks ? { network: opts.networks.forServer.bind(opts.networks) } : {}),
+    }),
+  );
   // App servers belong to no project, so they reach none: an empty directory of their own
   // stands in as their root (never one under $MEWBO_HOME, which they may not reach either).
-  let noProjectRoot = '';
+  let appWrap: McpServerSandbox | undefined;
   if (opts.config.agent.server_sandbox) {
     const dir = mkdtempSync(join(tmpdir(), 'mewbo-app-servers-'));
-    noProjectRoot = dir;
     opts.store.add(toDisposable(() => rmSync(dir, { recursive: true, force: true })));
-    const installRoot = findInstallRoot(moduleDir());
-    sandbox = opts.store.add(
-      new LauncherSandbox({
-        launcher: findLauncher(installRoot),
-        installRoot,
-        homeDir: opts.homeDir,
-        config: () => opts.config,
-        ...(opts.networks ? { network: opts.networks.forServer.bind(opts.networks) } : {}),
-      }),
-    );
+    appWrap = (_root, argv, server) => sandbox.wrap(dir, argv, server);
   }
-  const wrap = sandbox?.wrap;
   return opts.store.add(
     new McpManager({
       appServers: opts.config.mcpServers,
       trust: opts.trust,
-      sandbox: wrap ? (root, argv, server) => wrap(root ?? noProjectRoot, argv, server) : undefined,
+      sandbox: (root, argv, server) =>
+        root !== null
+          ? sandbox.wrap(root, argv, server)
+          : appWrap
+            ? appWrap(null, argv, server)
+            : Promise.resolve({ argv }),
       secrets: opts.secrets,
       signIn: opts.signIn,
     }),

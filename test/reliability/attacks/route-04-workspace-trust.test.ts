@@ -22,7 +22,8 @@ async function cloned(trust: boolean) {
   const base = realpathSync(t.dir);
   const repo = join(base, 'cloned');
   mkdirSync(repo);
-  const marker = join(base, 'ran');
+  // In the project: a trusted project's server runs confined, writing only there.
+  const marker = join(repo, 'ran');
   const server = `echo "ran with $LEAK" > '${marker}'; exit 1`;
   writeFileSync(
     join(repo, '.mcp.json'),

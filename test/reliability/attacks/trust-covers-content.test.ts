@@ -146,7 +146,8 @@ describe('part 3: the re-trust prompt', () => {
   });
 
   it('a .mcp.json server added after trust does not start; status shows the diff; trusting again starts it', async () => {
-    const marker = join(h.home, 'server-ran');
+    // In the project: a trusted project's server runs confined, writing only there.
+    const marker = join(base, 'server-ran');
     host = await Host.create({ env: { ...process.env, MEWBO_HOME: h.home } });
     await host.trust.trust(base);
     writeFileSync(
