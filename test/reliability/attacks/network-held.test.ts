@@ -58,7 +58,10 @@ describe.runIf(abi >= 4 && networkGap === null)(
       origin = await startHttpOrigin('127.0.0.2');
       w = attackWorld({ shell_sandbox: false }, { egress: network });
       await w.run(direct(origin.port));
-      expect(origin.seen.map((s) => s.url)).toEqual(['/direct-curl', '/direct-bash']);
+      // bash closes /dev/tcp right after writing: the server may parse that request after the
+      // shell has ended, so the control waits for it rather than reading the log at once.
+      const o = origin;
+      await expect.poll(() => o.seen.map((s) => s.url)).toEqual(['/direct-curl', '/direct-bash']);
     });
 
     test('protected: nothing reaches the server while the request waits; the user allows it and only the held requests arrive', async () => {
