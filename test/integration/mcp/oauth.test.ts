@@ -103,6 +103,23 @@ describe('an MCP server behind OAuth', () => {
     expect((await serverStatus(m)).state).toBe('running');
   });
 
+  it('two calls meeting one expired token refresh it once, and both go through', async () => {
+    await start({ scope: 'docs:read' });
+    const m = h.manager({ docs: httpServer(as.mcpUrl) });
+    await m.toolsForRun(sessionRef(), null);
+    await signedIn(m);
+    const tools = await m.toolsForRun(sessionRef(), null);
+    as.expireAccessTokens();
+    const whoami = byName(tools, 'mcp__docs__whoami');
+    // The server rotates refresh tokens: a second refresh with the spent one is refused.
+    const both = await Promise.all([call(whoami), call(whoami)]);
+    expect(both).toEqual([
+      expect.objectContaining({ kind: 'mcp_result' }),
+      expect.objectContaining({ kind: 'mcp_result' }),
+    ]);
+    expect(as.tokenRequests('refresh_token')).toHaveLength(1);
+  });
+
   it('after a revoke it stops at needs_sign_in: one refresh tried, no loop, the call says to sign in', async () => {
     await start({ scope: 'docs:read' });
     const m = h.manager({ docs: httpServer(as.mcpUrl) });

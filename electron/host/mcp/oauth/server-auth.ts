@@ -86,6 +86,8 @@ export class McpServerAuth {
   private sentToken = false;
   /** The last request made for OAuth (metadata, registration, token), for error messages. */
   private lastOAuthRequest: OAuthRequestSeen | null = null;
+  /** The last refresh sent, by the refresh token it spent; its answer is never read itself. */
+  private refreshing: { token: string; answer: Promise<Response> } | null = null;
 
   constructor(
     readonly serverName: string,
@@ -108,7 +110,7 @@ export class McpServerAuth {
    * connection goes through it (and through the SDK's same-origin redirect rule on top).
    */
   readonly fetch: FetchLike = async (input, init) => {
-    const response = await this.baseFetch(input, init);
+    const response = await this.refreshOnce(input, init);
     const toServer = canonicalUrl(input) === this.url.href;
     if (!toServer) {
       const seen = new URL(input);
@@ -130,6 +132,29 @@ export class McpServerAuth {
     }
     return response;
   };
+
+  /**
+   * A refresh token is spent by its first use (the server rotates it), and every request that
+   * meets an expired token (a call, the transport's event stream) makes the SDK refresh on its
+   * own: the second refresh with the same token was refused (invalid_grant) and its call failed.
+   * So a token request refreshing a token already being refreshed, or just refreshed, gets a copy
+   * of that one answer instead of spending the token twice.
+   */
+  private async refreshOnce(input: string | URL, init?: RequestInit): Promise<Response> {
+    const body = init?.method === 'POST' ? init.body : undefined;
+    const form = body instanceof URLSearchParams ? body : undefined;
+    const token = form?.get('grant_type') === 'refresh_token' ? form.get('refresh_token') : null;
+    if (!token) return this.baseFetch(input, init);
+    if (this.refreshing?.token !== token) {
+      const answer = this.baseFetch(input, init);
+      this.refreshing = { token, answer };
+      // No answer at all (the network failed): the token was not spent, so a retry sends it.
+      answer.catch(() => {
+        if (this.refreshing?.answer === answer) this.refreshing = null;
+      });
+    }
+    return (await this.refreshing.answer).clone();
+  }
 
   /**
    * The provider a connection's transport gets: for a machine client always (it fetches its own
