@@ -56,7 +56,7 @@ export class ProjectRegistry implements Disposable {
     private state: RegistryState,
   ) {
     this.timer = setInterval(
-      () => void this.refresh().catch((err) => console.error('[projects] scan failed', err)),
+      () => void this.refreshIdle()?.catch((err) => console.error('[projects] scan failed', err)),
       opts.refreshIntervalMs ?? REFRESH_INTERVAL_MS,
     );
     this.timer.unref();
@@ -69,7 +69,7 @@ export class ProjectRegistry implements Disposable {
   /** The listing; a fresh scan when asked or when none has run, otherwise the last one (and a scan starts in the background). */
   async list(opts: { fresh?: boolean } = {}): Promise<ProjectListing> {
     if (opts.fresh || !this.scanned) await this.refresh();
-    else void this.refresh().catch(() => {});
+    else void this.refreshIdle()?.catch(() => {});
     return this.listing();
   }
 
@@ -98,6 +98,15 @@ export class ProjectRegistry implements Disposable {
         `the folder of project '${key}' (${entry.path}) is not there`,
       );
     return entry as ProjectEntry & { path: string };
+  }
+
+  /**
+   * A scan for the clock and for listings served from the last scan: none while one runs. Queuing
+   * one more (as refresh does) let a scan slower than the interval be followed by another forever,
+   * so it never ended and no change was ever announced.
+   */
+  private refreshIdle(): Promise<ProjectEntry[]> | undefined {
+    return this.scanning ? undefined : this.refresh();
   }
 
   /** Scans now; concurrent callers share a scan, and a change during one queues exactly one more. */

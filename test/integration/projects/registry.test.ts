@@ -206,6 +206,27 @@ describe('project registry', () => {
     expect((await gone).projects.find((p) => p.key === key)!.available).toBe(false);
   });
 
+  it('announces a change even when each scan takes longer than the interval', async () => {
+    const repos = ['a', 'b', 'c', 'd'].map((n) => makeRepo(tmp.dir, n));
+    const r = await ProjectRegistry.open({
+      stateDir,
+      home: tmp.dir,
+      configured: Object.fromEntries(repos.map((p, i) => [`p${i}`, cfg(p)])),
+      // Every scan runs git in four repositories: far longer than 1 ms, so the clock always
+      // ticks during a scan.
+      refreshIntervalMs: 1,
+    });
+    open.push(r);
+    await r.list();
+    const gone = new Promise<ProjectListing>((resolve) =>
+      r.onDidChange(
+        (l) => l.projects.some((p) => p.path === repos[0] && !p.available) && resolve(l),
+      ),
+    );
+    rmSync(repos[0]!, { recursive: true });
+    expect((await gone).projects.find((p) => p.path === repos[0])!.available).toBe(false);
+  }, 30_000);
+
   it('marks a worktree whose folder was deleted as unavailable', async () => {
     const repo = makeRepo(tmp.dir, 'app');
     const wt = addWorktree(repo, join(tmp.dir, 'app-wt'), 'wt-branch');
