@@ -1,9 +1,7 @@
 import type { AppConfig } from '../config/schema';
 import type { DisposableStore } from '../lifecycle/disposable';
 import type { ServerNetworks } from '../network/server-networks';
-import { findInstallRoot, findLauncher } from '../sandbox/launcher';
 import { LspService } from './lsp-service';
-import { moduleDir } from './resolve-command';
 import { LauncherSandbox } from './sandboxed-launch';
 
 // The LspService as a composition root builds it: this app's bundled servers on the search path
@@ -22,15 +20,8 @@ export interface CreateLspOptions {
 }
 
 export function createLspService(opts: CreateLspOptions): LspService {
-  const installRoot = findInstallRoot(moduleDir());
   const sandbox = opts.store.add(
-    new LauncherSandbox({
-      launcher: findLauncher(installRoot),
-      installRoot,
-      homeDir: opts.homeDir,
-      config: opts.config,
-      ...(opts.networks ? { network: opts.networks.forServer.bind(opts.networks) } : {}),
-    }),
+    LauncherSandbox.forApp({ homeDir: opts.homeDir, config: opts.config, networks: opts.networks }),
   );
   return opts.store.add(
     new LspService({

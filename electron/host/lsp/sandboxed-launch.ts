@@ -2,7 +2,9 @@ import { tmpdir } from 'node:os';
 import type { AppConfig } from '../config/schema';
 import type { Disposable } from '../lifecycle/disposable';
 import { errorPayload } from '../../../shared/tools/payload';
-import type { ServerNetworkSpec } from '../network/server-networks';
+import type { ServerNetworks, ServerNetworkSpec } from '../network/server-networks';
+import { findInstallRoot, findLauncher } from '../sandbox/launcher';
+import { moduleDir } from './resolve-command';
 import { launchOverStdin, Sandbox } from '../sandbox/sandbox';
 import type { SpawnNetwork } from '../shells/shell-network';
 import type { ServerSandbox } from './server-registry';
@@ -35,6 +37,22 @@ export class LauncherSandbox implements Disposable {
   private sandbox: Sandbox | undefined;
 
   constructor(private readonly opts: LauncherSandboxOptions) {}
+
+  /** The app's launcher (as built for this install), each server's network through `networks`. */
+  static forApp(opts: {
+    homeDir: string;
+    config: () => AppConfig;
+    networks?: ServerNetworks;
+  }): LauncherSandbox {
+    const installRoot = findInstallRoot(moduleDir());
+    return new LauncherSandbox({
+      launcher: findLauncher(installRoot),
+      installRoot,
+      homeDir: opts.homeDir,
+      config: opts.config,
+      ...(opts.networks ? { network: opts.networks.forServer.bind(opts.networks) } : {}),
+    });
+  }
 
   /** The hook for LspServiceOptions.sandbox. */
   readonly wrap = async (

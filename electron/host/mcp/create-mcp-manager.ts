@@ -5,8 +5,6 @@ import type { AppConfig } from '../config/schema';
 import { toDisposable } from '../lifecycle/disposable';
 import type { DisposableStore } from '../lifecycle/disposable';
 import { LauncherSandbox } from '../lsp/sandboxed-launch';
-import { moduleDir } from '../lsp/resolve-command';
-import { findInstallRoot, findLauncher } from '../sandbox/launcher';
 import type { ServerNetworks } from '../network/server-networks';
 import { McpManager, type McpTrust } from './mcp-manager';
 import type { SecretStore } from '../secrets/secret-store';
@@ -36,14 +34,11 @@ export interface CreateMcpOptions {
 }
 
 export function createMcpManager(opts: CreateMcpOptions): McpManager {
-  const installRoot = findInstallRoot(moduleDir());
   const sandbox = opts.store.add(
-    new LauncherSandbox({
-      launcher: findLauncher(installRoot),
-      installRoot,
+    LauncherSandbox.forApp({
       homeDir: opts.homeDir,
       config: () => opts.config,
-      ...(opts.networks ? { network: opts.networks.forServer.bind(opts.networks) } : {}),
+      networks: opts.networks,
     }),
   );
   // App servers belong to no project, so they reach none: an empty directory of their own
