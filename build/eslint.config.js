@@ -42,6 +42,7 @@ const programOwners = [
   'electron/host/hooks/run-hook.ts', // hooks, through /bin/sh
   'electron/host/lsp/server-process.ts', // language servers, resolved by lsp/resolve-command.ts
   'electron/host/system/browser-opener.ts', // the user's browser ($BROWSER, xdg-open)
+  'electron/host/remote/ssh-transport.ts', // the OpenSSH client, resolved like git
 ];
 const childProcessImports = ['node:child_process', 'child_process'].map((name) => ({
   name,

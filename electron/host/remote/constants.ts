@@ -1,0 +1,17 @@
+// Limits of projects on SSH hosts (issue #29), each with its unit and its reason.
+
+/** Authentication and the first round trip; past this a host is unreachable, not slow. */
+export const CONNECT_TIMEOUT_S = 15;
+/**
+ * OpenSSH's own liveness probe on the master connection (ServerAliveInterval): a link that
+ * silently died (a laptop lid, a dropped Wi-Fi) is noticed within interval x count seconds
+ * instead of at the next TCP timeout (minutes).
+ */
+export const SERVER_ALIVE_INTERVAL_S = 15;
+export const SERVER_ALIVE_COUNT = 3;
+/** The remote part runs on Node, and the app's code targets Node 20 (build.mjs target). */
+export const MIN_NODE_MAJOR = 20;
+/** The remote part's folder under the remote home: the bundle in VERSION/, its state beside. */
+export const REMOTE_DIR_NAME = '.mewbo-remote';
+/** A probe's or a copy's output past this is not what we asked for: stop reading. */
+export const MAX_COMMAND_OUTPUT_BYTES = 1024 * 1024;

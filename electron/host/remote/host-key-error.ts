@@ -1,0 +1,31 @@
+// Host keys are checked strictly (StrictHostKeyChecking=yes): a host that is not in known_hosts,
+// or whose key changed, is refused. The error carries the fingerprint the host offered, so the
+// picker can show it for the user to compare and accept, and a headless run can print it.
+
+export type HostKeyProblem = 'unknown' | 'changed';
+
+export class HostKeyError extends Error {
+  override name = 'HostKeyError';
+  readonly code = 'ssh_host_key';
+  constructor(
+    readonly host: string,
+    readonly port: number,
+    readonly problem: HostKeyProblem,
+    /** `SHA256:...` of the key the host offered; null when it could not be read (host down). */
+    readonly fingerprint: string | null,
+  ) {
+    super(
+      problem === 'unknown'
+        ? `the host key of ${host}:${port} is not known (${fingerprint ?? 'fingerprint unavailable'}): ` +
+            `check it with the host's owner, then connect once with \`ssh -p ${port} ${host}\` to add it to known_hosts`
+        : `the host key of ${host}:${port} changed (now ${fingerprint ?? 'fingerprint unavailable'}): ` +
+            `this can be an attack; if the host was reinstalled, remove its old key with \`ssh-keygen -R ${host}\``,
+    );
+  }
+}
+
+/** ssh failed for another reason than the host key: the reason is ssh's own words. */
+export class SshConnectError extends Error {
+  override name = 'SshConnectError';
+  readonly code = 'ssh_connect';
+}

@@ -1,0 +1,147 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { userInfo } from 'node:os';
+import { join } from 'node:path';
+import { tempDir } from './temp';
+
+// A real OpenSSH server on 127.0.0.1 for the SSH tests (issue #29): Debian's /usr/sbin/sshd in
+// the foreground with its own host key, one authorized key made for the test, and a remote home
+// of its own (sshd's SetEnv HOME), so the desktop's $MEWBO_HOME and the remote part's home are
+// different folders though the same Unix user logs in. The client side is a config file for
+// `ssh -F` naming the host alias, the key and a known_hosts holding the server's key.
+
+export const SSHD = '/usr/sbin/sshd';
+
+export interface Sshd {
+  /** Alias the client config defines for this server (`ssh -F clientConfig ALIAS`). */
+  alias: string;
+  port: number;
+  user: string;
+  /** `ssh -F` file: HostName, Port, User, IdentityFile, UserKnownHostsFile for `alias`. */
+  clientConfig: string;
+  /** The known_hosts file the client config names; holds the server's key. */
+  knownHosts: string;
+  /** The server's host key fingerprint as `ssh-keygen -l` prints it (SHA256:...). */
+  fingerprint: string;
+  /** $HOME of every command the server runs. */
+  remoteHome: string;
+  /** Scratch space beside the server's files, for the test's own folders. */
+  dir: string;
+  /** Everything sshd logged (-e): one "Accepted publickey" line per authenticated connection. */
+  log(): string;
+  /** Writes a client config `name` naming another known_hosts file (an unknown-host test). */
+  configWithKnownHosts(name: string, knownHosts: string): string;
+  stop(): Promise<void>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+function keygen(path: string): void {
+  execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'mewbo-test', '-f', path]);
+}
+
+/** Waits for sshd's own "Server listening" line: the port is bound when it is printed. */
+function listening(child: ChildProcess, log: { text: string }): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onData = (d: Buffer) => {
+      log.text += d.toString();
+      if (log.text.includes('Server listening on')) resolve();
+    };
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`sshd exited (${code}): ${log.text}`)));
+  });
+}
+
+export async function startSshd(): Promise<Sshd> {
+  const tmp = tempDir('mewbo-sshd-');
+  const dir = tmp.dir;
+  const hostKey = join(dir, 'host_key');
+  const identity = join(dir, 'id_ed25519');
+  keygen(hostKey);
+  keygen(identity);
+  const authorized = join(dir, 'authorized_keys');
+  writeFileSync(authorized, readFileSync(`${identity}.pub`));
+  const remoteHome = join(dir, 'remote-home');
+  mkdirSync(remoteHome);
+  // Run as root, sshd insists on its privilege-separation folder (Debian makes it at boot).
+  if (process.getuid?.() === 0) mkdirSync('/run/sshd', { recursive: true, mode: 0o755 });
+
+  const port = await freePort();
+  const config = join(dir, 'sshd_config');
+  writeFileSync(
+    config,
+    [
+      `Port ${port}`,
+      'ListenAddress 127.0.0.1',
+      `HostKey ${hostKey}`,
+      `AuthorizedKeysFile ${authorized}`,
+      `PidFile ${join(dir, 'sshd.pid')}`,
+      'StrictModes no',
+      'UsePAM no',
+      'PasswordAuthentication no',
+      'KbdInteractiveAuthentication no',
+      'PubkeyAuthentication yes',
+      'PermitRootLogin prohibit-password',
+      'LogLevel VERBOSE',
+      `SetEnv HOME=${remoteHome}`,
+      '',
+    ].join('\n'),
+  );
+  const user = userInfo().username;
+  const alias = 'mewbo-test-host';
+  const knownHosts = join(dir, 'known_hosts');
+  const hostPub = readFileSync(`${hostKey}.pub`, 'utf8').split(' ').slice(0, 2).join(' ');
+  writeFileSync(knownHosts, `[127.0.0.1]:${port} ${hostPub}\n`);
+  const fingerprint = execFileSync('ssh-keygen', ['-l', '-f', `${hostKey}.pub`], {
+    encoding: 'utf8',
+  }).split(' ')[1]!;
+  const configWithKnownHosts = (name: string, known: string): string => {
+    const path = join(dir, `ssh_config_${name}`);
+    writeFileSync(
+      path,
+      [
+        `Host ${alias} 127.0.0.1`,
+        '  HostName 127.0.0.1',
+        `  Port ${port}`,
+        `  User ${user}`,
+        `  IdentityFile ${identity}`,
+        '  IdentitiesOnly yes',
+        `  UserKnownHostsFile ${known}`,
+        '',
+      ].join('\n'),
+    );
+    return path;
+  };
+
+  const child = spawn(SSHD, ['-D', '-e', '-f', config], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const log = { text: '' };
+  await listening(child, log);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return {
+    alias,
+    port,
+    user,
+    clientConfig: configWithKnownHosts('main', knownHosts),
+    knownHosts,
+    fingerprint,
+    remoteHome,
+    dir,
+    log: () => log.text,
+    configWithKnownHosts,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+      tmp.cleanup();
+    },
+  };
+}
