@@ -40,6 +40,7 @@ import {
 } from './session-state';
 import { repairOnOpen } from './settle-dangling';
 import { closeOrphanedConnectionApprovals } from './network-approval';
+import { LooseWaits } from './loose-waits';
 import { RunAborted } from './stop-reason';
 import { Waiters } from './waiters';
 import { promptHooks } from '../hooks/session-hooks';
@@ -105,8 +106,8 @@ export class AgentService implements SessionRunner, Disposable {
   /** The newest run of each session until its last event is written. */
   private readonly ending = new Map<string, Promise<void>>();
   private readonly subscriptions = new DisposableStore();
-  /** Waits on the user that sessions with no live run show (beginWait), per session. */
-  private readonly idleWaits = new Map<string, number>();
+  /** Waits on the user that no call of a run made (beginWait), across runs. */
+  private readonly looseWaits = new LooseWaits((id) => this.runs.get(id));
   readonly decisions: AgentDecisions;
 
   constructor(private readonly opts: AgentServiceOptions) {
@@ -115,6 +116,7 @@ export class AgentService implements SessionRunner, Disposable {
       opts.sessions.onWillDelete((s) => {
         this.runs.get(s.id)?.abort.abort(new RunAborted('shutdown'));
         this.states.delete(s.id);
+        this.looseWaits.forget(s.id);
       }),
     );
     this.decisions = new AgentDecisions({
@@ -271,6 +273,7 @@ export class AgentService implements SessionRunner, Disposable {
     const run = this.runs.get(session.id);
     if (run) {
       run.abort.abort(new RunAborted('stop'));
+      await this.decisions.stopConnections(session);
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([run.done, new Promise((r) => (timer = setTimeout(r, STOP_WAIT_MS)))]);
       clearTimeout(timer);
@@ -370,34 +373,11 @@ export class AgentService implements SessionRunner, Disposable {
 
   /**
    * A wait on the user that no call of the run made (a connection of the session's shell waiting
-   * for a new destination): the live run counts it with its own waits; a session with no run
-   * shows `waiting` until its last such wait ends, then `idle` again unless a run started.
+   * for a new destination): LooseWaits shows the session `waiting` for as long as it lasts, with
+   * or without a run.
    */
   beginWait(session: Session, reason: string): () => void {
-    const run = this.runs.get(session.id);
-    if (run?.beginWait) {
-      const end = run.beginWait(reason);
-      // A run that ended meanwhile wrote its last state: this wait must not write `running` after it.
-      return () => {
-        if (this.runs.get(session.id) === run) end();
-      };
-    }
-    const before = this.idleWaits.get(session.id) ?? 0;
-    this.idleWaits.set(session.id, before + 1);
-    if (before === 0)
-      void session.append({ type: 'run_state', state: 'waiting', reason }).catch(() => {});
-    let ended = false;
-    return () => {
-      if (ended) return;
-      ended = true;
-      const left = (this.idleWaits.get(session.id) ?? 1) - 1;
-      if (left > 0) return void this.idleWaits.set(session.id, left);
-      this.idleWaits.delete(session.id);
-      if (!this.runs.has(session.id) && lastRunState(session.events())?.state === 'waiting')
-        void session
-          .append({ type: 'run_state', state: 'idle', reason: 'the decision was made' })
-          .catch(() => {});
-    };
+    return this.looseWaits.begin(session, reason);
   }
 
   /** A decision or a late answer arrived and nothing runs: start a run that picks it up. */
@@ -409,6 +389,7 @@ export class AgentService implements SessionRunner, Disposable {
     const run: ActiveRun = { abort: new AbortController(), done: Promise.resolve(), waiting: 0 };
     this.runs.set(session.id, run);
     run.done = this.execute(session, st, run)
+      .finally(() => this.looseWaits.runEnded(session, run))
       .then(() => this.opts.checkpoints?.afterRun(session))
       .catch((err) => console.error('[agent] checkpoint after the run failed', err))
       .finally(() => {
@@ -451,6 +432,7 @@ export class AgentService implements SessionRunner, Disposable {
         afterWrites: () => this.opts.checkpoints?.afterRun(session) ?? Promise.resolve(),
       });
       run.beginWait = ctx.beginWait;
+      this.looseWaits.runStarted(session);
       const outcome = await runAgent(ctx, {
         id: 'root',
         maxSteps: this.opts.config.agent.max_steps,

@@ -6,6 +6,7 @@ import type { Session } from '../sessions/session';
 import type { SessionManager } from '../sessions/session-manager';
 import type { QuestionAnswer } from './interaction';
 import { checkAnswer } from './question-format';
+import { isConnectionApproval } from './network-approval';
 import type { RulesService } from '../rules/rules-service';
 import type { RuleScope } from '../rules/settings-sources';
 import type { SessionWaits } from './run-context';
@@ -257,14 +258,23 @@ export class AgentDecisions {
     await this.closeLeftovers(session, STOPPED, 'policy');
   }
 
+  /**
+   * A stop of a live run: the connections of the session's shells held for a decision are refused
+   * too (they would outlive the run, keeping the session waiting after the user stopped it).
+   */
+  async stopConnections(session: Session): Promise<void> {
+    await this.closeLeftovers(session, STOPPED, 'policy', isConnectionApproval);
+  }
+
   private async closeLeftovers(
     session: Session,
     reason: string,
     by: 'user' | 'policy',
+    only?: (request: SessionEventOf<'approval_request'>) => boolean,
   ): Promise<void> {
     const events = session.events();
     const { waits } = this.deps.state(session);
-    for (const a of pendingApprovals(events)) {
+    for (const a of pendingApprovals(events).filter(only ?? (() => true))) {
       await session.append({
         type: 'approval_decision',
         approval_id: a.approval_id,
@@ -275,6 +285,7 @@ export class AgentDecisions {
       // With no run, only a connection can be waiting on it (network-approval.ts).
       waits.approvals.resolve(a.approval_id, { allow: false, reason, by });
     }
+    if (only) return;
     for (const p of pendingPlans(events)) {
       await session.append({
         type: 'plan_decision',

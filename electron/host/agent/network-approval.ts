@@ -77,12 +77,12 @@ export class NetworkApprovals {
     const done = this.deps.beginWait(session, 'approval');
     try {
       const verdict = await waits.approvals.wait(approval_id, signal);
-      return verdict.allow
-        ? { allow: true }
-        : {
-            allow: false,
-            reason: verdict.reason ? `the user denied it: ${verdict.reason}` : 'the user denied it',
-          };
+      if (verdict.allow) return { allow: true };
+      if (verdict.by === 'policy') return { allow: false, reason: verdict.reason };
+      return {
+        allow: false,
+        reason: verdict.reason ? `the user denied it: ${verdict.reason}` : 'the user denied it',
+      };
     } catch (err) {
       const reason = (err as Error)?.message ?? String(err);
       // A stop or a new message may have closed it in the log already.

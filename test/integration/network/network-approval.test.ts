@@ -5,6 +5,7 @@ import type { SessionEvent } from '../../../shared/protocol/events';
 import { abi, networkGap } from '../../reliability/attacks/attack-world';
 import { localName, startChildHttpOrigin } from '../../helpers/net-fixtures';
 import { Harness, ofType } from '../agent/harness';
+import { ReferenceClient, type Frame } from '../../helpers/reference-remote-client';
 
 // A confined shell's first connection to a new name, through the host as a client drives it, with
 // the real launcher, the session's real egress proxy and the system's resolver: in ask mode it is
@@ -20,7 +21,10 @@ const local = await localName();
 
 let h: Harness | undefined;
 let origin: Awaited<ReturnType<typeof startChildHttpOrigin>> | undefined;
+let phone: ReferenceClient | undefined;
 afterEach(async () => {
+  await phone?.close().catch(() => undefined);
+  phone = undefined;
   await h?.close();
   origin?.close();
   h = undefined;
@@ -64,6 +68,31 @@ async function approveNext(id: string, tool: string, after = 0) {
     decision: 'allow',
   });
   return request;
+}
+
+/**
+ * A run whose background shell's connection asks while the run's next call waits on its own
+ * approval (so the card comes during the run); the model's turn ends once that call is approved.
+ */
+async function heldInBackground(name: string, port: number) {
+  h!.script.push(
+    {
+      toolCalls: [
+        {
+          name: 'aider_shell_tool',
+          args: { command: `curl -sS http://${name}:${port}/held`, run_in_background: true },
+        },
+      ],
+    },
+    // The next call waits on its own approval while the background connection asks.
+    { toolCalls: [{ name: 'aider_shell_tool', args: { command: 'echo next' } }] },
+    { text: 'Left it running.' },
+  );
+  const id = await h!.newSession();
+  const from = await h!.send(id, 'fetch it in the background');
+  const background = await approveNext(id, 'aider_shell_tool');
+  const net = await nextApproval(id, 'Network', background.seq);
+  return { id, from, background, net };
 }
 
 describe.runIf(abi >= 4 && networkGap === null && local !== null)(
@@ -177,6 +206,74 @@ describe.runIf(abi >= 4 && networkGap === null && local !== null)(
       expect(result.network_refused).toEqual([
         `connection to ${name}:${port} refused: ${name} is not allowed and auto mode does not ask. To allow it, add "Network(${name})" to permissions.allow (configs/app.json, or the project's .mewbo/settings.json) or "${name}" to sandbox.network.allow in configs/app.json.`,
       ]);
+      expect(origin!.seen).toEqual([]);
+    });
+
+    it('a connection still held when the run ends keeps the session waiting for the user (the sidebar and the phone list it), and its card is answered after the run', async () => {
+      const { name, port } = await start({ devices: { host: '127.0.0.1' } });
+      const offer = await h!.invoke('devices.createOffer', { remote: true });
+      phone = await ReferenceClient.connect(offer.url, offer.fingerprint);
+      expect((await phone.pair(offer.code, 'Phone')).type).toBe('paired');
+      const { id, from, background, net } = await heldInBackground(name, port);
+      await approveNext(id, 'aider_shell_tool', background.seq);
+      const ended = await h!.waitRunEnd(id, from, 60_000);
+      const end = ended.find((e) => e.type === 'run_state' && e.seq >= from && e.state === 'idle')!;
+      // The model's turn is over; the connection still waits: the session waits for the user.
+      const waitingAfter = (e: SessionEvent) =>
+        e.type === 'run_state' && e.seq > end.seq && e.state === 'waiting';
+      const waiting = (
+        await h!.waitFor(id, (ev) => ev.some(waitingAfter), 'the session waiting after the run')
+      ).find(waitingAfter)!;
+      const summary = (await h!.invoke('sessions.list', {})).sessions.find((s) => s.id === id);
+      expect(summary).toMatchObject({ run_state: 'waiting' });
+      expect((await phone.request('remote_sessions')).sessions).toEqual([
+        expect.objectContaining({ session_id: id, state: 'waiting', waiting: 1 }),
+      ]);
+      const items = (await phone.request('remote_pending')).items as Frame[];
+      expect(items).toEqual([
+        expect.objectContaining({ session_id: id, approval_id: net.approval_id, tool: 'Network' }),
+      ]);
+      expect(origin!.seen).toEqual([]);
+
+      // Approved from the phone: the held connection goes through, the session is idle again and
+      // no model turn is started for it.
+      const requests = h!.script.requests.length;
+      expect(
+        await phone.request('remote_decide', {
+          session_id: id,
+          approval_id: net.approval_id,
+          hash: items[0]!.hash,
+          decision: 'allow',
+        }),
+      ).toMatchObject({ type: 'remote_done' });
+      const after = await h!.waitFor(
+        id,
+        (ev) => ev.some((e) => e.type === 'run_state' && e.seq > waiting.seq && e.state === 'idle'),
+        'the session idle after the decision',
+      );
+      expect(
+        ofType(after, 'approval_decision').find((d) => d.approval_id === net.approval_id),
+      ).toMatchObject({ decision: 'allow', by: 'user', via: { device_name: 'Phone' } });
+      await expect.poll(() => origin!.seen, { timeout: 30_000 }).toEqual(['/held']);
+      expect(ofType(after, 'run_state').filter((e) => e.seq > end.seq)).toEqual([
+        expect.objectContaining({ state: 'waiting' }),
+        expect.objectContaining({ state: 'idle' }),
+      ]);
+      expect(h!.script.requests.length).toBe(requests);
+      expect((await phone.request('remote_sessions')).sessions).toEqual([
+        expect.objectContaining({ session_id: id, state: 'done', waiting: 0 }),
+      ]);
+    });
+
+    it('a stop during the run refuses the connection held for a decision: the session ends stopped, not waiting', async () => {
+      const { name, port } = await start();
+      const { id, from, net } = await heldInBackground(name, port);
+      await h!.invoke('sessions.stop', { id });
+      const events = await h!.waitRunEnd(id, from, 60_000);
+      expect(
+        ofType(events, 'approval_decision').find((d) => d.approval_id === net.approval_id),
+      ).toMatchObject({ decision: 'deny', by: 'policy', reason: 'the run was stopped' });
+      expect(ofType(await h!.events(id), 'run_state').at(-1)).toMatchObject({ state: 'stopped' });
       expect(origin!.seen).toEqual([]);
     });
 
