@@ -196,6 +196,27 @@ function buildServer(): McpServer {
     },
   );
   server.registerTool(
+    'ticks',
+    {
+      description:
+        'Works for `ms` milliseconds, sending a progress notification every `every` ms when `progress` is true, then answers `done`',
+      inputSchema: { ms: z.number().int(), every: z.number().int(), progress: z.boolean() },
+    },
+    async ({ ms, every, progress }, extra) => {
+      const token = extra._meta?.progressToken;
+      const end = Date.now() + ms;
+      for (let tick = 1; Date.now() < end; tick++) {
+        await new Promise((r) => setTimeout(r, every));
+        if (progress && token !== undefined)
+          await extra.sendNotification({
+            method: 'notifications/progress',
+            params: { progressToken: token, progress: tick },
+          });
+      }
+      return text('done');
+    },
+  );
+  server.registerTool(
     'roots',
     { description: 'Asks the client for its roots and returns them as JSON' },
     async () => text(JSON.stringify((await server.server.listRoots()).roots)),

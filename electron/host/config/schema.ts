@@ -87,6 +87,11 @@ export const mcpServerConfigSchema = z.union([
      * (the same forms as sandbox.network.allow); none by default, and it is never asked.
      */
     network: z.array(destination).optional(),
+    /**
+     * How long one tool call may go without an answer or a progress notification, in seconds
+     * (default 600); each progress notification starts the clock again.
+     */
+    call_timeout_s: z.number().positive().optional(),
   }),
   z.strictObject({
     type: z.enum(['http', 'streamable-http']),
@@ -94,6 +99,11 @@ export const mcpServerConfigSchema = z.union([
     headers: z.record(z.string(), z.string()).default({}),
     oauth: mcpOAuthConfigSchema.optional(),
     disabled: z.boolean().default(false),
+    /**
+     * How long one tool call may go without an answer or a progress notification, in seconds
+     * (default 600); each progress notification starts the clock again.
+     */
+    call_timeout_s: z.number().positive().optional(),
   }),
 ]);
 export type McpServerConfig = z.infer<typeof mcpServerConfigSchema>;

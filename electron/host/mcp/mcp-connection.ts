@@ -100,6 +100,12 @@ export class McpConnection implements Disposable {
     if (spec.config.disabled) this.stateValue = 'disabled';
   }
 
+  /** A call's silence limit: the server's `call_timeout_s` when configured, else the default. */
+  private get callTimeoutMs(): number {
+    const seconds = this.spec.config.call_timeout_s;
+    return seconds === undefined ? this.limits.callTimeoutMs : seconds * 1000;
+  }
+
   get state(): McpServerState {
     return this.stateValue;
   }
@@ -442,7 +448,7 @@ export class McpConnection implements Disposable {
       // progress handler makes the SDK ask for progress; each notification resets the timeout.
       const result = (await client.callTool({ name, arguments: args }, undefined, {
         signal,
-        timeout: this.limits.callTimeoutMs,
+        timeout: this.callTimeoutMs,
         resetTimeoutOnProgress: true,
         onprogress: (progress) => call.onProgress?.(progress),
       })) as CallToolResult;
@@ -464,8 +470,13 @@ export class McpConnection implements Disposable {
         return { ok: false, code: 'mcp_unavailable', message: 'the call was cancelled' };
       // A client exists, so the SDK is loaded: this await resolves at once.
       const { McpError, ErrorCode } = await loadSdk();
+      // The SDK ended the call and sent the server notifications/cancelled for it.
       if (err instanceof McpError && err.code === ErrorCode.RequestTimeout)
-        return { ok: false, code: 'mcp_timeout', message: err.message };
+        return {
+          ok: false,
+          code: 'mcp_timeout',
+          message: `MCP server '${this.spec.name}' sent neither an answer nor progress for '${name}' within ${this.callTimeoutMs / 1000} s, so the call was ended and cancelled on the server`,
+        };
       if (err instanceof McpError && err.code !== ErrorCode.ConnectionClosed)
         return { ok: false, code: 'mcp_protocol_error', message: err.message };
       this.connectionLost(client, err);
