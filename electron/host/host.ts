@@ -53,6 +53,7 @@ import { CheckpointStore } from './checkpoints/checkpoint-store';
 import { SessionCheckpoints } from './checkpoints/session-checkpoints';
 import { checkpointHandlers } from './handlers/checkpoints';
 import { fileHandlers } from './handlers/files';
+import { McpOfferings } from './mcp/mcp-offerings';
 import { ProjectFileIndex } from './projects/file-index';
 import { rootLimitsOf } from './sessions/session-root';
 import { userStartedSignIn, type SignInPolicy } from './mcp/sign-in-policy';
@@ -233,7 +234,14 @@ export class Host extends DisposableObject {
       secrets,
     });
     const skills = new SkillService({ userDir: join(paths.home, 'skills'), trust });
-    const commands = new CommandService({ userDir: join(paths.home, 'commands'), trust, skills });
+    // Connected MCP servers' prompts (`/server:prompt`) and resources (`@server:uri`).
+    const offerings = new McpOfferings(mcp);
+    const commands = new CommandService({
+      userDir: join(paths.home, 'commands'),
+      trust,
+      skills,
+      prompts: offerings,
+    });
     const checkpoints: SessionCheckpoints = new SessionCheckpoints({
       store: new CheckpointStore({
         dir: paths.checkpointsDir,
@@ -297,7 +305,7 @@ export class Host extends DisposableObject {
 
     const appSettings = new AppSettingsService({ store: configStore, models });
     const handlers: HandlerMap = {
-      ...sessionHandlers({ sessions, runner, resolveProject, worktrees }),
+      ...sessionHandlers({ sessions, runner, resolveProject, worktrees, resources: offerings }),
       ...projectHandlers(projects, mcp),
       ...agentHandlers(agent.decisions, models),
       ...deviceHandlers(devices),
@@ -317,7 +325,7 @@ export class Host extends DisposableObject {
       }),
       ...webHandlers(opts.loginLinks ?? (() => undefined)),
       ...checkpointHandlers(sessions, checkpoints),
-      ...fileHandlers(sessions, new ProjectFileIndex()),
+      ...fileHandlers(sessions, new ProjectFileIndex(), offerings),
       ...worktreeHandlers(worktrees),
     };
     const topics: Record<string, TopicProvider> = {

@@ -316,7 +316,8 @@ export const sessionEventBodySchema = z.discriminatedUnion('type', [
     type: z.literal('command_expanded'),
     message_id: z.string(),
     name: z.string(),
-    kind: z.enum(['command', 'skill']),
+    /** `prompt`: an MCP server's prompt, its prompts/get messages as `text`. */
+    kind: z.enum(['command', 'skill', 'prompt']),
     scope: z.enum(['user', 'project']),
     text: z.string(),
   }),

@@ -239,9 +239,33 @@ function buildServer(): McpServer {
     { description: 'The project readme' },
     async (uri) => ({ contents: [{ uri: uri.href, text: 'hello from the readme' }] }),
   );
+  server.registerResource(
+    'big',
+    'test://big',
+    { description: 'A log longer than an attachment may be' },
+    async (uri) => ({
+      contents: [{ uri: uri.href, text: `BIGHEAD${'y'.repeat(150_000)}BIGTAIL` }],
+    }),
+  );
   server.registerPrompt('review', { description: 'Review the current change' }, () => ({
     messages: [{ role: 'user', content: { type: 'text', text: 'Review the change' } }],
   }));
+  server.registerPrompt(
+    'greet',
+    {
+      description: 'Greets someone',
+      argsSchema: { name: z.string(), tone: z.string().optional() },
+    },
+    ({ name, tone }) => ({
+      messages: [
+        {
+          role: 'user',
+          content: { type: 'text', text: `Greet ${name}${tone ? ` in a ${tone} tone` : ''}.` },
+        },
+        { role: 'assistant', content: { type: 'text', text: 'Greeting coming up.' } },
+      ],
+    }),
+  );
   server.registerTool(
     'add_prompt',
     { description: 'Adds a prompt and announces the prompt list change' },

@@ -210,6 +210,14 @@ export class AgentService implements SessionRunner, Disposable {
     // A UserPromptSubmit hook that blocks drops the message: its card tells the user why.
     if (!(await promptHooks({ rules: this.opts.services?.rules, session, prompt: text })))
       return { message_id };
+    // Before the message is written: an MCP prompt missing an argument, or refused by its server,
+    // is the sender's error to fix, with nothing left half-sent. Other failures leave it as typed.
+    const expansion = await this.opts.services?.commands
+      ?.expand(text, session.meta.root)
+      .catch((err: unknown) => {
+        if (err instanceof HostError) throw err;
+        return null;
+      });
     await session.append({
       type: 'user_message',
       text,
@@ -219,9 +227,6 @@ export class AgentService implements SessionRunner, Disposable {
       ...(opts.via ? { via: opts.via } : {}),
       ...(opts.pastes?.length ? { pastes: opts.pastes } : {}),
     });
-    const expansion = await this.opts.services?.commands
-      ?.expand(text, session.meta.root)
-      .catch(() => null);
     if (expansion)
       await session.append({
         type: 'command_expanded',

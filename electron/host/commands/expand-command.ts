@@ -8,7 +8,7 @@ import type { SlashCommand } from './command-catalog';
 
 export interface Expansion {
   name: string;
-  kind: 'command' | 'skill';
+  kind: 'command' | 'skill' | 'prompt';
   scope: 'user' | 'project';
   text: string;
 }

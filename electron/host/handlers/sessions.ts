@@ -1,7 +1,13 @@
 import type { HandlerMap } from '../rpc/router';
 import type { SessionManager } from '../sessions/session-manager';
 import type { SendOptions, SessionRunner } from '../sessions/session-runner';
-import { readMentions } from '../sessions/file-mentions';
+import {
+  budgetAfter,
+  mentionReadings,
+  mentionedPaths,
+  readMentions,
+} from '../sessions/file-mentions';
+import type { McpOfferings } from '../mcp/mcp-offerings';
 import { DEFAULT_SESSION_TITLE, titleFromMessage } from '../sessions/session-title';
 import type { SessionWorktrees } from '../worktrees/session-worktrees';
 import { HostError } from '../rpc/host-error';
@@ -31,6 +37,8 @@ export interface SessionHandlerDeps {
   resolveProject(key: string | null): Promise<{ key: string | null; root: string | null }>;
   /** Sessions in their own git worktree (`sessions.create` with `worktree`). */
   worktrees: SessionWorktrees;
+  /** Connected MCP servers' resources, attached with `@server:uri`. */
+  resources?: Pick<McpOfferings, 'read'>;
 }
 
 /** The user's message to a session (from the desktop, or a phone with remote rights). */
@@ -53,6 +61,7 @@ export function sessionHandlers({
   runner,
   resolveProject,
   worktrees,
+  resources,
 }: SessionHandlerDeps): SessionHandlers {
   return {
     'sessions.list': async () => ({ sessions: await sessions.list() }),
@@ -104,7 +113,14 @@ export function sessionHandlers({
     'sessions.send': async (req) => {
       const session = await sessions.get(req.id);
       const root = session.meta.root;
-      const mentions = root ? await readMentions(root, req.text) : [];
+      const files = root ? await readMentions(root, req.text) : [];
+      const read =
+        (await resources?.read(
+          root,
+          mentionedPaths(req.text).map(mentionReadings),
+          budgetAfter(files),
+        )) ?? [];
+      const mentions = [...files, ...read];
       return sendToSession({ sessions, runner }, req.id, req.text, {
         capabilities: req.capabilities,
         images: req.images,

@@ -3,8 +3,11 @@ import { pathToFileURL } from 'node:url';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type {
   CallToolResult,
+  GetPromptResult,
   LoggingMessageNotification,
   Progress,
+  Prompt,
+  ReadResourceResult,
   Tool as McpTool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { Emitter, type Event } from '../lifecycle/emitter';
@@ -66,7 +69,10 @@ export class McpConnection implements Disposable {
   private stateValue: McpServerState = 'stopped';
   private errorText: string | null = null;
   private toolList: McpTool[] = [];
-  /** What else the server offers, listed in its Settings row: resources and prompts. */
+  /**
+   * What else the server offers: resources (attachable with `@`) and prompts (`/` commands), both
+   * listed in its Settings row.
+   */
   private offered: McpOffered = { resources: [], prompts: [] };
   private restarts = 0;
   private client: Client | null = null;
@@ -112,6 +118,39 @@ export class McpConnection implements Disposable {
 
   get tools(): readonly McpTool[] {
     return this.stateValue === 'running' ? this.toolList : [];
+  }
+
+  /** The prompts of a running server, with their arguments (the composer's `/` menu). */
+  get prompts(): readonly Prompt[] {
+    return this.stateValue === 'running' ? this.offered.prompts : [];
+  }
+
+  /** The resources of a running server (the composer's `@` menu). */
+  get resources(): readonly OfferedResource[] {
+    return this.stateValue === 'running' ? this.offered.resources : [];
+  }
+
+  /** prompts/get: the messages of one prompt with its arguments filled in. */
+  async getPrompt(name: string, args: Record<string, string>): Promise<GetPromptResult> {
+    return (await this.runningClient()).getPrompt({ name, arguments: args });
+  }
+
+  /** resources/read: the contents of one resource. */
+  async readResource(uri: string): Promise<ReadResourceResult> {
+    return (await this.runningClient()).readResource({ uri });
+  }
+
+  private async runningClient(): Promise<Client> {
+    if (this.stateValue === 'restarting' || this.stateValue === 'starting')
+      await Promise.race([
+        this.settled,
+        new Promise((r) => setTimeout(r, this.limits.restartWaitMs).unref()),
+      ]);
+    if (!this.client || this.stateValue !== 'running')
+      throw new Error(
+        `MCP server '${this.spec.name}' is ${this.stateValue}${this.errorText ? `: ${this.errorText}` : ''}`,
+      );
+    return this.client;
   }
 
   /** Starts the server once; resolves when the first attempt has settled (running or failed). */
@@ -516,8 +555,12 @@ export class McpConnection implements Disposable {
       pid: this.stateValue === 'running' ? this.pidOf() : null,
       stderr_tail: this.stderr.snapshot(),
       log_tail: this.serverLog.snapshot(),
-      resources: this.stateValue === 'running' ? this.offered.resources : [],
-      prompts: this.stateValue === 'running' ? this.offered.prompts : [],
+      resources: this.resources.map((r) => ({
+        uri: r.uri,
+        name: r.name,
+        description: r.description,
+      })),
+      prompts: this.prompts.map((p) => ({ name: p.name, description: p.description ?? null })),
       sign_in: this.signInShown,
     };
   }
@@ -558,11 +601,22 @@ export class McpConnection implements Disposable {
   }
 }
 
-type McpOffered = Pick<McpServerStatus, 'resources' | 'prompts'>;
+/** A resource as the `@` menu and Settings show it. */
+export interface OfferedResource {
+  uri: string;
+  name: string;
+  description: string | null;
+  mimeType?: string;
+}
+
+interface McpOffered {
+  resources: OfferedResource[];
+  prompts: Prompt[];
+}
 
 /**
- * The resources and prompts a server offers (first pages: they are listed for the user to see,
- * not read). A server without the capability, or one whose list fails, offers none.
+ * The resources and prompts a server offers (first pages: what the menus offer). A server without
+ * the capability, or one whose list fails, offers none.
  */
 async function listOffered(client: Client): Promise<McpOffered> {
   const caps = client.getServerCapabilities();
@@ -574,13 +628,14 @@ async function listOffered(client: Client): Promise<McpOffered> {
               uri: x.uri,
               name: x.name,
               description: x.description ?? null,
+              ...(x.mimeType ? { mimeType: x.mimeType } : {}),
             })),
           () => [],
         )
       : [],
     caps?.prompts
       ? client.listPrompts().then(
-          (r) => r.prompts.map((x) => ({ name: x.name, description: x.description ?? null })),
+          (r) => r.prompts,
           () => [],
         )
       : [],

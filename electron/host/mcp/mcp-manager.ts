@@ -265,6 +265,16 @@ export class McpManager implements Disposable {
     return [...this.app.statuses(), ...groups.flatMap((g) => g.statuses())];
   }
 
+  /**
+   * The servers a session in `root` can use now, for its composer's `/` and `@` menus: the app's,
+   * and the project's when some session already holds it (a menu never starts a project's servers).
+   */
+  async connectionsFor(root: string | null): Promise<McpConnection[]> {
+    const entry = root === null ? undefined : this.projects.get(resolve(root));
+    const project = entry ? (await entry.group).connections : [];
+    return [...this.app.connections, ...project].filter((c) => c.state === 'running');
+  }
+
   private async connection(id: string): Promise<McpConnection> {
     const groups = [
       this.app,

@@ -3,13 +3,15 @@ import { PathValidationError, resolveInsideRoot, relativeToRoot } from '../fs/sa
 import { openForRead } from '../fs/safe-open';
 import { looksBinary } from '../fs/text-sniff';
 import type { FileMention } from '../../../shared/protocol/events';
+import type { MentionBudget } from '../mcp/mcp-offerings';
 import { MENTION_MAX_BYTES, MENTION_MAX_FILES, MENTION_TOTAL_BYTES } from './constants';
 
 // `@path` in a user message names a project file (the composer's @ menu inserts them). At send
 // time each named file inside the session's root is read, through the same verified open
 // read_file uses, and kept with the message: the model gets the file as it was when the user
 // sent it, and the log says exactly what was sent. A token that names no file stays plain text
-// (an address, a handle).
+// (an address, a handle). `@server:uri` names a connected MCP server's resource instead
+// (mcp/mcp-offerings.ts), read within what the files leave of the same budgets.
 
 /** `@path` or `@"path with spaces"`, at the start or after white space. */
 const MENTION = /(?:^|\s)@(?:"([^"\n]+)"|([^\s"]+))/g;
@@ -21,6 +23,12 @@ export function mentionedPaths(text: string): string[] {
   const out = new Set<string>();
   for (const m of text.matchAll(MENTION)) out.add(m[1] ?? m[2]!);
   return [...out];
+}
+
+/** What a mention may name: the token as written, then without the punctuation ending a sentence. */
+export function mentionReadings(token: string): string[] {
+  const trimmed = token.replace(TRAILING, '');
+  return trimmed && trimmed !== token ? [token, trimmed] : [token];
 }
 
 const lenient = new TextDecoder('utf-8');
@@ -75,9 +83,9 @@ export async function readMentions(sessionRoot: string, text: string): Promise<F
   let budget = MENTION_TOTAL_BYTES;
   for (const token of mentionedPaths(text)) {
     if (out.length >= MENTION_MAX_FILES) break;
-    const trimmed = token.replace(TRAILING, '');
-    let found = await readMention(root, token, budget);
-    if (!found && trimmed && trimmed !== token) found = await readMention(root, trimmed, budget);
+    let found = null;
+    for (const reading of mentionReadings(token))
+      found ??= await readMention(root, reading, budget);
     if (!found || out.some((m) => m.path === found.path)) continue;
     const { bytes, ...mention } = found;
     budget -= bytes;
@@ -94,4 +102,14 @@ export function withMentionedFiles(text: string, mentions: readonly FileMention[
       `<file path="${m.path}"${m.note ? ` note="${m.note}"` : ''}>\n${m.text}${m.text.endsWith('\n') || !m.text ? '' : '\n'}</file>`,
   );
   return `${text}\n\nFiles the user mentioned, as they were when the message was sent:\n${files.join('\n')}`;
+}
+
+/** What the files attached to a message leave of the budgets, for its MCP resources. */
+export function budgetAfter(files: readonly FileMention[]): MentionBudget {
+  const used = files.reduce((n, m) => n + Buffer.byteLength(m.text), 0);
+  return {
+    perItem: MENTION_MAX_BYTES,
+    total: Math.max(0, MENTION_TOTAL_BYTES - used),
+    count: Math.max(0, MENTION_MAX_FILES - files.length),
+  };
 }

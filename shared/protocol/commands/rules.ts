@@ -45,7 +45,8 @@ export const slashEntrySchema = z.object({
   name: z.string(),
   description: z.string(),
   argument_hint: z.string().optional(),
-  kind: z.enum(['command', 'skill']),
+  /** `prompt`: a connected MCP server's prompt, named `server:prompt` (`file` is the server). */
+  kind: z.enum(['command', 'skill', 'prompt']),
   scope: z.enum(['user', 'project']),
   file: z.string(),
 });

@@ -46,6 +46,7 @@ describe('@ file mentions', () => {
       files: [],
       total: 0,
       root: null,
+      resources: [],
     });
   });
 

@@ -123,9 +123,11 @@ describe('MCP client capabilities', () => {
     const status = async () => (await m.servers()).find((x) => x.name === 'testsrv')!;
     expect((await status()).resources).toEqual([
       { uri: 'test://readme', name: 'readme', description: 'The project readme' },
+      { uri: 'test://big', name: 'big', description: 'A log longer than an attachment may be' },
     ]);
     expect((await status()).prompts).toEqual([
       { name: 'review', description: 'Review the current change' },
+      { name: 'greet', description: 'Greets someone' },
     ]);
     await byName(tools, 'mcp__testsrv__add_prompt')!.run(toolContext(), {});
     await waitFor('the new prompt', async () =>

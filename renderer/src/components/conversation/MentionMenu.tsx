@@ -3,17 +3,32 @@ import { useClient } from '../../client-context';
 import { activeMention, insertMention, type ActiveMention } from '../../lib/mention-token';
 
 // Typing `@` in the message box lists the session's project files (the host ranks them fuzzily,
-// from the same walk list_dir does); arrows move, Enter or Tab picks, Esc closes. The pick
-// becomes `@path` in the text, and the host attaches that file's content when the message is sent.
+// from the same walk list_dir does), then the matching resources of the MCP servers the session
+// can use; arrows move, Enter or Tab picks, Esc closes. The pick becomes `@path` (a resource:
+// `@server:uri`) in the text, and the host attaches its content when the message is sent.
 
 export const MENTION_LIST_ID = 'mention-list';
 const optionId = (i: number) => `mention-option-${i}`;
+
+interface Resource {
+  ref: string;
+  name: string;
+  server: string;
+}
 
 interface Listing {
   query: string;
   files: string[];
   total: number;
   root: string | null;
+  resources: Resource[];
+}
+
+/** One row of the list: a project file, or an MCP server's resource. */
+interface Item {
+  ref: string;
+  name: string;
+  where: string;
 }
 
 export interface MentionMenu {
@@ -63,13 +78,26 @@ export function useMentionMenu(
         setListing({ query, ...r });
         setActive(0);
       })
-      .catch(() => live && setListing({ query, files: [], total: 0, root: null }));
+      .catch(() => live && setListing({ query, files: [], total: 0, root: null, resources: [] }));
     return () => {
       live = false;
     };
   }, [client, sessionId, query, open]);
 
-  const shown = open && listing ? listing.files : [];
+  const shown: Item[] =
+    open && listing
+      ? [
+          ...listing.files.map((path) => {
+            const cut = path.lastIndexOf('/') + 1;
+            return { ref: path, name: path.slice(cut), where: path.slice(0, Math.max(0, cut - 1)) };
+          }),
+          ...listing.resources.map((r) => ({
+            ref: r.ref,
+            name: r.name,
+            where: `${r.ref.slice(r.server.length + 1)} · MCP server ${r.server}`,
+          })),
+        ]
+      : [];
   const pick = (path: string) => {
     if (!token) return;
     const { text, caret: at } = insertMention(draft, token, path);
@@ -102,7 +130,7 @@ export function useMentionMenu(
     }
     if ((e.key === 'Enter' && !e.shiftKey) || e.key === 'Tab') {
       e.preventDefault();
-      pick(shown[Math.min(active, shown.length - 1)]!);
+      pick(shown[Math.min(active, shown.length - 1)]!.ref);
       return true;
     }
     return false;
@@ -114,25 +142,22 @@ export function useMentionMenu(
       <div className="mention-menu">
         {shown.length ? (
           <ul id={MENTION_LIST_ID} role="listbox" aria-label="Files">
-            {shown.map((path, i) => {
-              const cut = path.lastIndexOf('/') + 1;
-              return (
-                <li
-                  key={path}
-                  id={optionId(i)}
-                  role="option"
-                  aria-selected={i === active}
-                  className={i === active ? 'active' : undefined}
-                  // Picking with the mouse must not take focus from the message box first.
-                  onMouseDown={(e) => e.preventDefault()}
-                  onClick={() => pick(path)}
-                  onMouseEnter={() => setActive(i)}
-                >
-                  <span className="mention-name">{path.slice(cut)}</span>
-                  {cut > 0 && <span className="mention-dir">{path.slice(0, cut - 1)}</span>}
-                </li>
-              );
-            })}
+            {shown.map((item, i) => (
+              <li
+                key={item.ref}
+                id={optionId(i)}
+                role="option"
+                aria-selected={i === active}
+                className={i === active ? 'active' : undefined}
+                // Picking with the mouse must not take focus from the message box first.
+                onMouseDown={(e) => e.preventDefault()}
+                onClick={() => pick(item.ref)}
+                onMouseEnter={() => setActive(i)}
+              >
+                <span className="mention-name">{item.name}</span>
+                {item.where && <span className="mention-dir">{item.where}</span>}
+              </li>
+            ))}
           </ul>
         ) : (
           <p className="mention-empty" role="status">

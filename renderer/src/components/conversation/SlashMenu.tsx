@@ -9,15 +9,18 @@ import { SlashHelp } from './SlashHelp';
 
 // While the message starts with "/" and no argument yet: the app's own commands first (run here,
 // never sent to the model), then the user's slash commands and skills that match (issue 20),
-// each with its description. Arrows move, Enter runs a built-in (or fills a command's "/name "),
+// then connected MCP servers' prompts (`/server:prompt`, their arguments as the hint), each with
+// its description. Arrows move, Enter runs a built-in (or fills a command's "/name "),
 // Tab completes the name, Esc closes; the keys are the @ mention menu's (MentionMenu.tsx).
 
 interface Entry {
   name: string;
   description: string;
   argument_hint?: string;
-  kind: 'command' | 'skill';
+  kind: 'command' | 'skill' | 'prompt';
   scope: 'user' | 'project';
+  /** An MCP prompt's server. */
+  file: string;
 }
 
 export interface Builtin {
@@ -295,7 +298,9 @@ export function useSlashMenu(
                 <span className="slash-origin muted small">
                   {b
                     ? 'built-in'
-                    : `${e!.kind === 'skill' ? 'skill, ' : ''}${e!.scope === 'user' ? 'yours' : 'project'}`}
+                    : e!.kind === 'prompt'
+                      ? `prompt of MCP server ${e!.file}`
+                      : `${e!.kind === 'skill' ? 'skill, ' : ''}${e!.scope === 'user' ? 'yours' : 'project'}`}
                 </span>
               </li>
             );
