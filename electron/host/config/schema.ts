@@ -84,7 +84,8 @@ export const mcpServerConfigSchema = z.union([
     disabled: z.boolean().default(false),
     /**
      * Under agent.server_sandbox: the destinations this server reaches through its egress proxy
-     * (the same forms as sandbox.network.allow); none by default, and it is never asked.
+     * (the same forms as sandbox.network.allow); none by default, and it is never asked. Read
+     * from configs/app.json only: a project's `.mcp.json` server gets what its project may reach.
      */
     network: z.array(destination).optional(),
     /**

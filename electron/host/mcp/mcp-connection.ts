@@ -366,11 +366,15 @@ export class McpConnection implements Disposable {
   private async sandboxedLaunch(): Promise<McpLaunch | undefined | 'refused'> {
     const config = this.spec.config;
     if (!this.opts.sandbox || 'url' in config) return undefined;
-    const wrapped = await this.opts.sandbox(this.spec.root, [config.command, ...config.args], {
-      key: specKey(this.spec),
-      setting: `mcpServers.${this.spec.name}.network`,
-      allow: config.network ?? [],
-    });
+    const key = specKey(this.spec);
+    // A project cannot grant itself network: a `.mcp.json` server's `network` is not read.
+    const wrapped = await this.opts.sandbox(
+      this.spec.root,
+      [config.command, ...config.args],
+      this.spec.scope === 'project'
+        ? { key, projectServer: this.spec.name }
+        : { key, setting: `mcpServers.${this.spec.name}.network`, allow: config.network ?? [] },
+    );
     if ('refused' in wrapped) {
       this.errorText = `not started: ${wrapped.refused.message}`;
       this.setState('failed');

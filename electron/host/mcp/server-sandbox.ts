@@ -6,13 +6,14 @@ import type { ServerNetworkSpec } from '../network/server-networks';
 // anything else (the launcher reads exactly that much, then execs the server). A project's server is scoped to its project; an app server belongs to no project, so it
 // gets the scope of a session bound to none (it reaches no configured project). HTTP servers are
 // not processes of ours and are not confined. A confined server's network goes through an egress
-// proxy of its own, which lets through the destinations its `network` list names and no other.
+// proxy of its own, which lets through the destinations its `network` list names and no other (a
+// project's server: what configs/app.json lets its project reach; a project grants itself none).
 
 export type McpServerSandbox = (
   /** The project a `.mcp.json` server belongs to; null for an app server. */
   root: string | null,
   argv: string[],
-  /** Which server, for its egress proxy: its identity and `network` allowlist. */
+  /** Which server, for its egress proxy: its identity and where its allowlist comes from. */
   server: ServerNetworkSpec,
 ) => Promise<McpLaunch | { refused: { message: string } }>;
 

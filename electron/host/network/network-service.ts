@@ -1,11 +1,11 @@
 import type { AppConfig, PermissionMode } from '../config/schema';
 import { rulesFromSource, type LoadedRule } from '../rules/permission-rules';
 import { readSettingsSources } from '../rules/settings-sources';
-import { realPathLoose } from '../sandbox/real-path';
 import type { NetworkGrant } from '../sandbox/sandbox';
 import type { SessionProcesses, ShellNetwork } from '../shells/shell-network';
 import { addressClassifier, type AddressKind } from './address-kind';
-import { allowEntries, type AllowEntry } from './network-policy';
+import { configAllowList } from './config-allowlist';
+import type { AllowEntry } from './network-policy';
 import { systemResolver, type Resolver } from './resolver';
 import {
   SessionNetwork,
@@ -50,21 +50,7 @@ export class NetworkService implements ShellNetwork {
 
   /** The allowlist entries in force for a root: the user's, then its project's. */
   allowList(root: string): AllowEntry[] {
-    const config = this.opts.config();
-    const entries = allowEntries(
-      config.sandbox.network.allow,
-      'sandbox.network.allow (configs/app.json)',
-    );
-    const real = realPathLoose(root);
-    for (const [key, project] of Object.entries(config.projects))
-      if (project.path === root || realPathLoose(project.path) === real)
-        entries.push(
-          ...allowEntries(
-            project.network_allow ?? [],
-            `projects.${key}.network_allow (configs/app.json)`,
-          ),
-        );
-    return entries;
+    return configAllowList(this.opts.config(), root);
   }
 
   private async policy(sessionId: string, root: string): Promise<SessionPolicy> {

@@ -1,3 +1,4 @@
+import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { parseConfig } from '../../../electron/host/config/load-config';
@@ -17,7 +18,9 @@ import { abi, installRoot, launcher, networkGap } from './attack-world';
 // `mcpServers.NAME.network` lists. The attack: the server opens a socket to a server on this
 // machine itself, around the proxy. Unconfined (the control) it gets the server's answer;
 // confined, the connect is refused, while a request through its proxy to a listed name is
-// answered and one to an unlisted name is refused with where to list it.
+// answered and one to an unlisted name is refused with where to list it. A project's `.mcp.json`
+// server listing a name as its own `network` (the same list that lets the user's server through)
+// is refused it: a project cannot grant itself network; the user's projects.KEY.network_allow can.
 
 const real = addressClassifier();
 /** The internet is a server on 127.0.0.2, classified public here. */
@@ -43,8 +46,8 @@ afterAll(async () => {
   tmp.cleanup();
 });
 
-function manager(confined: boolean) {
-  const config = parseConfig({ agent: { server_sandbox: true } });
+function manager(confined: boolean, raw: Record<string, unknown> = {}) {
+  const config = parseConfig({ agent: { server_sandbox: true }, ...raw });
   const networks = new ServerNetworks({ config: () => config, ...egress });
   const sandbox = new LauncherSandbox({
     launcher,
@@ -75,6 +78,21 @@ function manager(confined: boolean) {
     () => m.dispose(),
   );
   return m;
+}
+
+/** A project whose `.mcp.json` server `proj` lists `listed.test` as its own network. */
+function projectGrantingItself(): string {
+  const root = realpathSync(tmp.dir) + `/project-${Math.random().toString(36).slice(2, 8)}`;
+  mkdirSync(root);
+  writeFileSync(
+    join(root, '.mcp.json'),
+    JSON.stringify({
+      mcpServers: {
+        proj: { command: process.execPath, args: [serverJs], network: ['listed.test'] },
+      },
+    }),
+  );
+  return root;
 }
 
 async function tools(confined: boolean) {
@@ -109,6 +127,37 @@ describe.runIf(abi >= 4 && networkGap === null)(
         ),
       });
       expect(origin.seen.slice(before).map((s) => s.url)).toEqual(['/by-proxy']);
+    });
+    test("protected: a project's .mcp.json server cannot grant itself network; the refusal says where the user lists it", async () => {
+      const root = projectGrantingItself();
+      const all = await manager(true).toolsForRun(sessionRef(), root);
+      const before = origin.seen.length;
+      expect(
+        await call(byName(all, 'mcp__proj__curl'), {
+          url: `http://listed.test:${origin.port}/self-granted`,
+        }),
+      ).toMatchObject({
+        text: expect.stringContaining(
+          `connection to listed.test:${origin.port} refused: listed.test is not allowed for proj, a server of this project's .mcp.json, and a server's connections are never asked. A project cannot grant itself network: a "network" list in .mcp.json is not read. To allow it, add "listed.test" to "network_allow" of an entry for this project under "projects" in configs/app.json ({"path": ${JSON.stringify(root)}, "network_allow": ["listed.test"]}) (or to sandbox.network.allow there, for everything you run confined).`,
+        ),
+      });
+      expect(origin.seen.slice(before)).toEqual([]);
+    });
+
+    test("a project's server reaches what the user's configs/app.json lists for the project, and is told that key for the rest", async () => {
+      const root = projectGrantingItself();
+      const m = manager(true, { projects: { p: { path: root, network_allow: ['listed.test'] } } });
+      const curl = byName(await m.toolsForRun(sessionRef(), root), 'mcp__proj__curl');
+      const before = origin.seen.length;
+      expect(await call(curl, { url: `http://listed.test:${origin.port}/granted` })).toMatchObject({
+        text: expect.stringContaining('origin saw GET /granted host=listed.test'),
+      });
+      expect(await call(curl, { url: `http://unlisted.test:${origin.port}/no` })).toMatchObject({
+        text: expect.stringContaining(
+          'To allow it, add "unlisted.test" to projects.p.network_allow in configs/app.json',
+        ),
+      });
+      expect(origin.seen.slice(before).map((s) => s.url)).toEqual(['/granted']);
     });
   },
 );
