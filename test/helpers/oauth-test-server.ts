@@ -41,6 +41,8 @@ export interface OAuthTestServerOptions {
   cimd?: boolean;
   /** Hostile: the authorization server's metadata is not what RFC 8414 says. */
   malformedMetadata?: boolean;
+  /** Hostile: the protected resource metadata is not what RFC 9728 says. */
+  malformedResourceMetadata?: boolean;
   /** Hostile: the protected resource metadata names another resource. */
   resource?: string;
   /** Hostile: tokens are issued for this resource, whatever the client asked for. */
@@ -366,6 +368,11 @@ export class OAuthTestServer {
     const body = await readBody(req);
     const r = this.record('mcp', req, body);
     if (this.redirected(r.path, res)) return;
+    if (
+      r.path === '/.well-known/oauth-protected-resource/mcp' &&
+      this.opts.malformedResourceMetadata
+    )
+      return json(res, 200, { resource: 42, authorization_servers: 'not a list' });
     if (r.path === '/.well-known/oauth-protected-resource/mcp')
       return json(res, 200, {
         resource: this.opts.resource ?? this.mcpUrl,

@@ -83,8 +83,13 @@ export class McpConnection implements Disposable {
   private disposed = false;
   private settled: Promise<void> = Promise.resolve();
   private readonly stderr = new StderrTail();
-  /** The server's own log messages (notifications/message), for its log view in Settings. */
+  /**
+   * The server's own log messages (notifications/message), for its log view in Settings, and the
+   * client's errors with it (`error [mewbo] ...`).
+   */
   private readonly serverLog = new StderrTail();
+  /** The last error written to the log view, so a state change does not repeat it. */
+  private loggedError: string | null = null;
   private readonly changed = new Emitter<McpConnection>();
   /** HTTP servers: their OAuth (created with the SDK, on the first attempt). */
   private auth: McpServerAuth | null = null;
@@ -577,6 +582,11 @@ export class McpConnection implements Disposable {
   private setState(state: McpServerState): void {
     if (state === 'failed' && this.errorText && !this.errorText.includes('stderr:'))
       this.errorText += this.stderrHint();
+    // What went wrong also goes to the server's log view, once per error, so the row's error
+    // has its history (a sign-in that failed, then a crash) where the user reads the server's log.
+    if (this.errorText && this.errorText !== this.loggedError && state !== 'running')
+      this.serverLog.line(`error [mewbo] ${this.errorText}`);
+    this.loggedError = this.errorText;
     this.stateValue = state;
     this.changed.fire(this);
   }

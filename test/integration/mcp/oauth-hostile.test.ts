@@ -9,8 +9,9 @@ import { closeAll, httpServer, OAuthHarness } from '../../helpers/mcp-oauth-harn
 import { sessionRef, waitFor } from './harness';
 
 // Servers that get OAuth wrong, one way each: the sign-in fails with an error that names what was
-// wrong and where, the server waits in needs_sign_in (no restart loop), the authorization server
-// sees exactly the requests one attempt makes, and nothing reaches the other host.
+// wrong and where, on the server's row and in its log view, the server waits in needs_sign_in (no
+// restart loop), the authorization server sees exactly the requests one attempt makes, and nothing
+// reaches the other host.
 
 let h: OAuthHarness;
 let as: OAuthTestServer;
@@ -40,6 +41,7 @@ async function failedSignIn(m: McpManager): Promise<string> {
     return s.state === 'needs_sign_in' && s.error?.startsWith('sign-in failed') ? s : undefined;
   });
   expect(row.restarts).toBe(0);
+  expect(row.log_tail.at(-1)).toBe(`error [mewbo] ${row.error}`);
   if (thrown !== null) expect(thrown).toBe(row.error!.replace(/^sign-in failed: /, ''));
   return row.error!;
 }
@@ -55,6 +57,29 @@ describe('OAuth bad input', () => {
     );
     expect(error).toMatch(/issuer: .*expected string/);
     expect(asPaths()).toEqual(['GET /.well-known/oauth-authorization-server']);
+    expect(h.pages()).toEqual([]);
+  });
+
+  it('malformed protected resource metadata: named with its URL and fields, nothing else asked', async () => {
+    const m = await start(() => ({ malformedResourceMetadata: true }));
+    const error = await failedSignIn(m);
+    expect(error).toContain(as.prmUrl);
+    expect(error).toMatch(/resource: .*expected string/);
+    expect(asPaths()).toEqual([]);
+    expect(h.pages()).toEqual([]);
+  });
+
+  it('authorization server metadata that redirects to another host: not followed, nothing sent there', async () => {
+    const m = await start((other) => ({
+      redirects: [
+        { path: '/.well-known/oauth-authorization-server', to: `${other}/as-metadata` },
+        { path: '/.well-known/openid-configuration', to: `${other}/openid` },
+      ],
+    }));
+    const error = await failedSignIn(m);
+    expect(error).toContain(`Redirect to ${elsewhere.url}/as-metadata not followed`);
+    expect(elsewhere.seen).toEqual([]);
+    expect(asPaths()).not.toContain('POST /register');
     expect(h.pages()).toEqual([]);
   });
 
@@ -93,6 +118,7 @@ describe('OAuth bad input', () => {
       return s.state === 'needs_sign_in' && s.sign_in?.signed_in ? s : undefined;
     });
     expect(row.error).toContain('needs sign-in');
+    expect(row.log_tail.at(-1)).toBe(`error [mewbo] ${row.error}`);
     expect(row.restarts).toBe(0);
     expect(as.tokenRequests('refresh_token')).toHaveLength(1);
     expect(as.tokenRequests('authorization_code')).toHaveLength(1);
@@ -105,7 +131,9 @@ describe('OAuth bad input', () => {
     const pages = h.pages().length;
     as.expireAccessTokens();
     await m.restart('app:docs');
-    expect((await m.servers())[0]).toMatchObject({ state: 'needs_sign_in', restarts: 0 });
+    const row = (await m.servers())[0]!;
+    expect(row).toMatchObject({ state: 'needs_sign_in', restarts: 0 });
+    expect(row.log_tail.at(-1)).toBe(`error [mewbo] ${row.error}`);
     expect(h.pages()).toHaveLength(pages);
     expect(as.tokenRequests('refresh_token')).toHaveLength(0);
   });

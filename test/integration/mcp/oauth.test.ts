@@ -133,7 +133,9 @@ describe('an MCP server behind OAuth', () => {
       code: 'mcp_unavailable',
       message: expect.stringContaining('needs sign-in'),
     });
-    expect(await serverStatus(m)).toMatchObject({ state: 'needs_sign_in', restarts: 0 });
+    const row = await serverStatus(m);
+    expect(row).toMatchObject({ state: 'needs_sign_in', restarts: 0 });
+    expect(row.log_tail.at(-1)).toBe(`error [mewbo] ${row.error}`);
     expect(as.tokenRequests('refresh_token')).toHaveLength(1);
   });
 

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { refreshAuthorization } from '@modelcontextprotocol/sdk/client/auth.js';
 import { listenElsewhere, OAuthTestServer } from '../../helpers/oauth-test-server';
 import { closeAll, httpServer, OAuthHarness } from '../../helpers/mcp-oauth-harness';
-import { sessionRef, TRUST_ALL } from '../../integration/mcp/harness';
+import { sessionRef, TRUST_ALL, waitFor } from '../../integration/mcp/harness';
 
 // The routes by which an MCP sign-in's tokens could reach a host they were not issued for. Each
 // attack is first shown working against a path without the defense (the control), then made
@@ -138,5 +138,68 @@ describe('protected resource metadata that switches to another authorization ser
         `the server now names the authorization server ${elsewhere.url}`,
       ),
     });
+  });
+});
+
+/** A form POST as a client that follows redirects (fetch's default) makes it. */
+const postFollowing = (url: string, form: Record<string, string>) =>
+  fetch(url, { method: 'POST', body: new URLSearchParams(form), redirect: 'follow' }).catch(
+    () => {},
+  );
+
+describe('a token endpoint that redirects to another host during the code exchange', () => {
+  it('control: a client that follows the redirect posts the code verifier there', async () => {
+    as = await OAuthTestServer.start({ scope: 'docs:read' });
+    elsewhere = await listenElsewhere();
+    as.redirect('/token', `${elsewhere.url}/token`);
+    await postFollowing(`${as.issuer}/token`, {
+      grant_type: 'authorization_code',
+      code: 'the-code',
+      code_verifier: 'the-verifier',
+    });
+    expect(elsewhere.seen.some((r) => r.body.includes('the-verifier'))).toBe(true);
+  });
+
+  it('the app posts the code to the issuer only: the other host sees nothing', async () => {
+    as = await OAuthTestServer.start({ scope: 'docs:read' });
+    elsewhere = await listenElsewhere();
+    as.redirect('/token', `${elsewhere.url}/token`);
+    h = new OAuthHarness();
+    const m = h.manager({ docs: httpServer(as.mcpUrl) });
+    await m.toolsForRun(sessionRef(), null);
+    await m.signIn('app:docs').catch(() => {});
+    const row = await waitFor('the sign-in to fail', async () => {
+      const s = (await m.servers())[0]!;
+      return s.error?.startsWith('sign-in failed') ? s : undefined;
+    });
+    // The exchange was made, at the issuer, once.
+    expect(as.tokenRequests('authorization_code')).toHaveLength(1);
+    expect(elsewhere.seen).toEqual([]);
+    expect(row.error).toContain(`Redirect to ${elsewhere.url}/token not followed`);
+  });
+});
+
+describe('a token endpoint that redirects to another host when a token is refreshed', () => {
+  it('control: a client that follows the redirect posts the refresh token there', async () => {
+    await signedInApp();
+    const refresh = (await h.stored('app:docs', as.mcpUrl).read()).tokens!.refresh_token!;
+    as.redirect('/token', `${elsewhere.url}/token`);
+    await postFollowing(`${as.issuer}/token`, {
+      grant_type: 'refresh_token',
+      refresh_token: refresh,
+    });
+    expect(elsewhere.seen.some((r) => r.body.includes(refresh))).toBe(true);
+  });
+
+  it('the app refreshes at the issuer only: the other host never gets the refresh token', async () => {
+    await signedInApp();
+    as.redirect('/token', `${elsewhere.url}/token`);
+    as.expireAccessTokens();
+    const m = h.manager({ docs: httpServer(as.mcpUrl) });
+    await m.toolsForRun(sessionRef(), null);
+    // The refresh was tried, at the issuer, once, and nothing followed it elsewhere.
+    expect(as.tokenRequests('refresh_token')).toHaveLength(1);
+    expect(elsewhere.seen).toEqual([]);
+    expect((await m.servers())[0]).toMatchObject({ state: 'needs_sign_in', restarts: 0 });
   });
 });

@@ -306,10 +306,27 @@ export class McpServerAuth {
     }
     const authorizationServerUrl =
       resourceMetadata?.authorization_servers?.[0] ?? new URL('/', this.url).href;
+    // The SDK skips a discovery URL that redirects off its origin and, finding nothing, falls
+    // back to default endpoints; a redirect is an answer, so it is the error instead.
+    let redirected: string | null = null;
     const authorizationServerMetadata = await discoverAuthorizationServerMetadata(
       authorizationServerUrl,
-      { fetchFn: this.fetch },
+      {
+        fetchFn: async (input, init) => {
+          const response = await this.fetch(input, init);
+          const location = response.headers.get('location');
+          if (response.status >= 300 && response.status < 400 && location && !redirected) {
+            const from = new URL(input);
+            const to = new URL(location, from);
+            from.search = to.search = '';
+            redirected = `GET ${from.href} answered HTTP ${response.status}: Redirect to ${to.href} not followed`;
+          }
+          return response;
+        },
+      },
     );
+    if (!authorizationServerMetadata && redirected)
+      throw new SignInError(`the authorization server's metadata could not be read: ${redirected}`);
     return { authorizationServerUrl, authorizationServerMetadata, resourceMetadata };
   }
 
