@@ -42,6 +42,11 @@ export const commands: CliCommandEntry[] = [
     load: async () => (await import('./run')).runCommand,
   },
   {
+    name: 'remote-part',
+    summary: "serve this machine's tools to the app over SSH (started by the app, not by hand)",
+    load: async () => (await import('./remote-part')).remotePartCommand,
+  },
+  {
     name: 'login',
     summary: 'print a new one-time login link for the running web host',
     load: async () => (await import('./login')).loginCommand,

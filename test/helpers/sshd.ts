@@ -62,7 +62,12 @@ function listening(child: ChildProcess, log: { text: string }): Promise<void> {
   });
 }
 
-export async function startSshd(): Promise<Sshd> {
+export interface SshdOptions {
+  /** Environment of every command the server runs (sshd SetEnv), besides HOME. */
+  env?: Record<string, string>;
+}
+
+export async function startSshd(opts: SshdOptions = {}): Promise<Sshd> {
   const tmp = tempDir('mewbo-sshd-');
   const dir = tmp.dir;
   const hostKey = join(dir, 'host_key');
@@ -93,7 +98,9 @@ export async function startSshd(): Promise<Sshd> {
       'PubkeyAuthentication yes',
       'PermitRootLogin prohibit-password',
       'LogLevel VERBOSE',
-      `SetEnv HOME=${remoteHome}`,
+      `SetEnv HOME=${remoteHome} ${Object.entries(opts.env ?? {})
+        .map(([k, v]) => `${k}=${v}`)
+        .join(' ')}`.trim(),
       '',
     ].join('\n'),
   );

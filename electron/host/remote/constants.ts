@@ -15,3 +15,5 @@ export const MIN_NODE_MAJOR = 20;
 export const REMOTE_DIR_NAME = '.mewbo-remote';
 /** A probe's or a copy's output past this is not what we asked for: stop reading. */
 export const MAX_COMMAND_OUTPUT_BYTES = 1024 * 1024;
+/** Beside the bundle on the remote: the version the app installed it as (read by `remote.hello`). */
+export const REMOTE_VERSION_FILE = 'REMOTE_VERSION';

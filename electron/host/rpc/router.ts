@@ -1,9 +1,11 @@
+import type { z } from 'zod';
 import {
   commands,
   type CommandName,
   type ParsedRequestOf,
   type ResponseOf,
 } from '../../../shared/protocol/commands';
+import type { CommandSpec } from '../../../shared/protocol/command';
 import { TOPIC_PATTERN } from '../../../shared/protocol/topics';
 import type { RpcError } from '../../../shared/protocol/wire';
 import type { Disposable } from '../lifecycle/disposable';
@@ -20,6 +22,18 @@ export type Handler<K extends CommandName> = (
   client: ClientContext,
 ) => Promise<ResponseOf<K>>;
 export type HandlerMap = { [K in CommandName]: Handler<K> };
+
+/**
+ * Commands of another conversation than the clients' (the remote part's, electron/host/remote/):
+ * the same frames and router, another map of names to schemas.
+ */
+export type CommandMap = Record<string, CommandSpec>;
+export type HandlerMapOf<C extends CommandMap> = {
+  [K in keyof C]: (
+    req: z.output<C[K]['request']>,
+    client: ClientContext,
+  ) => Promise<z.output<C[K]['response']>>;
+};
 
 /** A live subscription: `ack` is flow control for streams that need it (shell output). */
 export interface Subscription extends Disposable {
@@ -40,24 +54,37 @@ export type InvokeResult = { ok: true; value: unknown } | { ok: false; error: Rp
  * it, and a failure is an error naming the field.
  */
 export class Router {
+  private readonly handlers: Record<string, (req: unknown, c: ClientContext) => Promise<unknown>>;
+
   constructor(
-    private readonly handlers: HandlerMap,
+    handlers: HandlerMap,
     private readonly topics: Record<string, TopicProvider>,
-  ) {}
+    /** The commands served: the clients' unless made by forCommands. */
+    private readonly spec: CommandMap = commands,
+  ) {
+    this.handlers = handlers as unknown as Router['handlers'];
+  }
+
+  /** A router of another command map than the clients' (the remote part's). */
+  static forCommands<C extends CommandMap>(
+    spec: C,
+    handlers: HandlerMapOf<C>,
+    topics: Record<string, TopicProvider>,
+  ): Router {
+    return new Router(handlers as unknown as HandlerMap, topics, spec);
+  }
 
   async invoke(method: string, params: unknown, client: ClientContext): Promise<InvokeResult> {
-    if (!Object.hasOwn(commands, method)) {
+    if (!Object.hasOwn(this.spec, method)) {
       return {
         ok: false,
         error: { code: 'unknown_method', message: `unknown method '${method}'` },
       };
     }
-    const name = method as CommandName;
-    const parsed = commands[name].request.safeParse(params ?? {});
+    const parsed = this.spec[method]!.request.safeParse(params ?? {});
     if (!parsed.success) return { ok: false, error: toRpcError(parsed.error) };
     try {
-      const handler = this.handlers[name] as (req: unknown, c: ClientContext) => Promise<unknown>;
-      const value = await handler(parsed.data, client);
+      const value = await this.handlers[method]!(parsed.data, client);
       return { ok: true, value };
     } catch (err) {
       const error = toRpcError(err);

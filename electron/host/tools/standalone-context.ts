@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { loadConfigFile } from '../config/load-config';
+import type { AppConfig } from '../config/schema';
 import { homePaths } from '../config/paths';
 import { DisposableStore, toDisposable } from '../lifecycle/disposable';
 import type { SessionEventBody } from '../../../shared/protocol/events';
@@ -23,6 +24,8 @@ export interface StandaloneOptions {
    */
   readOnly?: boolean;
   factories?: ServiceFactory[];
+  /** Adjusts the loaded config (the remote part adds the app's own paths to the deny list). */
+  configure?: (config: AppConfig) => AppConfig;
 }
 
 export interface StandaloneContext {
@@ -34,7 +37,8 @@ export interface StandaloneContext {
 /** Throws ConfigError for a bad configs/app.json and PathValidationError for a bad root. */
 export async function createStandaloneContext(opts: StandaloneOptions): Promise<StandaloneContext> {
   const home = homePaths(opts.env ?? process.env);
-  const config = loadConfigFile(home.configFile);
+  const loaded = loadConfigFile(home.configFile);
+  const config = opts.configure ? opts.configure(loaded) : loaded;
   const root = narrowRoot(opts.root);
   const store = new DisposableStore();
   const abort = new AbortController();

@@ -1,0 +1,122 @@
+import type { EventEmitter } from 'node:events';
+import type { Readable, Writable } from 'node:stream';
+import type { z } from 'zod';
+import { rpcErrorSchema } from '../../../shared/protocol/wire';
+import type { Disposable } from '../lifecycle/disposable';
+import { HostError } from '../rpc/host-error';
+import { readLineFrames, writeLineFrame } from './line-frames';
+import type { RemoteCommands } from './remote-commands';
+import { remoteCommands } from './remote-commands';
+import { RemoteLinkError } from './remote-link-error';
+
+// The app's side of the conversation with its remote part: invoke frames out over the SSH
+// channel's stdin, result frames back on its stdout, each response checked against its schema.
+// When the channel ends, every waiting call fails with RemoteLinkError; none is sent again.
+
+/** The last diagnostics the remote part wrote (its stderr), kept for the error a drop gives. */
+const STDERR_TAIL_CHARS = 2000;
+
+/** The channel the remote part runs on: an `ssh` process's stdio (SshTransport.spawn). */
+export interface RemoteChannel extends EventEmitter {
+  stdin: Writable | null;
+  stdout: Readable | null;
+  stderr: Readable | null;
+}
+
+type Pending = { resolve(value: unknown): void; reject(err: Error): void; method: string };
+
+export class RemoteClient implements Disposable {
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private stderrTail = '';
+  private ended: string | null = null;
+  /** Resolves with the reason once the channel has ended. */
+  readonly closed: Promise<string>;
+
+  constructor(
+    private readonly channel: RemoteChannel,
+    private readonly where: string,
+  ) {
+    channel.stderr!.setEncoding('utf8');
+    channel.stderr!.on('data', (d: string) => {
+      this.stderrTail = (this.stderrTail + d).slice(-STDERR_TAIL_CHARS);
+    });
+    readLineFrames(
+      channel.stdout!,
+      (frame) => this.onFrame(frame),
+      () => undefined,
+    );
+    // A write after the remote end closed is an EPIPE on stdin: the exit below reports it.
+    channel.stdin!.on('error', () => undefined);
+    this.closed = new Promise((resolve) => {
+      channel.once('close', (code, signal) => {
+        const words = this.stderrTail.trim().split('\n').slice(-3).join(' ');
+        this.ended = `the connection to ${this.where} ended (${signal ?? `exit ${code}`})${words ? `: ${words}` : ''}`;
+        for (const [id, p] of this.pending) {
+          this.pending.delete(id);
+          p.reject(
+            new RemoteLinkError(
+              `${this.ended}; ${p.method} was in flight and may or may not have run there: it is not run again`,
+            ),
+          );
+        }
+        resolve(this.ended);
+      });
+    });
+  }
+
+  get isOpen(): boolean {
+    return this.ended === null;
+  }
+
+  invoke<K extends keyof RemoteCommands>(
+    method: K,
+    params: z.input<RemoteCommands[K]['request']>,
+  ): Promise<z.output<RemoteCommands[K]['response']>> {
+    if (this.ended !== null)
+      return Promise.reject(new RemoteLinkError(`${this.ended}; ${method} was not sent`));
+    const id = this.nextId++;
+    const spec = remoteCommands[method];
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, {
+        method,
+        reject,
+        resolve: (value) => {
+          const parsed = spec.response.safeParse(value);
+          if (parsed.success) resolve(parsed.data as z.output<RemoteCommands[K]['response']>);
+          else reject(new Error(`the remote part answered ${method} with a malformed value`));
+        },
+      });
+      writeLineFrame(this.channel.stdin!, { t: 'invoke', id, method, params });
+    });
+  }
+
+  private onFrame(frame: unknown): void {
+    const f = frame as {
+      t?: unknown;
+      id?: unknown;
+      ok?: unknown;
+      value?: unknown;
+      error?: unknown;
+    };
+    if (f.t !== 'result' || typeof f.id !== 'number') return;
+    const p = this.pending.get(f.id);
+    if (!p) return;
+    this.pending.delete(f.id);
+    if (f.ok === true) {
+      p.resolve(f.value);
+      return;
+    }
+    const error = rpcErrorSchema.safeParse(f.error);
+    p.reject(
+      error.success
+        ? new HostError(error.data.code, error.data.message)
+        : new Error(`the remote part answered ${p.method} with a malformed error`),
+    );
+  }
+
+  dispose(): void {
+    // Closing stdin ends the remote part's input; the channel ends with it.
+    this.channel.stdin!.end();
+  }
+}

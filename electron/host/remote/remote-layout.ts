@@ -1,0 +1,59 @@
+import { REMOTE_DIR_NAME, REMOTE_VERSION_FILE } from './constants';
+import { shellCommand } from './shell-quote';
+
+// Where the remote part lives under the remote home, as shell words for the commands the app runs
+// there: ~/.mewbo-remote/VERSION/ holds a bundle, ~/.mewbo-remote/home/ is the remote part's
+// $MEWBO_HOME. "$HOME" is left for the remote shell to expand: the app does not know the path.
+
+const BASE = `"$HOME"/${REMOTE_DIR_NAME}`;
+/** The remote part's own state, kept across versions. */
+const STATE = 'home';
+
+/**
+ * One command: prints the remote's OS, architecture, Node version (empty when there is none)
+ * and whether `version` is installed, as key=value lines.
+ */
+export function probeCommand(version: string): string {
+  return [
+    'printf "os=%s\\n" "$(uname -s)"',
+    'printf "arch=%s\\n" "$(uname -m)"',
+    'if command -v node >/dev/null 2>&1; then printf "node=%s\\n" "$(node -v)"; else echo node=; fi',
+    `if [ -f ${BASE}/${version}/${REMOTE_VERSION_FILE} ]; then echo installed=yes; else echo installed=no; fi`,
+  ].join('; ');
+}
+
+/**
+ * One command: unpacks the bundle (a gzipped tar on stdin) into a folder of its own, marks it
+ * with its version last (so a copy cut short is never taken for a bundle), moves it into place,
+ * and removes every other version. The state folder stays.
+ */
+export function installCommand(version: string): string {
+  const incoming = `${BASE}/.incoming-$$`;
+  return [
+    'set -e',
+    'umask 077',
+    `mkdir -p ${BASE}`,
+    `rm -rf ${incoming}`,
+    `mkdir ${incoming}`,
+    `tar -xzf - -C ${incoming}`,
+    `printf %s ${version} > ${incoming}/${REMOTE_VERSION_FILE}`,
+    `rm -rf ${BASE}/${version}`,
+    `mv ${incoming} ${BASE}/${version}`,
+    `for d in ${BASE}/* ${BASE}/.incoming-*; do case "$d" in */${version}|*/${STATE}) ;; *) rm -rf "$d" ;; esac; done`,
+  ].join('\n');
+}
+
+/** Starts the remote part on the channel's stdio, denying it the remote folder and `denied`. */
+export function startCommand(version: string, denied: readonly string[]): string {
+  const deny = denied.flatMap((p) => ['--deny', p]);
+  return [
+    'cd "$HOME" &&',
+    `MEWBO_HOME=${BASE}/${STATE}`,
+    'exec node',
+    `${BASE}/${version}/dist/cli.js`,
+    'remote-part',
+    '--deny',
+    BASE,
+    shellCommand(deny),
+  ].join(' ');
+}
