@@ -10,9 +10,10 @@ import { headlessSignIn } from '../host/mcp/sign-in-policy';
 import { browserOpener } from '../host/system/browser-opener';
 import type { Session } from '../host/sessions/session';
 import { HostError } from '../host/rpc/host-error';
+import { findAgent } from '../host/acp/client/agent-presets';
 import { parseCliArgs, permissionModeOption, UsageError, type CliCommand } from './command';
 
-const usage = `Usage: mewbo run --project DIR [--worktree [BRANCH]] [--trust] [--model M] [--permission-mode ask|accept-edits|auto|plan] "prompt"
+const usage = `Usage: mewbo run --project DIR [--worktree [BRANCH]] [--trust] [--model M | --agent NAME] [--permission-mode ask|accept-edits|auto|plan] "prompt"
        mewbo run --resume ID [options] "prompt"
        mewbo run --continue [--project DIR] [options] "prompt"
 
@@ -24,6 +25,10 @@ its HEAD (named for the prompt, or BRANCH: --worktree BRANCH "prompt" or --workt
 checkout stays as it is (mewbo sessions diff, apply and discard take the work from there). Nobody is there to ask: no ask_user_question, no device tools, and in
 ask mode (the default) a call that needs approval is refused with a reason the model sees; use
 --permission-mode accept-edits or auto to let it edit or run commands.
+
+--agent NAME runs the session's turns on an external ACP agent (agents.NAME in configs/app.json,
+or a preset found on PATH: claude-code, codex, gemini) instead of the app's own; it starts confined
+to DIR, and its permission requests are answered by the permission mode (refused in ask mode).
 
 The model comes from --model (a name, or provider:name such as openai:gpt-5 or ollama:qwen3), else
 configs/app.json, else ANTHROPIC_API_KEY / OPENAI_API_KEY (with ANTHROPIC_BASE_URL / OPENAI_BASE_URL),
@@ -67,6 +72,7 @@ function parse(argv: string[]) {
       resume: { type: 'string' },
       continue: { type: 'boolean' },
       worktree: { type: 'string' },
+      agent: { type: 'string' },
     },
   });
   const { values, positionals } = parsed;
@@ -80,6 +86,12 @@ function parse(argv: string[]) {
     throw new UsageError(
       '--worktree starts a new session: it does not go with --resume or --continue',
     );
+  if (values.agent !== undefined && (values.resume !== undefined || values.continue))
+    throw new UsageError('--agent starts a new session: a continued session keeps its own agent');
+  if (values.agent !== undefined && values.model !== undefined)
+    throw new UsageError('--agent and --model exclude each other: the agent uses its own model');
+  if (values.agent !== undefined && values.worktree !== undefined)
+    throw new UsageError('--agent does not go with --worktree yet');
   const mode = permissionModeOption(values['permission-mode']);
   const dir = values.project ?? (values.continue ? process.cwd() : undefined);
   let project: string | undefined;
@@ -101,6 +113,7 @@ function parse(argv: string[]) {
     continue: values.continue ?? false,
     /** undefined: no worktree; '': a branch named for the session; else that branch. */
     worktree: values.worktree,
+    agent: values.agent,
   };
 }
 
@@ -144,7 +157,16 @@ async function sessionFor(host: Host, args: ReturnType<typeof parse>): Promise<S
       );
     return made.session;
   }
-  return host.sessions.create({ title, project: null, root: args.project! });
+  if (args.agent !== undefined) {
+    const found = findAgent(host.config, process.env, args.agent);
+    if ('error' in found) throw new RunFailure(found.error);
+  }
+  return host.sessions.create({
+    title,
+    project: null,
+    root: args.project!,
+    ...(args.agent !== undefined ? { agent: args.agent } : {}),
+  });
 }
 
 class RunFailure extends Error {}

@@ -9,6 +9,10 @@ import { SessionManager } from './sessions/session-manager';
 import { ResponsesOnlyModels } from './models/responses-only';
 import { adoptSessionFolders } from './sessions/session-folders';
 import { AgentService } from './agent/agent-service';
+import { ExternalTurns } from './acp/client/external-turns';
+import { HostError } from './rpc/host-error';
+import { findAgent } from './acp/client/agent-presets';
+import { LauncherSandbox } from './lsp/sandboxed-launch';
 import { agentHandlers } from './handlers/agent';
 import { ModelSettings } from './models/model-settings';
 import { FileSecretStore } from './secrets/file-secret-store';
@@ -251,11 +255,26 @@ export class Host extends DisposableObject {
       conversationRewound: (s): void => agent.forgetReads(s),
       enabled: () => config.checkpoints.enabled,
     });
+    // External ACP agents (issue 30): each confined like a project's MCP server, its network
+    // through an egress proxy of its own.
+    const agentSandbox = LauncherSandbox.forApp({
+      homeDir: paths.home,
+      config: () => config,
+      networks: serverNetworks,
+    });
+    const external = new ExternalTurns({
+      config: () => config,
+      env,
+      sandbox: agentSandbox.wrap,
+      shells,
+      scratchDir: join(paths.stateDir, 'scratch'),
+    });
     const agent: AgentService = new AgentService({
       sessions,
       config,
       models,
       checkpoints,
+      external,
       toolsForRun: () =>
         withDeviceTools(
           createRunToolSource({
@@ -305,7 +324,17 @@ export class Host extends DisposableObject {
 
     const appSettings = new AppSettingsService({ store: configStore, models });
     const handlers: HandlerMap = {
-      ...sessionHandlers({ sessions, runner, resolveProject, worktrees, resources: offerings }),
+      ...sessionHandlers({
+        sessions,
+        runner,
+        resolveProject,
+        worktrees,
+        resources: offerings,
+        checkAgent: (name) => {
+          const found = findAgent(config, env, name);
+          if ('error' in found) throw new HostError('no_agent', found.error);
+        },
+      }),
       ...projectHandlers(projects, mcp),
       ...agentHandlers(agent.decisions, models),
       ...deviceHandlers(devices),
@@ -370,6 +399,9 @@ export class Host extends DisposableObject {
     host.register(projectTools);
     host.register(worktrees);
     host.register(sessions);
+    host.register(agentSandbox);
+    // Disposed after the runs and before the sessions' logs close: the agents' processes end.
+    host.register(external);
     // Registered after sessions, so it is disposed first: runs end before their logs close.
     host.register(agent);
     // In the background: a slow server must not hold the window; failures show in Settings.

@@ -70,6 +70,14 @@ export const questionAnswerSchema = z.object({
   notes: z.string().optional(),
 });
 
+/** One choice an external agent offers on a permission request (allow once, reject always...). */
+export const approvalOption = z.object({
+  id: z.string(),
+  name: z.string(),
+  kind: z.enum(['allow_once', 'allow_always', 'reject_once', 'reject_always']),
+});
+export type ApprovalOption = z.infer<typeof approvalOption>;
+
 /** A decision, answer or message that came from a paired phone, by its name at the time. */
 export const remoteVia = z.object({ device_id: z.string(), device_name: z.string() });
 export type RemoteVia = z.infer<typeof remoteVia>;
@@ -82,6 +90,8 @@ export const sessionEventBodySchema = z.discriminatedUnion('type', [
     root: z.string().nullable(),
     /** The git worktree made for the session (issue 28); absent: it works in its project. */
     worktree: sessionWorktreeSchema.optional(),
+    /** The external ACP agent its turns run on (`agents.NAME`, issue 30); absent: the app's own. */
+    agent: z.string().optional(),
   }),
   z.object({
     type: z.literal('user_message'),
@@ -184,6 +194,11 @@ export const sessionEventBodySchema = z.discriminatedUnion('type', [
      * writes, relative to the root: asked in every mode, and an allow writes exactly these.
      */
     policy_files: z.array(z.string()).optional(),
+    /**
+     * An external agent's own choices for this request (ACP session/request_permission); the
+     * decision names the one picked. Absent: Approve / Deny.
+     */
+    options: z.array(approvalOption).optional(),
   }),
   z.object({
     type: z.literal('approval_decision'),
@@ -197,6 +212,8 @@ export const sessionEventBodySchema = z.discriminatedUnion('type', [
       .optional(),
     /** Sent from a paired phone (remote rights): which one. */
     via: remoteVia.optional(),
+    /** Which of the request's `options` was picked (an external agent's request). */
+    option: z.string().optional(),
   }),
   z.object({
     type: z.literal('plan'),
@@ -378,6 +395,14 @@ export const sessionEventBodySchema = z.discriminatedUnion('type', [
     from_session: z.string(),
     /** Events [0, at_seq) of the original were copied. */
     at_seq: z.number().int().min(0),
+  }),
+
+  /** The external agent's own session behind this one (ACP session/new), resumed with session/load. */
+  z.object({ type: z.literal('agent_session'), agent: z.string(), session_id: z.string() }),
+  /** The `/` commands an external agent offers (ACP available_commands_update): the latest wins. */
+  z.object({
+    type: z.literal('agent_commands'),
+    commands: z.array(z.object({ name: z.string(), description: z.string() })),
   }),
 
   z.object({ type: z.literal('error'), message: z.string(), code: z.string().optional() }),

@@ -14,6 +14,8 @@ export const sessionSummarySchema = z.object({
   run_state: runStateSchema,
   /** The git worktree the session works in (its branch, the commit it started from). */
   worktree: sessionWorktreeSchema.optional(),
+  /** The external ACP agent its turns run on (issue 30); absent: the app's own agent. */
+  agent: z.string().optional(),
   /**
    * Set when the log was damaged ("N events could not be read from ..."): sent with the session
    * when it opens, so the UI can say what is missing instead of failing to open it.

@@ -23,8 +23,10 @@ import { hasContextAfter } from './compaction';
 import { LoopState } from './loop-state';
 import { AgentDecisions } from './decisions';
 import {
+  closeRun,
   createRunContext,
   readStateFor,
+  runWaits,
   type RunHandle,
   type SessionAgentState,
 } from './create-run-context';
@@ -47,6 +49,8 @@ import { promptHooks } from '../hooks/session-hooks';
 import { HostError } from '../rpc/host-error';
 import { answerStart } from '../../../shared/protocol/rewinds';
 import type { ClientCapability } from '../../../shared/protocol/capabilities';
+import { AgentFailure } from '../acp/client/external-agent';
+import type { ExternalTurns } from '../acp/client/external-turns';
 
 // The agent runtime behind sessions.send/stop/setMode: one run at a time per session, started by
 // a user message (or by a decision that arrives when no run is live, e.g. after a restart). A new
@@ -78,6 +82,8 @@ export interface AgentServiceOptions {
   checkpoints?: RunCheckpoints;
   /** Where no session may act (sessions/session-root.ts): checked before each run and step. */
   rootLimits: RootLimits;
+  /** The turns of sessions bound to an external ACP agent (session.meta.agent). */
+  external?: ExternalTurns;
 }
 
 export interface RunCheckpoints {
@@ -212,12 +218,15 @@ export class AgentService implements SessionRunner, Disposable {
       return { message_id };
     // Before the message is written: an MCP prompt missing an argument, or refused by its server,
     // is the sender's error to fix, with nothing left half-sent. Other failures leave it as typed.
-    const expansion = await this.opts.services?.commands
-      ?.expand(text, session.meta.root)
-      .catch((err: unknown) => {
-        if (err instanceof HostError) throw err;
-        return null;
-      });
+    // An external agent reads `/name` itself: it has its own commands.
+    const expansion = session.meta.agent
+      ? null
+      : await this.opts.services?.commands
+          ?.expand(text, session.meta.root)
+          .catch((err: unknown) => {
+            if (err instanceof HostError) throw err;
+            return null;
+          });
     await session.append({
       type: 'user_message',
       text,
@@ -304,6 +313,7 @@ export class AgentService implements SessionRunner, Disposable {
 
   async setMode(session: Session, mode: PermissionModeWire): Promise<void> {
     await session.append({ type: 'mode_change', mode });
+    if (session.meta.agent) await this.opts.external?.setMode(session);
   }
 
   async setModel(session: Session, model: string | null, thinking?: ThinkingWire): Promise<void> {
@@ -415,6 +425,10 @@ export class AgentService implements SessionRunner, Disposable {
     };
     try {
       await session.append({ type: 'run_state', state: 'running' });
+      if (session.meta.agent) {
+        await this.executeExternal(session, st, run, release, append);
+        return;
+      }
       const selection = await this.selectModel(session, st);
       if (!selection.ok) {
         release();
@@ -456,7 +470,10 @@ export class AgentService implements SessionRunner, Disposable {
           await append({ type: 'run_state', state: 'stopped', reason: 'stopped by the user' });
         return;
       }
-      const known = err instanceof ModelError || err instanceof ForbiddenRootError;
+      const known =
+        err instanceof ModelError ||
+        err instanceof ForbiddenRootError ||
+        err instanceof AgentFailure;
       const message = known
         ? err.message
         : `internal error: ${(err as Error)?.message ?? String(err)}`;
@@ -464,6 +481,33 @@ export class AgentService implements SessionRunner, Disposable {
       await append({ type: 'error', code: known ? err.code : 'internal', message });
       await append({ type: 'run_state', state: 'failed', reason: message });
     }
+  }
+
+  /** A turn of a session bound to an external ACP agent: the same run, its work done by the agent. */
+  private async executeExternal(
+    session: Session,
+    st: SessionAgentState,
+    run: ActiveRun,
+    release: () => void,
+    append: (e: SessionEventBody) => Promise<void>,
+  ): Promise<void> {
+    const external = this.opts.external;
+    if (!external)
+      throw new AgentFailure(
+        `this host cannot run external agents (session bound to '${session.meta.agent}')`,
+      );
+    checkSessionRoot(session.meta.root, this.opts.rootLimits);
+    const beginWait = runWaits(run, append);
+    run.beginWait = beginWait;
+    await external.run(session, {
+      signal: run.abort.signal,
+      headless: st.headless,
+      waits: st.waits,
+      beginWait,
+      beforeWrite: () => this.opts.checkpoints?.beforeWrite(session) ?? Promise.resolve(),
+      tryClose: (mark) => closeRun(session, run, release, append, mark),
+    });
+    await run.closing;
   }
 
   async dispose(): Promise<void> {

@@ -68,13 +68,12 @@ export function readStateFor(st: SessionAgentState, agentId: string): ReadState 
   return rs;
 }
 
-export async function createRunContext(i: CreateRunContextInput): Promise<RunContext> {
-  const { session, st, run } = i;
-  const scratch = join(i.scratchDir, session.id);
-  if (!session.meta.root) await mkdir(scratch, { recursive: true });
-  const services = new Map<string, ToolServices>();
-  const append = (e: SessionEventBody) => session.append(e).then(() => undefined);
-  const beginWait = (reason: string) => {
+/** Counts a run's waits on the user: the run shows `waiting` while any is open. */
+export function runWaits(
+  run: RunHandle,
+  append: (e: SessionEventBody) => Promise<void>,
+): (reason: string) => () => void {
+  return (reason: string) => {
     run.waiting++;
     if (run.waiting === 1)
       void append({ type: 'run_state', state: 'waiting', reason }).catch(() => {});
@@ -88,6 +87,32 @@ export async function createRunContext(i: CreateRunContextInput): Promise<RunCon
       }
     };
   };
+}
+
+/**
+ * The root agent has nothing left to do: unless new input came since `mark`, the run is released
+ * and its final run_state issued synchronously (so no later run can precede it); false otherwise.
+ */
+export function closeRun(
+  session: Session,
+  run: RunHandle,
+  release: () => void,
+  append: (e: SessionEventBody) => Promise<void>,
+  mark: number,
+): boolean {
+  if (newInputSince(session, mark)) return false;
+  release();
+  run.closing = append({ type: 'run_state', state: 'idle', reason: 'finished' }).catch(() => {});
+  return true;
+}
+
+export async function createRunContext(i: CreateRunContextInput): Promise<RunContext> {
+  const { session, st, run } = i;
+  const scratch = join(i.scratchDir, session.id);
+  if (!session.meta.root) await mkdir(scratch, { recursive: true });
+  const services = new Map<string, ToolServices>();
+  const append = (e: SessionEventBody) => session.append(e).then(() => undefined);
+  const beginWait = runWaits(run, append);
   const broker = createQuestionBroker(session, st.waits.questions, beginWait);
   const panels = {
     latest(uiId: string) {
@@ -130,13 +155,6 @@ export async function createRunContext(i: CreateRunContextInput): Promise<RunCon
     beginWait,
     beforeWrite: i.beforeWrite ?? (() => Promise.resolve()),
     afterWrites: i.afterWrites ?? (() => Promise.resolve()),
-    tryClose: (mark) => {
-      if (newInputSince(session, mark)) return false;
-      i.release();
-      run.closing = append({ type: 'run_state', state: 'idle', reason: 'finished' }).catch(
-        () => {},
-      );
-      return true;
-    },
+    tryClose: (mark) => closeRun(session, run, i.release, append, mark),
   };
 }

@@ -129,6 +129,8 @@ export class AgentDecisions {
     capabilities?: ClientCapability[],
     always?: RuleScope,
     via?: RemoteVia,
+    /** One of an external agent's options (approval_request.options), by id. */
+    option?: string,
   ): Promise<void> {
     const { session, waits } = await this.open(sessionId, capabilities);
     const { request, decision: prior } = findApproval(session.events(), approvalId);
@@ -139,13 +141,21 @@ export class AgentDecisions {
         'already_decided',
         `approval '${approvalId}' was already decided (${prior.decision})`,
       );
+    const chosen = agentOption(request, decision, option);
     const why = reason?.trim() || undefined;
     const added =
-      always && decision === 'allow' ? await this.alwaysAllow(session, request, always) : undefined;
+      always && decision === 'allow' && !chosen
+        ? await this.alwaysAllow(session, request, always)
+        : undefined;
     const verdict =
       decision === 'allow'
-        ? ({ allow: true } as const)
-        : ({ allow: false, reason: why ?? '', by: 'user' } as const);
+        ? ({ allow: true, ...(chosen ? { option: chosen } : {}) } as const)
+        : ({
+            allow: false,
+            reason: why ?? '',
+            by: 'user',
+            ...(chosen ? { option: chosen } : {}),
+          } as const);
     await this.once(
       `${sessionId}:a:${approvalId}`,
       () => new HostError('already_decided', `approval '${approvalId}' was already decided`),
@@ -160,6 +170,7 @@ export class AgentDecisions {
           by: 'user',
           ...(added ? { always: added } : {}),
           ...(via ? { via } : {}),
+          ...(chosen ? { option: chosen } : {}),
         });
         if (!live) this.deps.resume(session);
       },
@@ -295,4 +306,36 @@ export class AgentDecisions {
       });
     }
   }
+}
+
+/**
+ * The external agent's option a decision picks: the one named (its kind must agree with the
+ * decision), else the agent's "once" choice for allow or deny. Undefined for the app's own calls.
+ */
+function agentOption(
+  request: SessionEventOf<'approval_request'>,
+  decision: 'allow' | 'deny',
+  option: string | undefined,
+): string | undefined {
+  const options = request.options;
+  if (!options?.length) {
+    if (option)
+      throw new HostError('bad_option', 'this approval offers no options: use allow or deny');
+    return undefined;
+  }
+  const side = decision === 'allow' ? 'allow' : 'reject';
+  if (option) {
+    const named = options.find((o) => o.id === option);
+    if (!named)
+      throw new HostError(
+        'bad_option',
+        `no option '${option}'; this approval offers: ${options.map((o) => o.id).join(', ')}`,
+      );
+    if (!named.kind.startsWith(side))
+      throw new HostError('bad_option', `option '${option}' (${named.name}) does not ${decision}`);
+    return named.id;
+  }
+  return (
+    options.find((o) => o.kind === `${side}_once`) ?? options.find((o) => o.kind.startsWith(side))
+  )?.id;
 }

@@ -12,8 +12,10 @@ import type { Waiters } from './waiters';
 // Everything one run shares between its root agent and its sub-agents: the session, the model,
 // the signal, how the client can interact, the host's services, and the waits on the user.
 
+/** `option`: which of an external agent's own choices the user picked (approval_request.options). */
 export type ApprovalVerdict =
-  { allow: true } | { allow: false; reason: string; by: 'user' | 'policy' };
+  | { allow: true; option?: string }
+  | { allow: false; reason: string; by: 'user' | 'policy'; option?: string };
 export type PlanVerdict = { decision: 'approve' | 'reject' | 'superseded'; feedback?: string };
 export type QuestionVerdict =
   { status: 'answered'; answer: QuestionAnswer } | { status: 'superseded' };

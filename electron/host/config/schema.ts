@@ -274,6 +274,25 @@ export const worktreesConfigSchema = z.strictObject({
   default_for: z.array(z.string().min(1)).default([]),
 });
 
+/**
+ * `agents.NAME` (issue 30): an external coding agent the app hosts over the Agent Client Protocol
+ * (electron/host/acp/). It starts confined like a project's MCP server, with only the variables
+ * `env` sets and `pass_env` names (plus PATH, HOME and the locale) and a network through its own egress proxy that
+ * lets through what `network` lists (its provider's API).
+ */
+export const externalAgentConfigSchema = z.strictObject({
+  command: z.string().min(1),
+  args: z.array(z.string()).default([]),
+  env: z.record(z.string(), z.string()).default({}),
+  /** Variables it gets from the app's own environment, by name (an API key kept out of the file). */
+  pass_env: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/)).default([]),
+  network: z.array(destination).default([]),
+  /** The `authenticate` method to use when the agent asks for one and offers several. */
+  auth_method: z.string().min(1).optional(),
+  disabled: z.boolean().default(false),
+});
+export type ExternalAgentConfig = z.infer<typeof externalAgentConfigSchema>;
+
 export const appConfigSchema = z.strictObject({
   agent: agentConfigSchema.prefault({}),
   permission_mode: permissionModeSchema.default('ask'),
@@ -290,6 +309,8 @@ export const appConfigSchema = z.strictObject({
   /** Directories the user trusted from the UI (trust/workspace-trust.ts); real, absolute paths. */
   trusted_projects: z.array(absPath).default([]),
   mcpServers: z.record(z.string().regex(/^[A-Za-z0-9_-]+$/), mcpServerConfigSchema).default({}),
+  /** External ACP agents a session can be bound to (beside the presets found on PATH). */
+  agents: z.record(z.string().regex(/^[A-Za-z0-9_-]+$/), externalAgentConfigSchema).default({}),
   shells: shellsConfigSchema.prefault({}),
   sandbox: sandboxConfigSchema.prefault({}),
   worktrees: worktreesConfigSchema.prefault({}),

@@ -33,6 +33,8 @@ export function agentHandlers(decisions: AgentDecisions, models: ModelSettings):
         req.reason,
         req.capabilities,
         req.always,
+        undefined,
+        req.option,
       );
       return { ok: true as const };
     },

@@ -39,6 +39,8 @@ export interface SessionHandlerDeps {
   worktrees: SessionWorktrees;
   /** Connected MCP servers' resources, attached with `@server:uri`. */
   resources?: Pick<McpOfferings, 'read'>;
+  /** Throws (HostError) when no external agent of that name can run (`sessions.create` with `agent`). */
+  checkAgent?(name: string): void;
 }
 
 /** The user's message to a session (from the desktop, or a phone with remote rights). */
@@ -62,11 +64,21 @@ export function sessionHandlers({
   resolveProject,
   worktrees,
   resources,
+  checkAgent,
 }: SessionHandlerDeps): SessionHandlers {
   return {
     'sessions.list': async () => ({ sessions: await sessions.list() }),
     'sessions.create': async (req) => {
       const project = await resolveProject(req.project ?? null);
+      if (req.agent !== undefined) {
+        if (!checkAgent) throw new HostError('no_agent', 'this host runs no external agents');
+        checkAgent(req.agent);
+        if (req.worktree)
+          throw new HostError(
+            'unsupported',
+            'a session with an external agent cannot have its own worktree yet: create it without one',
+          );
+      }
       if (req.worktree) {
         if (!project.root)
           throw new HostError(
@@ -85,6 +97,7 @@ export function sessionHandlers({
         title: req.title,
         project: project.key,
         root: project.root,
+        ...(req.agent !== undefined ? { agent: req.agent } : {}),
       });
       return { session: session.summary() };
     },

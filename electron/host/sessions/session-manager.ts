@@ -149,6 +149,8 @@ export class SessionManager implements Disposable {
       root?: string | null;
       /** The git worktree made for the session (its root is in it). */
       worktree?: SessionWorktree;
+      /** The external ACP agent its turns run on (checked against the config by the caller). */
+      agent?: string;
     } = {},
   ): Promise<Session> {
     const id = newSessionId();
@@ -159,6 +161,7 @@ export class SessionManager implements Disposable {
       root: opts.root ?? null,
       created_at: Date.now(),
       ...(opts.worktree ? { worktree: opts.worktree } : {}),
+      ...(opts.agent ? { agent: opts.agent } : {}),
     };
     const p = this.paths(id);
     await mkdir(p.folder, { recursive: true });
@@ -170,6 +173,7 @@ export class SessionManager implements Disposable {
       project: meta.project,
       root: meta.root,
       ...(meta.worktree ? { worktree: meta.worktree } : {}),
+      ...(meta.agent ? { agent: meta.agent } : {}),
     });
     this.changed.fire({ type: 'upsert', session: session.summary() });
     return session;

@@ -19,6 +19,8 @@ export interface SessionMeta {
   created_at: number;
   /** The git worktree made for the session (its root is in it); absent: it works in its project. */
   worktree?: SessionWorktree;
+  /** The external ACP agent its turns run on (`agents.NAME`); absent: the app's own agent. */
+  agent?: string;
   event_count?: number;
   /**
    * The settled state a session had when it was closed for being quiet (failed, stopped or idle),
@@ -136,6 +138,7 @@ export class Session implements Disposable {
       event_count: this.log.length,
       run_state: this.runState(),
       ...(this.meta.worktree ? { worktree: this.meta.worktree } : {}),
+      ...(this.meta.agent ? { agent: this.meta.agent } : {}),
       ...(this.log.damage ? { notice: this.log.damage } : {}),
     };
   }

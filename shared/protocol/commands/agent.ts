@@ -66,6 +66,8 @@ export const agentCommands = {
       reason: z.string().max(2_000).optional(),
       /** With allow: also add the approval's suggested rule to this scope ("Always allow"). */
       always: z.enum(['session', 'project', 'user']).optional(),
+      /** An external agent's approval: which of its options (approval_request.options) was picked. */
+      option: z.string().min(1).max(200).optional(),
       capabilities,
     }),
     ok,

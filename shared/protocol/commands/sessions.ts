@@ -29,6 +29,8 @@ export const sessionCommands = {
       title: z.string().max(200).optional(),
       project: z.string().nullable().optional(),
       worktree: worktreeRequestSchema.optional(),
+      /** An external ACP agent (`agents.NAME` or a preset found on PATH) runs its turns. */
+      agent: z.string().min(1).max(64).optional(),
     }),
     z.object({
       session: sessionSummarySchema,

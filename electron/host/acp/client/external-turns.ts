@@ -1,0 +1,381 @@
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type * as acp from '@agentclientprotocol/sdk';
+import type {
+  SessionEvent,
+  SessionEventBody,
+  SessionEventOf,
+} from '../../../../shared/protocol/events';
+import type { AppConfig, PermissionMode } from '../../config/schema';
+import type { Disposable } from '../../lifecycle/disposable';
+import { toDisposable } from '../../lifecycle/disposable';
+import type { Session } from '../../sessions/session';
+import type { ShellService } from '../../shells/shell-service';
+import { newApprovalId } from '../../agent/ids';
+import type { SessionWaits } from '../../agent/run-context';
+import { currentMode } from '../../agent/session-state';
+import { abortReason } from '../../agent/stop-reason';
+import { unifiedDiff } from '../../fs/unified-diff';
+import { findAgent } from './agent-presets';
+import type { AgentSandbox } from './agent-process';
+import { ClientTerminals } from './client-terminals';
+import { CANCEL_GRACE_MS } from './constants';
+import { AgentFailure, ExternalAgent } from './external-agent';
+import { agentModeFor, UpdateLog } from './update-log';
+
+// The turns of a session bound to an external ACP agent (`sessions.create {agent}`, `mewbo run
+// --agent NAME`), run behind the AgentService like its own agent's (issue 30): the user's
+// messages become session/prompt, Stop becomes session/cancel (the turn ends within
+// CANCEL_GRACE_MS whether the agent answers or not), the mode select becomes session/set_mode,
+// the agent's updates and approvals go to the session's log. One agent process per open session,
+// started at its first turn and ended with the session; a process that died is started again at
+// the next turn and resumes its ACP session where the agent supports session/load.
+
+export interface ExternalTurnsOptions {
+  config: () => AppConfig;
+  env: NodeJS.ProcessEnv;
+  sandbox: AgentSandbox;
+  shells: ShellService;
+  /** Working directories of sessions bound to no project. */
+  scratchDir: string;
+}
+
+/** What the AgentService's run gives a turn: its signal, its waits, its close. */
+export interface ExternalRun {
+  signal: AbortSignal;
+  headless: boolean;
+  waits: SessionWaits;
+  beginWait(reason: string): () => void;
+  beforeWrite(): Promise<void>;
+  /** Called synchronously when nothing is left to do; false means new input came. */
+  tryClose(sinceSeq: number): boolean;
+}
+
+interface Hosted {
+  agent: ExternalAgent;
+  updates: UpdateLog;
+  /** The turn running now, for the agent's permission requests. */
+  turn: ExternalRun | null;
+}
+
+const runEnds = new Set(['idle', 'stopped', 'failed']);
+
+/** The user messages of the turn to come: those after the previous run ended. */
+export function unsentMessages(
+  events: readonly SessionEvent[],
+  since?: number,
+): SessionEventOf<'user_message'>[] {
+  let from = since ?? 0;
+  if (since === undefined)
+    for (let i = events.length - 1; i >= 0; i--) {
+      const e = events[i]!;
+      if (e.type === 'run_state' && runEnds.has(e.state)) {
+        from = e.seq + 1;
+        break;
+      }
+    }
+  return events.filter(
+    (e): e is SessionEventOf<'user_message'> => e.type === 'user_message' && e.seq >= from,
+  );
+}
+
+export class ExternalTurns implements Disposable {
+  private readonly hosted = new Map<string, Hosted>();
+
+  constructor(private readonly opts: ExternalTurnsOptions) {}
+
+  /** Runs the session's pending messages as prompt turns until none is left; throws RunAborted on Stop. */
+  async run(session: Session, run: ExternalRun): Promise<void> {
+    const h = await this.connect(session);
+    h.turn = run;
+    try {
+      await this.syncMode(session, h);
+      let messages = unsentMessages(session.events());
+      for (;;) {
+        const mark = session.length;
+        await run.beforeWrite();
+        h.updates.beginTurn();
+        const stop = await this.promptTurn(h, this.blocks(session, h.agent, messages), run.signal);
+        await h.updates.endTurn(false);
+        if (stop !== 'end_turn' && stop !== 'cancelled')
+          await session.append({ type: 'error', code: stop, message: STOP_TEXT[stop] });
+        if (run.tryClose(mark)) return;
+        messages = unsentMessages(session.events(), mark);
+      }
+    } finally {
+      h.turn = null;
+    }
+  }
+
+  private async promptTurn(
+    h: Hosted,
+    blocks: acp.ContentBlock[],
+    signal: AbortSignal,
+  ): Promise<acp.StopReason> {
+    const turn = h.agent.prompt(blocks, signal);
+    const stopped = new Promise<'stopped'>((resolve) => {
+      if (signal.aborted) resolve('stopped');
+      signal.addEventListener('abort', () => resolve('stopped'), { once: true });
+    });
+    try {
+      const first = await Promise.race([turn, stopped]);
+      if (first !== 'stopped') return first;
+      // Stop: the agent was sent session/cancel; its answer is waited for a moment, no longer.
+      let timer: NodeJS.Timeout | undefined;
+      const answered = await Promise.race([
+        turn.then(
+          () => true,
+          () => true,
+        ),
+        new Promise<false>((r) => (timer = setTimeout(() => r(false), CANCEL_GRACE_MS))),
+      ]);
+      clearTimeout(timer);
+      await h.updates.endTurn(true);
+      // An agent that ignores a cancel would still be working when the next message comes: it is
+      // closed, and the next turn starts it again (resuming its session where it can).
+      if (!answered) await this.drop(h);
+      throw abortReason(signal)!;
+    } catch (err) {
+      if (err instanceof AgentFailure) {
+        await h.updates.endTurn(signal.aborted);
+        await this.drop(h);
+      }
+      throw err;
+    }
+  }
+
+  /** Sends the app's mode to the agent as its own mode, where it has one like it. */
+  private async syncMode(session: Session, h: Hosted): Promise<void> {
+    const modes = h.agent.modes;
+    if (!modes) return;
+    const mode = currentMode(session.events(), this.opts.config().permission_mode);
+    const id = agentModeFor(
+      mode,
+      modes.availableModes.map((m) => m.id),
+    );
+    if (id && id !== modes.currentModeId) await h.agent.setMode(id).catch(() => {});
+  }
+
+  /** The mode select changed: the agent hears it now if it runs. */
+  async setMode(session: Session): Promise<void> {
+    const h = this.hosted.get(session.id);
+    if (h) await this.syncMode(session, h);
+  }
+
+  private blocks(
+    session: Session,
+    agent: ExternalAgent,
+    messages: SessionEventOf<'user_message'>[],
+  ): acp.ContentBlock[] {
+    const caps = agent.promptCapabilities;
+    const root = this.rootOf(session);
+    const out: acp.ContentBlock[] = [];
+    for (const m of messages) {
+      const pastes = (m.pastes ?? []).map((p) => p.text).join('\n\n');
+      out.push({ type: 'text', text: pastes ? `${m.text}\n\n${pastes}` : m.text });
+      for (const img of m.images ?? [])
+        out.push(
+          caps.image
+            ? { type: 'image', data: img.data, mimeType: img.media_type }
+            : {
+                type: 'text',
+                text: `[an image${img.name ? ` (${img.name})` : ''} was left out: this agent takes no images]`,
+              },
+        );
+      for (const f of m.mentions ?? []) {
+        const uri = pathToFileURL(join(root, f.path)).href;
+        out.push(
+          caps.embeddedContext
+            ? { type: 'resource', resource: { uri, text: f.text, mimeType: 'text/plain' } }
+            : { type: 'resource_link', uri, name: f.path },
+        );
+      }
+    }
+    return out;
+  }
+
+  private rootOf(session: Session): string {
+    return session.meta.root ?? join(this.opts.scratchDir, session.id);
+  }
+
+  private async connect(session: Session): Promise<Hosted> {
+    const live = this.hosted.get(session.id);
+    if (live) return live;
+    const name = session.meta.agent!;
+    const config = this.opts.config();
+    const found = findAgent(config, this.opts.env, name);
+    if ('error' in found) throw new AgentFailure(found.error);
+    const root = this.rootOf(session);
+    const append = (e: SessionEventBody) => session.append(e).then(() => undefined);
+    const terminals = new ClientTerminals({
+      shells: this.opts.shells,
+      sessionId: session.id,
+      root,
+      config: this.opts.config,
+      append,
+    });
+    const updates = new UpdateLog({
+      append,
+      emitTransient: (e) => session.emitTransient(e),
+      root,
+      terminal: (id) => terminals.describe(id),
+    });
+    const resume = lastAgentSession(session.events(), name);
+    const holder: { h?: Hosted } = {};
+    const agent = await ExternalAgent.open({
+      name,
+      agent: found.config,
+      root,
+      appEnv: this.opts.env,
+      sandbox: this.opts.sandbox,
+      mcpServers: mcpServersOf(config),
+      resume,
+      files: { root, beforeWrite: () => holder.h?.turn?.beforeWrite() ?? Promise.resolve() },
+      terminals,
+      updates,
+      permission: (req) => this.permission(session, holder.h, req),
+    });
+    const h: Hosted = { agent, updates, turn: null };
+    holder.h = h;
+    this.hosted.set(session.id, h);
+    session.resources.add(toDisposable(() => this.drop(h)));
+    if (agent.lostHistory)
+      await append({
+        type: 'notice',
+        code: 'agent_not_resumed',
+        message: `The agent '${name}' could not resume its earlier session: it starts a new one and does not remember the turns above.`,
+      });
+    if (agent.sessionId !== resume)
+      await append({ type: 'agent_session', agent: name, session_id: agent.sessionId });
+    return h;
+  }
+
+  private async drop(h: Hosted): Promise<void> {
+    for (const [id, x] of this.hosted) if (x === h) this.hosted.delete(id);
+    await h.agent.dispose();
+  }
+
+  /** session/request_permission: the approval card with the agent's options, or the mode's answer. */
+  private async permission(
+    session: Session,
+    h: Hosted | undefined,
+    req: acp.RequestPermissionRequest,
+  ): Promise<acp.RequestPermissionResponse> {
+    const cancelled = { outcome: { outcome: 'cancelled' as const } };
+    const run = h?.turn;
+    if (!h || !run || run.signal.aborted) return cancelled;
+    const options = req.options.map((o) => ({ id: o.optionId, name: o.name, kind: o.kind }));
+    const pick = (allow: boolean) =>
+      options.find((o) => o.kind === (allow ? 'allow_once' : 'reject_once')) ??
+      options.find((o) => o.kind.startsWith(allow ? 'allow' : 'reject'));
+    const approval_id = newApprovalId();
+    const title = req.toolCall.title ?? 'The agent asks for permission';
+    await h.updates.enqueue(() =>
+      session
+        .append({
+          type: 'approval_request',
+          approval_id,
+          call_id: req.toolCall.toolCallId,
+          tool: title,
+          summary: title,
+          detail: approvalDetail(req.toolCall, this.rootOf(session)),
+          options,
+        })
+        .then(() => undefined),
+    );
+    const mode = currentMode(session.events(), this.opts.config().permission_mode);
+    const byMode = modeAllows(mode, req.toolCall.kind);
+    if (byMode || run.headless) {
+      const option = pick(byMode);
+      await session.append({
+        type: 'approval_decision',
+        approval_id,
+        decision: byMode ? 'allow' : 'deny',
+        by: 'policy',
+        reason: byMode
+          ? `allowed by the ${mode} mode`
+          : 'this headless run has nobody to approve it',
+        ...(option ? { option: option.id } : {}),
+      });
+      return option ? { outcome: { outcome: 'selected', optionId: option.id } } : cancelled;
+    }
+    const end = run.beginWait('waiting for your approval');
+    try {
+      const verdict = await run.waits.approvals.wait(approval_id, run.signal);
+      const option = verdict.option ?? pick(verdict.allow)?.id;
+      return option ? { outcome: { outcome: 'selected', optionId: option } } : cancelled;
+    } catch {
+      return cancelled;
+    } finally {
+      end();
+    }
+  }
+
+  async dispose(): Promise<void> {
+    const all = [...this.hosted.values()];
+    await Promise.all(all.map((h) => this.drop(h)));
+  }
+}
+
+const STOP_TEXT: Record<Exclude<acp.StopReason, 'end_turn' | 'cancelled'>, string> = {
+  max_tokens:
+    'The agent reached its output limit (max_tokens) and stopped; send a message to continue.',
+  max_turn_requests:
+    'The agent reached its limit of requests in one turn and stopped; send a message to continue.',
+  refusal: 'The agent declined to continue this request (stop reason: refusal).',
+};
+
+/** What the app's mode decides without asking: auto allows all, accept-edits allows edits. */
+function modeAllows(mode: PermissionMode, kind: acp.ToolKind | null | undefined): boolean {
+  if (mode === 'auto') return true;
+  return mode === 'accept-edits' && (kind === 'edit' || kind === 'delete' || kind === 'move');
+}
+
+/** What the user must see in full before deciding: the diff, else the call's input. */
+function approvalDetail(call: acp.ToolCallUpdate, root: string): string {
+  const diffs = (call.content ?? []).flatMap((c) =>
+    c.type === 'diff'
+      ? [
+          unifiedDiff(c.oldText ?? '', c.newText, {
+            path: c.path.startsWith(root + '/') ? c.path.slice(root.length + 1) : c.path,
+            created: c.oldText == null,
+          }).text,
+        ]
+      : [],
+  );
+  if (diffs.length) return diffs.join('');
+  if (call.rawInput !== undefined) return JSON.stringify(call.rawInput, null, 2);
+  return call.title ?? '';
+}
+
+function lastAgentSession(events: readonly SessionEvent[], name: string): string | undefined {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i]!;
+    if (e.type === 'agent_session' && e.agent === name) return e.session_id;
+  }
+  return undefined;
+}
+
+/** The user's own MCP servers (configs/app.json), as ACP passes them to the agent. */
+function mcpServersOf(config: AppConfig): acp.McpServer[] {
+  return Object.entries(config.mcpServers).flatMap(([name, s]): acp.McpServer[] => {
+    if (s.disabled) return [];
+    if ('url' in s)
+      return [
+        {
+          type: 'http',
+          name,
+          url: s.url,
+          headers: Object.entries(s.headers).map(([n, value]) => ({ name: n, value })),
+        },
+      ];
+    return [
+      {
+        name,
+        command: s.command,
+        args: s.args,
+        env: Object.entries(s.env).map(([n, value]) => ({ name: n, value })),
+      },
+    ];
+  });
+}
