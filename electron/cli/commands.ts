@@ -32,6 +32,11 @@ export const commands: CliCommandEntry[] = [
     load: async () => (await import('./mcp')).mcpCommand,
   },
   {
+    name: 'acp',
+    summary: "run the app's agent over the Agent Client Protocol on stdio (Zed and other editors)",
+    load: async () => (await import('./acp')).acpCommand,
+  },
+  {
     name: 'mcp-auth',
     summary: 'sign in to, sign out of, or show the sign-in of MCP servers behind OAuth',
     load: async () => (await import('./mcp-auth')).mcpAuthCommand,

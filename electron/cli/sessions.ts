@@ -10,7 +10,9 @@ import type { Session } from '../host/sessions/session';
 import {
   exportSession,
   forkSession,
+  carriedWorktree,
   importSession,
+  parseExportedLog,
   type ImportTarget,
 } from '../host/sessions/session-transfer';
 import { checkSessionRoot, rootLimitsOf } from '../host/sessions/session-root';
@@ -18,11 +20,14 @@ import { ProjectRegistry } from '../host/projects/project-registry';
 import { parseCliArgs, UsageError, type CliCommand } from './command';
 import { CliFailure, confirmed, failure } from './cli-failure';
 import { worktreeSubcommands } from './session-worktree-commands';
+import { worktreeOfBranch } from '../host/worktrees/create-worktree';
+import { removeSessionWorktree } from '../host/worktrees/remove-worktree';
+import { HostError } from '../host/rpc/host-error';
 
 const usage = `Usage:
   mewbo sessions list [--project DIR] [--json]
   mewbo sessions export <id> --format markdown|jsonl [-o FILE]
-  mewbo sessions import FILE.jsonl [--project KEY]
+  mewbo sessions import FILE.jsonl [--project KEY [--in-checkout]]
   mewbo sessions fork <id> [--at-turn N]
   mewbo sessions rewind <id> --to-turn N [--files-only | --conversation-only] [--yes]
   mewbo sessions diff <id> [--stat]
@@ -37,7 +42,10 @@ and the conversation back to just before turn N (one of them with --files-only o
 changed yourself since the agent last touched them are kept. A rewind can be undone in the app.
 import binds the new session to project KEY (a key from configs/app.json or the app's project
 list), or to no project without --project: the file's own project folder and permission mode are
-history and never used, it starts in ask mode, and calls it left unfinished are not run.
+history and never used, it starts in ask mode, and calls it left unfinished are not run. A session
+that worked in its own worktree carries its branch and base commit: imported with --project, it
+gets a new worktree of that branch in KEY's repository (refused, saying why, when the repository
+lacks the branch), or works in KEY's checkout with --in-checkout.
 diff, apply and discard take the work of a session made in its own git worktree (mewbo run
 --worktree): diff prints what it changed since the commit it started from (committed or not;
 --stat: one line a file), apply puts that onto the checkout as uncommitted changes, all or nothing
@@ -138,18 +146,50 @@ async function importCmd(sessions: SessionManager, argv: string[]): Promise<numb
   const { values, positionals } = parseCliArgs({
     args: argv,
     allowPositionals: true,
-    options: { project: { type: 'string' } },
+    options: { project: { type: 'string' }, 'in-checkout': { type: 'boolean' } },
   });
   const [file] = positionals;
   if (!file) throw new UsageError('a FILE.jsonl to import is required');
+  if (values['in-checkout'] && values.project === undefined)
+    throw new UsageError('--in-checkout binds the session to a project: name it with --project');
   const target = await importTarget(values.project);
   const text = await readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
     throw new CliFailure(`cannot read ${file}: ${err.code ?? err.message}`);
   });
-  const session = await importSession(sessions, text, file, target).catch(failure);
+  const events = await Promise.resolve()
+    .then(() => parseExportedLog(text, file))
+    .catch(failure);
+  const carried = carriedWorktree(events);
+  const notes: string[] = [];
+  if (carried && target.root && !values['in-checkout']) {
+    const paths = homePaths();
+    const made = await worktreeOfBranch({
+      projectDir: target.root,
+      ...carried,
+      appHome: paths.home,
+      config: loadConfigFile(paths.configFile).worktrees,
+    }).catch((err: unknown) => {
+      if (!(err instanceof HostError)) throw err;
+      throw new CliFailure(
+        `${err.message}. Nothing was imported; with --in-checkout it is imported into ${target.root} without its branch`,
+      );
+    });
+    target.root = made.root;
+    target.worktree = made.worktree;
+    notes.push(`in a new worktree ${made.worktree.path} of its branch ${carried.branch}`);
+    if (made.note) notes.push(made.note);
+  } else if (carried) {
+    notes.push(
+      `it worked on branch ${carried.branch} from ${carried.base.slice(0, 12)}, which is not checked out for it${target.root ? '' : ': import it with --project KEY to work on that branch'}`,
+    );
+  }
+  const session = await importSession(sessions, events, target).catch(async (err: unknown) => {
+    if (target.worktree) await removeSessionWorktree(target.worktree).catch(() => {});
+    return failure(err);
+  });
   process.stdout.write(`${session.id}\n`);
   process.stderr.write(
-    `mewbo sessions import: ${session.id} is bound to ${target.root ? `project ${target.project} (${target.root})` : 'no project'}, in ask mode\n`,
+    `mewbo sessions import: ${session.id} is bound to ${target.project !== null ? `project ${target.project} (${target.root})` : 'no project'}, in ask mode${notes.map((n) => `; ${n}`).join('')}\n`,
   );
   return 0;
 }

@@ -134,3 +134,89 @@ test('"Start every new session in a worktree" makes the New session button make 
   await expect(app.locator('.session-header .chip.branch')).toContainText('⎇ mewbo/');
   await expect(app.getByRole('button', { name: 'Review', exact: true })).toBeVisible();
 });
+
+test('deleting a worktree session keeps its worktree, or removes it after naming the work lost, by keyboard', async ({
+  app,
+  script,
+  projects,
+}) => {
+  script.push({ toolCalls: [{ name: 'aider_edit_block_tool', args: { content: PORT_EDIT } }] });
+  script.push({ text: 'The port comes from PORT now.' });
+  await openProject(app, 'app');
+  const sidebar = app.getByRole('navigation', { name: 'Sessions' });
+  const branchExists = (b: string) => git(projects.app, 'branch', '--list', b) !== '';
+  const worktreeOf = (b: string) =>
+    git(projects.app, 'worktree', 'list', '--porcelain')
+      .split('\n\n')
+      .find((w) => w.includes(`branch refs/heads/${b}`))
+      ?.split('\n')[0]
+      ?.slice('worktree '.length);
+
+  const create = async (branch: string) => {
+    await press(app, 'New session in a worktree…');
+    const dialog = app.getByRole('dialog', { name: 'New session' });
+    await expect(dialog.getByRole('radio', { name: /In a new worktree/ })).toBeFocused();
+    await app.keyboard.press('Tab');
+    await app.keyboard.type(branch);
+    await app.keyboard.press('Enter');
+    await expect(app.locator('.session-header').getByText(`⎇ ${branch}`)).toBeVisible();
+  };
+  /** Delete on the open session's row, as a person in the list presses it. */
+  const deleteOpen = async () => {
+    await sidebar.locator('button.session[aria-current="page"]').focus();
+    await app.keyboard.press('Delete');
+    const confirm = app.getByRole('dialog', { name: 'Delete session?' });
+    await expect(confirm.getByRole('button', { name: 'Cancel' })).toBeFocused();
+    return confirm;
+  };
+
+  // A session with work not committed: removing its worktree names the file that goes with it.
+  await create('port-work');
+  const box = app.getByRole('textbox', { name: 'Message' });
+  await box.focus();
+  await app.keyboard.type('Make the port configurable');
+  await app.keyboard.press('Enter');
+  await expect(app.getByText('The port comes from PORT now.')).toBeVisible();
+  const workTree = worktreeOf('port-work')!;
+  expect(readFileSync(join(workTree, SERVER), 'utf8')).toContain('process.env.PORT');
+
+  // A session with nothing in it: Delete keeps its worktree and branch by default.
+  await create('keep-me');
+  const kept = worktreeOf('keep-me')!;
+  let confirm = await deleteOpen();
+  await expect(confirm.getByRole('radio', { name: /Keep them at/ })).toBeChecked();
+  await expect(confirm).toContainText(kept);
+  await app.keyboard.press('Tab');
+  await expect(confirm.getByRole('button', { name: 'Delete', exact: true })).toBeFocused();
+  await app.keyboard.press('Enter');
+  await expect(confirm).toHaveCount(0);
+  await expect(sidebar.locator('.session-row').filter({ hasText: 'keep-me' })).toHaveCount(0);
+  expect(existsSync(kept)).toBe(true);
+  expect(branchExists('keep-me')).toBe(true);
+
+  // The other: back to it, Delete, Shift+Tab to the choice, Down to Remove: the loss is named.
+  await sidebar.getByRole('button', { name: /^Make the port configurable/ }).focus();
+  await app.keyboard.press('Enter');
+  await expect(app.locator('.session-header').getByText('⎇ port-work')).toBeVisible();
+  confirm = await deleteOpen();
+  await app.keyboard.press('Shift+Tab');
+  await expect(confirm.getByRole('radio', { name: /Keep them at/ })).toBeFocused();
+  await app.keyboard.press('ArrowDown');
+  await expect(
+    confirm.getByRole('radio', { name: 'Remove the worktree and the branch' }),
+  ).toBeChecked();
+  await expect(confirm.getByRole('list', { name: 'Files not committed' })).toContainText(SERVER);
+  await shots(app, 'worktree-delete');
+  await app.setViewportSize({ width: 1280, height: 800 });
+  await confirm.getByRole('button', { name: 'Cancel' }).focus();
+  await app.keyboard.press('Tab');
+  await expect(confirm.getByRole('button', { name: 'Delete and remove' })).toBeFocused();
+  await app.keyboard.press('Enter');
+  await expect(confirm).toHaveCount(0);
+  await expect(sidebar.getByRole('button', { name: /^Make the port configurable/ })).toHaveCount(0);
+  expect(existsSync(workTree)).toBe(false);
+  expect(branchExists('port-work')).toBe(false);
+  // The checkout was never touched, and the kept worktree is still there.
+  expect(readFileSync(join(projects.app, SERVER), 'utf8')).toBe(APP_FILES[SERVER]);
+  expect(existsSync(kept)).toBe(true);
+});

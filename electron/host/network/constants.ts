@@ -25,3 +25,10 @@ export const UPSTREAM_CONNECT_TIMEOUT_MS = 15_000;
  * sooner, which closes its connection and ends the wait with it.
  */
 export const ASK_TIMEOUT_MS = 3600 * 1000;
+
+/**
+ * A tunnel's download buffer: each read from the destination takes up to this much. 1 MiB: a
+ * read drains what a loopback or LAN socket holds after a busy machine's scheduling gap in a
+ * few system calls, per tunnel, with no allocation per chunk.
+ */
+export const RELAY_BUFFER_BYTES = 1024 * 1024;

@@ -14,6 +14,7 @@ import {
   HEADER_TIMEOUT_MS,
   MAX_EARLY_BYTES,
   MAX_HEADER_BYTES,
+  RELAY_BUFFER_BYTES,
   UPSTREAM_CONNECT_TIMEOUT_MS,
 } from './constants';
 import { hostText } from './host-name';
@@ -34,8 +35,9 @@ import {
 //
 // node's own HTTP server is enough here and keeps one parser for the whole app: its 'connect' and
 // 'upgrade' events hand over the raw socket, it answers 431 past maxHeaderSize and 408 past
-// headersTimeout by itself, and tunnels are two pipe()s, whose flow control pauses the faster side
-// (nothing is buffered past a stream's high-water mark). The proxy libraries on the registry
+// headersTimeout by itself. A tunnel's upload is a pipe(), whose flow control pauses the faster
+// side (nothing is buffered past a stream's high-water mark); its download, the way the bytes of
+// a large transfer flow, reads into one buffer of the tunnel's own (DownloadRelay). The proxy libraries on the registry
 // (http-proxy, proxy-chain) are reverse proxies or add what this does not need (upstream
 // chaining, authentication), and none checks a resolved address.
 
@@ -132,6 +134,45 @@ function answerRaw(socket: Duplex, status: number, message: string): void {
   );
 }
 
+/**
+ * The destination-to-client half of a tunnel, the way downloads flow: the destination's socket
+ * reads into one buffer of the tunnel's own (node's onread), which is written to the client as it
+ * is. A read the client's socket takes whole is done at once; otherwise reading pauses until the
+ * write is done (the buffer is not read into while a write may still send from it). No buffer is
+ * allocated per chunk, so a large download makes no garbage, and each read takes up to the whole
+ * buffer, so a busy machine moves more per wake-up.
+ */
+class DownloadRelay {
+  readonly buffer = Buffer.allocUnsafe(RELAY_BUFFER_BYTES);
+  /** The destination's socket, once made (its onread is this relay's `read`). */
+  from: Socket | null = null;
+  private client: Duplex | null = null;
+  /** Bytes read before the client was known (a destination that speaks first). */
+  private early: Buffer[] = [];
+
+  to(client: Duplex): void {
+    this.client = client;
+    for (const chunk of this.early.splice(0)) client.write(chunk);
+  }
+
+  /** onread's callback: false pauses the destination's socket. */
+  read(n: number, buf: Uint8Array): boolean {
+    const client = this.client;
+    if (!client) {
+      this.early.push(Buffer.from(buf.subarray(0, n)));
+      return true;
+    }
+    if (client.destroyed) return false;
+    let waiting = false;
+    client.write(buf.subarray(0, n), () => {
+      if (waiting) this.from?.resume();
+    });
+    // Written whole at once: the buffer is free again. Else it waits in the client's queue.
+    waiting = client.writableLength > 0;
+    return !waiting;
+  }
+}
+
 export class EgressProxy implements Disposable {
   private readonly sockets = new Set<Duplex>();
   private readonly pending = new Set<AbortController>();
@@ -225,9 +266,19 @@ export class EgressProxy implements Disposable {
   }
 
   /** A TCP connection to the admitted address; resolves once connected. */
-  private dial(address: string, port: number): Promise<Socket | Refusal> {
+  private dial(
+    address: string,
+    port: number,
+  ): Promise<{ upstream: Socket; relay: DownloadRelay } | Refusal> {
     return new Promise((resolve) => {
-      const upstream = connect({ host: address, port, allowHalfOpen: true });
+      const relay = new DownloadRelay();
+      const upstream = connect({
+        host: address,
+        port,
+        allowHalfOpen: true,
+        onread: { buffer: relay.buffer, callback: (n, buf) => relay.read(n, buf) },
+      });
+      relay.from = upstream;
       this.track(upstream);
       const timeout = this.opts.connectTimeoutMs ?? UPSTREAM_CONNECT_TIMEOUT_MS;
       upstream.setTimeout(timeout, () => {
@@ -248,7 +299,7 @@ export class EgressProxy implements Disposable {
       upstream.once('connect', () => {
         upstream.setTimeout(0);
         upstream.removeAllListeners('error');
-        resolve(upstream);
+        resolve({ upstream, relay });
       });
     });
   }
@@ -257,8 +308,13 @@ export class EgressProxy implements Disposable {
    * Both ways with flow control; each side's end half-closes the other, an error ends both. What
    * the client sent while the destination was being decided goes first (and its end, if it ended).
    */
-  private splice(a: Duplex, b: Duplex, early: { bytes: Buffer; ended: boolean }): void {
+  private splice(
+    a: Duplex,
+    { upstream: b, relay }: { upstream: Socket; relay: DownloadRelay },
+    early: { bytes: Buffer; ended: boolean },
+  ): void {
     if (early.bytes.length) b.write(early.bytes);
+    relay.to(a);
     const kill = () => {
       a.destroy();
       b.destroy();
@@ -269,7 +325,7 @@ export class EgressProxy implements Disposable {
     b.once('close', () => a.destroy());
     if (early.ended) b.end();
     else a.pipe(b);
-    b.pipe(a);
+    b.once('end', () => a.end());
   }
 
   /**
@@ -288,11 +344,11 @@ export class EgressProxy implements Disposable {
     const admission = await this.admit(parsed.target, client);
     if (client.destroyed) return;
     if (!admission.ok) return answerRaw(client, admission.status, admission.message);
-    const upstream = await this.dial(admission.address, parsed.target.port);
-    if ('ok' in upstream) return answerRaw(client, upstream.status, upstream.message);
-    if (client.destroyed) return void upstream.destroy();
-    open(upstream);
-    this.splice(client, upstream, early.release());
+    const dialed = await this.dial(admission.address, parsed.target.port);
+    if ('ok' in dialed) return answerRaw(client, dialed.status, dialed.message);
+    if (client.destroyed) return void dialed.upstream.destroy();
+    open(dialed.upstream);
+    this.splice(client, dialed, early.release());
   }
 
   private tunnel(req: IncomingMessage, client: Duplex, head: Buffer): Promise<void> {

@@ -3,6 +3,7 @@ import { sessionEventSchema, type SessionEvent } from '../../../shared/protocol/
 import { errorPayload } from '../../../shared/tools/payload';
 import { unresolvedCalls } from '../agent/session-state';
 import { HostError } from '../rpc/host-error';
+import type { SessionWorktree } from '../../../shared/protocol/session-worktree';
 import type { Session } from './session';
 import type { SessionManager } from './session-manager';
 import { markdownTranscript } from './markdown-transcript';
@@ -111,6 +112,20 @@ export function parseExportedLog(text: string, file: string): SessionEvent[] {
 export interface ImportTarget {
   project: string | null;
   root: string | null;
+  /** A worktree made here for the branch the file names (its root is in it). */
+  worktree?: SessionWorktree;
+}
+
+/**
+ * The branch and base commit an exported worktree session worked on, as its log says: names to
+ * look up in the repository the user picks, never a place (the file's paths are dropped).
+ */
+export function carriedWorktree(
+  events: readonly SessionEvent[],
+): { branch: string; base: string } | null {
+  const first = events[0];
+  if (first?.type !== 'session_created' || !first.worktree) return null;
+  return { branch: first.worktree.branch, base: first.worktree.base };
 }
 
 /** The result a call left open in an imported log gets: it is history, never run. */
@@ -118,18 +133,16 @@ const IMPORTED_CALL =
   'This call came with an imported session and was not run here. Ask the user before doing it again.';
 
 /**
- * An exported log as a new session that carries no authority: its root and project are the
- * user's choice (`target`), whatever its session_created says; every call it left without a
+ * An exported log (parseExportedLog) as a new session that carries no authority: its root, project
+ * and worktree are the user's choice (`target`), whatever its session_created says; every call it left without a
  * result is closed unrun (a forged "allow" decision in the file runs nothing); and its permission
  * mode starts as ask, whatever mode changes it records.
  */
 export async function importSession(
   sessions: SessionManager,
-  text: string,
-  file: string,
+  events: SessionEvent[],
   target: ImportTarget,
 ): Promise<Session> {
-  const events = parseExportedLog(text, file);
   const first = events[0] as Extract<SessionEvent, { type: 'session_created' }>;
   let title = first.title;
   for (const e of events) if (e.type === 'session_renamed') title = e.title;

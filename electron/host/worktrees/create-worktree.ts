@@ -6,7 +6,7 @@ import { HostError } from '../rpc/host-error';
 import { addWorktree } from '../projects/git-ops';
 import { git } from '../projects/git';
 import { copyListedFiles, type CopyOutcome } from './copy-listed-files';
-import { repoStart } from './repo-preflight';
+import { repoStart, type RepoStart } from './repo-preflight';
 import { removeSessionWorktree } from './remove-worktree';
 import {
   checkBranchName,
@@ -62,11 +62,25 @@ export async function createWorktree(req: {
       );
     throw err;
   });
+  return finishWorktree(start, dest, branch, start.head, config);
+}
+
+/**
+ * The record of a worktree just added at `dest` (its real path, git's name for it) with the
+ * `worktrees.copy` files; the worktree is removed again when any of it fails.
+ */
+async function finishWorktree(
+  start: RepoStart,
+  dest: string,
+  branch: string,
+  base: string,
+  config: AppConfig['worktrees'],
+): Promise<NewWorktree> {
   const path = await realpath(dest);
   const worktree: SessionWorktree = {
     path,
     branch,
-    base: start.head,
+    base,
     checkout: start.top,
     git_dir: await realpath(start.gitDir),
     name: '',
@@ -81,4 +95,68 @@ export async function createWorktree(req: {
     await removeSessionWorktree(worktree).catch(() => {});
     throw err;
   }
+}
+
+/** A commit id as git prints one (SHA-1 or SHA-256). */
+const COMMIT_ID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
+
+/**
+ * A new worktree of the repository holding `projectDir` on an existing branch: the one an imported
+ * session worked on (issue 28 part 4). `branch` and `base` come from the imported file, so they are
+ * only names to look up: the folder is chosen here as for any session worktree, the branch must be
+ * a valid name that the repository has, and `base` is kept only when it is a commit of this
+ * repository the branch grew from (else the branch's fork point from HEAD stands in, and `note`
+ * says so). Refused, saying what to do, when the branch is missing or checked out elsewhere.
+ */
+export async function worktreeOfBranch(req: {
+  projectDir: string;
+  branch: string;
+  base: string;
+  appHome: string;
+  config: AppConfig['worktrees'];
+}): Promise<NewWorktree & { note?: string }> {
+  const { projectDir, branch, config } = req;
+  const dir = await realpath(projectDir).catch(() => {
+    throw new HostError('invalid_path', `the project folder ${projectDir} is not there`);
+  });
+  const start = await repoStart(dir);
+  const valid = await git(['check-ref-format', '--branch', branch], start.top);
+  if (!valid.ok || branch.startsWith('-'))
+    throw new HostError(
+      'invalid_branch',
+      `the session's branch name '${branch}' is not a valid branch name: the file is damaged or was edited`,
+    );
+  const tip = await git(
+    ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}^{commit}`],
+    start.top,
+  );
+  if (!tip.ok)
+    throw new HostError(
+      'branch_missing',
+      `branch '${branch}' is not in the repository at ${start.top}, so the session's work is not here: fetch or push the branch into this repository (git fetch REMOTE ${branch}:${branch}), then import again`,
+    );
+  let base = req.base;
+  let note: string | undefined;
+  const known =
+    COMMIT_ID.test(base) &&
+    (await git(['merge-base', '--is-ancestor', base, `refs/heads/${branch}`], start.top)).ok;
+  if (!known) {
+    const fork = await git(['merge-base', 'HEAD', `refs/heads/${branch}`], start.top);
+    base = fork.ok ? fork.stdout.trim() : tip.stdout.trim();
+    note = `its base commit ${req.base.slice(0, 12)} is not one branch ${branch} grew from in this repository: the review compares with ${base.slice(0, 12)}, where the branch leaves ${start.headBranch}`;
+  }
+  const dest = await freeFolder(worktreesParent(config.dir, start.top), branch);
+  checkLocation(dest, start.top, req.appHome);
+  await addWorktree({ repoDir: start.top, branch, dest, newBranch: false }).catch((err: Error) => {
+    if (/already (checked out|used by worktree)/.test(err.message))
+      throw new HostError(
+        'branch_checked_out',
+        `branch '${branch}' is checked out in another worktree of ${start.top}; a session gets a worktree of its own: remove that worktree or switch it to another branch, then import again`,
+      );
+    throw err;
+  });
+  return {
+    ...(await finishWorktree(start, dest, branch, base, config)),
+    ...(note ? { note } : {}),
+  };
 }

@@ -1,5 +1,10 @@
 import { useMemo, useState } from 'react';
-import { parseUnifiedDiff, toSplitRows, type DiffFile, type DiffRow } from '../../lib/unified-diff';
+import {
+  parseUnifiedDiff,
+  toSplitRows,
+  type DiffFile,
+  type DiffRow,
+} from '../../../../shared/diff/unified-diff';
 import { useUi, type DiffLayout } from '../../state/ui-store';
 
 /** Rows drawn before "Show all": keeps a whole-file rewrite from stalling the timeline. */

@@ -2,7 +2,8 @@ import { useEffect, useRef, type ReactNode } from 'react';
 
 /**
  * A modal dialog on the native <dialog> element: the browser traps focus, Escape closes it, and
- * the page behind is inert. `label` is its accessible name.
+ * the page behind is inert. `label` is its accessible name. The control marked `data-autofocus`, if
+ * any, gets the focus when it opens (else the browser's pick: the first control).
  */
 export function Dialog({
   label,
@@ -18,7 +19,12 @@ export function Dialog({
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const d = ref.current;
-    if (d && !d.open) d.showModal();
+    if (d && !d.open) {
+      d.showModal();
+      // showModal focuses the first control; a later one marked data-autofocus (a confirm's Cancel
+      // after a choice) is where Enter should land. React's autoFocus ran before the dialog opened.
+      d.querySelector<HTMLElement>('[data-autofocus]')?.focus();
+    }
     return () => d?.close();
   }, []);
   return (

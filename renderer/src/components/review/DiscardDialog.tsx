@@ -2,9 +2,9 @@ import { useState } from 'react';
 import { useClient } from '../../client-context';
 import { useHostQuery } from '../../lib/use-host-query';
 import { errorText } from '../../state/agent-actions';
-import { pluralize } from '../../lib/format';
 import type { SessionWorktree } from '../../../../shared/protocol/session-worktree';
 import { Dialog } from '../common/Dialog';
+import { WorktreeLossList } from './WorktreeLossList';
 
 /**
  * The confirm before Discard, naming what is lost: files not committed and commits no other branch
@@ -26,7 +26,6 @@ export function DiscardDialog({
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const l = loss.data;
-  const nothingLost = l && l.uncommitted.length === 0 && l.commits.length === 0;
 
   const discard = async () => {
     setBusy(true);
@@ -55,33 +54,7 @@ export function DiscardDialog({
         </p>
       )}
       {!l && !loss.error && <p className="muted small">Finding what would be lost…</p>}
-      {nothingLost && <p>Nothing is lost: every change is on another branch too.</p>}
-      {l && l.uncommitted.length > 0 && (
-        <div>
-          <p className="warn-text">Lost: {pluralize(l.uncommitted.length, 'file')} not committed</p>
-          <ul aria-label="Files not committed" className="loss-list">
-            {l.uncommitted.map((f) => (
-              <li key={f}>
-                <code>{f}</code>
-              </li>
-            ))}
-          </ul>
-        </div>
-      )}
-      {l && l.commits.length > 0 && (
-        <div>
-          <p className="warn-text">
-            Lost: {pluralize(l.commits.length, 'commit')} no other branch holds
-          </p>
-          <ul aria-label="Commits lost" className="loss-list">
-            {l.commits.map((c) => (
-              <li key={c.sha}>
-                <code>{c.sha.slice(0, 8)}</code> {c.subject}
-              </li>
-            ))}
-          </ul>
-        </div>
-      )}
+      {l && <WorktreeLossList loss={l} />}
       {error && (
         <p className="error-text" role="alert">
           {error}

@@ -4,7 +4,7 @@ import { useSessionsStore } from '../../state/sessions-store';
 import { errorText } from '../../state/agent-actions';
 import type { SessionSummary } from '../../../../shared/protocol/session-summary';
 import { formatAgo } from '../../lib/format';
-import { Dialog } from '../common/Dialog';
+import { DeleteSessionDialog } from './DeleteSessionDialog';
 import { ExportDialog } from '../rewind/ExportDialog';
 import { RowMenu } from './RowMenu';
 import { pluralize } from '../../lib/format';
@@ -88,15 +88,6 @@ export function SessionRow({
       setError(errorText(err));
     }
   };
-  const remove = async () => {
-    setConfirmDelete(false);
-    try {
-      await client.invoke('sessions.delete', { id: session.id });
-    } catch (err) {
-      setError(errorText(err));
-    }
-  };
-
   return (
     <li className={`session-row ${active ? 'active' : ''}`}>
       {renaming ? (
@@ -188,21 +179,7 @@ export function SessionRow({
         />
       )}
       {confirmDelete && (
-        <Dialog label="Delete session?" onClose={() => setConfirmDelete(false)} className="confirm">
-          <h2>Delete “{session.title}”?</h2>
-          <p>
-            Its history and the output of its shells are removed from this computer. This cannot be
-            undone.
-          </p>
-          <div className="actions">
-            <button type="button" onClick={() => setConfirmDelete(false)} autoFocus>
-              Cancel
-            </button>
-            <button type="button" className="danger" onClick={() => void remove()}>
-              Delete
-            </button>
-          </div>
-        </Dialog>
+        <DeleteSessionDialog session={session} onClose={() => setConfirmDelete(false)} />
       )}
     </li>
   );

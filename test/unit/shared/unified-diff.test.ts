@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseUnifiedDiff, toSplitRows } from '../../../renderer/src/lib/unified-diff';
+import { parseUnifiedDiff, toSplitRows } from '../../../shared/diff/unified-diff';
 
 const TEXT = `--- a/src/a.ts
 +++ b/src/a.ts

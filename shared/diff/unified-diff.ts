@@ -1,6 +1,7 @@
 // Parses unified diff text (git / `diff -u` style, one or more files) into rows a diff card can draw
-// inline or side by side. Tolerant: a line it does not understand becomes a "meta" row, never an
-// exception, because the text may be truncated ("... (diff truncated: N more lines)").
+// inline or side by side, and `mewbo acp` turns into ACP diff content. Tolerant: a line it does
+// not understand becomes a "meta" row, never an exception, because the text may be truncated
+// ("... (diff truncated: N more lines)").
 
 export type DiffRowKind = 'context' | 'add' | 'del' | 'hunk' | 'meta';
 

@@ -1,0 +1,433 @@
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { methods, type ClientContext } from '@agentclientprotocol/sdk';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AcpAgentProcess, type AcpClientHandlers } from '../../helpers/acp-agent-process';
+import { FakeAnthropic } from '../../helpers/fake-anthropic';
+import { jsonLines, MEWBO_CLI } from '../../helpers/mewbo-cli';
+import { makePng } from '../../helpers/png';
+import { tempDir } from '../../helpers/temp';
+
+// `mewbo acp` driven by the ACP SDK's client, as Zed drives it: a real child process, a temp
+// $MEWBO_HOME, a project in a temp dir, and a scripted Anthropic server as the model.
+
+type LogEvent = { type: string; [field: string]: unknown };
+
+let home: ReturnType<typeof tempDir>;
+let project: ReturnType<typeof tempDir>;
+let fake: FakeAnthropic;
+/** Every `mewbo acp` a test started, killed after it if still running. */
+const procs: { kill(): void }[] = [];
+
+beforeEach(async () => {
+  home = tempDir('mewbo-acp-home-');
+  project = tempDir('mewbo-acp-proj-');
+  writeFileSync(join(project.dir, 'a.txt'), 'one\n');
+  fake = await FakeAnthropic.start();
+});
+afterEach(async () => {
+  for (const p of procs.splice(0)) p.kill();
+  await fake.close();
+  home.cleanup();
+  project.cleanup();
+});
+
+function env(): NodeJS.ProcessEnv {
+  return { MEWBO_HOME: home.dir, ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.url };
+}
+
+async function start(handlers?: AcpClientHandlers) {
+  const started = await AcpAgentProcess.start(env(), handlers);
+  procs.push(started.proc);
+  return started;
+}
+
+async function newSession(agent: ClientContext): Promise<string> {
+  const made = await agent.request(methods.agent.session.new, {
+    cwd: project.dir,
+    mcpServers: [],
+  });
+  return made.sessionId;
+}
+
+function prompt(agent: ClientContext, sessionId: string, text: string) {
+  return agent.request(methods.agent.session.prompt, {
+    sessionId,
+    prompt: [{ type: 'text', text }],
+  });
+}
+
+function sessionLog(sessionId: string): LogEvent[] {
+  return jsonLines<LogEvent>(
+    readFileSync(join(home.dir, 'sessions', sessionId, 'events.jsonl'), 'utf8'),
+  );
+}
+
+const EDIT = {
+  name: 'aider_edit_block_tool',
+  args: { content: 'a.txt\n```\n<<<<<<< SEARCH\none\n=======\ntwo\n>>>>>>> REPLACE\n```\n' },
+};
+
+/** `mewbo acp` fed raw lines: its answers by id (null for a message it could not read). */
+function rawAgent() {
+  const child = spawn(process.execPath, [MEWBO_CLI, 'acp'], {
+    env: { PATH: process.env.PATH, ...env() },
+  });
+  const answers: Record<string, unknown>[] = [];
+  let buffered = '';
+  child.stdout.on('data', (d: Buffer) => {
+    buffered += d.toString();
+    const lines = buffered.split('\n');
+    buffered = lines.pop()!;
+    for (const l of lines) if (l) answers.push(JSON.parse(l) as Record<string, unknown>);
+  });
+  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  return {
+    child,
+    exited,
+    write: (line: string) => child.stdin.write(`${line}\n`),
+    request: (id: number, method: string, params: unknown) =>
+      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`),
+    async answer(id: number | null): Promise<Record<string, unknown>> {
+      const deadline = Date.now() + 15_000;
+      for (;;) {
+        const hit = answers.find((a) => a.id === id);
+        if (hit) return hit;
+        if (Date.now() > deadline) throw new Error(`no answer to ${id}`);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    },
+  };
+}
+
+describe('mewbo acp', () => {
+  it('initialize offers session loading, images and embedded context; session/new gives the modes and the / commands follow', async () => {
+    const raw = rawAgent();
+    procs.push({ kill: () => raw.child.kill('SIGKILL') });
+    raw.request(1, 'initialize', { protocolVersion: 1 });
+    expect((await raw.answer(1)).result).toMatchObject({
+      protocolVersion: 1,
+      agentCapabilities: {
+        loadSession: true,
+        promptCapabilities: { image: true, embeddedContext: true },
+      },
+      agentInfo: { name: 'mewbo' },
+    });
+
+    const { proc, agent } = await start();
+    const made = await agent.request(methods.agent.session.new, {
+      cwd: project.dir,
+      mcpServers: [],
+    });
+    expect(made.sessionId).toMatch(/^s_/);
+    expect(made.modes).toMatchObject({ currentModeId: 'ask' });
+    expect(made.modes!.availableModes.map((m) => m.id)).toEqual([
+      'ask',
+      'accept-edits',
+      'plan',
+      'auto',
+    ]);
+    const commands = await proc.until((u) => u.sessionUpdate === 'available_commands_update');
+    expect(commands).toMatchObject({
+      availableCommands: expect.arrayContaining([expect.objectContaining({ name: 'compact' })]),
+    });
+    // The session is the app's: it is on the log the desktop app lists.
+    expect(sessionLog(made.sessionId)[0]).toMatchObject({
+      type: 'session_created',
+      root: project.dir,
+    });
+  });
+
+  it('a prompt streams its answer, its tool calls, an approval asked in the editor and the edit as an ACP diff', async () => {
+    fake.script.push(
+      { toolCalls: [{ name: 'read_file', args: { path: 'a.txt' } }] },
+      { toolCalls: [EDIT] },
+      { text: 'Changed one to two.' },
+    );
+    const { proc, agent } = await start();
+    const sessionId = await newSession(agent);
+    const res = await prompt(agent, sessionId, 'change one to two');
+    expect(res.stopReason).toBe('end_turn');
+    expect(readFileSync(join(project.dir, 'a.txt'), 'utf8')).toBe('two\n');
+
+    const calls = proc.of('tool_call');
+    expect(calls.map((c) => c.kind)).toEqual(['read', 'edit']);
+    expect(calls[0]).toMatchObject({
+      title: 'Read a.txt',
+      locations: [{ path: join(project.dir, 'a.txt') }],
+    });
+    // Asked before the edit ran, with the diff to decide on and the app's options.
+    expect(proc.permissions).toHaveLength(1);
+    const asked = proc.permissions[0]!;
+    expect(asked.toolCall.toolCallId).toBe(calls[1]!.toolCallId);
+    expect(asked.options.map((o) => o.kind)).toEqual(
+      expect.arrayContaining(['allow_once', 'reject_once']),
+    );
+    expect(asked.toolCall.content?.[0]).toMatchObject({
+      type: 'diff',
+      path: join(project.dir, 'a.txt'),
+    });
+    const edited = proc.of('tool_call_update').find((u) => u.toolCallId === calls[1]!.toolCallId)!;
+    expect(edited).toMatchObject({
+      status: 'completed',
+      content: [
+        { type: 'diff', path: join(project.dir, 'a.txt'), oldText: 'one\n', newText: 'two\n' },
+      ],
+    });
+    const text = proc
+      .of('agent_message_chunk')
+      .map((c) => (c.content.type === 'text' ? c.content.text : ''))
+      .join('');
+    expect(text).toBe('Changed one to two.');
+    // The editor's answer is the user's decision, logged like one made in the app.
+    expect(sessionLog(sessionId).find((e) => e.type === 'approval_decision')).toMatchObject({
+      decision: 'allow',
+      by: 'user',
+    });
+  });
+
+  it('a rejected permission request leaves the file alone, fails the call and is logged as the user denying it', async () => {
+    fake.script.push({ toolCalls: [EDIT] }, { text: 'Understood, not changed.' });
+    const { proc, agent } = await start({
+      permission: () => ({ outcome: { outcome: 'selected', optionId: 'reject_once' } }),
+    });
+    const sessionId = await newSession(agent);
+    expect((await prompt(agent, sessionId, 'change one to two')).stopReason).toBe('end_turn');
+    expect(readFileSync(join(project.dir, 'a.txt'), 'utf8')).toBe('one\n');
+    expect(proc.of('tool_call_update')[0]).toMatchObject({ status: 'failed' });
+    expect(sessionLog(sessionId).find((e) => e.type === 'approval_decision')).toMatchObject({
+      decision: 'deny',
+      by: 'user',
+    });
+  });
+
+  it('set_mode auto runs a shell command without asking; its output and the todo list arrive as a tool call and a plan', async () => {
+    fake.script.push(
+      {
+        toolCalls: [
+          {
+            name: 'update_todos',
+            args: { todos: [{ label: 'Say hello', status: 'in_progress' }] },
+          },
+        ],
+      },
+      { toolCalls: [{ name: 'aider_shell_tool', args: { command: 'echo hello-from-shell' } }] },
+      { text: 'Done.' },
+    );
+    const { proc, agent } = await start();
+    const sessionId = await newSession(agent);
+    await agent.request(methods.agent.session.setMode, { sessionId, modeId: 'auto' });
+    expect((await prompt(agent, sessionId, 'say hello')).stopReason).toBe('end_turn');
+    expect(proc.permissions).toHaveLength(0);
+    expect(proc.of('plan')[0]).toMatchObject({
+      entries: [{ content: 'Say hello', status: 'in_progress' }],
+    });
+    const shell = proc.of('tool_call').find((c) => c.kind === 'execute')!;
+    expect(shell.title).toBe('Run echo hello-from-shell');
+    const out = proc.of('tool_call_update').find((u) => u.toolCallId === shell.toolCallId)!;
+    expect(out.status).toBe('completed');
+    expect(JSON.stringify(out.content)).toContain('hello-from-shell');
+    expect(sessionLog(sessionId).some((e) => e.type === 'mode_change' && e.mode === 'auto')).toBe(
+      true,
+    );
+    await expect(
+      agent.request(methods.agent.session.setMode, { sessionId, modeId: 'yolo' }),
+    ).rejects.toThrow(/no mode 'yolo'/);
+  });
+
+  it('in plan mode the proposed plan is a permission request; approving it switches the mode, sent as current_mode_update', async () => {
+    fake.script.push(
+      { toolCalls: [{ name: 'exit_plan_mode', args: { plan: '1. change one to two' } }] },
+      { text: 'Plan approved; carrying it out later.' },
+    );
+    const { proc, agent } = await start();
+    const sessionId = await newSession(agent);
+    await agent.request(methods.agent.session.setMode, { sessionId, modeId: 'plan' });
+    expect((await prompt(agent, sessionId, 'plan it')).stopReason).toBe('end_turn');
+    expect(proc.permissions[0]).toMatchObject({
+      toolCall: { title: 'Approve the plan' },
+      options: [{ optionId: 'approve' }, { optionId: 'reject' }],
+    });
+    expect(proc.of('current_mode_update').at(-1)).toMatchObject({ currentModeId: 'ask' });
+  });
+
+  it('session/cancel ends a turn mid-answer with stopReason cancelled, and the log says stopped', async () => {
+    fake.script.push({ text: 'Thinking about it', hang: true });
+    const { proc, agent } = await start();
+    const sessionId = await newSession(agent);
+    const turn = prompt(agent, sessionId, 'take your time');
+    await proc.until((u) => u.sessionUpdate === 'agent_message_chunk');
+    await agent.notify(methods.agent.session.cancel, { sessionId });
+    expect((await turn).stopReason).toBe('cancelled');
+    expect(sessionLog(sessionId).at(-1)).toMatchObject({ type: 'run_state', state: 'stopped' });
+  });
+
+  it('a pending permission request is withdrawn by session/cancel: the call is not run and the turn ends cancelled', async () => {
+    fake.script.push({ toolCalls: [EDIT] });
+    let asked!: () => void;
+    const wasAsked = new Promise<void>((r) => (asked = r));
+    const { agent } = await start({
+      // An editor that shows the card and waits for the user, who presses Stop instead.
+      permission: () => {
+        asked();
+        return new Promise(() => {});
+      },
+    });
+    const sessionId = await newSession(agent);
+    const turn = prompt(agent, sessionId, 'change one to two');
+    await wasAsked;
+    await agent.notify(methods.agent.session.cancel, { sessionId });
+    expect((await turn).stopReason).toBe('cancelled');
+    expect(readFileSync(join(project.dir, 'a.txt'), 'utf8')).toBe('one\n');
+    expect(sessionLog(sessionId).find((e) => e.type === 'approval_decision')).toMatchObject({
+      decision: 'deny',
+      by: 'policy',
+    });
+  });
+
+  it('session/load in a new process replays the conversation as updates: the user message, the tool call, the answer', async () => {
+    fake.script.push(
+      { toolCalls: [{ name: 'read_file', args: { path: 'a.txt' } }] },
+      { text: 'It says one.' },
+    );
+    const first = await start();
+    const sessionId = await newSession(first.agent);
+    await prompt(first.agent, sessionId, 'what is in a.txt?');
+    expect(await first.proc.close()).toBe(0);
+
+    const { proc, agent } = await start();
+    const loaded = await agent.request(methods.agent.session.load, {
+      sessionId,
+      cwd: project.dir,
+      mcpServers: [],
+    });
+    expect(loaded?.modes).toMatchObject({ currentModeId: 'ask' });
+    expect(proc.updates.map((u) => u.update.sessionUpdate)).toEqual(
+      expect.arrayContaining([
+        'user_message_chunk',
+        'tool_call',
+        'tool_call_update',
+        'agent_message_chunk',
+      ]),
+    );
+    expect(proc.of('user_message_chunk')[0]!.content).toEqual({
+      type: 'text',
+      text: 'what is in a.txt?',
+    });
+    expect(proc.of('agent_message_chunk').at(-1)!.content).toEqual({
+      type: 'text',
+      text: 'It says one.',
+    });
+    // Loaded, it takes prompts again, with the history in the model's context.
+    fake.script.push({ text: 'Still one.' });
+    await prompt(agent, sessionId, 'and now?');
+    expect(fake.requests.at(-1)!.transcript).toContain('what is in a.txt?');
+    const elsewhere = tempDir('mewbo-acp-other-');
+    try {
+      await expect(
+        agent.request(methods.agent.session.load, {
+          sessionId,
+          cwd: elsewhere.dir,
+          mcpServers: [],
+        }),
+      ).rejects.toThrow(/not .*: open it with that cwd/);
+    } finally {
+      elsewhere.cleanup();
+    }
+  });
+
+  it("the model's thinking streams as thought chunks, and a stop reason it gave is the turn's: max_tokens", async () => {
+    fake.script.push({
+      thinking: 'pondering the request',
+      text: 'cut off here',
+      stopReason: 'max_tokens',
+    });
+    const { proc, agent } = await start();
+    const sessionId = await newSession(agent);
+    expect((await prompt(agent, sessionId, 'write a lot')).stopReason).toBe('max_tokens');
+    expect(proc.of('agent_thought_chunk')[0]!.content).toEqual({
+      type: 'text',
+      text: 'pondering the request',
+    });
+  });
+
+  it("a prompt's embedded resource (an editor's unsaved buffer) and image reach the model", async () => {
+    fake.script.push({ text: 'I see it.' });
+    const { agent } = await start();
+    const sessionId = await newSession(agent);
+    await agent.request(methods.agent.session.prompt, {
+      sessionId,
+      prompt: [
+        { type: 'text', text: 'look at this' },
+        {
+          type: 'resource',
+          resource: {
+            uri: pathToFileURL(join(project.dir, 'a.txt')).href,
+            text: 'the unsaved buffer',
+            mimeType: 'text/plain',
+          },
+        },
+        { type: 'image', mimeType: 'image/png', data: makePng(2, 2).toString('base64') },
+      ],
+    });
+    expect(fake.requests[0]!.transcript).toContain('the unsaved buffer');
+    expect(JSON.stringify(fake.requests[0]!.body.messages)).toContain('"type":"image"');
+    const sent = sessionLog(sessionId).find((e) => e.type === 'user_message')!;
+    expect(sent.mentions).toEqual([{ path: 'a.txt', text: 'the unsaved buffer' }]);
+  });
+
+  it('bad input gets a JSON-RPC error naming what was wrong, and the process goes on answering', async () => {
+    const raw = rawAgent();
+    procs.push({ kill: () => raw.child.kill('SIGKILL') });
+    raw.request(1, 'initialize', { protocolVersion: 1 });
+    await raw.answer(1);
+    raw.write('{"jsonrpc": "2.0", "id": 2, "method": "session/new", "params": {');
+    expect(await raw.answer(null)).toMatchObject({ error: { code: -32700 } });
+    raw.request(3, 'session/fly', {});
+    expect(await raw.answer(3)).toMatchObject({ error: { code: -32601 } });
+    raw.request(4, 'session/prompt', {
+      sessionId: 's_unknown123',
+      prompt: [{ type: 'text', text: 'hi' }],
+    });
+    expect(await raw.answer(4)).toMatchObject({
+      error: { code: -32002, message: expect.stringContaining("no session 's_unknown123'") },
+    });
+    raw.request(5, 'session/new', { cwd: 'relative/dir', mcpServers: [] });
+    expect(await raw.answer(5)).toMatchObject({
+      error: { code: -32602, message: expect.stringContaining('absolute') },
+    });
+    raw.request(6, 'session/new', { cwd: home.dir, mcpServers: [] });
+    expect(await raw.answer(6)).toMatchObject({
+      error: { code: -32602, message: expect.stringContaining("app's own folder") },
+    });
+    raw.request(7, 'session/prompt', { sessionId: 42 });
+    expect(await raw.answer(7)).toMatchObject({ error: { code: -32602 } });
+    raw.request(8, 'session/new', { cwd: project.dir, mcpServers: [] });
+    const made = (await raw.answer(8)).result as { sessionId: string };
+    raw.request(9, 'session/prompt', {
+      sessionId: made.sessionId,
+      prompt: [{ type: 'audio', data: 'AAAA', mimeType: 'audio/wav' }],
+    });
+    expect(await raw.answer(9)).toMatchObject({
+      error: { code: -32602, message: expect.stringContaining('audio content is not supported') },
+    });
+    // Refused before anything was logged.
+    expect(sessionLog(made.sessionId).map((e) => e.type)).toEqual(['session_created']);
+    raw.child.stdin.end();
+    expect(await raw.exited).toBe(0);
+  });
+
+  it('an editor that vanishes mid-turn stops the run: the process exits 0 and the log ends stopped, nothing left open', async () => {
+    fake.script.push({ text: 'Working on it', hang: true });
+    const { proc, agent } = await start();
+    const sessionId = await newSession(agent);
+    void prompt(agent, sessionId, 'take your time').catch(() => {});
+    await proc.until((u) => u.sessionUpdate === 'agent_message_chunk');
+    expect(await proc.close()).toBe(0);
+    const log = sessionLog(sessionId);
+    expect(log.at(-1)).toMatchObject({ type: 'run_state', state: 'stopped' });
+    expect(log.find((e) => e.type === 'assistant_message')).toMatchObject({ stopped: true });
+  });
+});
