@@ -46,7 +46,9 @@ export class McpToolServer extends DisposableObject {
     this.tools = new Map(exposedTools(opts.tools, opts.mode).map((t) => [t.name, t]));
     this.server = new Server(
       { name: 'mewbo', version: opts.version },
-      { capabilities: { tools: {} } },
+      // logging: the client may set a level (logging/setLevel, answered by the SDK per session);
+      // a call that ends in an error says so as a warning too, for the client's log view.
+      { capabilities: { tools: {}, logging: {} } },
     );
     this.register(toDisposable(() => this.server.close()));
     this.server.setRequestHandler(ListToolsRequestSchema, async () => ({
@@ -65,7 +67,15 @@ export class McpToolServer extends DisposableObject {
           `Unknown tool: '${request.params.name}'; available: ${[...this.tools.keys()].join(', ')}`,
         );
       }
-      return result(await this.call(tool, request.params.arguments, extra.signal));
+      const payload = await this.call(tool, request.params.arguments, extra.signal);
+      if (isErrorPayload(payload))
+        await this.server
+          .sendLoggingMessage(
+            { level: 'warning', logger: 'mewbo', data: `${tool.name}: ${payload.message}` },
+            extra.sessionId,
+          )
+          .catch(() => {});
+      return result(payload);
     });
   }
 

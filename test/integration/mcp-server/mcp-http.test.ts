@@ -2,9 +2,16 @@ import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CallToolResultSchema, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolResultSchema,
+  ErrorCode,
+  LoggingMessageNotificationSchema,
+  McpError,
+  type LoggingMessageNotification,
+} from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeFixture, type Fixture } from '../../unit/tools/harness';
+import { waitFor } from '../mcp/harness';
 import {
   goodHeaders,
   httpRequest,
@@ -84,6 +91,26 @@ describe('mewbo mcp --http', () => {
     expect(
       (await client.callTool({ name: 'read_file', arguments: { path: 'a.txt' } })).isError,
     ).toBe(false);
+  });
+
+  it('logs: a client sets its level, and a call ending in an error is a warning, below the level nothing', async () => {
+    const { client } = await connect(await serve());
+    const logged: LoggingMessageNotification['params'][] = [];
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+      logged.push(n.params);
+    });
+    expect(client.getServerCapabilities()?.logging).toEqual({});
+    // Below the level first: the messages come in order, so were it sent it would come first.
+    await client.setLoggingLevel('error');
+    await client.callTool({ name: 'read_file', arguments: { path: 'quiet.txt' } });
+    await client.setLoggingLevel('warning');
+    await client.callTool({ name: 'read_file', arguments: { path: 'missing.txt' } });
+    await waitFor('the warning', () => logged.length > 0);
+    expect(logged[0]).toEqual({
+      level: 'warning',
+      logger: 'mewbo',
+      data: expect.stringMatching(/^read_file: .*missing\.txt/),
+    });
   });
 
   it('each client gets its own session; a terminated session is gone (404) while the other serves on', async () => {
