@@ -83,13 +83,14 @@ export class AcpWorld {
   }
 
   /** Sends `text` and waits for the run to settle (idle, stopped or failed). */
-  async turn(id: string, text: string) {
+  /** `timeoutMs`: a turn that is long by design (a flood of updates) on a loaded machine. */
+  async turn(id: string, text: string, timeoutMs?: number) {
     const before = (await this.h.events(id)).length;
     await this.h.invoke('sessions.send', { id, text, capabilities: ['approvals'] });
-    return this.settled(id, before);
+    return this.settled(id, before, timeoutMs);
   }
 
-  async settled(id: string, from = 0) {
+  async settled(id: string, from = 0, timeoutMs?: number) {
     const events = await this.h.waitFor(
       id,
       (es) =>
@@ -100,6 +101,7 @@ export class AcpWorld {
             ['idle', 'stopped', 'failed'].includes(e.state),
         ),
       'the run to settle',
+      timeoutMs,
     );
     return events.filter((e) => e.seq >= from);
   }
