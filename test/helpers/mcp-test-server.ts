@@ -276,6 +276,31 @@ function buildServer(): McpServer {
       return text('added');
     },
   );
+  server.registerTool(
+    'elicit',
+    {
+      description:
+        'Asks the client (elicitation/create) with a form (schema: its requestedSchema as JSON) or a page (url); returns the answer as JSON, or ERROR and the refusal',
+      inputSchema: {
+        message: z.string(),
+        schema: z.string().optional(),
+        url: z.string().optional(),
+      },
+    },
+    async ({ message, schema, url }) => {
+      try {
+        const answer = url
+          ? await server.server.elicitInput({ mode: 'url', message, url, elicitationId: 'e-1' })
+          : await server.server.elicitInput({
+              message,
+              requestedSchema: JSON.parse(schema ?? '{}'),
+            });
+        return text(JSON.stringify(answer));
+      } catch (err) {
+        return text(`ERROR ${(err as { code?: number }).code} ${(err as Error).message}`);
+      }
+    },
+  );
   // Roots list changes the client announced, for `roots_changes`.
   let rootsChanges = 0;
   server.server.setNotificationHandler(RootsListChangedNotificationSchema, async () => {

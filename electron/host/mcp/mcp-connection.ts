@@ -24,6 +24,7 @@ import { StderrTail } from './stderr-tail';
 import type { McpLaunch, McpServerSandbox } from './server-sandbox';
 import type { McpServerAuth, OpenAuthorization } from './oauth/server-auth';
 import { loginCommand, type SignInPolicy } from './sign-in-policy';
+import { ElicitationDesk, type ElicitationAsker } from './elicitation';
 
 /** The SDK, loaded with the first connection (sdk.ts). */
 type Sdk = typeof import('./sdk');
@@ -48,10 +49,15 @@ export interface McpConnectionOptions {
   roots?: () => readonly string[];
 }
 
-/** One call as the caller makes it: its abort (Stop) and where the server's progress goes. */
+/**
+ * One call as the caller makes it: its abort (Stop), where the server's progress goes, and who
+ * answers the server's elicitations meanwhile (absent: they are declined).
+ */
 export interface CallOptions {
   signal: AbortSignal;
   onProgress?: (progress: Progress) => void;
+  callId?: string;
+  elicit?: ElicitationAsker;
 }
 
 export type CallOutcome =
@@ -91,6 +97,8 @@ export class McpConnection implements Disposable {
   /** The last error written to the log view, so a state change does not repeat it. */
   private loggedError: string | null = null;
   private readonly changed = new Emitter<McpConnection>();
+  /** The server's elicitations, asked in the session of the call in flight. */
+  private readonly elicitations: ElicitationDesk;
   /** HTTP servers: their OAuth (created with the SDK, on the first attempt). */
   private auth: McpServerAuth | null = null;
   private signInShown: McpSignIn | null = null;
@@ -109,6 +117,15 @@ export class McpConnection implements Disposable {
     this.id = specKey(spec);
     this.limits = opts.limits ?? DEFAULT_MCP_LIMITS;
     if (spec.config.disabled) this.stateValue = 'disabled';
+    this.elicitations = new ElicitationDesk({
+      server: spec.name,
+      log: (line) => {
+        this.serverLog.line(line);
+        this.changed.fire(this);
+      },
+      notify: (line) => opts.signIn.notify(line),
+      browser: opts.signIn.browser,
+    });
   }
 
   /** A call's silence limit: the server's `call_timeout_s` when configured, else the default. */
@@ -211,8 +228,16 @@ export class McpConnection implements Disposable {
       : undefined;
     await this.refreshSignInShown();
     if (this.disposed) return;
-    const client = new Client(CLIENT_INFO, { capabilities: { roots: { listChanged: true } } });
+    const client = new Client(CLIENT_INFO, {
+      capabilities: { roots: { listChanged: true }, elicitation: { form: {}, url: {} } },
+    });
     client.setRequestHandler(sdk.ListRootsRequestSchema, async () => ({ roots: this.roots() }));
+    // Not setRequestHandler: the SDK would parse the request first (elicitation.ts says why).
+    client.fallbackRequestHandler = (request, extra) =>
+      this.elicitations.handle(request, extra.signal);
+    client.setNotificationHandler(sdk.ElicitationCompleteNotificationSchema, (n) =>
+      this.elicitations.completed(n.params.elicitationId),
+    );
     client.setNotificationHandler(sdk.LoggingMessageNotificationSchema, (n) =>
       this.serverLog.line(logLine(n.params)),
     );
@@ -494,12 +519,15 @@ export class McpConnection implements Disposable {
     try {
       // Aborting `signal` (Stop) makes the SDK send notifications/cancelled for this request. A
       // progress handler makes the SDK ask for progress; each notification resets the timeout.
-      const result = (await client.callTool({ name, arguments: args }, undefined, {
-        signal,
-        timeout: this.callTimeoutMs,
-        resetTimeoutOnProgress: true,
-        onprogress: (progress) => call.onProgress?.(progress),
-      })) as CallToolResult;
+      const eliciting = { callId: call.callId ?? '', asker: call.elicit, signal };
+      const result = (await this.elicitations.during(eliciting, () =>
+        client.callTool({ name, arguments: args }, undefined, {
+          signal,
+          timeout: this.callTimeoutMs,
+          resetTimeoutOnProgress: true,
+          onprogress: (progress) => call.onProgress?.(progress),
+        }),
+      )) as CallToolResult;
       return { ok: true, result };
     } catch (err) {
       if (this.auth?.needsSignIn(err)) {

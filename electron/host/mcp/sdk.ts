@@ -9,6 +9,7 @@ export {
   LoggingMessageNotificationSchema,
   ResourceListChangedNotificationSchema,
   PromptListChangedNotificationSchema,
+  ElicitationCompleteNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 export { openTransport } from './transport';
 export { McpServerAuth } from './oauth/server-auth';

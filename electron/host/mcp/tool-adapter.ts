@@ -39,6 +39,8 @@ function adaptTool(connection: McpConnection, tool: McpTool, name: string): AnyT
       const outcome = await connection.callTool(tool.name, args as Record<string, unknown>, {
         signal: ctx.signal,
         onProgress: ctx.progress,
+        callId: ctx.callId,
+        elicit: ctx.services.elicitation,
       });
       if (!outcome.ok)
         return errorPayload(outcome.code, outcome.message, { server, tool: tool.name });

@@ -6,6 +6,7 @@ import type { ReadState } from './read-state';
 import type { LspApi } from '../lsp/lazy-lsp';
 import type { DeviceHub } from '../devices/device-hub';
 import type { PanelLookup, QuestionBroker } from '../agent/interaction';
+import type { ElicitationAsker } from '../mcp/elicitation';
 import type { ShellService } from '../shells/shell-service';
 import type { ProjectSwitcher } from '../projects/project-switcher';
 import type { RulesService } from '../rules/rules-service';
@@ -21,6 +22,8 @@ export interface ToolServices {
   devices?: DeviceHub;
   /** ask_user_question: puts questions to the user of the running session (absent when headless). */
   questions?: QuestionBroker;
+  /** MCP tools: who answers their server's elicitations (absent when headless: they are declined). */
+  elicitation?: ElicitationAsker;
   /** present_ui: the panels presented earlier in the session (ui_id replace, container edits). */
   panels?: PanelLookup;
   /** aider_shell_tool and shell_session_tool: the host's shells (one manager per session) and the sandbox. */
