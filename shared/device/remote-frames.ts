@@ -1,5 +1,6 @@
 // zod/mini, like frames.ts: the phone page bundles these schemas.
 import * as z from 'zod/mini';
+import { ELICIT_MAX_TEXT_CHARS, elicitFormSchema } from '../mcp/elicitation-form';
 
 // The remote frames of the device protocol, version 1 (PROTOCOL.md "Remote frames"): what a
 // phone with the remote right may ask (sessions, waiting items, decide, answer, read, a short
@@ -63,6 +64,25 @@ export const remoteAnswerRequest = z.object({
     .check(z.minLength(1), z.maxLength(16)),
   notes: z.optional(z.string().check(z.maxLength(MAX_REMOTE_ANSWER_CHARS))),
 });
+/** An MCP server's elicitation answered from the phone (the host checks the content again). */
+export const remoteElicitRequest = z.object({
+  type: z.literal('remote_elicit'),
+  ...base,
+  session_id: ref,
+  elicitation_id: ref,
+  action: z.enum(['accept', 'decline', 'cancel']),
+  content: z.optional(
+    z.record(
+      z.string().check(z.maxLength(128)),
+      z.union([
+        z.string().check(z.maxLength(ELICIT_MAX_TEXT_CHARS)),
+        z.number(),
+        z.boolean(),
+        z.array(z.string().check(z.maxLength(ELICIT_MAX_TEXT_CHARS))),
+      ]),
+    ),
+  ),
+});
 export const remoteReadRequest = z.object({
   type: z.literal('remote_read'),
   ...base,
@@ -88,6 +108,7 @@ export const remoteRequestSchema = z.discriminatedUnion('type', [
   remotePendingRequest,
   remoteDecideRequest,
   remoteAnswerRequest,
+  remoteElicitRequest,
   remoteReadRequest,
   remoteMessageRequest,
 ]);
@@ -99,6 +120,7 @@ export const REMOTE_REQUEST_TYPES = [
   'remote_pending',
   'remote_decide',
   'remote_answer',
+  'remote_elicit',
   'remote_read',
   'remote_message',
 ] as const;
@@ -107,6 +129,7 @@ export const REMOTE_REQUEST_TYPES = [
 export const REMOTE_ACTION_TYPES: readonly string[] = [
   'remote_decide',
   'remote_answer',
+  'remote_elicit',
   'remote_message',
 ];
 
@@ -175,12 +198,36 @@ export const remoteQuestionItem = z.object({
   notes_placeholder: z.nullable(z.string()),
   asked_at: z.number(),
 });
+/** An MCP server asks (elicitation): its form, or the page it asks to open (url mode). */
+export const remoteElicitationItem = z.object({
+  kind: z.literal('elicitation'),
+  session_id: z.string(),
+  session_title: z.string(),
+  elicitation_id: z.string(),
+  server: z.string(),
+  message: z.string(),
+  mode: z.enum(['form', 'url']),
+  form: z.optional(elicitFormSchema),
+  url: z.optional(z.string()),
+  asked_at: z.number(),
+});
 export const remoteItemSchema = z.discriminatedUnion('kind', [
   remoteApprovalItem,
   remoteQuestionItem,
+  remoteElicitationItem,
 ]);
 export type RemoteItem = z.infer<typeof remoteItemSchema>;
 export type RemoteApprovalItem = z.infer<typeof remoteApprovalItem>;
+export type RemoteElicitationItem = z.infer<typeof remoteElicitationItem>;
+
+/** The id a waiting item is decided by (and announced under). */
+export function remoteItemId(item: RemoteItem): string {
+  return item.kind === 'approval'
+    ? item.approval_id
+    : item.kind === 'question'
+      ? item.question_id
+      : item.elicitation_id;
+}
 
 export const remoteMessageItem = z.object({
   seq: z.number(),
@@ -233,7 +280,7 @@ export const remoteHostFrameSchema = z.discriminatedUnion('type', [
     v: z.number(),
     session_id: z.string(),
     session_title: z.string(),
-    kind: z.enum(['approval', 'question']),
+    kind: z.enum(['approval', 'question', 'elicitation']),
     item_id: z.string(),
     title: z.string(),
     body: z.string(),

@@ -332,6 +332,60 @@ export function checkValue(field: ElicitField, value: unknown): string | null {
   }
 }
 
+/** How a text or number field is typed in: the HTML input's type, and an example to show. */
+export function inputKind(field: ElicitField): { type: string; placeholder?: string } {
+  if (field.kind === 'number') return { type: 'number' };
+  if (field.kind !== 'text') return { type: 'text' };
+  switch (field.format) {
+    case 'email':
+      return { type: 'email' };
+    case 'uri':
+      return { type: 'url' };
+    case 'date':
+      return { type: 'date' };
+    case 'date-time':
+      return { type: 'text', placeholder: '2026-12-05T09:30:00Z' };
+    default:
+      return { type: 'text' };
+  }
+}
+
+/** What a form's input holds: text as typed (numbers too), a checkbox, the options ticked. */
+export type ElicitInput = string | boolean | string[];
+
+/** What a field's input starts with: its default, else empty. */
+export function initialInput(field: ElicitField): ElicitInput {
+  switch (field.kind) {
+    case 'boolean':
+      return field.default ?? false;
+    case 'choices':
+      return field.default ?? [];
+    case 'number':
+      return field.default === undefined ? '' : String(field.default);
+    default:
+      return field.default ?? '';
+  }
+}
+
+/**
+ * The value the server gets for what was entered (none: left empty), or what is wrong with it,
+ * worded to follow the field's title. The desktop card and the phone card read inputs with this.
+ */
+export function readInput(
+  field: ElicitField,
+  input: ElicitInput,
+): { value?: ElicitValue; error?: string } {
+  if (input === '') return field.required ? { error: 'is required' } : {};
+  const value =
+    field.kind === 'number' && typeof input === 'string'
+      ? input.trim()
+        ? Number(input)
+        : NaN
+      : input;
+  const bad = checkValue(field, value);
+  return bad ? { error: bad } : { value };
+}
+
 /**
  * What is wrong with an accepted form's content (null when it fits the form): every required
  * field given, no field the form does not have, each value fitting its field.

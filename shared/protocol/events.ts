@@ -2,6 +2,9 @@ import { z } from 'zod';
 import { sessionWorktreeSchema } from './session-worktree';
 import { permissionModeWire } from './common';
 import { pastedTextSchema } from '../attachments/pasted-text';
+import { elicitFormSchema } from '../mcp/elicitation-form';
+
+const elicitValueSchema = z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]);
 
 // A session is an append-only log of these events. Each carries `seq` (0-based position in the
 // log, the replay cursor) and `ts` (ms since epoch), assigned by the store when it is appended.
@@ -165,6 +168,33 @@ export const sessionEventBodySchema = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('question_expired'), question_id: z.string() }),
   z.object({ type: z.literal('question_superseded'), question_id: z.string() }),
+  /**
+   * An MCP server asks the user during one of its tool calls (elicitation/create): a form of typed
+   * fields, or a page to open (url mode: shown by its host, opened only once the user agrees).
+   */
+  z.object({
+    type: z.literal('elicitation'),
+    elicitation_id: z.string(),
+    call_id: z.string(),
+    /** The server's name: the one asking. */
+    server: z.string(),
+    message: z.string(),
+    mode: z.enum(['form', 'url']),
+    form: z.optional(elicitFormSchema),
+    url: z.string().optional(),
+  }),
+  /**
+   * The answer the server got: accept (with the form's content), decline, or cancel (the user
+   * dismissed it, or Stop, a new message, the server withdrew, the app restarted: `reason`).
+   */
+  z.object({
+    type: z.literal('elicitation_answer'),
+    elicitation_id: z.string(),
+    action: z.enum(['accept', 'decline', 'cancel']),
+    content: z.record(z.string(), elicitValueSchema).optional(),
+    reason: z.string().optional(),
+    via: remoteVia.optional(),
+  }),
   z.object({
     type: z.literal('panel'),
     ui_id: z.string(),

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Locator, Page } from '@playwright/test';
 import { test, expect, APP_FILES, PORT_EDIT, PORT_QUESTION } from './agent-fixtures';
 import { SCREENSHOTS } from './fixtures';
+import { expectRing, tabTo } from './keyboard';
 
 // #17.7: a whole working session with the keyboard alone (no click, no programmatic focus):
 // open a project from the picker, start a session, approve an edit, look at a console, answer a
@@ -13,34 +13,6 @@ const DEV = 'for i in 1 2 3 4 5 6; do echo "serving on port 4173 ($i)"; sleep 0.
 test.use({
   files: { ...APP_FILES, 'dev.sh': DEV },
 });
-
-/** Whether `target` (any of its elements) holds the keyboard focus. */
-const focused = (target: Locator) =>
-  target.evaluateAll((els) => els.some((el) => el === document.activeElement));
-
-/** Presses Tab (or Shift+Tab) until `target` has focus: it is in the tab order, and reached. */
-async function tabTo(app: Page, target: Locator, back = false): Promise<void> {
-  await expect(target.first()).toBeVisible();
-  for (let i = 0; i < 80; i++) {
-    if (await focused(target)) return expectRing(app);
-    await app.keyboard.press(back ? 'Shift+Tab' : 'Tab');
-  }
-  throw new Error(`Tab never reached ${String(target)}`);
-}
-
-/** The focused element is not <body>, and it shows a focus ring (outline or box shadow). */
-async function expectRing(app: Page): Promise<void> {
-  const seen = await app.evaluate(() => {
-    const el = document.activeElement as HTMLElement | null;
-    if (!el || el === document.body) return 'focus fell to <body>';
-    const s = getComputedStyle(el);
-    const ring =
-      (s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) > 0) || s.boxShadow !== 'none';
-    if (!el.matches(':focus-visible')) return `no :focus-visible on ${el.outerHTML.slice(0, 80)}`;
-    return ring ? 'ring' : `no ring on ${el.outerHTML.slice(0, 80)}`;
-  });
-  expect(seen).toBe('ring');
-}
 
 test('a whole session by keyboard alone, with focus always visible', async ({
   app,

@@ -1,4 +1,4 @@
-import { devices, expect as baseExpect, test, type Page } from '@playwright/test';
+import { devices, expect as baseExpect, test as base, type Page } from '@playwright/test';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -8,6 +8,8 @@ import type { CommandName, RequestOf, ResponseOf } from '../../shared/protocol/c
 import type { SessionEvent } from '../../shared/protocol/events';
 import { FakeOpenAi } from '../helpers/fake-openai';
 import { tempDir } from '../helpers/temp';
+import { buildMcpTestServer } from '../helpers/mcp-test-server-build';
+import { BILLING_FORM } from '../helpers/elicitation-forms';
 
 // Nine engineers share two cores: an outcome may take longer than the default 5 s to show.
 const expect = baseExpect.configure({ timeout: 15_000 });
@@ -22,6 +24,9 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const SCREENSHOTS = join(root, 'test-results', 'screenshots');
 const CLIENT: ClientContext = { clientId: 'phone-e2e', transport: 'local' };
 const PHONE = { width: 360, height: 740 };
+
+/** `billing`: a real MCP server whose `elicit` tool asks the user mid-call, for the tests that use it. */
+const test = base.extend<{ billing: boolean }>({ billing: [false, { option: true }] });
 
 test.use({
   viewport: PHONE,
@@ -42,7 +47,7 @@ let fake: FakeOpenAi;
 let projectDir: string;
 const cleanups: (() => void | Promise<void>)[] = [];
 
-test.beforeEach(async () => {
+test.beforeEach(async ({ billing }) => {
   const home = tempDir('mewbo-phone-remote-home-');
   const project = tempDir('mewbo-phone-remote-proj-');
   const dist = tempDir('mewbo-phone-remote-dist-');
@@ -60,6 +65,13 @@ test.beforeEach(async () => {
       projects: { api: { path: project.dir } },
       permission_mode: 'ask',
       devices: { host: '127.0.0.1' },
+      ...(billing
+        ? {
+            mcpServers: {
+              billing: { command: process.execPath, args: [await buildMcpTestServer()] },
+            },
+          }
+        : {}),
     }),
   );
   host = await Host.create({
@@ -279,6 +291,56 @@ async function shoot(page: Page, name: string): Promise<void> {
   }
   await page.emulateMedia({ colorScheme: 'light' });
 }
+
+test.describe('with an MCP server', () => {
+  test.use({ billing: true });
+  test("an MCP server's form is answered on the phone: its typed fields, checked there and on the desktop", async ({
+    page,
+  }) => {
+    const deviceId = await pair(page, true);
+    fake.script.push(
+      {
+        toolCalls: [
+          {
+            name: 'mcp__billing__elicit',
+            args: { message: 'Where should the invoice go?', schema: JSON.stringify(BILLING_FORM) },
+          },
+        ],
+      },
+      { text: 'Billing is set up.' },
+    );
+    const id = (await invoke('sessions.create', { project: 'api' })).session.id;
+    await invoke('sessions.send', {
+      id,
+      text: 'set up billing',
+      capabilities: ['generative_ui', 'ask_user', 'approvals'],
+    });
+    const card = page.getByRole('article', { name: 'billing asks: Where should the invoice go?' });
+    await expect(card).toBeVisible();
+    await expect(card.getByRole('spinbutton', { name: 'Seats' })).toHaveValue('2');
+    await card.getByRole('textbox', { name: 'Invoice email' }).fill('not an address');
+    await card.getByLabel('Business').check();
+    await shoot(page, 'phone-remote-elicitation');
+    await card.getByRole('button', { name: 'Submit' }).tap();
+    await expect(card.locator('.item-status')).toHaveText(
+      'Invoice email must be an email address (name@example.com)',
+    );
+    await card.getByRole('textbox', { name: 'Invoice email' }).fill('ann@example.com');
+    await card.getByRole('button', { name: 'Submit' }).tap();
+    await expect(card.locator('.item-status')).toHaveText('Sent to the server.');
+    await expect
+      .poll(async () => (await events(id)).find((e) => e.type === 'elicitation_answer'))
+      .toMatchObject({
+        action: 'accept',
+        content: { email: 'ann@example.com', seats: 2, plan: 'business', paper: false },
+        via: { device_id: deviceId, device_name: 'Pixel in the garden' },
+      });
+    await expect
+      .poll(async () => JSON.stringify((await events(id)).filter((e) => e.type === 'tool_result')))
+      .toContain('ann@example.com');
+    await expect(card).toHaveCount(0);
+  });
+});
 
 test('when a session starts waiting and no desktop window is focused, the phone shows a notification and vibrates', async ({
   page,

@@ -286,6 +286,8 @@ function buildServer(): McpServer {
         schema: z.string().optional(),
         url: z.string().optional(),
       },
+      // It only asks: no approval before it (a phone test runs in ask mode).
+      annotations: { readOnlyHint: true },
     },
     async ({ message, schema, url }) => {
       try {

@@ -43,6 +43,7 @@ import {
 import { repairOnOpen } from './settle-dangling';
 import { closeOrphanedConnectionApprovals } from './network-approval';
 import { LooseWaits } from './loose-waits';
+import { closeOrphanedElicitations } from './elicitation-broker';
 import { RunAborted } from './stop-reason';
 import { Waiters } from './waiters';
 import { promptHooks } from '../hooks/session-hooks';
@@ -139,7 +140,12 @@ export class AgentService implements SessionRunner, Disposable {
     let st = this.states.get(session.id);
     if (!st) {
       st = {
-        waits: { approvals: new Waiters(), questions: new Waiters(), plans: new Waiters() },
+        waits: {
+          approvals: new Waiters(),
+          questions: new Waiters(),
+          plans: new Waiters(),
+          elicitations: new Waiters(),
+        },
         readStates: new Map(),
         capabilities: [],
         headless: false,
@@ -179,6 +185,7 @@ export class AgentService implements SessionRunner, Disposable {
     if (this.runs.has(session.id)) return;
     await repairOnOpen(session);
     await closeOrphanedConnectionApprovals(session);
+    await closeOrphanedElicitations(session);
     const last = lastRunState(session.events());
     if (last && (last.state === 'running' || last.state === 'waiting')) {
       const events = session.events();

@@ -9,6 +9,7 @@ import { ReadState } from '../tools/read-state';
 import type { ToolServices } from '../tools/services';
 import { LoopState } from './loop-state';
 import { createQuestionBroker } from './question-broker';
+import { createElicitationBroker } from './elicitation-broker';
 import type { RunContext, SessionWaits, ToolSource } from './run-context';
 import { latestPanel } from './session-state';
 
@@ -114,6 +115,7 @@ export async function createRunContext(i: CreateRunContextInput): Promise<RunCon
   const append = (e: SessionEventBody) => session.append(e).then(() => undefined);
   const beginWait = runWaits(run, append);
   const broker = createQuestionBroker(session, st.waits.questions, beginWait);
+  const elicitation = createElicitationBroker(session, st.waits.elicitations, beginWait);
   const panels = {
     latest(uiId: string) {
       const e = latestPanel(session.events(), uiId);
@@ -140,6 +142,8 @@ export async function createRunContext(i: CreateRunContextInput): Promise<RunCon
           readState: readStateFor(st, agentId),
           panels,
           ...(agentId === 'root' && !st.headless ? { questions: broker } : {}),
+          // An MCP server asks the user whichever agent made its call; a headless run declines.
+          ...(!st.headless ? { elicitation } : {}),
         };
         services.set(agentId, s);
       }

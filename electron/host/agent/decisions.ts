@@ -7,14 +7,18 @@ import type { SessionManager } from '../sessions/session-manager';
 import type { QuestionAnswer } from './interaction';
 import { checkAnswer } from './question-format';
 import { isConnectionApproval } from './network-approval';
+import { checkContent } from '../../../shared/mcp/elicitation-form';
+import type { ElicitationAnswer } from '../mcp/elicitation';
 import type { RulesService } from '../rules/rules-service';
 import type { RuleScope } from '../rules/settings-sources';
 import type { SessionWaits } from './run-context';
 import {
   findApproval,
+  findElicitation,
   findPlan,
   findQuestion,
   modeBeforePlan,
+  openElicitations,
   openQuestions,
   pendingApprovals,
   pendingPlans,
@@ -44,6 +48,8 @@ export interface PendingView {
   approvals: SessionEventOf<'approval_request'>[];
   questions: SessionEventOf<'question'>[];
   plans: SessionEventOf<'plan'>[];
+  /** MCP elicitations whose server still waits (a card the user can answer). */
+  elicitations: SessionEventOf<'elicitation'>[];
 }
 
 export class AgentDecisions {
@@ -82,6 +88,7 @@ export class AgentDecisions {
       approvals: pendingApprovals(events),
       questions: openQuestions(events),
       plans: pendingPlans(events),
+      elicitations: openElicitations(events),
     };
   }
 
@@ -119,6 +126,48 @@ export class AgentDecisions {
         return { delivery: 'late' as const };
       },
     );
+  }
+
+  /**
+   * The user's answer to an MCP server's elicitation. An accepted form is checked against its
+   * schema here too (a client may be wrong or hostile); only a server still waiting is answered.
+   */
+  async answerElicitation(
+    sessionId: string,
+    elicitationId: string,
+    answer: ElicitationAnswer,
+    via?: RemoteVia,
+  ): Promise<void> {
+    const { session, waits } = await this.open(sessionId);
+    const { elicitation, answer: prior } = findElicitation(session.events(), elicitationId);
+    if (!elicitation)
+      throw new HostError('not_found', `no elicitation '${elicitationId}' in session ${sessionId}`);
+    const already = () =>
+      new HostError('already_answered', `MCP server '${elicitation.server}' was already answered`);
+    if (prior) throw already();
+    let given: ElicitationAnswer = { action: answer.action } as ElicitationAnswer;
+    if (answer.action === 'accept' && elicitation.form) {
+      const content = answer.content ?? {};
+      const bad = checkContent(elicitation.form, content);
+      if (bad) throw new HostError('invalid_answer', bad);
+      given = { action: 'accept', content };
+    }
+    if (!waits.elicitations.has(elicitationId))
+      throw new HostError(
+        'not_found',
+        `MCP server '${elicitation.server}' no longer waits for this answer`,
+      );
+    await this.once(`${sessionId}:e:${elicitationId}`, already, async () => {
+      // As for answers: resolved first, logged before the server hears it (a microtask later).
+      waits.elicitations.resolve(elicitationId, given);
+      await session.append({
+        type: 'elicitation_answer',
+        elicitation_id: elicitationId,
+        action: given.action,
+        ...(given.action === 'accept' && given.content ? { content: given.content } : {}),
+        ...(via ? { via } : {}),
+      });
+    });
   }
 
   async decideApproval(
@@ -238,6 +287,15 @@ export class AgentDecisions {
     for (const id of st.waits.questions.ids()) {
       await session.append({ type: 'question_superseded', question_id: id });
       st.waits.questions.resolve(id, { status: 'superseded' });
+    }
+    for (const id of st.waits.elicitations.ids()) {
+      await session.append({
+        type: 'elicitation_answer',
+        elicitation_id: id,
+        action: 'cancel',
+        reason: NEW_MESSAGE,
+      });
+      st.waits.elicitations.resolve(id, { action: 'cancel' });
     }
     for (const id of st.waits.approvals.ids()) {
       await session.append({

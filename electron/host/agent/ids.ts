@@ -6,6 +6,8 @@ const hex = (bytes: number) => randomBytes(bytes).toString('hex');
 
 export const newQuestionId = () => `q_${hex(6)}`;
 export const newApprovalId = () => `a_${hex(6)}`;
+/** An MCP server's question (elicitation/create) as the session knows it. */
+export const newElicitationId = () => `el_${hex(6)}`;
 export const newPlanId = () => `plan_${hex(6)}`;
 export const newSubagentId = () => `sub_${hex(4)}`;
 /** present_ui panels: `gui-` and 8 hex digits (seed). */

@@ -8,6 +8,7 @@ import type { ToolServices } from '../tools/services';
 import type { QuestionAnswer } from './interaction';
 import type { LoopState } from './loop-state';
 import type { Waiters } from './waiters';
+import type { ElicitationAnswer } from '../mcp/elicitation';
 
 // Everything one run shares between its root agent and its sub-agents: the session, the model,
 // the signal, how the client can interact, the host's services, and the waits on the user.
@@ -25,6 +26,8 @@ export interface SessionWaits {
   approvals: Waiters<ApprovalVerdict>;
   questions: Waiters<QuestionVerdict>;
   plans: Waiters<PlanVerdict>;
+  /** MCP servers' elicitations, resolved with what the server is answered. */
+  elicitations: Waiters<ElicitationAnswer>;
 }
 
 export interface AgentSpec {

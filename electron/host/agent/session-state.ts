@@ -87,6 +87,29 @@ export function openQuestions(events: readonly SessionEvent[]): SessionEventOf<'
   );
 }
 
+/** MCP elicitations nobody answered yet (their server still waits, unless the host restarted). */
+export function openElicitations(events: readonly SessionEvent[]): SessionEventOf<'elicitation'>[] {
+  const answered = new Set(
+    events.filter((e) => e.type === 'elicitation_answer').map((e) => e.elicitation_id),
+  );
+  return events.filter(
+    (e): e is SessionEventOf<'elicitation'> =>
+      e.type === 'elicitation' && !answered.has(e.elicitation_id),
+  );
+}
+
+export function findElicitation(events: readonly SessionEvent[], elicitationId: string) {
+  const elicitation = events.find(
+    (e): e is SessionEventOf<'elicitation'> =>
+      e.type === 'elicitation' && e.elicitation_id === elicitationId,
+  );
+  const answer = events.find(
+    (e): e is SessionEventOf<'elicitation_answer'> =>
+      e.type === 'elicitation_answer' && e.elicitation_id === elicitationId,
+  );
+  return { elicitation, answer };
+}
+
 export function findPlan(events: readonly SessionEvent[], planId: string) {
   const plan = events.find(
     (e): e is SessionEventOf<'plan'> => e.type === 'plan' && e.plan_id === planId,

@@ -13,6 +13,7 @@ import type { RemoteVia, SessionEvent, SessionEventOf } from '../../../shared/pr
 import type { SessionSummary } from '../../../shared/protocol/session-summary';
 import type { AgentDecisions } from '../agent/decisions';
 import { findApproval } from '../agent/session-state';
+import type { ElicitContent } from '../../../shared/mcp/elicitation-form';
 import { DisposableObject } from '../lifecycle/disposable';
 import { Emitter, type Event } from '../lifecycle/emitter';
 import { HostError } from '../rpc/host-error';
@@ -60,6 +61,13 @@ export interface RemoteAnswer {
   notes?: string;
 }
 
+export interface RemoteElicit {
+  session_id: string;
+  elicitation_id: string;
+  action: 'accept' | 'decline' | 'cancel';
+  content?: ElicitContent;
+}
+
 export interface RemoteConversation {
   state: RemoteSessionState;
   more: boolean;
@@ -79,6 +87,7 @@ export interface RemoteBackend {
   pending(sessionId?: string): Promise<RemoteItem[]>;
   decide(d: RemoteDecision, via: RemoteVia, allowed?: StillAllowed): Promise<void>;
   answer(a: RemoteAnswer, via: RemoteVia, allowed?: StillAllowed): Promise<void>;
+  elicit(e: RemoteElicit, via: RemoteVia, allowed?: StillAllowed): Promise<void>;
   read(sessionId: string, limit: number, beforeSeq?: number): Promise<RemoteConversation>;
   message(
     sessionId: string,
@@ -108,6 +117,8 @@ const VISIBLE = new Set<SessionEvent['type']>([
   'question_answer',
   'question_expired',
   'question_superseded',
+  'elicitation',
+  'elicitation_answer',
   'user_message',
   'assistant_message',
   'session_renamed',
@@ -145,6 +156,7 @@ export class SessionsRemoteBackend extends DisposableObject implements RemoteBac
             if (
               e.type === 'approval_request' ||
               e.type === 'question' ||
+              e.type === 'elicitation' ||
               (e.type === 'run_state' && e.state === 'waiting')
             )
               this.waiting.fire(s.id);
@@ -226,6 +238,21 @@ export class SessionsRemoteBackend extends DisposableObject implements RemoteBac
     );
   }
 
+  async elicit(e: RemoteElicit, via: RemoteVia, allowed?: StillAllowed): Promise<void> {
+    await this.session(e.session_id);
+    checkAllowed(allowed);
+    await this.mapped(() =>
+      this.opts.decisions.answerElicitation(
+        e.session_id,
+        e.elicitation_id,
+        e.action === 'accept'
+          ? { action: 'accept', ...(e.content ? { content: e.content } : {}) }
+          : { action: e.action },
+        via,
+      ),
+    );
+  }
+
   async read(sessionId: string, limit: number, beforeSeq?: number): Promise<RemoteConversation> {
     const session = await this.session(sessionId);
     const events = session.events(0, beforeSeq);
@@ -290,6 +317,18 @@ export class SessionsRemoteBackend extends DisposableObject implements RemoteBac
           notes_placeholder: q.notes_placeholder ?? null,
           asked_at: q.ts,
         })),
+      ...view.elicitations.map((e): RemoteItem => ({
+        kind: 'elicitation',
+        session_id: session.id,
+        session_title: session.meta.title,
+        elicitation_id: e.elicitation_id,
+        server: e.server,
+        message: e.message,
+        mode: e.mode,
+        ...(e.form ? { form: e.form } : {}),
+        ...(e.url ? { url: e.url } : {}),
+        asked_at: e.ts,
+      })),
     ];
   }
 

@@ -3,6 +3,7 @@ import {
   MAX_REMOTE_DETAIL_CHARS,
   REMOTE_ACTION_TYPES,
   REMOTE_VERSIONS,
+  remoteItemId,
   remoteRequestSchema,
   type RemoteErrorCode,
   type RemoteHostFrame,
@@ -172,6 +173,18 @@ export class RemoteDesk extends DisposableObject {
           sender.stillRemote,
         );
         return { type: 'remote_done', ...head };
+      case 'remote_elicit':
+        await backend.elicit(
+          {
+            session_id: req.session_id,
+            elicitation_id: req.elicitation_id,
+            action: req.action,
+            ...(req.content !== undefined ? { content: req.content } : {}),
+          },
+          via,
+          sender.stillRemote,
+        );
+        return { type: 'remote_done', ...head };
       case 'remote_read': {
         const read = await backend.read(
           req.session_id,
@@ -224,7 +237,8 @@ export class RemoteDesk extends DisposableObject {
       return;
     }
     for (const item of items) {
-      const key = `${item.session_id}:${item.kind === 'approval' ? item.approval_id : item.question_id}`;
+      const id = remoteItemId(item);
+      const key = `${item.session_id}:${id}`;
       if (this.notified.has(key)) continue;
       this.notified.add(key);
       if (this.notified.size > MAX_NOTIFIED) {
@@ -238,13 +252,19 @@ export class RemoteDesk extends DisposableObject {
         session_id: item.session_id,
         session_title: item.session_title,
         kind: item.kind,
-        item_id: item.kind === 'approval' ? item.approval_id : item.question_id,
+        item_id: id,
         title:
-          item.kind === 'approval' ? 'Mewbo needs your approval' : 'Mewbo has a question for you',
-        body:
           item.kind === 'approval'
-            ? item.summary.slice(0, 200)
-            : (item.questions[0]?.question ?? '').slice(0, 200),
+            ? 'Mewbo needs your approval'
+            : item.kind === 'question'
+              ? 'Mewbo has a question for you'
+              : `MCP server ${item.server} asks you`,
+        body: (item.kind === 'approval'
+          ? item.summary
+          : item.kind === 'question'
+            ? (item.questions[0]?.question ?? '')
+            : item.message
+        ).slice(0, 200),
       };
       for (const conn of this.targets()) conn.send(frame);
     }

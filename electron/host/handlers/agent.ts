@@ -6,6 +6,7 @@ import type { HandlerMap } from '../rpc/router';
 type AgentHandlers = Pick<
   HandlerMap,
   | 'agent.answerQuestion'
+  | 'agent.answerElicitation'
   | 'agent.decideApproval'
   | 'agent.decidePlan'
   | 'agent.pending'
@@ -25,6 +26,13 @@ export function agentHandlers(decisions: AgentDecisions, models: ModelSettings):
         { answers: req.answers, ...(req.notes !== undefined ? { notes: req.notes } : {}) },
         req.capabilities,
       ),
+    'agent.answerElicitation': async (req) => {
+      await decisions.answerElicitation(req.id, req.elicitation_id, {
+        action: req.action,
+        ...(req.content !== undefined ? { content: req.content } : {}),
+      });
+      return { ok: true as const };
+    },
     'agent.decideApproval': async (req) => {
       await decisions.decideApproval(
         req.id,

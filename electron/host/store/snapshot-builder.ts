@@ -14,7 +14,11 @@ export class SnapshotBuilder {
   private mode: SessionSnapshot['mode'] = null;
   private todos: SessionSnapshot['todos'] = null;
   private runState: SessionSnapshot['run_state'] = 'idle';
-  private readonly questions = new Map<string, SessionEventOf<'question'>>();
+  /** Open ask_user questions and MCP elicitations, by id: their cards are drawn however old. */
+  private readonly questions = new Map<
+    string,
+    SessionEventOf<'question'> | SessionEventOf<'elicitation'>
+  >();
   private readonly shells = new Map<string, SnapshotShell>();
 
   static from(snapshot: SessionSnapshot): SnapshotBuilder {
@@ -28,6 +32,7 @@ export class SnapshotBuilder {
     b.runState = snapshot.run_state;
     for (const q of snapshot.open_questions)
       if (q.type === 'question') b.questions.set(q.question_id, q);
+      else if (q.type === 'elicitation') b.questions.set(q.elicitation_id, q);
     for (const s of snapshot.shells) b.shells.set(s.shell_id, s);
     return b;
   }
@@ -78,6 +83,12 @@ export class SnapshotBuilder {
       case 'question_expired':
       case 'question_superseded':
         this.questions.delete(e.question_id);
+        break;
+      case 'elicitation':
+        this.questions.set(e.elicitation_id, e);
+        break;
+      case 'elicitation_answer':
+        this.questions.delete(e.elicitation_id);
         break;
       case 'shell_started':
         this.shells.set(e.shell_id, {
@@ -134,6 +145,8 @@ export const SNAPSHOT_TYPES: ReadonlySet<string> = new Set([
   'question_answer',
   'question_expired',
   'question_superseded',
+  'elicitation',
+  'elicitation_answer',
   'shell_started',
   'shell_exited',
 ]);

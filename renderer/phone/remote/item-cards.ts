@@ -1,14 +1,29 @@
-import type { RemoteApprovalItem, RemoteItem } from '../../../shared/device/remote-frames';
+import type {
+  RemoteApprovalItem,
+  RemoteElicitationItem,
+  RemoteItem,
+} from '../../../shared/device/remote-frames';
+import {
+  initialInput,
+  inputKind,
+  readInput,
+  type ElicitContent,
+  type ElicitField,
+  type ElicitInput,
+} from '../../../shared/mcp/elicitation-form';
 import { hashMatches } from './approval-hash';
 import { el } from '../dom';
 
-// One waiting item as a card: an approval with its whole command or diff and Approve / Deny, or a
-// question with its options and Answer. Everything the desktop sent is shown as text (never
+// One waiting item as a card: an approval with its whole command or diff and Approve / Deny, a
+// question with its options and Answer, or an MCP server's elicitation (its form's typed fields,
+// checked with the host's own rules, or the host of the page it asks to open) with Submit or Open
+// page, Decline and Cancel. Everything the desktop sent is shown as text (never
 // HTML). The card reports the person's decision through `act`, which says how it went.
 
 export type CardAction =
   | { kind: 'decide'; decision: 'allow' | 'deny'; reason?: string }
-  | { kind: 'answer'; answers: ({ selected: number[] } | { text: string })[]; notes?: string };
+  | { kind: 'answer'; answers: ({ selected: number[] } | { text: string })[]; notes?: string }
+  | { kind: 'elicit'; action: 'accept' | 'decline' | 'cancel'; content?: ElicitContent };
 
 export type ActResult = { ok: true; done: string } | { ok: false; message: string };
 
@@ -20,11 +35,17 @@ export interface CardOptions {
 export function itemKey(item: RemoteItem): string {
   return item.kind === 'approval'
     ? `a:${item.session_id}:${item.approval_id}:${item.hash}`
-    : `q:${item.session_id}:${item.question_id}`;
+    : item.kind === 'question'
+      ? `q:${item.session_id}:${item.question_id}`
+      : `e:${item.session_id}:${item.elicitation_id}`;
 }
 
 export function itemCard(item: RemoteItem, options: CardOptions): HTMLElement {
-  return item.kind === 'approval' ? approvalCard(item, options) : questionCard(item, options);
+  return item.kind === 'approval'
+    ? approvalCard(item, options)
+    : item.kind === 'question'
+      ? questionCard(item, options)
+      : elicitationCard(item, options);
 }
 
 /** A diff's lines coloured by what they do; any other detail as plain text. */
@@ -190,5 +211,100 @@ function questionCard(
       ...(notes?.value.trim() ? { notes: notes.value.trim() } : {}),
     });
   });
+  return card;
+}
+
+/** One field of an elicitation's form: its input(s), and what they hold now. */
+function elicitField(field: ElicitField, id: string): { node: HTMLElement; input(): ElicitInput } {
+  const set = el('fieldset');
+  set.append(el('legend', undefined, `${field.title}${field.required ? ' *' : ''}`));
+  if (field.description) set.append(el('p', 'question-text', field.description));
+  const start = initialInput(field);
+  if (field.kind === 'choice' || field.kind === 'choices') {
+    const many = field.kind === 'choices';
+    const inputs = field.options.map((o) => {
+      const label = el('label', 'option');
+      const input = el('input');
+      input.type = many ? 'checkbox' : 'radio';
+      input.name = id;
+      input.value = o.value;
+      input.checked = Array.isArray(start) ? start.includes(o.value) : start === o.value;
+      label.append(input, ` ${o.label}`);
+      set.append(label);
+      return input;
+    });
+    const picked = () => inputs.filter((i) => i.checked).map((i) => i.value);
+    return { node: set, input: () => (many ? picked() : (picked()[0] ?? '')) };
+  }
+  const input = el('input');
+  input.setAttribute('aria-label', field.title);
+  if (field.kind === 'boolean') {
+    const label = el('label', 'option');
+    input.type = 'checkbox';
+    input.checked = start === true;
+    label.append(input, ' Yes');
+    set.append(label);
+    return { node: set, input: () => input.checked };
+  }
+  const kind = inputKind(field);
+  input.type = kind.type;
+  if (kind.placeholder) input.placeholder = kind.placeholder;
+  if (field.kind === 'number') {
+    input.step = field.integer ? '1' : 'any';
+    input.inputMode = field.integer ? 'numeric' : 'decimal';
+  }
+  input.value = start as string;
+  set.append(input);
+  return { node: set, input: () => input.value };
+}
+
+function elicitationCard(item: RemoteElicitationItem, options: CardOptions): HTMLElement {
+  const card = el('article', 'item elicitation');
+  card.setAttribute('aria-label', `${item.server} asks: ${item.message}`);
+  card.append(el('p', 'item-session', item.session_title || 'Untitled session'));
+  card.append(el('h3', undefined, `${item.server} (MCP server) asks`));
+  card.append(el('p', 'question-text', item.message));
+  const fields = (item.form?.fields ?? []).map((f, i) =>
+    elicitField(f, `${item.elicitation_id}-${i}`),
+  );
+  for (const f of fields) card.append(f.node);
+  if (item.mode === 'url' && item.url) {
+    const page = el('p', 'question-text');
+    page.append('A page on ', el('strong', 'elicit-host', new URL(item.url).host));
+    card.append(page, el('pre', 'detail', item.url));
+    card.append(el('p', 'item-tool', 'The desktop opens it once you choose Open page.'));
+  }
+  const status = statusLine();
+  const actions = el('div', 'actions');
+  const accept = el('button', 'answer', item.mode === 'url' ? 'Open page' : 'Submit');
+  const decline = el('button', 'deny', 'Decline');
+  const cancel = el('button', 'cancel', 'Cancel');
+  for (const b of [accept, decline, cancel]) b.type = 'button';
+  actions.append(accept, decline, cancel);
+  card.append(actions, status);
+  accept.addEventListener('click', () => {
+    const content: ElicitContent = {};
+    for (const [i, f] of fields.entries()) {
+      const field = item.form!.fields[i]!;
+      const r = readInput(field, f.input());
+      if (r.error) {
+        status.textContent = `${field.title} ${r.error}`;
+        status.dataset.tone = 'bad';
+        return;
+      }
+      if (r.value !== undefined) content[field.name] = r.value;
+    }
+    void perform(card, status, options, {
+      kind: 'elicit',
+      action: 'accept',
+      ...(item.mode === 'form' ? { content } : {}),
+    });
+  });
+  decline.addEventListener('click', () =>
+    perform(card, status, options, { kind: 'elicit', action: 'decline' }),
+  );
+  cancel.addEventListener('click', () =>
+    perform(card, status, options, { kind: 'elicit', action: 'cancel' }),
+  );
   return card;
 }

@@ -13,6 +13,11 @@ const VIBRATION_MS = [200, 100, 200];
 const PAGE_TITLE = 'Mewbo phone';
 /** How long a card decided on this phone stays, with its outcome, after it left the list. */
 const DECIDED_LINGER_MS = 3000;
+const ELICIT_DONE = {
+  accept: 'Sent to the server.',
+  decline: 'Declined. The server was told no.',
+  cancel: 'Cancelled.',
+} as const;
 
 export interface RemoteViewParts {
   section: HTMLElement;
@@ -157,15 +162,24 @@ export class RemoteView {
               answers: action.answers,
               ...(action.notes ? { notes: action.notes } : {}),
             })
-          : ({ ok: false, code: 'invalid', message: 'not possible for this item' } as const);
+          : action.kind === 'elicit' && item.kind === 'elicitation'
+            ? await client.request('remote_elicit', {
+                session_id: item.session_id,
+                elicitation_id: item.elicitation_id,
+                action: action.action,
+                ...(action.content ? { content: action.content } : {}),
+              })
+            : ({ ok: false, code: 'invalid', message: 'not possible for this item' } as const);
     void client.refresh();
     if (outcome.ok) {
       const done =
-        action.kind === 'answer'
-          ? 'Answered. The agent continues.'
-          : action.decision === 'allow'
-            ? 'Approved. The agent continues.'
-            : 'Denied. The agent was told.';
+        action.kind === 'elicit'
+          ? ELICIT_DONE[action.action]
+          : action.kind === 'answer'
+            ? 'Answered. The agent continues.'
+            : action.decision === 'allow'
+              ? 'Approved. The agent continues.'
+              : 'Denied. The agent was told.';
       return { ok: true, done };
     }
     const why: Record<string, string> = {

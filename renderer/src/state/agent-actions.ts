@@ -1,6 +1,7 @@
 import type { Client } from '../transport/transport';
 import { userError } from '../lib/user-error';
 import type { SessionEventOf } from '../../../shared/protocol/events';
+import type { ElicitContent } from '../../../shared/mcp/elicitation-form';
 
 export type QuestionAnswer = SessionEventOf<'question_answer'>['answer'];
 
@@ -18,6 +19,21 @@ export async function answerQuestion(
     question_id: questionId,
     answers: answer.answers,
     ...(answer.notes ? { notes: answer.notes } : {}),
+  });
+}
+
+export async function answerElicitation(
+  client: Client,
+  sessionId: string,
+  elicitationId: string,
+  action: 'accept' | 'decline' | 'cancel',
+  content?: ElicitContent,
+): Promise<void> {
+  await client.invoke('agent.answerElicitation', {
+    id: sessionId,
+    elicitation_id: elicitationId,
+    action,
+    ...(content ? { content } : {}),
   });
 }
 

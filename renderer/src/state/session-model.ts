@@ -5,7 +5,14 @@ import {
 } from '../../../shared/protocol/events';
 import type { SessionSnapshot } from '../../../shared/protocol/session-snapshot';
 import type { PermissionModeWire } from '../../../shared/protocol/common';
-import type { AnswerInfo, RunState, ShellInfo, TimelineItem, TodoItem } from './timeline-items';
+import type {
+  AnswerInfo,
+  ElicitationItem,
+  RunState,
+  ShellInfo,
+  TimelineItem,
+  TodoItem,
+} from './timeline-items';
 import { UsageTotals } from './usage-totals';
 
 /**
@@ -79,7 +86,12 @@ export class SessionModel {
       });
     }
     for (const q of s.open_questions) {
-      if (q.type !== 'question' || q.seq >= this.base) continue;
+      if (q.seq >= this.base) continue;
+      if (q.type === 'elicitation') {
+        this.push(elicitationItem(q), `el:${q.elicitation_id}`);
+        continue;
+      }
+      if (q.type !== 'question') continue;
       this.push(
         {
           key: `e${q.seq}`,
@@ -180,6 +192,21 @@ export class SessionModel {
             : it,
         );
         break;
+      case 'elicitation':
+        this.push(elicitationItem(e), `el:${e.elicitation_id}`);
+        break;
+      case 'elicitation_answer': {
+        const answer = {
+          action: e.action,
+          ...(e.content ? { content: e.content } : {}),
+          ...(e.reason ? { reason: e.reason } : {}),
+          ...(e.via ? { via: e.via } : {}),
+        };
+        this.update(`el:${e.elicitation_id}`, (it) =>
+          it.kind === 'elicitation' ? { ...it, answer } : it,
+        );
+        break;
+      }
       case 'question_expired':
       case 'question_superseded': {
         const state = e.type === 'question_expired' ? 'expired' : 'superseded';
@@ -526,4 +553,19 @@ export class SessionModel {
     this.items[i] = fn(this.items[i]!);
     return true;
   }
+}
+
+function elicitationItem(e: SessionEventOf<'elicitation'>): ElicitationItem {
+  return {
+    key: `e${e.seq}`,
+    seq: e.seq,
+    ts: e.ts,
+    kind: 'elicitation',
+    elicitationId: e.elicitation_id,
+    server: e.server,
+    message: e.message,
+    mode: e.mode,
+    ...(e.form ? { form: e.form } : {}),
+    ...(e.url ? { url: e.url } : {}),
+  };
 }

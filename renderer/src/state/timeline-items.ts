@@ -1,6 +1,7 @@
 import type { ImageWire, SessionEventOf } from '../../../shared/protocol/events';
 import type { ToolPayload } from '../../../shared/tools/payload';
 import type { PastedText } from '../../../shared/attachments/pasted-text';
+import type { ElicitForm } from '../../../shared/mcp/elicitation-form';
 
 // What the conversation timeline draws: a projection of the session log where related events are
 // merged into one item (a tool call and its result, a question and its answer, a panel and its
@@ -67,6 +68,19 @@ export interface QuestionItem extends Base {
   state: QuestionState;
   answer?: SessionEventOf<'question_answer'>['answer'];
   delivery?: 'in_place' | 'late';
+}
+
+/** An MCP server asks the person during its tool call: a form, or a page to open (url mode). */
+export interface ElicitationItem extends Base {
+  kind: 'elicitation';
+  elicitationId: string;
+  /** The server's name: the one asking. */
+  server: string;
+  message: string;
+  mode: 'form' | 'url';
+  form?: ElicitForm;
+  url?: string;
+  answer?: Omit<SessionEventOf<'elicitation_answer'>, 'type' | 'seq' | 'ts' | 'elicitation_id'>;
 }
 
 export interface ApprovalItem extends Base {
@@ -176,6 +190,7 @@ export type TimelineItem =
   | AssistantItem
   | ToolItem
   | QuestionItem
+  | ElicitationItem
   | ApprovalItem
   | HookItem
   | PlanItem

@@ -58,6 +58,21 @@ export const agentCommands = {
     }),
     z.object({ delivery: z.enum(['in_place', 'late']) }),
   ),
+  /**
+   * An MCP server's elicitation: accept (with the form's content, checked against its schema),
+   * decline, or cancel. Only while its server still waits: an answer never starts a run.
+   */
+  'agent.answerElicitation': command(
+    z.object({
+      id,
+      elicitation_id: z.string().min(1),
+      action: z.enum(['accept', 'decline', 'cancel']),
+      content: z
+        .record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]))
+        .optional(),
+    }),
+    ok,
+  ),
   'agent.decideApproval': command(
     z.object({
       id,
@@ -89,6 +104,7 @@ export const agentCommands = {
       approvals: z.array(sessionEventSchema),
       questions: z.array(sessionEventSchema),
       plans: z.array(sessionEventSchema),
+      elicitations: z.array(sessionEventSchema),
     }),
   ),
   'models.status': command(z.object({}), modelsStatusSchema),

@@ -33,6 +33,7 @@ function estimate(row: Row | undefined): number {
     case 'tool':
       return row.item.result?.kind === 'diff' ? 220 : 44;
     case 'question':
+    case 'elicitation':
     case 'approval':
     case 'plan':
       return 240;

@@ -3,6 +3,7 @@ import type { TimelineItem } from '../../state/timeline-items';
 import { ToolCard } from '../cards/ToolCard';
 import { QuestionCard } from '../cards/QuestionCard';
 import { ApprovalCard } from '../cards/ApprovalCard';
+import { ElicitationCard } from '../cards/ElicitationCard';
 import { PlanCard } from '../cards/PlanCard';
 import { HookCard } from '../cards/HookCard';
 import { PanelCard } from '../panels/PanelCard';
@@ -28,6 +29,8 @@ export const TimelineRow = memo(function TimelineRow({ item }: { item: TimelineI
       return <ToolCard item={item} />;
     case 'question':
       return <QuestionCard item={item} />;
+    case 'elicitation':
+      return <ElicitationCard item={item} />;
     case 'approval':
       return <ApprovalCard item={item} />;
     case 'plan':
