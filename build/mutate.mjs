@@ -90,6 +90,21 @@ export const MODULES = {
     ],
     tests: ['test/unit/web/*.test.ts'],
   },
+  // The egress proxy's policy and what it parses (issue #25 part 1): decisions over plain facts.
+  network: {
+    mutate: [
+      'electron/host/network/address-kind.ts',
+      'electron/host/network/domain-pattern.ts',
+      'electron/host/network/network-policy.ts',
+      'electron/host/network/proxy-target.ts',
+    ],
+    tests: ['test/unit/network/*.test.ts'],
+  },
+  // Workspace trust and the digest of the content it covers (issue #25 part 3).
+  trust: {
+    mutate: ['electron/host/trust/trusted-content.ts', 'electron/host/trust/workspace-trust.ts'],
+    tests: ['test/unit/trust/*.test.ts'],
+  },
   rules: {
     mutate: ['electron/host/rules/bash-builtins.ts'],
     tests: [
