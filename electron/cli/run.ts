@@ -1,3 +1,4 @@
+import { formatSshUrl, isSshUrl, parseSshUrl, type SshTarget } from '../host/remote/ssh-url';
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
@@ -13,7 +14,7 @@ import { HostError } from '../host/rpc/host-error';
 import { findAgent } from '../host/acp/client/agent-presets';
 import { parseCliArgs, permissionModeOption, UsageError, type CliCommand } from './command';
 
-const usage = `Usage: mewbo run --project DIR [--worktree [BRANCH]] [--trust] [--model M | --agent NAME] [--permission-mode ask|accept-edits|auto|plan] "prompt"
+const usage = `Usage: mewbo run --project DIR|ssh://[USER@]HOST[:PORT]/PATH [--worktree [BRANCH]] [--trust] [--model M | --agent NAME] [--permission-mode ask|accept-edits|auto|plan] "prompt"
        mewbo run --resume ID [options] "prompt"
        mewbo run --continue [--project DIR] [options] "prompt"
 
@@ -95,7 +96,20 @@ function parse(argv: string[]) {
   const mode = permissionModeOption(values['permission-mode']);
   const dir = values.project ?? (values.continue ? process.cwd() : undefined);
   let project: string | undefined;
-  if (dir !== undefined) {
+  let remote: string | undefined;
+  if (dir !== undefined && isSshUrl(dir)) {
+    // A folder on an SSH host: its tools run there (issue #29); nothing here is looked at.
+    if (values.worktree !== undefined)
+      throw new UsageError('--worktree is not available for a project on an SSH host yet');
+    let target: SshTarget;
+    try {
+      target = parseSshUrl(dir);
+    } catch (err) {
+      throw new UsageError(`--project: ${(err as Error).message}`);
+    }
+    project = target.path;
+    remote = formatSshUrl(target);
+  } else if (dir !== undefined) {
     try {
       project = realpathSync(resolve(dir));
       if (!statSync(project).isDirectory()) throw new Error('not a directory');
@@ -105,6 +119,7 @@ function parse(argv: string[]) {
   }
   return {
     project,
+    remote,
     prompt,
     model: values.model,
     mode,
@@ -124,7 +139,7 @@ async function sessionFor(host: Host, args: ReturnType<typeof parse>): Promise<S
       throw new RunFailure(`no session '${args.resume}' (see mewbo sessions list)`);
     });
     const root = session.meta.root;
-    if (root && !existsSync(root))
+    if (root && !session.meta.remote && !existsSync(root))
       throw new RunFailure(`session ${session.id}'s project folder ${root} no longer exists`);
     return session;
   }
@@ -166,6 +181,7 @@ async function sessionFor(host: Host, args: ReturnType<typeof parse>): Promise<S
     project: null,
     root: args.project!,
     ...(args.agent !== undefined ? { agent: args.agent } : {}),
+    ...(args.remote ? { remote: args.remote } : {}),
   });
 }
 

@@ -32,6 +32,12 @@ import { rememberPairingInConfig } from './devices/remember-pairing';
 import { deviceHandlers, devicesTopic } from './handlers/devices';
 import { withDeviceTools } from './devices/device-tool-source';
 import { SessionsRemoteBackend } from './devices/remote-backend';
+import { findInstallRoot } from './sandbox/launcher';
+import { moduleDir } from './lsp/resolve-command';
+import { RemoteHost } from './remote/remote-host';
+import { RemoteSessions } from './remote/remote-sessions';
+import { RemoteSetupError } from './remote/remote-setup-error';
+import { parseSshUrl } from './remote/ssh-url';
 import { ShellService } from './shells/shell-service';
 import { shellHandlers, shellTopic } from './handlers/shells';
 import { AppSettingsService } from './handlers/settings';
@@ -269,6 +275,23 @@ export class Host extends DisposableObject {
       shells,
       scratchDir: join(paths.stateDir, 'scratch'),
     });
+    // Sessions whose project is on an SSH host run their file and shell tools there (issue #29).
+    const remoteHosts = new RemoteSessions({
+      remoteOf: async (id) => (await sessions.get(id)).meta.remote ?? null,
+      open: async (url) => {
+        const installRoot = findInstallRoot(moduleDir());
+        if (!installRoot)
+          throw new RemoteSetupError(
+            "the app's install was not found: it cannot copy its remote part",
+          );
+        return RemoteHost.open({
+          target: parseSshUrl(url),
+          sshConfig: config.remote.ssh_config,
+          installRoot,
+          appHome: paths.home,
+        });
+      },
+    });
     const agent: AgentService = new AgentService({
       sessions,
       config,
@@ -293,6 +316,7 @@ export class Host extends DisposableObject {
         rules,
         skills,
         commands,
+        remote: remoteHosts,
         userInstructionFiles: userInstructionFiles(paths.home, env.HOME),
       },
       scratchDir: join(paths.stateDir, 'scratch'),
@@ -391,6 +415,7 @@ export class Host extends DisposableObject {
     host.register(serverNetworks);
     host.register(lspStore);
     host.register(shells);
+    host.register(remoteHosts);
     host.register(devices);
     host.register(remote);
     host.register(projects);

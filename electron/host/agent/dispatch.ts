@@ -1,4 +1,5 @@
 import { errorPayload, type ToolPayload } from '../../../shared/tools/payload';
+import { REMOTE_TOOL_NAMES, type RemoteTools } from '../remote/remote-tools';
 import type { ModelToolCall } from '../models/types';
 import { parseToolArgs } from '../tools/parse-args';
 import type { AnyTool, ToolContext } from '../tools/tool';
@@ -137,7 +138,10 @@ export async function executeTool(
     allowsPolicyWrite: (name, rel) => name === tool.name && policyWrites.includes(rel),
   };
   try {
-    return await tool.run(ctx, args);
+    const remote = await remoteUrlOf(ctx, tool.name);
+    return await (remote
+      ? remote.tools.run(ctx, remote.url, tool.name, args)
+      : tool.run(ctx, args));
   } catch (err) {
     const aborted = abortReason(run.signal);
     if (aborted) throw aborted;
@@ -148,12 +152,25 @@ export async function executeTool(
   }
 }
 
+/** Where a call of `name` runs when the session's project is on an SSH host (else null: here). */
+async function remoteUrlOf(
+  ctx: ToolContext,
+  name: string,
+): Promise<{ tools: RemoteTools; url: string } | null> {
+  const tools = ctx.services.remote;
+  if (!tools || !REMOTE_TOOL_NAMES.has(name)) return null;
+  const url = await tools.remoteOf(ctx.sessionId);
+  return url ? { tools, url } : null;
+}
+
 async function passiveDiagnostics(
   run: RunContext,
   agent: StepAgent,
   callId: string,
   payload: ToolPayload,
 ): Promise<void> {
+  // A remote project's files are not here: language servers here would read another folder.
+  if (await run.servicesFor(agent.spec.id).remote?.remoteOf(run.session.id)) return;
   const lsp = run.servicesFor(agent.spec.id).lsp;
   const files = payload.files;
   if (

@@ -333,6 +333,20 @@ export const appConfigSchema = z.strictObject({
         .default(10 * 1024 * 1024),
     })
     .prefault({}),
+  /** Projects on SSH hosts (issue #29): how the app reaches them and how long they wait for it. */
+  remote: z
+    .strictObject({
+      /** `ssh -F FILE` for every connection; null: the user's own ~/.ssh/config. */
+      ssh_config: absPath.nullable().default(null),
+      /** How long a remote part whose connection dropped keeps its shells running (minutes). */
+      keepalive_minutes: z
+        .number()
+        .int()
+        .min(1)
+        .max(24 * 60)
+        .default(30),
+    })
+    .prefault({}),
   devices: z
     .strictObject({
       /** The LAN pairing listener is off until the user turns it on. */

@@ -6,7 +6,7 @@ import { remoteBundle } from './remote-bundle';
 import { ensureInstalled, type RemoteFacts } from './remote-install';
 import { startCommand } from './remote-layout';
 import { RemoteSetupError } from './remote-setup-error';
-import type { SshTarget } from './ssh-target';
+import type { SshTarget } from './ssh-url';
 import { SshTransport } from './ssh-transport';
 
 // One SSH host the app works on: the master connection, the installed bundle, and the remote

@@ -1,3 +1,6 @@
+import type { ToolPayload } from '../../../shared/tools/payload';
+import type { ToolContext } from '../tools/tool';
+
 // The built-in tools a session on a remote project runs on the remote (issue #29 part 3): the
 // ones that reach files, shells, language servers. The rest (todos, questions, panels, the
 // project list, device tools, MCP servers of the user's config) run in the app, which holds the
@@ -12,3 +15,14 @@ export const REMOTE_TOOL_NAMES: ReadonlySet<string> = new Set([
   'shell_session_tool',
   'lsp_tool',
 ]);
+
+/**
+ * The seam where a tool call leaves for the remote (agent/dispatch.ts executeTool asks it first):
+ * the same tool's code runs there, so no tool is written twice.
+ */
+export interface RemoteTools {
+  /** The session's remote project URL, or null when its project is a local folder. */
+  remoteOf(sessionId: string): Promise<string | null>;
+  /** Runs `tool` on the session's remote; what it emitted there is appended through ctx.emit. */
+  run(ctx: ToolContext, url: string, tool: string, args: unknown): Promise<ToolPayload>;
+}

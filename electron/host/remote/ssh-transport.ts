@@ -11,7 +11,7 @@ import {
 } from './constants';
 import { resolveHostTool } from '../projects/host-tools';
 import { HostKeyError, SshConnectError } from './host-key-error';
-import { sshDestination, type SshTarget } from './ssh-target';
+import { sshDestinationArgs, type SshTarget } from './ssh-url';
 
 // The OpenSSH client is the transport (never an SSH library): the user's ~/.ssh/config, keys,
 // agent, known_hosts, ProxyJump work as in a terminal. One master connection (ControlMaster)
@@ -82,10 +82,9 @@ export class SshTransport implements Disposable {
 
   /** Options every ssh invocation shares: never a prompt, strict host keys, the one master. */
   private commonArgs(): string[] {
-    const { target, configFile } = this.opts;
+    const { configFile } = this.opts;
     return [
       ...(configFile ? ['-F', configFile] : []),
-      ...(target.port ? ['-p', String(target.port)] : []),
       '-o',
       'BatchMode=yes',
       '-o',
@@ -116,7 +115,7 @@ export class SshTransport implements Disposable {
           `ServerAliveCountMax=${SERVER_ALIVE_COUNT}`,
           '-N',
           '-f',
-          sshDestination(this.opts.target),
+          ...sshDestinationArgs(this.opts.target),
         ],
         { stdio: ['ignore', 'ignore', errFd] },
       );
@@ -146,7 +145,7 @@ export class SshTransport implements Disposable {
     }
     const words = stderr.trim().split('\n').slice(-3).join(' ').trim();
     return new SshConnectError(
-      `cannot connect to ${sshDestination(this.opts.target)} over ssh: ${words || 'ssh failed with no message'}`,
+      `cannot connect to ${this.opts.target.host} over ssh: ${words || 'ssh failed with no message'}`,
     );
   }
 
@@ -155,7 +154,7 @@ export class SshTransport implements Disposable {
     const out = await run(this.programs.ssh, [
       ...this.commonArgs(),
       '-G',
-      sshDestination(this.opts.target),
+      ...sshDestinationArgs(this.opts.target),
     ]);
     const field = (name: string) =>
       new RegExp(`^${name} (.+)$`, 'm').exec(out.stdout.toString())?.[1]?.trim();
@@ -183,7 +182,7 @@ export class SshTransport implements Disposable {
       '-o',
       'ControlMaster=no',
       '-T',
-      sshDestination(this.opts.target),
+      ...sshDestinationArgs(this.opts.target),
       command,
     ];
   }
@@ -194,7 +193,7 @@ export class SshTransport implements Disposable {
       ...this.commonArgs(),
       '-O',
       'check',
-      sshDestination(this.opts.target),
+      ...sshDestinationArgs(this.opts.target),
     ]);
     const pid = /pid=(\d+)/.exec(out.stderr)?.[1];
     return out.code === 0 && pid ? Number(pid) : null;
@@ -214,7 +213,7 @@ export class SshTransport implements Disposable {
     if (this.disposed) return;
     this.disposed = true;
     // `-O exit` ends the master and its channels; the folder goes with the socket.
-    const args = [...this.commonArgs(), '-O', 'exit', sshDestination(this.opts.target)];
+    const args = [...this.commonArgs(), '-O', 'exit', ...sshDestinationArgs(this.opts.target)];
     execFile(this.programs.ssh, args, () =>
       rmSync(this.controlDir, { recursive: true, force: true }),
     );

@@ -151,6 +151,8 @@ export class SessionManager implements Disposable {
       worktree?: SessionWorktree;
       /** The external ACP agent its turns run on (checked against the config by the caller). */
       agent?: string;
+      /** The project's ssh:// URL, when it is on an SSH host (`root` is the path there). */
+      remote?: string;
     } = {},
   ): Promise<Session> {
     const id = newSessionId();
@@ -162,6 +164,7 @@ export class SessionManager implements Disposable {
       created_at: Date.now(),
       ...(opts.worktree ? { worktree: opts.worktree } : {}),
       ...(opts.agent ? { agent: opts.agent } : {}),
+      ...(opts.remote ? { remote: opts.remote } : {}),
     };
     const p = this.paths(id);
     await mkdir(p.folder, { recursive: true });

@@ -21,6 +21,8 @@ export interface SessionMeta {
   worktree?: SessionWorktree;
   /** The external ACP agent its turns run on (`agents.NAME`); absent: the app's own agent. */
   agent?: string;
+  /** The project is on an SSH host: its canonical ssh:// URL (`root` is the path there). */
+  remote?: string;
   event_count?: number;
   /**
    * The settled state a session had when it was closed for being quiet (failed, stopped or idle),

@@ -12,6 +12,7 @@ import type { ProjectSwitcher } from '../projects/project-switcher';
 import type { RulesService } from '../rules/rules-service';
 import type { SkillService } from '../skills/skill-service';
 import type { CommandService } from '../commands/command-service';
+import type { RemoteTools } from '../remote/remote-tools';
 
 export interface ToolServices {
   /** read_file: slices already read this session (dedup) and line indexes of big files. */
@@ -36,6 +37,8 @@ export interface ToolServices {
   skills?: SkillService;
   /** `/name` messages: the user's commands and skills (issue 20). */
   commands?: CommandService;
+  /** Sessions whose project is on an SSH host: their file, shell and language tools run there. */
+  remote?: RemoteTools;
   /** The user's own instruction files for every project ($MEWBO_HOME/AGENTS.md, ~/.claude/CLAUDE.md). */
   userInstructionFiles?: readonly string[];
   [name: string]: unknown;

@@ -23,7 +23,7 @@ afterAll(async () => {
 
 const open = (server: Sshd) =>
   RemoteHost.open({
-    target: { host: server.alias },
+    target: { host: server.alias, path: '/' },
     sshConfig: server.clientConfig,
     installRoot,
     appHome: appHome.dir,

@@ -21,7 +21,7 @@ describe('SshTransport', () => {
   it('runs commands on the host through one authenticated master connection', async () => {
     const before = accepted();
     const ssh = await SshTransport.connect({
-      target: { host: sshd.alias },
+      target: { host: sshd.alias, path: '/' },
       configFile: sshd.clientConfig,
     });
     try {
@@ -43,7 +43,7 @@ describe('SshTransport', () => {
     const empty = join(sshd.dir, 'known_hosts_empty');
     writeFileSync(empty, '');
     const err = await SshTransport.connect({
-      target: { host: sshd.alias },
+      target: { host: sshd.alias, path: '/' },
       configFile: sshd.configWithKnownHosts('unknown', empty),
     }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(HostKeyError);
@@ -62,7 +62,7 @@ describe('SshTransport', () => {
       `[127.0.0.1]:${sshd.port} ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIDl1EN+aN7cj5GdUYj4CCOzSZnC8U43dehbUHtPVv7O5\n`,
     );
     const err = await SshTransport.connect({
-      target: { host: sshd.alias },
+      target: { host: sshd.alias, path: '/' },
       configFile: sshd.configWithKnownHosts('changed', wrong),
     }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(HostKeyError);

@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { FakeAnthropic } from '../../helpers/fake-anthropic';
+import { jsonLines, runMewbo } from '../../helpers/mewbo-cli';
+import { startSshd, type Sshd } from '../../helpers/sshd';
+import { tempDir } from '../../helpers/temp';
+
+// `mewbo run --project ssh://...` against a real sshd and a scripted model: the session lives
+// here (its log in this $MEWBO_HOME, the model called from here), its tools run on the host.
+
+type Line = { type: string; name?: string; payload?: Record<string, unknown> };
+
+let sshd: Sshd;
+let fake: FakeAnthropic;
+const home = tempDir('mewbo-run-remote-home-');
+beforeAll(async () => {
+  sshd = await startSshd();
+  fake = await FakeAnthropic.start();
+  mkdirSync(join(home.dir, 'configs'), { recursive: true });
+  writeFileSync(
+    join(home.dir, 'configs', 'app.json'),
+    JSON.stringify({ remote: { ssh_config: sshd.clientConfig } }),
+  );
+});
+afterAll(async () => {
+  await fake?.close();
+  await sshd?.stop();
+  home.cleanup();
+});
+
+describe('mewbo run on a project on an SSH host', () => {
+  it('edits a file and runs a shell on the remote, and the model key never reaches it', async () => {
+    const project = join(sshd.remoteHome, 'work');
+    mkdirSync(project);
+    writeFileSync(join(project, 'a.txt'), 'one\n');
+    fake.script.push(
+      {
+        toolCalls: [
+          {
+            name: 'aider_edit_block_tool',
+            args: {
+              content: 'a.txt\n```\n<<<<<<< SEARCH\none\n=======\ntwo\n>>>>>>> REPLACE\n```\n',
+            },
+          },
+        ],
+      },
+      {
+        toolCalls: [
+          {
+            name: 'aider_shell_tool',
+            args: {
+              command:
+                'cat a.txt; printf "%s|%s|" "$HOME" "${ANTHROPIC_API_KEY-unset}"; env | grep -c MEWBO_HOME=',
+            },
+          },
+        ],
+      },
+      { text: 'Done.' },
+    );
+    const r = await runMewbo(
+      [
+        'run',
+        '--project',
+        `ssh://${sshd.alias}${project}`,
+        '--permission-mode',
+        'auto',
+        'change one to two, then show it',
+      ],
+      {
+        env: {
+          MEWBO_HOME: home.dir,
+          ANTHROPIC_API_KEY: 'test-key',
+          ANTHROPIC_BASE_URL: fake.url,
+        },
+        timeoutMs: 60_000,
+      },
+    );
+    const lines = jsonLines<Line>(r.stdout);
+    expect(r.stderr).not.toMatch(/error/i);
+    expect(r.code).toBe(0);
+    expect(readFileSync(join(project, 'a.txt'), 'utf8')).toBe('two\n');
+    const shell = lines.find((l) => l.type === 'tool_result' && l.name === 'aider_shell_tool');
+    // Ran on the host (its HOME), confined, with no model key in its environment.
+    expect(shell?.payload).toMatchObject({
+      kind: 'shell',
+      stdout: `two\n${sshd.remoteHome}|unset|0\n`,
+      sandbox: { mode: 'landlock' },
+    });
+  });
+});
