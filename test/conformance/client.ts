@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FakeAnthropic } from '../helpers/fake-anthropic';
+import { runAtTheWindow } from './desktop-client';
 
 // The app's MCP client as the conformance suite's client scenarios drive it, through the product
 // path: the suite runs this with the scenario server's URL as the last argument (and the scenario
@@ -11,6 +12,8 @@ import { FakeAnthropic } from '../helpers/fake-anthropic';
 // $MEWBO_HOME whose configs/app.json names that server `conf`, and runs `mewbo run` with a
 // scripted model (test/helpers/fake-anthropic.ts) that calls each of the server's tools once.
 // A sign-in opens the stand-in browser, which follows the authorization server's redirects.
+// Elicitation scenarios run the same config as `mewbo serve` with a user at the window instead
+// (desktop-client.ts): a headless run declines every elicitation, as issue #27 asks.
 // Bundled by test/conformance/run.mjs; argv: CLI_JS STAND_IN_BROWSER SERVER_URL.
 
 const [cliJs, browserJs, serverUrl] = process.argv.slice(2) as [string, string, string];
@@ -61,6 +64,9 @@ writeFileSync(
   JSON.stringify({
     agent: { tool_search: 'off' },
     mcpServers: { conf: { type: 'http', url: serverUrl, ...(oauth ? { oauth } : {}) } },
+    // The desktop path (elicitation scenarios) opens its session on this project.
+    permission_mode: 'auto',
+    projects: { conf: { path: project } },
   }),
 );
 
@@ -72,25 +78,28 @@ fake.script.push((req) => {
   return calls.length ? { toolCalls: calls } : { text: 'The server has no tools.' };
 });
 
-const code = await new Promise<number | null>((resolve) => {
-  const child = spawn(
-    process.execPath,
-    [cliJs, 'run', '--project', project, '--permission-mode', 'auto', 'Call every tool once.'],
-    {
-      env: {
-        PATH: process.env.PATH,
-        HOME: home,
-        MEWBO_HOME: home,
-        ANTHROPIC_API_KEY: 'test-key',
-        ANTHROPIC_BASE_URL: fake.url,
-        OLLAMA_BASE_URL: 'http://127.0.0.1:9',
-        BROWSER: `${process.execPath} ${browserJs}`,
-      },
-      stdio: ['ignore', 'inherit', 'inherit'],
-    },
-  );
-  child.on('close', resolve);
-});
+const env: NodeJS.ProcessEnv = {
+  PATH: process.env.PATH,
+  HOME: home,
+  MEWBO_HOME: home,
+  ANTHROPIC_API_KEY: 'test-key',
+  ANTHROPIC_BASE_URL: fake.url,
+  OLLAMA_BASE_URL: 'http://127.0.0.1:9',
+  BROWSER: `${process.execPath} ${browserJs}`,
+};
+const prompt = 'Call every tool once.';
+
+// An elicitation scenario checks what a client that accepts sends; a headless run declines.
+const code = scenario.startsWith('elicitation')
+  ? await runAtTheWindow(cliJs, home, 'conf', prompt, env)
+  : await new Promise<number | null>((resolve) => {
+      const child = spawn(
+        process.execPath,
+        [cliJs, 'run', '--project', project, '--permission-mode', 'auto', prompt],
+        { env, stdio: ['ignore', 'inherit', 'inherit'] },
+      );
+      child.on('close', resolve);
+    });
 await fake.close();
 rmSync(top, { recursive: true, force: true });
 process.exit(code ?? 1);

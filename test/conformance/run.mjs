@@ -130,6 +130,10 @@ async function runClient() {
     format: 'esm',
     target: 'node20',
     logLevel: 'warning',
+    // The desktop path's WebSocket (ws) is CommonJS: its require()s need one in an ESM bundle.
+    banner: {
+      js: "import { createRequire as __cr } from 'module'; const require = __cr(import.meta.url);",
+    },
   });
   const { client } = await listScenarios();
   const scenarios = client.filter(
