@@ -110,6 +110,73 @@ test('a worktree session is reviewed, committed, applied, refused on a conflict 
   expect(readFileSync(join(projects.app, SERVER), 'utf8')).toBe(mine);
 });
 
+test('a comment on lines of the Review diff, picked by mouse inline and by keyboard side by side, reaches the model quoting them', async ({
+  app,
+  script,
+}) => {
+  script.push({ toolCalls: [{ name: 'aider_edit_block_tool', args: { content: PORT_EDIT } }] });
+  script.push({ text: 'The port comes from PORT now.' });
+  await openProject(app, 'app');
+  await press(app, 'New session in a worktree…');
+  await app.keyboard.press('Tab');
+  await app.keyboard.type('review-notes');
+  await app.keyboard.press('Enter');
+  await expect(app.locator('.session-header').getByText('⎇ review-notes')).toBeVisible();
+  const box = app.getByRole('textbox', { name: 'Message' });
+  await box.focus();
+  await app.keyboard.type('Make the port configurable');
+  await app.keyboard.press('Enter');
+  await expect(app.getByText('The port comes from PORT now.')).toBeVisible();
+
+  await press(app, 'Review');
+  const review = app.getByRole('region', { name: 'Review' });
+  const grid = review.getByRole('grid', { name: /^Lines of src\/server\.ts/ });
+  await expect(grid).toContainText('process.env.PORT');
+
+  // Inline, by mouse: the added line's number, then Shift+press on the line under it.
+  script.push({ text: 'I will keep 3000 as the fallback.' });
+  await grid.locator('tr', { hasText: 'process.env.PORT' }).locator('td.ln').nth(1).click();
+  await grid
+    .locator('tr', { hasText: 'export default PORT' })
+    .locator('td.ln')
+    .nth(1)
+    .click({ modifiers: ['Shift'] });
+  await expect(grid.locator('td[aria-selected="true"]')).toHaveCount(2);
+  const form = review.getByRole('form', { name: 'Comment on lines' });
+  await expect(form).toContainText('src/server.ts, lines 1–2');
+  await expect(form.getByRole('textbox', { name: 'Comment' })).toBeFocused();
+  await app.keyboard.type('Keep 3000 when PORT is empty.');
+  await app.keyboard.press('Enter');
+  await expect(form).toHaveCount(0);
+  await expect(review.getByRole('status').filter({ hasText: 'sent to the session' })).toBeVisible();
+  await expect.poll(() => script.requests.length).toBe(3);
+  const first = script.requests[2]!.transcript;
+  expect(first).toContain('Review comment on src/server.ts, lines 1–2:');
+  expect(first).toContain('+   1 | const PORT = Number(process.env.PORT ?? 3000);');
+  expect(first).toContain('  2 2 | export default PORT;');
+  expect(first).toContain('Keep 3000 when PORT is empty.');
+
+  // Side by side, by keyboard: the old column's removed line and the one under it.
+  script.push({ text: 'Noted about the old line.' });
+  await press(app, 'Side by side');
+  await grid.focus();
+  await app.keyboard.press('Shift+ArrowDown');
+  await expect(grid.locator('td[aria-selected="true"]')).toHaveCount(2);
+  await expect(grid.locator('td[aria-selected="true"]').first()).toHaveText('const PORT = 3000;');
+  await app.keyboard.press('Enter');
+  await expect(form).toContainText('src/server.ts, line 2 (and removed line 1 of the old version)');
+  await app.keyboard.type('Why was the literal dropped?');
+  await app.keyboard.press('Enter');
+  await expect.poll(() => script.requests.length).toBe(4);
+  const second = script.requests[3]!.transcript;
+  expect(second).toContain(
+    'Review comment on src/server.ts, line 2 (and removed line 1 of the old version):',
+  );
+  expect(second).toContain('- 1   | const PORT = 3000;');
+  expect(second).toContain('Why was the literal dropped?');
+  await expect(grid).toBeFocused();
+});
+
 test('"Start every new session in a worktree" makes the New session button make one', async ({
   app,
   home,

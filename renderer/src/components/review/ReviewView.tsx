@@ -8,6 +8,9 @@ import type { ReviewFile } from '../../../../shared/protocol/commands/worktrees'
 import { DiffLayoutToggle, DiffView } from '../cards/DiffView';
 import { CopyButton } from '../common/CopyButton';
 import { ReviewActions } from './ReviewActions';
+import { useClient } from '../../client-context';
+import { CAPABILITIES } from '../conversation/Composer';
+import { reviewCommentMessage, type ReviewComment } from '../../../../shared/diff/review-comment';
 
 const STATUS_WORD: Record<ReviewFile['status'], string> = {
   A: 'added',
@@ -34,6 +37,18 @@ export function ReviewView({
   const [path, setPath] = useState<string | null>(null);
   const diff = useHostQuery('worktrees.diff', path ? { id: sessionId, path } : { id: sessionId });
   const layout = useUi((s) => s.diffLayout);
+  const client = useClient();
+  const [sent, setSent] = useState<string | null>(null);
+  // A comment goes to the session as a message quoting the lines; the run it starts shows in the
+  // conversation, and the Review is read again when that run ends.
+  const sendComment = async (c: ReviewComment) => {
+    await client.invoke('sessions.send', {
+      id: sessionId,
+      text: reviewCommentMessage(c),
+      capabilities: CAPABILITIES,
+    });
+    setSent(`Comment on ${c.path} sent to the session.`);
+  };
   const { reload: reloadReview } = review;
   const { reload: reloadDiff } = diff;
   // Read again when the run changes state (a step finished); the first render has just read.
@@ -86,6 +101,11 @@ export function ReviewView({
           {review.error}
         </p>
       )}
+      {sent && (
+        <p className="small review-sent" role="status">
+          {sent}
+        </p>
+      )}
       <ReviewActions sessionId={sessionId} worktree={worktree} review={r} onChanged={reload} />
       <div className="review-body">
         <nav className="review-files" aria-label="Changed files">
@@ -123,7 +143,7 @@ export function ReviewView({
               {diff.error}
             </p>
           ) : diff.data ? (
-            <DiffView text={diff.data.patch} layout={layout} names />
+            <DiffView text={diff.data.patch} layout={layout} names onComment={sendComment} />
           ) : (
             <p className="muted small">Reading the worktree…</p>
           )}
