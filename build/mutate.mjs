@@ -105,6 +105,18 @@ export const MODULES = {
     mutate: ['electron/host/trust/trusted-content.ts', 'electron/host/trust/workspace-trust.ts'],
     tests: ['test/unit/trust/*.test.ts'],
   },
+  // The hooks of projects and of the user (issue #25 part 3): what a settings file's hooks
+  // section loads, what a hook's answer decides, and which hooks start only confined (a project's:
+  // never unconfined, also when nothing can confine it). session-hooks.ts, which only calls these
+  // for a session's events, is left to the integration tests.
+  hooks: {
+    mutate: [
+      'electron/host/hooks/hook-config.ts',
+      'electron/host/hooks/hook-runner.ts',
+      'electron/host/hooks/run-hook.ts',
+    ],
+    tests: ['test/unit/hooks/*.test.ts'],
+  },
   rules: {
     mutate: ['electron/host/rules/bash-builtins.ts'],
     tests: [
