@@ -57,6 +57,11 @@ export const commands: CliCommandEntry[] = [
     load: async () => (await import('./login')).loginCommand,
   },
   {
+    name: 'projects',
+    summary: 'list, add (a folder or an ssh:// URL) and remove projects',
+    load: async () => (await import('./projects')).projectsCommand,
+  },
+  {
     name: 'sessions',
     summary: 'list, export, import, fork and rewind sessions',
     load: async () => (await import('./sessions')).sessionsCommand,

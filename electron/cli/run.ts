@@ -19,7 +19,9 @@ const usage = `Usage: mewbo run --project DIR|ssh://[USER@]HOST[:PORT]/PATH [--w
        mewbo run --continue [--project DIR] [options] "prompt"
 
 Runs one agent session on DIR without a UI (trigger/API style) and streams its events as JSON lines
-on stdout, one event a line. --resume continues session ID with its whole history (the model sees
+on stdout, one event a line. --project takes a folder or a remote project's URL,
+ssh://[user@]host[:port]/absolute/path or ssh://ALIAS/path (an alias of ~/.ssh/config), whose tools
+run on that host. --resume continues session ID with its whole history (the model sees
 it); --continue continues the most recent session of --project (default: the current directory).
 --worktree runs the new session in its own git worktree of DIR's repository, on a new branch from
 its HEAD (named for the prompt, or BRANCH: --worktree BRANCH "prompt" or --worktree=BRANCH); the

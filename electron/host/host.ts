@@ -151,6 +151,7 @@ export class Host extends DisposableObject {
       stateDir: paths.stateDir,
       home: paths.home,
       configured: config.projects,
+      configuredRemote: config.remote_projects,
     });
     // API keys and MCP sign-ins: one store, the user's.
     const secrets =

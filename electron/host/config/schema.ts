@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseDomainPattern } from '../network/domain-pattern';
+import { parseSshUrl } from '../remote/ssh-url';
 
 // The one schema of configs/app.json. Defaults live here and nowhere else; the README's config
 // section is written from it.
@@ -27,6 +28,20 @@ export const projectConfigSchema = z.strictObject({
   network_allow: z.array(destination).optional(),
 });
 export type ProjectConfig = z.infer<typeof projectConfigSchema>;
+
+/** `remote_projects.NAME` (issue #29): a folder on an SSH host, never a local path. */
+export const remoteProjectConfigSchema = z.strictObject({
+  url: z.string().superRefine((url, ctx) => {
+    try {
+      parseSshUrl(url);
+    } catch (err) {
+      ctx.addIssue({ code: 'custom', message: (err as Error).message });
+    }
+  }),
+  name: z.string().optional(),
+  description: z.string().default(''),
+});
+export type RemoteProjectConfig = z.infer<typeof remoteProjectConfigSchema>;
 
 export const lspServerConfigSchema = z.strictObject({
   command: z.array(z.string()).min(1).optional(),
@@ -293,71 +308,84 @@ export const externalAgentConfigSchema = z.strictObject({
 });
 export type ExternalAgentConfig = z.infer<typeof externalAgentConfigSchema>;
 
-export const appConfigSchema = z.strictObject({
-  agent: agentConfigSchema.prefault({}),
-  permission_mode: permissionModeSchema.default('ask'),
-  model: modelConfigSchema.prefault({}),
-  providers: z
-    .strictObject({
-      anthropic: providerConfigSchema.optional(),
-      openai: openaiConfigSchema.optional(),
-      ollama: ollamaConfigSchema.optional(),
-    })
-    .prefault({}),
-  prices: pricesConfigSchema,
-  projects: z.record(z.string().min(1), projectConfigSchema).default({}),
-  /** Directories the user trusted from the UI (trust/workspace-trust.ts); real, absolute paths. */
-  trusted_projects: z.array(absPath).default([]),
-  mcpServers: z.record(z.string().regex(/^[A-Za-z0-9_-]+$/), mcpServerConfigSchema).default({}),
-  /** External ACP agents a session can be bound to (beside the presets found on PATH). */
-  agents: z.record(z.string().regex(/^[A-Za-z0-9_-]+$/), externalAgentConfigSchema).default({}),
-  shells: shellsConfigSchema.prefault({}),
-  sandbox: sandboxConfigSchema.prefault({}),
-  worktrees: worktreesConfigSchema.prefault({}),
-  /**
-   * Issue 20, Claude Code's shapes: `permissions: {allow, ask, deny}` rule lists and `hooks` by
-   * event. Any value is accepted here: electron/host/rules checks them and warns (file and line)
-   * about a bad entry while the rest loads, so one typo cannot stop the app.
-   */
-  permissions: z.unknown().optional(),
-  hooks: z.unknown().optional(),
-  /** Snapshots of the project's files before each turn that writes, for rewind (checkpoints/). */
-  checkpoints: z
-    .strictObject({
-      enabled: z.boolean().default(true),
-      /** Larger files are listed in a checkpoint, not stored (and a rewind leaves them alone). */
-      max_file_bytes: z
-        .number()
-        .int()
-        .min(0)
-        .default(10 * 1024 * 1024),
-    })
-    .prefault({}),
-  /** Projects on SSH hosts (issue #29): how the app reaches them and how long they wait for it. */
-  remote: z
-    .strictObject({
-      /** `ssh -F FILE` for every connection; null: the user's own ~/.ssh/config. */
-      ssh_config: absPath.nullable().default(null),
-      /** How long a remote part whose connection dropped keeps its shells running (minutes). */
-      keepalive_minutes: z
-        .number()
-        .int()
-        .min(1)
-        .max(24 * 60)
-        .default(30),
-    })
-    .prefault({}),
-  devices: z
-    .strictObject({
-      /** The LAN pairing listener is off until the user turns it on. */
-      pairing_enabled: z.boolean().default(false),
-      /** Address to bind; "" is the machine's first LAN IPv4 (tests bind 127.0.0.1). */
-      host: z.string().default(''),
-      /** 0: pick a free port once and keep it (the phone page's origin must not change). */
-      port: z.number().int().min(0).max(65535).default(0),
-    })
-    .prefault({}),
-});
+export const appConfigSchema = z
+  .strictObject({
+    agent: agentConfigSchema.prefault({}),
+    permission_mode: permissionModeSchema.default('ask'),
+    model: modelConfigSchema.prefault({}),
+    providers: z
+      .strictObject({
+        anthropic: providerConfigSchema.optional(),
+        openai: openaiConfigSchema.optional(),
+        ollama: ollamaConfigSchema.optional(),
+      })
+      .prefault({}),
+    prices: pricesConfigSchema,
+    projects: z.record(z.string().min(1), projectConfigSchema).default({}),
+    /** Projects on SSH hosts, apart from `projects`, whose paths the sandbox and trust read as local. */
+    remote_projects: z.record(z.string().min(1), remoteProjectConfigSchema).default({}),
+    /** Directories the user trusted from the UI (trust/workspace-trust.ts); real, absolute paths. */
+    trusted_projects: z.array(absPath).default([]),
+    mcpServers: z.record(z.string().regex(/^[A-Za-z0-9_-]+$/), mcpServerConfigSchema).default({}),
+    /** External ACP agents a session can be bound to (beside the presets found on PATH). */
+    agents: z.record(z.string().regex(/^[A-Za-z0-9_-]+$/), externalAgentConfigSchema).default({}),
+    shells: shellsConfigSchema.prefault({}),
+    sandbox: sandboxConfigSchema.prefault({}),
+    worktrees: worktreesConfigSchema.prefault({}),
+    /**
+     * Issue 20, Claude Code's shapes: `permissions: {allow, ask, deny}` rule lists and `hooks` by
+     * event. Any value is accepted here: electron/host/rules checks them and warns (file and line)
+     * about a bad entry while the rest loads, so one typo cannot stop the app.
+     */
+    permissions: z.unknown().optional(),
+    hooks: z.unknown().optional(),
+    /** Snapshots of the project's files before each turn that writes, for rewind (checkpoints/). */
+    checkpoints: z
+      .strictObject({
+        enabled: z.boolean().default(true),
+        /** Larger files are listed in a checkpoint, not stored (and a rewind leaves them alone). */
+        max_file_bytes: z
+          .number()
+          .int()
+          .min(0)
+          .default(10 * 1024 * 1024),
+      })
+      .prefault({}),
+    /** Projects on SSH hosts (issue #29): how the app reaches them and how long they wait for it. */
+    remote: z
+      .strictObject({
+        /** `ssh -F FILE` for every connection; null: the user's own ~/.ssh/config. */
+        ssh_config: absPath.nullable().default(null),
+        /** How long a remote part whose connection dropped keeps its shells running (minutes). */
+        keepalive_minutes: z
+          .number()
+          .int()
+          .min(1)
+          .max(24 * 60)
+          .default(30),
+      })
+      .prefault({}),
+    devices: z
+      .strictObject({
+        /** The LAN pairing listener is off until the user turns it on. */
+        pairing_enabled: z.boolean().default(false),
+        /** Address to bind; "" is the machine's first LAN IPv4 (tests bind 127.0.0.1). */
+        host: z.string().default(''),
+        /** 0: pick a free port once and keep it (the phone page's origin must not change). */
+        port: z.number().int().min(0).max(65535).default(0),
+      })
+      .prefault({}),
+  })
+  .superRefine((config, ctx) => {
+    // One key names one project: a remote project may not take a local configured project's name.
+    for (const key of Object.keys(config.remote_projects))
+      if (key in config.projects)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['remote_projects', key],
+          message: `"${key}" already names a project in "projects"; give the remote one another name`,
+        });
+  });
 
 export type AppConfig = z.infer<typeof appConfigSchema>;
 export type AgentConfig = AppConfig['agent'];

@@ -9,6 +9,7 @@ type ProjectHandlers = Pick<
   | 'projects.list'
   | 'projects.openFolder'
   | 'projects.completeFolder'
+  | 'projects.addRemote'
   | 'projects.create'
   | 'projects.addRepository'
   | 'projects.checkout'
@@ -29,6 +30,9 @@ export function projectHandlers(registry: ProjectRegistry, mcp: McpManager): Pro
       project: await registry.add(req.path, { name: req.name, description: req.description }),
     }),
     'projects.completeFolder': (req) => completeFolder(req.path),
+    'projects.addRemote': async (req) => ({
+      project: await registry.addRemote(req.url, { name: req.name }),
+    }),
     'projects.create': async (req) => ({
       project: await registry.create(req.parent, req.name, req.git_init),
     }),

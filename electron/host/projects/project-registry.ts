@@ -2,8 +2,11 @@ import { mkdir, realpath } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { Emitter, type Event } from '../lifecycle/emitter';
 import type { Disposable } from '../lifecycle/disposable';
-import type { ProjectConfig } from '../config/schema';
-import type { ProjectEntry } from '../../../shared/protocol/commands/projects';
+import type { ProjectConfig, RemoteProjectConfig } from '../config/schema';
+import type {
+  ProjectEntry,
+  RemoteConnectionState,
+} from '../../../shared/protocol/commands/projects';
 import { HostError } from '../rpc/host-error';
 import { RECENT_MAX, REFRESH_INTERVAL_MS } from './constants';
 import { probeDir } from './disk';
@@ -17,6 +20,8 @@ import {
   type RegistryState,
 } from './registry-state';
 import { scanProjects } from './registry-scan';
+import { remoteDefaultName, remoteEntries } from './remote-entries';
+import { formatSshUrl, parseSshUrl, type SshTarget } from '../remote/ssh-url';
 import PQueue from 'p-queue';
 
 export interface ProjectListing {
@@ -32,6 +37,8 @@ export interface ProjectRegistryOptions {
   home: string;
   /** configs/app.json `projects`. */
   configured: Record<string, ProjectConfig>;
+  /** configs/app.json `remote_projects`. */
+  configuredRemote?: Record<string, RemoteProjectConfig>;
   refreshIntervalMs?: number;
 }
 
@@ -48,6 +55,8 @@ export class ProjectRegistry implements Disposable {
   /** State changes one at a time: each reads the state the previous one left. */
   private readonly writes = new PQueue({ concurrency: 1 });
   private readonly timer: NodeJS.Timeout;
+  /** Each remote project's link as the remote part last set it (absent: disconnected); not persisted. */
+  private readonly links = new Map<string, RemoteConnectionState>();
   private readonly changed = new Emitter<ProjectListing>();
   readonly onDidChange: Event<ProjectListing> = this.changed.event;
 
@@ -87,6 +96,11 @@ export class ProjectRegistry implements Disposable {
     const entry = await this.get(key);
     if (!entry)
       throw new HostError('not_found', `no project '${key}'; list_projects shows the keys`);
+    if (entry.remote)
+      throw new HostError(
+        'remote_project',
+        `project '${key}' is on the SSH host ${entry.remote.host} (${entry.remote.url}); sessions there run through the remote part, not as a local folder`,
+      );
     if (entry.path === null)
       throw new HostError(
         'no_checkout',
@@ -120,7 +134,10 @@ export class ProjectRegistry implements Disposable {
         let next: ProjectEntry[];
         do {
           this.rescan = false;
-          next = await scanProjects(this.opts.configured, this.state);
+          next = [
+            ...(await scanProjects(this.opts.configured, this.state)),
+            ...remoteEntries(this.opts.configuredRemote ?? {}, this.state, this.links),
+          ];
         } while (this.rescan);
         const changed = !this.scanned || JSON.stringify(next) !== JSON.stringify(this.entries);
         this.entries = next;
@@ -196,6 +213,42 @@ export class ProjectRegistry implements Disposable {
     return this.entry(key);
   }
 
+  /**
+   * Registers a folder on an SSH host by its ssh:// URL (an already registered one, in any
+   * spelling of the same target, returns its entry). Nothing is contacted: the remote part
+   * connects when a session needs the project.
+   */
+  async addRemote(url: string, opts: { name?: string } = {}): Promise<ProjectEntry> {
+    const canonical = formatSshUrl(parseSshUrl(url));
+    await this.refresh();
+    const known = this.entries.find((e) => e.remote?.url === canonical);
+    if (known) return known;
+    const name = opts.name ?? remoteDefaultName(canonical);
+    const key = await this.mutate((s) => {
+      const id = uniqueId(name, new Set(s.remotes.map((r) => r.id)));
+      s.remotes.push({ id, url: canonical, name, description: '', added_at: Date.now() });
+      s.opened[`remote:${id}`] = Date.now();
+      return `remote:${id}`;
+    });
+    return this.entry(key);
+  }
+
+  /** Where a remote project lives, for the remote part to connect to. */
+  async remoteTarget(key: string): Promise<SshTarget> {
+    const entry = await this.get(key);
+    if (!entry) throw new HostError('not_found', `no project '${key}'`);
+    if (!entry.remote) throw new HostError('not_remote', `project '${key}' is a local folder`);
+    return parseSshUrl(entry.remote.url);
+  }
+
+  /** The remote part reports a remote project's link; listeners of onDidChange see it at once. */
+  async setRemoteState(key: string, state: RemoteConnectionState): Promise<void> {
+    const entry = await this.get(key);
+    if (!entry?.remote) throw new HostError('not_remote', `no remote project '${key}'`);
+    this.links.set(key, state);
+    await this.refresh();
+  }
+
   async create(parent: string, name: string, gitInit: boolean): Promise<ProjectEntry> {
     if (name.includes('/') || name === '.' || name === '..')
       throw new HostError('invalid_path', `'${name}' is not a folder name`);
@@ -263,9 +316,11 @@ export class ProjectRegistry implements Disposable {
     await this.mutate((s) => {
       s.managed = s.managed.filter((m) => `managed:${m.id}` !== key);
       s.repositories = s.repositories.filter((r) => `repo:${r.id}` !== key);
+      s.remotes = s.remotes.filter((r) => `remote:${r.id}` !== key);
       delete s.names[key];
       delete s.opened[key];
     });
+    this.links.delete(key);
   }
 
   async rename(key: string, name: string): Promise<ProjectEntry> {
@@ -276,9 +331,10 @@ export class ProjectRegistry implements Disposable {
     return this.entry(key);
   }
 
-  /** Marks a project opened (the picker's recent list) once it is known to be there. */
+  /** Marks a project opened (the picker's recent list) once it is known to be there (a remote one: known). */
   async open(key: string): Promise<ProjectEntry> {
-    await this.resolve(key);
+    const entry = await this.get(key);
+    if (!entry?.remote) await this.resolve(key);
     await this.mutate((s) => {
       s.opened[key] = Date.now();
     });

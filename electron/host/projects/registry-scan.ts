@@ -83,6 +83,7 @@ export async function scanProjects(
       branch: own?.branch ?? null,
       parent: null,
       last_opened_at: state.opened[b.key] ?? null,
+      remote: null,
     });
     for (const wt of facts?.worktrees ?? []) {
       const path = resolve(wt.path);
@@ -106,6 +107,7 @@ export async function scanProjects(
             branch: wt.branch,
             parent: b.key,
             last_opened_at: state.opened[key] ?? null,
+            remote: null,
           };
         })(),
       );

@@ -24,10 +24,19 @@ const repositorySchema = z.object({
   description: z.string().default(''),
   added_at: z.number(),
 });
+/** A folder on an SSH host, by its canonical ssh:// URL (electron/host/remote/ssh-url.ts). */
+const remoteSchema = z.object({
+  id: z.string(),
+  url: z.string(),
+  name: z.string(),
+  description: z.string().default(''),
+  added_at: z.number(),
+});
 export const registryStateSchema = z.object({
   version: z.literal(1).default(1),
   managed: z.array(managedSchema).default([]),
   repositories: z.array(repositorySchema).default([]),
+  remotes: z.array(remoteSchema).default([]),
   /** Display names set with rename, by key (any kind). */
   names: z.record(z.string(), z.string()).default({}),
   /** Last time each key was opened (ms), for the picker's recent list. */

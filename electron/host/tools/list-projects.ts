@@ -9,7 +9,8 @@ export const listProjectsTool = defineTool({
     'Lists every project this session can move into with switch_project: configured projects, managed projects and ' +
     'worktrees, and registered git repositories. Each entry has a key (pass it to switch_project), name, kind, ' +
     'description, whether it is available on disk, and its repository slug and branch when known. A repository ' +
-    'without a checkout is listed but cannot be switched into.',
+    'without a checkout is listed but cannot be switched into; a project on an SSH host has `remote` (its URL, host ' +
+    'and whether it is connected).',
   parameters: z.object({}),
   flags: { readOnly: true, rootOnly: true, autoWorkspaceOnly: true, approval: 'none' },
   async run(ctx) {
@@ -21,7 +22,9 @@ export const listProjectsTool = defineTool({
     return {
       kind: 'projects',
       current,
-      projects: entries.map(({ last_opened_at: _recency, parent: _parent, ...e }) => e),
+      projects: entries.map(({ last_opened_at: _recency, parent: _parent, remote, ...e }) =>
+        remote ? { ...e, remote } : e,
+      ),
     };
   },
 });

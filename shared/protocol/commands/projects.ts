@@ -1,8 +1,31 @@
 import { z } from 'zod';
 import { command } from '../command';
 
-export const projectKindSchema = z.enum(['configured', 'managed', 'worktree', 'repository']);
+export const projectKindSchema = z.enum([
+  'configured',
+  'managed',
+  'worktree',
+  'repository',
+  'remote',
+]);
 export type ProjectKind = z.infer<typeof projectKindSchema>;
+
+/** A remote project's link, as the remote part (electron/host/remote/) reports it; never probed by a scan. */
+export const remoteConnectionStateSchema = z.enum(['disconnected', 'connecting', 'connected']);
+export type RemoteConnectionState = z.infer<typeof remoteConnectionStateSchema>;
+
+/** Where a remote project lives (issue #29): its canonical ssh:// URL and the parts of it. */
+export const remoteLocationSchema = z.object({
+  url: z.string(),
+  /** A host name, an address, or an alias of the user's ~/.ssh/config. */
+  host: z.string(),
+  user: z.string().nullable(),
+  port: z.number().int().nullable(),
+  /** The absolute folder on the host. */
+  path: z.string(),
+  state: remoteConnectionStateSchema,
+});
+export type RemoteLocation = z.infer<typeof remoteLocationSchema>;
 
 /** One project as list_projects and the picker show it (seed fields plus path and recency). */
 export const projectEntrySchema = z.object({
@@ -11,9 +34,9 @@ export const projectEntrySchema = z.object({
   name: z.string(),
   kind: projectKindSchema,
   description: z.string(),
-  /** Absolute folder; null for a registered repository without a checkout. */
+  /** Absolute local folder; null for a registered repository without a checkout and for a remote project. */
   path: z.string().nullable(),
-  /** The folder exists now (false: vanished, not checked out, or on a disk that did not answer). */
+  /** The folder exists now (false: vanished, not checked out, or on a disk that did not answer); a remote project: connected. */
   available: z.boolean(),
   /** `owner/name` from the origin remote, when known. */
   repo: z.string().nullable(),
@@ -21,6 +44,8 @@ export const projectEntrySchema = z.object({
   /** A worktree's repository entry. */
   parent: z.string().nullable(),
   last_opened_at: z.number().nullable(),
+  /** Set for a project on an SSH host (kind `remote`), null for every local one. */
+  remote: remoteLocationSchema.nullable(),
 });
 export type ProjectEntry = z.infer<typeof projectEntrySchema>;
 
@@ -48,6 +73,17 @@ export const projectCommands = {
   'projects.completeFolder': command(
     z.object({ path: absPath }),
     z.object({ folders: z.array(z.string()), truncated: z.boolean() }),
+  ),
+  /**
+   * Registers a folder on an SSH host, `ssh://[user@]host[:port]/absolute/path` or
+   * `ssh://ALIAS/path` (an already registered URL returns its entry); nothing is contacted.
+   */
+  'projects.addRemote': command(
+    z.object({
+      url: z.string().min(1),
+      name: z.string().trim().min(1).max(200).optional(),
+    }),
+    one,
   ),
   /** Creates a new folder (optionally `git init`) and registers it as a managed project. */
   'projects.create': command(

@@ -72,6 +72,7 @@ describe('project registry', () => {
       branch: 'main',
       parent: null,
       last_opened_at: null,
+      remote: null,
     });
     expect(projects[1]).toMatchObject({
       kind: 'worktree',

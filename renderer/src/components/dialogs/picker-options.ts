@@ -22,10 +22,17 @@ const KIND_LABEL: Record<ProjectEntry['kind'], string | undefined> = {
   managed: 'managed',
   worktree: 'worktree',
   repository: 'repository',
+  remote: 'remote',
 };
 
+/** Where a project is, as the picker says it: a folder, a host and its folder, or no checkout. */
+function whereOf(p: ProjectEntry): string {
+  if (p.remote) return `${p.remote.host}:${p.remote.path} · ${p.remote.state}`;
+  return p.path ?? (p.repo ? `${p.repo} (no checkout)` : 'no checkout');
+}
+
 function toOption(p: ProjectEntry, section: string, current: string | null): PickerOption {
-  const where = p.path ?? (p.repo ? `${p.repo} (no checkout)` : 'no checkout');
+  const where = whereOf(p);
   return {
     id: `${section}:${p.key}`,
     type: p.kind === 'worktree' ? 'worktree' : 'project',

@@ -1,0 +1,73 @@
+import { basename } from 'node:path';
+import type { RemoteProjectConfig } from '../config/schema';
+import type {
+  ProjectEntry,
+  RemoteConnectionState,
+} from '../../../shared/protocol/commands/projects';
+import { formatSshUrl, parseSshUrl } from '../remote/ssh-url';
+import type { RegistryState } from './registry-state';
+
+// The registry's entries for projects on SSH hosts (issue #29 part 1). Nothing here touches a
+// disk or runs git: the folder is on another machine, and whether it is reachable is the link
+// state the remote part (electron/host/remote/) reports, not something a scan could find out.
+
+/** The name a remote project gets when none is given: its folder's, or the host's for `/`. */
+export function remoteDefaultName(url: string): string {
+  const target = parseSshUrl(url);
+  return basename(target.path) || target.host;
+}
+
+function remoteEntry(
+  key: string,
+  kind: 'configured' | 'remote',
+  record: { url: string; name: string; description: string },
+  state: RegistryState,
+  links: ReadonlyMap<string, RemoteConnectionState>,
+): ProjectEntry {
+  const target = parseSshUrl(record.url);
+  const link = links.get(key) ?? 'disconnected';
+  return {
+    key,
+    name: state.names[key] ?? record.name,
+    kind,
+    description: record.description,
+    path: null,
+    available: link === 'connected',
+    repo: null,
+    branch: null,
+    parent: null,
+    last_opened_at: state.opened[key] ?? null,
+    remote: {
+      url: formatSshUrl(target),
+      host: target.host,
+      user: target.user ?? null,
+      port: target.port ?? null,
+      path: target.path,
+      state: link,
+    },
+  };
+}
+
+/**
+ * Remote projects from configs/app.json `remote_projects` (kind configured, keyed by their name
+ * there, which the config schema keeps apart from `projects`) and added ones (kind remote,
+ * `remote:<id>`).
+ */
+export function remoteEntries(
+  configured: Record<string, RemoteProjectConfig>,
+  state: RegistryState,
+  links: ReadonlyMap<string, RemoteConnectionState>,
+): ProjectEntry[] {
+  return [
+    ...Object.entries(configured).map(([key, c]) =>
+      remoteEntry(
+        key,
+        'configured',
+        { url: c.url, name: c.name ?? key, description: c.description },
+        state,
+        links,
+      ),
+    ),
+    ...state.remotes.map((r) => remoteEntry(`remote:${r.id}`, 'remote', r, state, links)),
+  ];
+}
