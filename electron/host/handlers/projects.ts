@@ -3,6 +3,7 @@ import type { ProjectRegistry } from '../projects/project-registry';
 import type { McpManager } from '../mcp/mcp-manager';
 import { toDisposable } from '../lifecycle/disposable';
 import { completeFolder } from '../projects/folder-completion';
+import { userSshHosts } from '../projects/ssh-config-hosts';
 
 type ProjectHandlers = Pick<
   HandlerMap,
@@ -10,6 +11,7 @@ type ProjectHandlers = Pick<
   | 'projects.openFolder'
   | 'projects.completeFolder'
   | 'projects.addRemote'
+  | 'projects.sshHosts'
   | 'projects.create'
   | 'projects.addRepository'
   | 'projects.checkout'
@@ -30,6 +32,7 @@ export function projectHandlers(registry: ProjectRegistry, mcp: McpManager): Pro
       project: await registry.add(req.path, { name: req.name, description: req.description }),
     }),
     'projects.completeFolder': (req) => completeFolder(req.path),
+    'projects.sshHosts': async () => ({ hosts: await userSshHosts() }),
     'projects.addRemote': async (req) => ({
       project: await registry.addRemote(req.url, { name: req.name }),
     }),

@@ -4,6 +4,7 @@ import { Emitter, type Event } from '../lifecycle/emitter';
 import type { Disposable } from '../lifecycle/disposable';
 import type { ProjectConfig, RemoteProjectConfig } from '../config/schema';
 import type {
+  HostKeyRefusal,
   ProjectEntry,
   RemoteConnectionState,
 } from '../../../shared/protocol/commands/projects';
@@ -20,7 +21,7 @@ import {
   type RegistryState,
 } from './registry-state';
 import { scanProjects } from './registry-scan';
-import { remoteDefaultName, remoteEntries } from './remote-entries';
+import { remoteDefaultName, remoteEntries, type RemoteLink } from './remote-entries';
 import { formatSshUrl, parseSshUrl, type SshTarget } from '../remote/ssh-url';
 import PQueue from 'p-queue';
 
@@ -56,7 +57,7 @@ export class ProjectRegistry implements Disposable {
   private readonly writes = new PQueue({ concurrency: 1 });
   private readonly timer: NodeJS.Timeout;
   /** Each remote project's link as the remote part last set it (absent: disconnected); not persisted. */
-  private readonly links = new Map<string, RemoteConnectionState>();
+  private readonly links = new Map<string, RemoteLink>();
   private readonly changed = new Emitter<ProjectListing>();
   readonly onDidChange: Event<ProjectListing> = this.changed.event;
 
@@ -241,11 +242,18 @@ export class ProjectRegistry implements Disposable {
     return parseSshUrl(entry.remote.url);
   }
 
-  /** The remote part reports a remote project's link; listeners of onDidChange see it at once. */
-  async setRemoteState(key: string, state: RemoteConnectionState): Promise<void> {
+  /**
+   * The remote part reports a remote project's link, and with `hostKey` a connection its host key
+   * stopped (the picker asks the user about it); listeners of onDidChange see it at once.
+   */
+  async setRemoteState(
+    key: string,
+    state: RemoteConnectionState,
+    hostKey: HostKeyRefusal | null = null,
+  ): Promise<void> {
     const entry = await this.get(key);
     if (!entry?.remote) throw new HostError('not_remote', `no remote project '${key}'`);
-    this.links.set(key, state);
+    this.links.set(key, { state, hostKey });
     await this.refresh();
   }
 

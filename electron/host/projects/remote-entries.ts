@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
 import type { RemoteProjectConfig } from '../config/schema';
 import type {
+  HostKeyRefusal,
   ProjectEntry,
   RemoteConnectionState,
 } from '../../../shared/protocol/commands/projects';
@@ -17,22 +18,28 @@ export function remoteDefaultName(url: string): string {
   return basename(target.path) || target.host;
 }
 
+/** A remote project's link as the remote part last reported it. */
+export interface RemoteLink {
+  state: RemoteConnectionState;
+  hostKey: HostKeyRefusal | null;
+}
+
 function remoteEntry(
   key: string,
   kind: 'configured' | 'remote',
   record: { url: string; name: string; description: string },
   state: RegistryState,
-  links: ReadonlyMap<string, RemoteConnectionState>,
+  links: ReadonlyMap<string, RemoteLink>,
 ): ProjectEntry {
   const target = parseSshUrl(record.url);
-  const link = links.get(key) ?? 'disconnected';
+  const link = links.get(key) ?? { state: 'disconnected', hostKey: null };
   return {
     key,
     name: state.names[key] ?? record.name,
     kind,
     description: record.description,
     path: null,
-    available: link === 'connected',
+    available: link.state === 'connected',
     repo: null,
     branch: null,
     parent: null,
@@ -43,7 +50,8 @@ function remoteEntry(
       user: target.user ?? null,
       port: target.port ?? null,
       path: target.path,
-      state: link,
+      state: link.state,
+      host_key: link.hostKey,
     },
   };
 }
@@ -56,7 +64,7 @@ function remoteEntry(
 export function remoteEntries(
   configured: Record<string, RemoteProjectConfig>,
   state: RegistryState,
-  links: ReadonlyMap<string, RemoteConnectionState>,
+  links: ReadonlyMap<string, RemoteLink>,
 ): ProjectEntry[] {
   return [
     ...Object.entries(configured).map(([key, c]) =>

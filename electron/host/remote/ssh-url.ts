@@ -27,6 +27,11 @@ function hasControl(text: string): boolean {
   return false;
 }
 
+/** A host name or alias an ssh:// URL can carry (and ssh can never read as an option). */
+export function isSshHostName(text: string): boolean {
+  return NAME.test(text);
+}
+
 export function isSshUrl(text: string): boolean {
   return text.slice(0, SCHEME.length).toLowerCase() === SCHEME;
 }

@@ -14,6 +14,19 @@ export type ProjectKind = z.infer<typeof projectKindSchema>;
 export const remoteConnectionStateSchema = z.enum(['disconnected', 'connecting', 'connected']);
 export type RemoteConnectionState = z.infer<typeof remoteConnectionStateSchema>;
 
+/**
+ * Why the last connection to a remote project's host stopped at its host key (strict checking):
+ * not in known_hosts yet, or different from the one there. `fingerprint` is what the host offered
+ * (`SHA256:...`), null when it could not be read; the picker shows it for the user to compare.
+ */
+export const hostKeyRefusalSchema = z.object({
+  problem: z.enum(['unknown', 'changed']),
+  host: z.string(),
+  port: z.number().int(),
+  fingerprint: z.string().nullable(),
+});
+export type HostKeyRefusal = z.infer<typeof hostKeyRefusalSchema>;
+
 /** Where a remote project lives (issue #29): its canonical ssh:// URL and the parts of it. */
 export const remoteLocationSchema = z.object({
   url: z.string(),
@@ -24,6 +37,8 @@ export const remoteLocationSchema = z.object({
   /** The absolute folder on the host. */
   path: z.string(),
   state: remoteConnectionStateSchema,
+  /** Set while the host's key stops the connection; cleared by the next state the remote part sets. */
+  host_key: hostKeyRefusalSchema.nullable(),
 });
 export type RemoteLocation = z.infer<typeof remoteLocationSchema>;
 
@@ -85,6 +100,8 @@ export const projectCommands = {
     }),
     one,
   ),
+  /** The Host aliases of the user's ~/.ssh/config (patterns left out), for "Connect to host...". */
+  'projects.sshHosts': command(z.object({}), z.object({ hosts: z.array(z.string()) })),
   /** Creates a new folder (optionally `git init`) and registers it as a managed project. */
   'projects.create': command(
     z.object({

@@ -52,6 +52,7 @@ describe('mewbo projects with ssh:// URLs', () => {
           port: 2222,
           path: '/srv/app',
           state: 'disconnected',
+          host_key: null,
         },
       }),
     ]);
@@ -164,6 +165,24 @@ describe('remote projects over the protocol', () => {
       path: '/srv/app',
     });
     await sub.dispose();
+  });
+
+  it('a host key that stopped the connection is listed with its fingerprint until the next state', async () => {
+    const { project } = await ok<{ project: ProjectEntry }>('projects.addRemote', {
+      url: 'ssh://box/srv/app',
+    });
+    const refusal = {
+      problem: 'unknown' as const,
+      host: 'box',
+      port: 22,
+      fingerprint: 'SHA256:abc',
+    };
+    await host.projects.setRemoteState(project.key, 'disconnected', refusal);
+    const listed = await ok<{ projects: ProjectEntry[] }>('projects.list', {});
+    expect(listed.projects[0]!.remote).toMatchObject({ state: 'disconnected', host_key: refusal });
+    await host.projects.setRemoteState(project.key, 'connecting');
+    const after = await ok<{ projects: ProjectEntry[] }>('projects.list', {});
+    expect(after.projects[0]!.remote).toMatchObject({ state: 'connecting', host_key: null });
   });
 
   it('a session cannot take a remote project as a local folder', async () => {
