@@ -7,11 +7,15 @@ import { openFolderAsProject, showProject } from '../../state/switch-project';
 import { errorText } from '../../state/agent-actions';
 import { Dialog } from '../common/Dialog';
 import { actionOptions, folderOptions, pickerOptions, type PickerOption } from './picker-options';
+import { ConnectHostDialog } from './ConnectHostDialog';
+import { HostKeyDialog } from './HostKeyDialog';
+import type { ProjectEntry } from '../../state/projects-store';
 
 /**
  * The command-palette project picker (Ctrl/Cmd+P): fuzzy search over the registry, recent
  * projects first, worktrees under their project, "Open folder" for a path not yet registered and
- * "New worktree" of the current project for a branch name. A path typed (from `/`) is a folder
+ * "New worktree" of the current project for a branch name, "Connect to host..." (and an ssh://
+ * URL typed) for a folder on an SSH host. A path typed (from `/`) is a folder
  * browser: the host's folders completing it are listed, Tab (or Right at the end) takes the
  * highlighted one into the box and lists its folders, Enter opens the highlighted one.
  * Keyboard only: type, Up/Down, Tab, Enter; Escape closes.
@@ -25,6 +29,8 @@ export function ProjectPicker({ onClose }: { onClose: () => void }) {
   const [query, setQuery] = useState('');
   const [active, setActive] = useState(0);
   const [error, setError] = useState<string | null>(null);
+  // The picker's list, or in its place the connect form or a remote project's host-key step.
+  const [step, setStep] = useState<'list' | 'connect' | ProjectEntry>('list');
   const loaded = useProjects((s) => s.loaded);
   // Enter pressed before the registry arrived acts once it is there, on what was typed.
   const [enterPending, setEnterPending] = useState(false);
@@ -55,6 +61,8 @@ export function ProjectPicker({ onClose }: { onClose: () => void }) {
       projects.find((p) => p.key === current),
     );
     if (!q) return [...all, ...actions];
+    // An ssh:// URL being typed is one thing to add, first, where Enter takes it.
+    if (actions[0]?.type === 'remote-url') return actions;
     const hits = fuzzysort
       .go(q, all, { keys: ['label', 'detail', 'key'], threshold: 0.3 })
       .map((r) => ({ ...r.obj, section: 'Matches' }));
@@ -62,9 +70,32 @@ export function ProjectPicker({ onClose }: { onClose: () => void }) {
   }, [projects, recent, current, query, folders]);
   const clamped = Math.min(active, options.length - 1);
 
+  // A remote project just added is found by its name in the list, highlighted, one Enter away.
+  const showAdded = (project: ProjectEntry) => {
+    setStep('list');
+    setQuery(project.name);
+    setActive(0);
+  };
+
   const choose = async (opt: PickerOption | undefined) => {
     if (!opt) return;
     setError(null);
+    if (opt.type === 'connect-host') {
+      setStep('connect');
+      return;
+    }
+    if (opt.type === 'remote-url') {
+      try {
+        showAdded((await client.invoke('projects.addRemote', { url: query.trim() })).project);
+      } catch (err) {
+        setError(errorText(err));
+      }
+      return;
+    }
+    if (opt.project?.remote?.host_key) {
+      setStep(opt.project);
+      return;
+    }
     if (opt.type === 'folder') {
       const path = query.trim();
       if (!path.startsWith('/')) {
@@ -102,7 +133,7 @@ export function ProjectPicker({ onClose }: { onClose: () => void }) {
       }
       return;
     }
-    if (opt.project && !opt.project.available) {
+    if (opt.project && !opt.project.available && !opt.project.remote) {
       setError(`${opt.label} has no checkout on this computer yet.`);
       return;
     }
@@ -151,6 +182,17 @@ export function ProjectPicker({ onClose }: { onClose: () => void }) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [loaded, enterPending]);
 
+  if (step === 'connect')
+    return <ConnectHostDialog onAdded={showAdded} onBack={() => setStep('list')} />;
+  if (step !== 'list' && step.remote?.host_key)
+    return (
+      <HostKeyDialog
+        name={step.name}
+        refusal={step.remote.host_key}
+        onClose={() => setStep('list')}
+      />
+    );
+
   let lastSection = '';
   return (
     <Dialog label="Open project" onClose={onClose} className="picker">
@@ -190,7 +232,7 @@ export function ProjectPicker({ onClose }: { onClose: () => void }) {
                 id={`opt-${o.id}`}
                 role="option"
                 aria-selected={i === clamped}
-                className={`picker-option ${i === clamped ? 'active' : ''} ${o.project && !o.project.available ? 'unavailable' : ''}`}
+                className={`picker-option ${i === clamped ? 'active' : ''} ${o.project && !o.project.available && !o.project.remote ? 'unavailable' : ''}`}
                 onMouseMove={() => setActive(i)}
                 onClick={() => void choose(o)}
               >
@@ -200,6 +242,11 @@ export function ProjectPicker({ onClose }: { onClose: () => void }) {
                 </span>
                 {o.current && <span className="chip">current</span>}
                 {o.kindLabel && <span className="chip muted">{o.kindLabel}</span>}
+                {o.project?.remote && (
+                  <span className={`chip link-state ${o.project.remote.state}`}>
+                    {o.project.remote.host_key ? 'host key' : o.project.remote.state}
+                  </span>
+                )}
                 {/* A long path is cut at its start: the end names the folder. */}
                 <span className="picker-detail" title={o.detail}>
                   <span dir="ltr">{o.detail}</span>

@@ -2,7 +2,15 @@ import type { ProjectEntry } from '../../state/projects-store';
 
 export interface PickerOption {
   id: string;
-  type: 'project' | 'worktree' | 'none' | 'folder' | 'new-worktree' | 'directory';
+  type:
+    | 'project'
+    | 'worktree'
+    | 'none'
+    | 'folder'
+    | 'new-worktree'
+    | 'directory'
+    | 'connect-host'
+    | 'remote-url';
   key?: string | null;
   label: string;
   detail: string;
@@ -27,7 +35,8 @@ const KIND_LABEL: Record<ProjectEntry['kind'], string | undefined> = {
 
 /** Where a project is, as the picker says it: a folder, a host and its folder, or no checkout. */
 function whereOf(p: ProjectEntry): string {
-  if (p.remote) return `${p.remote.host}:${p.remote.path} · ${p.remote.state}`;
+  if (p.remote)
+    return `${p.remote.user ? `${p.remote.user}@` : ''}${p.remote.host}:${p.remote.path}`;
   return p.path ?? (p.repo ? `${p.repo} (no checkout)` : 'no checkout');
 }
 
@@ -88,11 +97,22 @@ export function pickerOptions(
 const BRANCH = /^[^\s~^:?*[\\]+$/;
 
 /**
- * The picker's actions for what was typed: open it as a folder (an absolute path), or make a git
- * worktree of the current project on a branch of that name.
+ * The picker's actions for what was typed: open it as a folder (an absolute path), add it as a
+ * remote project (an ssh:// URL), make a git worktree of the current project on a branch of that
+ * name; and always "Connect to host...".
  */
 export function actionOptions(query: string, current: ProjectEntry | undefined): PickerOption[] {
   const q = query.trim();
+  if (/^ssh:\/\//i.test(q))
+    return [
+      {
+        id: 'remote-url',
+        type: 'remote-url',
+        label: `Add remote project ${q}`,
+        detail: 'a folder on an SSH host',
+        section: 'Actions',
+      },
+    ];
   const out: PickerOption[] = [
     {
       id: 'open-folder',
@@ -112,6 +132,15 @@ export function actionOptions(query: string, current: ProjectEntry | undefined):
       section: 'Actions',
     });
   }
+  // A path being typed is a local folder: its own action stays the last one, where ↑ finds it.
+  if (!q.startsWith('/'))
+    out.push({
+      id: 'connect-host',
+      type: 'connect-host',
+      label: 'Connect to host…',
+      detail: 'a folder on an SSH host',
+      section: 'Actions',
+    });
   return out;
 }
 
