@@ -274,6 +274,7 @@ export class Host extends DisposableObject {
       env,
       sandbox: agentSandbox.wrap,
       shells,
+      rules,
       scratchDir: join(paths.stateDir, 'scratch'),
     });
     // Sessions whose project is on an SSH host run their file and shell tools there (issue #29).

@@ -35,9 +35,30 @@ export function deniedPayload(v: Extract<ApprovalVerdict, { allow: false }>): To
   );
 }
 
+/**
+ * What judging one call reads of its run. A RunContext has it all; an external agent's turn
+ * (acp/client) gives the same for the calls its agent makes through the client's fs and terminals,
+ * so they are judged here, by the same rules, hooks, modes and approvals, not by a second judge.
+ */
+export type JudgeScope = Pick<
+  RunContext,
+  | 'session'
+  | 'state'
+  | 'config'
+  | 'headless'
+  | 'signal'
+  | 'waits'
+  | 'append'
+  | 'beginWait'
+  | 'servicesFor'
+>;
+
+/** The agent a call is judged for: its id (rules and hooks name it) and its root. */
+export type JudgedAgent = Pick<StepAgent, 'root'> & { spec: Pick<AgentSpec, 'id'> };
+
 async function requestApproval(
-  run: RunContext,
-  agent: StepAgent,
+  run: JudgeScope,
+  agent: JudgedAgent,
   tool: AnyTool,
   callId: string,
   args: unknown,
@@ -46,10 +67,14 @@ async function requestApproval(
    * The policy files this call writes (`targets`) and those of them no allow rule names
    * (`unallowed`): any of the latter make it an approval in every mode.
    */
-  { targets, unallowed }: { targets: readonly string[]; unallowed: readonly string[] },
+  {
+    targets,
+    unallowed,
+    approved,
+  }: { targets: readonly string[]; unallowed: readonly string[]; approved: boolean },
 ): Promise<ApprovalVerdict> {
   const mode = run.state.permissionMode(run.config.permission_mode);
-  if (gate.kind === 'allow' && !unallowed.length) return { allow: true };
+  if ((gate.kind === 'allow' || approved) && !unallowed.length) return { allow: true };
   const policy = decideApproval({ tool, args, mode });
   if (gate.kind !== 'ask' && !policy.ask && !unallowed.length) return { allow: true };
   const described = await describeForApproval(tool, args, agent.root);
@@ -233,34 +258,13 @@ async function runCall(run: RunContext, agent: StepAgent, call: ModelToolCall): 
       const parsed = parseToolArgs(tool, call.args);
       if (!parsed.ok) payload = parsed.error;
       else {
-        const rules = await userRules(run, agent);
-        const gateInput = rules && {
-          ...rules,
-          tool: tool.name,
-          args: (parsed.args ?? {}) as Record<string, unknown>,
-          root: agent.root,
-          sessionId: run.session.id,
-          agentId: agent.spec.id,
-          callId: call.id,
-          mode: run.state.permissionMode(run.config.permission_mode),
-          signal: run.signal,
-          append: run.append,
-        };
-        const gate: Gate = gateInput ? await gateCall(gateInput) : { kind: 'mode' };
-        if (gate.kind === 'blocked') payload = gate.payload;
+        const judged = await judgeCall(run, agent, tool, call.id, parsed.args);
+        if (!judged.allow) payload = judged.payload;
         else {
-          const targets = policyTargets(tool.name, parsed.args, agent.root);
-          const unallowed = unallowedTargets(rules?.settings.rules ?? [], tool.name, targets);
-          const verdict = await requestApproval(run, agent, tool, call.id, parsed.args, gate, {
-            targets,
-            unallowed,
-          });
-          if (verdict.allow && !tool.flags.readOnly) await run.beforeWrite();
-          payload = verdict.allow
-            ? await executeTool(run, agent, tool, call.id, parsed.args, targets)
-            : deniedPayload(verdict);
-          if (verdict.allow && gateInput) await postToolHooks({ ...gateInput, payload });
-          if (verdict.allow && payload.kind !== 'error')
+          if (!tool.flags.readOnly) await run.beforeWrite();
+          payload = await executeTool(run, agent, tool, call.id, parsed.args, judged.policyWrites);
+          await judged.after(payload);
+          if (payload.kind !== 'error')
             await loadNestedInstructions({
               tool: tool.name,
               args: (parsed.args ?? {}) as Record<string, unknown>,
@@ -280,8 +284,69 @@ async function runCall(run: RunContext, agent: StepAgent, call: ModelToolCall): 
   await recordResult(run, agent, call, payload);
 }
 
+/** A call judged: refused (the payload its caller reads), or allowed with what it may write. */
+export type Judgement =
+  | { allow: false; payload: ToolPayload }
+  | {
+      allow: true;
+      /** The policy files the call was approved (or allowed by a rule naming them) to write. */
+      policyWrites: readonly string[];
+      /** Runs the PostToolUse hooks once the call's result is known. */
+      after(payload: ToolPayload): Promise<void>;
+    };
+
+/**
+ * Whether a call with parsed `args` may run: its PreToolUse hooks and the user's permission rules
+ * first (a deny holds in every mode), then its writes to policy files (an approval in every mode),
+ * then the session's permission mode; an approval is asked where one is needed, and refused with
+ * the reason where nobody can be asked.
+ */
+export async function judgeCall(
+  run: JudgeScope,
+  agent: JudgedAgent,
+  tool: AnyTool,
+  callId: string,
+  args: unknown,
+  /**
+   * The user already approved this very call (an external agent's own request that named it):
+   * that answers the mode and an ask rule, never a deny rule nor a write to a policy file.
+   */
+  approved = false,
+): Promise<Judgement> {
+  const rules = await userRules(run, agent);
+  const gateInput = rules && {
+    ...rules,
+    tool: tool.name,
+    args: (args ?? {}) as Record<string, unknown>,
+    root: agent.root,
+    sessionId: run.session.id,
+    agentId: agent.spec.id,
+    callId,
+    mode: run.state.permissionMode(run.config.permission_mode),
+    signal: run.signal,
+    append: run.append,
+  };
+  const gate: Gate = gateInput ? await gateCall(gateInput) : { kind: 'mode' };
+  if (gate.kind === 'blocked') return { allow: false, payload: gate.payload };
+  const targets = policyTargets(tool.name, args, agent.root);
+  const unallowed = unallowedTargets(rules?.settings.rules ?? [], tool.name, targets);
+  const verdict = await requestApproval(run, agent, tool, callId, args, gate, {
+    targets,
+    unallowed,
+    approved,
+  });
+  if (!verdict.allow) return { allow: false, payload: deniedPayload(verdict) };
+  return {
+    allow: true,
+    policyWrites: targets,
+    after: async (payload) => {
+      if (gateInput) await postToolHooks({ ...gateInput, payload });
+    },
+  };
+}
+
 /** The user's rules and hooks for this call's project, read fresh (an edit applies to the next call). */
-async function userRules(run: RunContext, agent: StepAgent) {
+async function userRules(run: JudgeScope, agent: JudgedAgent) {
   const rules = run.servicesFor(agent.spec.id).rules;
   if (!rules) return null;
   const settings = await rules.load(agent.root, run.session.id);
@@ -289,7 +354,7 @@ async function userRules(run: RunContext, agent: StepAgent) {
 }
 
 /** Notification hooks: fire and forget (the user is being asked; nothing waits on them). */
-function notifyHooks(run: RunContext, agent: StepAgent, message: string): void {
+function notifyHooks(run: JudgeScope, agent: JudgedAgent, message: string): void {
   void userRules(run, agent)
     .then((r) =>
       r

@@ -12,3 +12,5 @@ export const newPlanId = () => `plan_${hex(6)}`;
 export const newSubagentId = () => `sub_${hex(4)}`;
 /** present_ui panels: `gui-` and 8 hex digits (seed). */
 export const newPanelId = () => `gui-${hex(4)}`;
+/** An external agent's fs or terminal request, judged as a call of the app's own tool (acp/client). */
+export const newClientCallId = () => `acp_client_${hex(6)}`;

@@ -87,7 +87,9 @@ describe('an external ACP agent in a session', () => {
           ],
         ],
       },
-      { files: { 'a.txt': 'one\n' } },
+      // The agent's own mode change makes it accept-edits: the user's rule lets the terminal run
+      // without a card (client-calls-judged.test.ts covers the cards).
+      { files: { 'a.txt': 'one\n' }, config: { permissions: { allow: ['Bash(echo:*)'] } } },
     );
     const id = await w.session();
     const events = await w.turn(id, 'go');
@@ -147,12 +149,11 @@ describe('an external ACP agent in a session', () => {
           [
             { read: { path: 'ROOT/notes.txt', line: 2, limit: 1 } },
             { write: { path: 'ROOT/out/new.txt', content: 'written by the agent\n' } },
-            { write: { path: 'ROOT/.mewbo/settings.json', content: '{"hooks":{}}' } },
             { killTerminal: { command: 'sleep', args: ['30'] } },
           ],
         ],
       },
-      { files: { 'notes.txt': 'first\nsecond\nthird\n' } },
+      { files: { 'notes.txt': 'first\nsecond\nthird\n' }, config: { permission_mode: 'auto' } },
     );
     const id = await w.session();
     const events = await w.turn(id, 'go');
@@ -162,8 +163,7 @@ describe('an external ACP agent in a session', () => {
     expect(readFileSync(join(w.h.project, 'out', 'new.txt'), 'utf8')).toBe(
       'written by the agent\n',
     );
-    expect(steps[2]!.error).toMatch(/\.mewbo\/settings\.json is a file the app obeys/);
-    expect(steps[3]!.result).toMatchObject({ signal: 'SIGTERM' });
+    expect(steps[2]!.result).toMatchObject({ signal: 'SIGTERM' });
     // The write came after the turn's checkpoint, and the turn's end took another: it can be rewound.
     const before = ofType(events, 'checkpoint')[0]!;
     expect(before.phase).toBe('before');

@@ -83,7 +83,7 @@ describe('fs/write_text_file from an external agent', () => {
   });
 
   it('the app refuses both, names why, and still writes inside the project', async () => {
-    w = await AcpWorld.start({ turns: [] });
+    w = await AcpWorld.start({ turns: [] }, { config: { permission_mode: 'auto' } });
     const outside = plant(w.h.project);
     writeFileSync(
       join(w.dir, 'script.json'),

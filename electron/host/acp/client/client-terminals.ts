@@ -6,18 +6,27 @@ import type { Disposable } from '../../lifecycle/disposable';
 import { PathValidationError, resolveInsideRoot } from '../../fs/safe-path';
 import type { ShellService } from '../../shells/shell-service';
 import type { ShellSession } from '../../shells/shell-session';
+import { shellTool } from '../../tools/shell';
+import type { ClientJudge } from './client-judge';
 import { TERMINAL_OUTPUT_BYTES } from './constants';
 
 // The client's `terminal/*` for an external agent (issue 30 part 3): each terminal is one of the
 // session's own sandboxed shells (the shells' launcher, deny list, write scope, egress proxy and
 // scrubbed environment), started in the background so it shows as a live console in the dock,
-// and killed when released or when the agent's connection ends.
+// and killed when released or when the agent's connection ends. Before it starts, the command
+// line it runs is judged as the app's aider_shell_tool call (client-judge.ts): Bash(...) rules
+// read by bash's grammar, the mode, the approval card, the headless refusal.
+//
+// `command` is a shell line and `args` are words appended to it, quoted: agents send either a
+// whole line with no args (Claude Code's `npm test | head`) or a program and its arguments, and
+// Zed, the reference client, runs both through the shell the same way.
 
 export interface ClientTerminalsDeps {
   shells: ShellService;
   sessionId: string;
   root: string;
   config: () => AppConfig;
+  judge: ClientJudge;
   append(event: SessionEventBody): Promise<void>;
 }
 
@@ -48,10 +57,15 @@ export class ClientTerminals implements Disposable {
         throw err;
       }
     }
-    const env = (req.env ?? []).map((v) => `${v.name}=${v.value}`);
-    const command = [...(env.length ? ['env', ...env] : []), req.command, ...(req.args ?? [])]
-      .map(quote)
+    const env = (req.env ?? []).map((v) => quote(`${v.name}=${v.value}`));
+    const command = [...(env.length ? ['env', ...env] : []), req.command]
+      .concat((req.args ?? []).map(quote))
       .join(' ');
+    const allowed = await this.deps.judge({
+      tool: shellTool,
+      args: { command, cwd, run_in_background: true },
+      covers: (g) => g.command === req.command || g.command === command,
+    });
     const manager = this.deps.shells.forSession(this.deps.sessionId);
     const shell = await manager.start({
       command,
@@ -82,6 +96,13 @@ export class ClientTerminals implements Disposable {
         })
         .catch(() => {}),
     );
+    await allowed.after({
+      kind: 'shell',
+      command: shell.command,
+      cwd: shell.cwd,
+      shell_id: shell.id,
+      status: shell.status,
+    });
     return { terminalId: shell.id };
   }
 

@@ -11,13 +11,17 @@ import type { Disposable } from '../../lifecycle/disposable';
 import { toDisposable } from '../../lifecycle/disposable';
 import type { Session } from '../../sessions/session';
 import type { ShellService } from '../../shells/shell-service';
+import type { RulesService } from '../../rules/rules-service';
+import type { JudgeScope } from '../../agent/dispatch';
 import { newApprovalId } from '../../agent/ids';
+import { LoopState } from '../../agent/loop-state';
 import type { SessionWaits } from '../../agent/run-context';
 import { currentMode } from '../../agent/session-state';
 import { abortReason } from '../../agent/stop-reason';
 import { unifiedDiff } from '../../fs/unified-diff';
 import { findAgent } from './agent-presets';
 import type { AgentSandbox } from './agent-process';
+import { AgentGrants, clientJudge } from './client-judge';
 import { ClientTerminals } from './client-terminals';
 import { CANCEL_GRACE_MS } from './constants';
 import { AgentFailure, ExternalAgent } from './external-agent';
@@ -36,6 +40,8 @@ export interface ExternalTurnsOptions {
   env: NodeJS.ProcessEnv;
   sandbox: AgentSandbox;
   shells: ShellService;
+  /** The user's permission rules and hooks, which judge the agent's file and terminal calls. */
+  rules?: RulesService;
   /** Working directories of sessions bound to no project. */
   scratchDir: string;
 }
@@ -56,6 +62,8 @@ interface Hosted {
   updates: UpdateLog;
   /** The turn running now, for the agent's permission requests. */
   turn: ExternalRun | null;
+  /** The agent's requests the user allowed this turn (each carries out one client call). */
+  grants: AgentGrants;
 }
 
 const runEnds = new Set(['idle', 'stopped', 'failed']);
@@ -95,6 +103,7 @@ export class ExternalTurns implements Disposable {
         const mark = session.length;
         await run.beforeWrite();
         h.updates.beginTurn();
+        h.grants.clear();
         const stop = await this.promptTurn(h, this.blocks(session, h.agent, messages), run.signal);
         await h.updates.endTurn(false);
         if (stop !== 'end_turn' && stop !== 'cancelled')
@@ -207,11 +216,23 @@ export class ExternalTurns implements Disposable {
     if ('error' in found) throw new AgentFailure(found.error);
     const root = this.rootOf(session);
     const append = (e: SessionEventBody) => session.append(e).then(() => undefined);
+    const holder: { h?: Hosted } = {};
+    const grants = new AgentGrants(root);
+    const state = new LoopState(session);
+    const judge = clientJudge({
+      root,
+      grants,
+      scope: () => {
+        const run = holder.h?.turn;
+        return run ? this.judgeScope(session, state, run) : null;
+      },
+    });
     const terminals = new ClientTerminals({
       shells: this.opts.shells,
       sessionId: session.id,
       root,
       config: this.opts.config,
+      judge,
       append,
     });
     const updates = new UpdateLog({
@@ -221,7 +242,6 @@ export class ExternalTurns implements Disposable {
       terminal: (id) => terminals.describe(id),
     });
     const resume = lastAgentSession(session.events(), name);
-    const holder: { h?: Hosted } = {};
     const agent = await ExternalAgent.open({
       name,
       agent: found.config,
@@ -230,12 +250,16 @@ export class ExternalTurns implements Disposable {
       sandbox: this.opts.sandbox,
       mcpServers: mcpServersOf(config),
       resume,
-      files: { root, beforeWrite: () => holder.h?.turn?.beforeWrite() ?? Promise.resolve() },
+      files: {
+        root,
+        judge,
+        beforeWrite: () => holder.h?.turn?.beforeWrite() ?? Promise.resolve(),
+      },
       terminals,
       updates,
       permission: (req) => this.permission(session, holder.h, req),
     });
-    const h: Hosted = { agent, updates, turn: null };
+    const h: Hosted = { agent, updates, turn: null, grants };
     holder.h = h;
     this.hosted.set(session.id, h);
     session.resources.add(toDisposable(() => this.drop(h)));
@@ -248,6 +272,22 @@ export class ExternalTurns implements Disposable {
     if (agent.sessionId !== resume)
       await append({ type: 'agent_session', agent: name, session_id: agent.sessionId });
     return h;
+  }
+
+  /** What judging the agent's client calls reads of the running turn (agent/dispatch.ts judgeCall). */
+  private judgeScope(session: Session, state: LoopState, run: ExternalRun): JudgeScope {
+    const rules = this.opts.rules;
+    return {
+      session,
+      state,
+      config: this.opts.config(),
+      headless: run.headless,
+      signal: run.signal,
+      waits: run.waits,
+      beginWait: run.beginWait,
+      append: (e) => session.append(e).then(() => undefined),
+      servicesFor: () => (rules ? { rules } : {}),
+    };
   }
 
   private async drop(h: Hosted): Promise<void> {
@@ -302,6 +342,7 @@ export class ExternalTurns implements Disposable {
     const end = run.beginWait('waiting for your approval');
     try {
       const verdict = await run.waits.approvals.wait(approval_id, run.signal);
+      if (verdict.allow) h.grants.add(req.toolCall);
       const option = verdict.option ?? pick(verdict.allow)?.id;
       return option ? { outcome: { outcome: 'selected', optionId: option } } : cancelled;
     } catch {
