@@ -15,6 +15,7 @@ export interface AgentScript {
   loadSession?: boolean;
   image?: boolean;
   embeddedContext?: boolean;
+  mcpHttp?: boolean;
   authMethods?: unknown[];
   requireAuth?: boolean;
   modes?: unknown;
@@ -37,7 +38,12 @@ export class AcpWorld {
 
   static async start(
     script: AgentScript,
-    opts: { config?: Record<string, unknown>; files?: Record<string, string> } = {},
+    opts: {
+      config?: Record<string, unknown>;
+      files?: Record<string, string>;
+      /** More of agents.scripted's config (network, pass_env, env). */
+      agent?: Record<string, unknown>;
+    } = {},
   ) {
     const agentJs = await buildScriptedAgent();
     const side = tempDir('mewbo-acp-agent-');
@@ -50,7 +56,11 @@ export class AcpWorld {
       files: opts.files,
       config: {
         agents: {
-          scripted: { command: process.execPath, args: [agentJs, join(world.dir, 'script.json')] },
+          scripted: {
+            command: process.execPath,
+            args: [agentJs, join(world.dir, 'script.json')],
+            ...opts.agent,
+          },
         },
         ...opts.config,
       },

@@ -1,10 +1,7 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { Readable, Writable } from 'node:stream';
-import * as acp from '@agentclientprotocol/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildScriptedAgent } from '../../helpers/acp-agent-build';
+import { runUnconfined } from '../../helpers/acp-naive-client';
 import { tempDir } from '../../helpers/temp';
 import { AcpWorld } from '../../integration/acp/acp-harness';
 
@@ -43,41 +40,23 @@ function plant(project: string): string {
 
 describe('fs/write_text_file from an external agent', () => {
   it('control: a client that writes the path it is given writes outside the project, also through a planted link', async () => {
-    const agentJs = await buildScriptedAgent();
     const project = tempDir('mewbo-acp-naive-');
     cleanups.push(project.cleanup);
     const outside = plant(project.dir);
     const side = tempDir('mewbo-acp-script-');
     cleanups.push(side.cleanup);
-    const scriptFile = join(side.dir, 'script.json');
-    const record = join(side.dir, 'record.jsonl');
-    writeFileSync(scriptFile, JSON.stringify({ record, turns: [attack(outside)] }));
-    const child = spawn(process.execPath, [agentJs, scriptFile], {
-      stdio: ['pipe', 'pipe', 'inherit'],
+    await runUnconfined({
+      dir: side.dir,
+      cwd: project.dir,
+      turns: [attack(outside)],
+      capabilities: { fs: { writeTextFile: true } },
+      register: (naive) =>
+        naive.onRequest('fs/write_text_file', ({ params }) => {
+          mkdirSync(dirname(params.path), { recursive: true });
+          writeFileSync(params.path, params.content);
+          return {};
+        }),
     });
-    const naive = acp.client({ name: 'naive' }).onRequest('fs/write_text_file', ({ params }) => {
-      mkdirSync(dirname(params.path), { recursive: true });
-      writeFileSync(params.path, params.content);
-      return {};
-    });
-    await naive.connectWith(
-      acp.ndJsonStream(
-        Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
-        Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>,
-      ),
-      async (ctx) => {
-        await ctx.request('initialize', {
-          protocolVersion: acp.PROTOCOL_VERSION,
-          clientCapabilities: { fs: { writeTextFile: true } },
-        });
-        const { sessionId } = await ctx.request('session/new', {
-          cwd: project.dir,
-          mcpServers: [],
-        });
-        await ctx.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'go' }] });
-      },
-    );
-    child.kill();
     expect(readFileSync(join(outside, 'direct.txt'), 'utf8')).toBe(PAYLOAD);
     expect(readFileSync(join(outside, 'through-link.txt'), 'utf8')).toBe(PAYLOAD);
   });
