@@ -142,6 +142,46 @@ describe('an external ACP agent in a session', () => {
     ]);
   });
 
+  it('sends the user’s MCP servers in session/new as ACP’s McpServer shape: stdio always, http only to an agent declaring it', async () => {
+    const mcpServers = {
+      tools: { command: 'mcp-tools', args: ['--stdio'], env: { TOOLS_TOKEN: 't1' } },
+      remote: {
+        type: 'streamable-http',
+        url: 'http://127.0.0.1:9/mcp',
+        headers: { Authorization: 'Bearer t2' },
+      },
+      off: { command: 'mcp-off', disabled: true },
+      signin: { type: 'http', url: 'http://127.0.0.1:9/oauth-mcp', oauth: {} },
+    };
+    const stdio = {
+      name: 'tools',
+      command: 'mcp-tools',
+      args: ['--stdio'],
+      env: [{ name: 'TOOLS_TOKEN', value: 't1' }],
+    };
+    const http = {
+      type: 'http',
+      name: 'remote',
+      url: 'http://127.0.0.1:9/mcp',
+      headers: [{ name: 'Authorization', value: 'Bearer t2' }],
+    };
+    for (const [mcpHttp, expected] of [
+      [true, [stdio, http]],
+      [false, [stdio]],
+    ] as const) {
+      w = await AcpWorld.start(
+        { mcpHttp, turns: [[chunk('agent_message_chunk', 'ok')]] },
+        { config: { mcpServers } },
+      );
+      await w.turn(await w.session(), 'go');
+      expect(w.record().find((r) => r.method === 'session/new')!.params!.mcpServers).toEqual(
+        expected,
+      );
+      await w.close();
+      w = undefined;
+    }
+  });
+
   it('serves fs/read_text_file, fs/write_text_file and terminal/kill through the app’s own tools', async () => {
     w = await AcpWorld.start(
       {

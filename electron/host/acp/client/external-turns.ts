@@ -25,6 +25,7 @@ import { AgentGrants, clientJudge } from './client-judge';
 import { ClientTerminals } from './client-terminals';
 import { CANCEL_GRACE_MS } from './constants';
 import { AgentFailure, ExternalAgent } from './external-agent';
+import { mcpServersOf } from './mcp-servers';
 import { agentModeFor, UpdateLog } from './update-log';
 
 // The turns of a session bound to an external ACP agent (`sessions.create {agent}`, `mewbo run
@@ -395,28 +396,4 @@ function lastAgentSession(events: readonly SessionEvent[], name: string): string
     if (e.type === 'agent_session' && e.agent === name) return e.session_id;
   }
   return undefined;
-}
-
-/** The user's own MCP servers (configs/app.json), as ACP passes them to the agent. */
-function mcpServersOf(config: AppConfig): acp.McpServer[] {
-  return Object.entries(config.mcpServers).flatMap(([name, s]): acp.McpServer[] => {
-    if (s.disabled) return [];
-    if ('url' in s)
-      return [
-        {
-          type: 'http',
-          name,
-          url: s.url,
-          headers: Object.entries(s.headers).map(([n, value]) => ({ name: n, value })),
-        },
-      ];
-    return [
-      {
-        name,
-        command: s.command,
-        args: s.args,
-        env: Object.entries(s.env).map(([n, value]) => ({ name: n, value })),
-      },
-    ];
-  });
 }
