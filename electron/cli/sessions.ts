@@ -4,7 +4,13 @@ import { userTurns } from '../../shared/protocol/rewinds';
 import { homePaths } from '../host/config/paths';
 import { loadConfigFile } from '../host/config/load-config';
 import { CheckpointStore } from '../host/checkpoints/checkpoint-store';
-import { SessionCheckpoints } from '../host/checkpoints/session-checkpoints';
+import { checkpointSites } from '../host/checkpoints/checkpoint-sites';
+import {
+  SessionCheckpoints,
+  type SessionCheckpointsOptions,
+} from '../host/checkpoints/session-checkpoints';
+import { openRemoteSessions } from '../host/remote/open-remote-sessions';
+import type { RewindMode } from '../../shared/protocol/commands/checkpoints';
 import { SessionManager } from '../host/sessions/session-manager';
 import type { Session } from '../host/sessions/session';
 import {
@@ -239,17 +245,43 @@ async function rewind(sessions: SessionManager, argv: string[]): Promise<number>
       : 'both';
   const paths = homePaths();
   const config = loadConfigFile(paths.configFile);
-  const checkpoints = new SessionCheckpoints({
-    store: new CheckpointStore({
-      dir: paths.checkpointsDir,
-      maxFileBytes: config.checkpoints.max_file_bytes,
-    }),
-    isRunning: () => false,
-    conversationRewound: () => undefined,
-    enabled: () => true,
-  });
   const session = await sessions.get(id).catch(failure);
-  const toSeq = turnSeq(session, values['to-turn'], '--to-turn');
+  // A session on a project on an SSH host is rewound there (its checkpoints are on the host).
+  const remote = session.meta.remote
+    ? openRemoteSessions({
+        remoteOf: async () => session.meta.remote ?? null,
+        sshConfig: () => config.remote.ssh_config,
+        appHome: paths.home,
+      })
+    : null;
+  try {
+    return await rewindSession(session, mode, values['to-turn'], values.yes === true, {
+      siteOf: checkpointSites({
+        store: new CheckpointStore({
+          dir: paths.checkpointsDir,
+          maxFileBytes: config.checkpoints.max_file_bytes,
+        }),
+        remote,
+        maxFileBytes: () => config.checkpoints.max_file_bytes,
+      }),
+      isRunning: () => false,
+      conversationRewound: () => undefined,
+      enabled: () => true,
+    });
+  } finally {
+    await remote?.dispose();
+  }
+}
+
+async function rewindSession(
+  session: Session,
+  mode: RewindMode,
+  turn: string,
+  yes: boolean,
+  opts: SessionCheckpointsOptions,
+): Promise<number> {
+  const checkpoints = new SessionCheckpoints(opts);
+  const toSeq = turnSeq(session, turn, '--to-turn');
   if (mode !== 'conversation') {
     const preview = await checkpoints.preview(session, toSeq).catch(failure);
     const lines = preview.files.map(
@@ -264,14 +296,8 @@ async function rewind(sessions: SessionManager, argv: string[]): Promise<number>
       process.stdout.write(`  left as is (over the checkpoint size limit): ${p}\n`);
   }
   if (mode !== 'files')
-    process.stdout.write(`The conversation goes back to before turn ${values['to-turn']}.\n`);
-  if (
-    !(await confirmed(
-      'Rewind?',
-      values.yes === true,
-      'nothing was changed: run again with --yes to rewind',
-    ))
-  )
+    process.stdout.write(`The conversation goes back to before turn ${turn}.\n`);
+  if (!(await confirmed('Rewind?', yes, 'nothing was changed: run again with --yes to rewind')))
     return 1;
   const e = await checkpoints.rewind(session, { toSeq, mode }).catch(failure);
   process.stdout.write(

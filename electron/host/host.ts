@@ -32,12 +32,7 @@ import { rememberPairingInConfig } from './devices/remember-pairing';
 import { deviceHandlers, devicesTopic } from './handlers/devices';
 import { withDeviceTools } from './devices/device-tool-source';
 import { SessionsRemoteBackend } from './devices/remote-backend';
-import { findInstallRoot } from './sandbox/launcher';
-import { moduleDir } from './lsp/resolve-command';
-import { RemoteHost } from './remote/remote-host';
-import { RemoteSessions } from './remote/remote-sessions';
-import { RemoteSetupError } from './remote/remote-setup-error';
-import { parseSshUrl } from './remote/ssh-url';
+import { openRemoteSessions } from './remote/open-remote-sessions';
 import { ShellService } from './shells/shell-service';
 import { shellHandlers, shellTopic } from './handlers/shells';
 import { AppSettingsService } from './handlers/settings';
@@ -59,6 +54,7 @@ import { rulesHandlers } from './handlers/rules';
 import { userInstructionFiles } from './instructions/user-instructions';
 import { projectHooksPreview } from './hooks/hook-config';
 import { webHandlers, type LoginLinkSource } from './handlers/web';
+import { checkpointSites } from './checkpoints/checkpoint-sites';
 import { CheckpointStore } from './checkpoints/checkpoint-store';
 import { SessionCheckpoints } from './checkpoints/session-checkpoints';
 import { checkpointHandlers } from './handlers/checkpoints';
@@ -253,10 +249,20 @@ export class Host extends DisposableObject {
       skills,
       prompts: offerings,
     });
+    // Sessions whose project is on an SSH host run their file and shell tools there (issue #29).
+    const remoteHosts = openRemoteSessions({
+      remoteOf: async (id) => (await sessions.get(id)).meta.remote ?? null,
+      sshConfig: () => config.remote.ssh_config,
+      appHome: paths.home,
+    });
     const checkpoints: SessionCheckpoints = new SessionCheckpoints({
-      store: new CheckpointStore({
-        dir: paths.checkpointsDir,
-        maxFileBytes: config.checkpoints.max_file_bytes,
+      siteOf: checkpointSites({
+        store: new CheckpointStore({
+          dir: paths.checkpointsDir,
+          maxFileBytes: config.checkpoints.max_file_bytes,
+        }),
+        remote: remoteHosts,
+        maxFileBytes: () => config.checkpoints.max_file_bytes,
       }),
       isRunning: (id): boolean => agent.isRunning(id),
       conversationRewound: (s): void => agent.forgetReads(s),
@@ -276,23 +282,6 @@ export class Host extends DisposableObject {
       shells,
       rules,
       scratchDir: join(paths.stateDir, 'scratch'),
-    });
-    // Sessions whose project is on an SSH host run their file and shell tools there (issue #29).
-    const remoteHosts = new RemoteSessions({
-      remoteOf: async (id) => (await sessions.get(id)).meta.remote ?? null,
-      open: async (url) => {
-        const installRoot = findInstallRoot(moduleDir());
-        if (!installRoot)
-          throw new RemoteSetupError(
-            "the app's install was not found: it cannot copy its remote part",
-          );
-        return RemoteHost.open({
-          target: parseSshUrl(url),
-          sshConfig: config.remote.ssh_config,
-          installRoot,
-          appHome: paths.home,
-        });
-      },
     });
     const agent: AgentService = new AgentService({
       sessions,

@@ -93,8 +93,11 @@ export class ProjectCheckpoints {
     return state;
   }
 
-  /** Snapshots the working tree now. */
-  snapshot(label: string): Promise<Snapshot> {
+  /**
+   * Snapshots the working tree now. `maxFileBytes`: the size limit of the caller's config when it
+   * is not this store's (the app's, for a store its remote part keeps).
+   */
+  snapshot(label: string, maxFileBytes = this.maxFileBytes): Promise<Snapshot> {
     return this.serial(async () => {
       const state = await this.ensure();
       const candidates = splitNul(
@@ -113,7 +116,7 @@ export class ProjectCheckpoints {
       const large: LargeFile[] = [];
       for (const path of new Set([...changed, ...state.large])) {
         const st = await lstat(join(this.root, path)).catch(() => null);
-        if (st?.isFile() && st.size > this.maxFileBytes) large.push({ path, size: st.size });
+        if (st?.isFile() && st.size > maxFileBytes) large.push({ path, size: st.size });
       }
       large.sort((a, b) => (a.path < b.path ? -1 : 1));
       if (large.length) {

@@ -1,4 +1,3 @@
-import { stat } from 'node:fs/promises';
 import type { SessionEvent, SessionEventOf } from '../../../shared/protocol/events';
 import { userTurns, visibleEvents } from '../../../shared/protocol/rewinds';
 import type {
@@ -8,8 +7,8 @@ import type {
 } from '../../../shared/protocol/commands/checkpoints';
 import { HostError } from '../rpc/host-error';
 import type { Session } from '../sessions/session';
-import type { CheckpointStore, ProjectCheckpoints, TreeChange } from './checkpoint-store';
-import { applyRestore, type RestorePlan } from './restore';
+import type { CheckpointSite } from './checkpoint-site';
+import type { TreeChange } from './checkpoint-store';
 
 // Checkpoints of one session's turns and the rewinds over them. A turn that may write (an edit, a
 // shell, a sub-agent) gets a `before` snapshot just before its first write and an `after` one when
@@ -17,7 +16,8 @@ import { applyRestore, type RestorePlan } from './restore';
 // the chosen message, and first snapshots the tree as it is, so the rewind itself can be undone.
 
 export interface SessionCheckpointsOptions {
-  store: CheckpointStore;
+  /** Where the checkpoints of the session's project at `root` live (here, or its SSH host). */
+  siteOf(session: Session, root: string): CheckpointSite;
   /** Whether a run is live in the session (a rewind waits for it to end). */
   isRunning(sessionId: string): boolean;
   /** The conversation went back: the agent forgets what it read (its context no longer has it). */
@@ -131,8 +131,8 @@ export class SessionCheckpoints {
     phase: 'before' | 'after',
   ): Promise<void> {
     try {
-      const snap = await this.opts.store
-        .forRoot(root)
+      const snap = await this.opts
+        .siteOf(session, root)
         .snapshot(`${phase} turn at seq ${turn} of ${session.id}`);
       await session.append({
         type: 'checkpoint',
@@ -153,14 +153,13 @@ export class SessionCheckpoints {
     }
   }
 
-  private async rootOf(session: Session): Promise<{ root: string; project: ProjectCheckpoints }> {
+  private async rootOf(session: Session): Promise<{ root: string; project: CheckpointSite }> {
     const root = session.meta.root;
     if (!root)
       throw new HostError('no_project', 'this session has no project, so no files to rewind');
-    const st = await stat(root).catch(() => null);
-    if (!st?.isDirectory())
-      throw new HostError('project_missing', `the project folder ${root} no longer exists`);
-    return { root, project: this.opts.store.forRoot(root) };
+    const project = this.opts.siteOf(session, root);
+    await project.ensureRoot();
+    return { root, project };
   }
 
   private userMessage(session: Session, toSeq: number): SessionEventOf<'user_message'> {
@@ -252,7 +251,7 @@ export class SessionCheckpoints {
       const chosen = p.files.filter((f) => !f.user_changed || include.has(f.path));
       kept = p.files.filter((f) => !chosen.includes(f)).map((f) => f.path);
       notStored = p.notStored;
-      await this.apply(p.project, p.root, p.changes, new Set(chosen.map((f) => f.path)));
+      await p.project.restore(p.changes, new Set(chosen.map((f) => f.path)));
       for (const f of chosen) {
         const list =
           f.action === 'create'
@@ -299,7 +298,7 @@ export class SessionCheckpoints {
       const now = await project.snapshot(`before undoing a rewind of ${session.id}`);
       before = now.commit;
       const changes = await project.diff(now.commit, r.before_commit);
-      await this.apply(project, project.root, changes, new Set(touched));
+      await project.restore(changes, new Set(touched));
       for (const c of changes.filter((c) => touched.includes(c.path))) {
         (c.status === 'A' ? done.created : c.status === 'D' ? done.deleted : done.restored).push(
           c.path,
@@ -321,21 +320,5 @@ export class SessionCheckpoints {
     });
     if (r.mode !== 'files') this.opts.conversationRewound(session);
     return event as SessionEventOf<'rewind'>;
-  }
-
-  private async apply(
-    project: ProjectCheckpoints,
-    root: string,
-    changes: TreeChange[],
-    only: Set<string>,
-  ): Promise<void> {
-    const picked = changes.filter((c) => only.has(c.path));
-    const writes = picked.filter((c) => c.to && c.to.mode !== '160000');
-    const blobs = await project.readBlobs(writes.map((c) => c.to!.sha));
-    const plan: RestorePlan = {
-      writes: writes.map((c) => ({ path: c.path, mode: c.to!.mode, data: blobs.get(c.to!.sha)! })),
-      deletes: picked.filter((c) => c.status === 'D').map((c) => c.path),
-    };
-    await applyRestore(root, plan);
   }
 }

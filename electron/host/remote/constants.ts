@@ -17,3 +17,8 @@ export const REMOTE_DIR_NAME = '.mewbo-remote';
 export const MAX_COMMAND_OUTPUT_BYTES = 1024 * 1024;
 /** Beside the bundle on the remote: the version the app installed it as (read by `remote.hello`). */
 export const REMOTE_VERSION_FILE = 'REMOTE_VERSION';
+/**
+ * The size limit of the checkpoint store the remote part keeps: config's default. Never the one
+ * applied: every snapshot the app asks for carries the limit of the app's config, which wins.
+ */
+export const REMOTE_STORE_MAX_FILE_BYTES = 10 * 1024 * 1024;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { command } from '../../../shared/protocol/command';
 import { toolPayloadSchema } from '../../../shared/tools/payload';
+import { checkpointCommands } from './checkpoint-commands';
 
 // The conversation between the app and its remote part (issue #29): the app's own frames
 // (shared/protocol/wire.ts, served by rpc/router.ts and rpc/connection.ts) over the SSH channel's
@@ -33,6 +34,7 @@ export const remoteCommands = {
     }),
     z.object({ payload: toolPayloadSchema, events: z.array(z.unknown()) }),
   ),
+  ...checkpointCommands,
 };
 
 export type RemoteCommands = typeof remoteCommands;

@@ -68,6 +68,14 @@ export class RemoteHost implements Disposable {
     return this.client.invoke('tools.run', req);
   }
 
+  /** Any other command of the remote part (checkpoints, project files): one call, never resent. */
+  invoke<K extends keyof RemoteCommands>(
+    method: K,
+    params: z.input<RemoteCommands[K]['request']>,
+  ): Promise<z.output<RemoteCommands[K]['response']>> {
+    return this.client.invoke(method, params);
+  }
+
   /** The master connection's process (what a test kills to drop the link). */
   masterPid(): Promise<number | null> {
     return this.ssh.masterPid();

@@ -1,6 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { errorPayload } from '../../../shared/tools/payload';
 import type { SessionEventBody } from '../../../shared/protocol/events';
+import { homePaths } from '../config/paths';
 import type { AppConfig } from '../config/schema';
 import type { Disposable } from '../lifecycle/disposable';
 import { moduleDir } from '../lsp/resolve-command';
@@ -12,6 +13,7 @@ import { loadBuiltinTool } from '../tools/builtin-tool-loaders';
 import { parseToolArgs } from '../tools/parse-args';
 import { createStandaloneContext, type StandaloneContext } from '../tools/standalone-context';
 import { readLineFrames, writeLineFrame } from './line-frames';
+import { remoteCheckpointHandlers } from './remote-checkpoint-handlers';
 import { remoteCommands, type RemoteCommands } from './remote-commands';
 import { REMOTE_TOOL_NAMES } from './remote-tools';
 
@@ -102,6 +104,7 @@ export class RemotePart implements Disposable {
           };
         }
       },
+      ...remoteCheckpointHandlers(homePaths(this.opts.env).checkpointsDir),
     };
     return Router.forCommands(remoteCommands, handlers, {});
   }

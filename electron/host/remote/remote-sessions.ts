@@ -59,7 +59,8 @@ export class RemoteSessions implements RemoteTools, Disposable {
     }
   }
 
-  private hostFor(url: string): Promise<RemoteHost> {
+  /** The host of `url`, connected (again, if its link ended); throws what open() throws. */
+  hostFor(url: string): Promise<RemoteHost> {
     const key = formatSshUrl({ ...parseSshUrl(url), path: '/' });
     const known = this.hosts.get(key);
     if (known) {

@@ -1,36 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FakeAnthropic } from '../../helpers/fake-anthropic';
-import { jsonLines, runMewbo } from '../../helpers/mewbo-cli';
-import { startSshd, type Sshd } from '../../helpers/sshd';
-import { tempDir } from '../../helpers/temp';
+import { jsonLines } from '../../helpers/mewbo-cli';
+import { startRemoteRun, type RemoteRun } from '../../helpers/remote-run';
 
 // `mewbo run --project ssh://...` against a real sshd and a scripted model: the session lives
 // here (its log in this $MEWBO_HOME, the model called from here), its tools run on the host.
 
 type Line = { type: string; name?: string; payload?: Record<string, unknown> };
 
-let sshd: Sshd;
-let fake: FakeAnthropic;
-const home = tempDir('mewbo-run-remote-home-');
+let remote: RemoteRun;
 beforeAll(async () => {
-  sshd = await startSshd();
-  fake = await FakeAnthropic.start();
-  mkdirSync(join(home.dir, 'configs'), { recursive: true });
-  writeFileSync(
-    join(home.dir, 'configs', 'app.json'),
-    JSON.stringify({ remote: { ssh_config: sshd.clientConfig } }),
-  );
+  remote = await startRemoteRun();
 });
-afterAll(async () => {
-  await fake?.close();
-  await sshd?.stop();
-  home.cleanup();
-});
+afterAll(() => remote?.stop());
 
 describe('mewbo run on a project on an SSH host', () => {
   it('edits a file and runs a shell on the remote, and the model key never reaches it', async () => {
+    const { sshd, fake } = remote;
     const project = join(sshd.remoteHome, 'work');
     mkdirSync(project);
     writeFileSync(join(project, 'a.txt'), 'one\n');
@@ -58,24 +45,14 @@ describe('mewbo run on a project on an SSH host', () => {
       },
       { text: 'Done.' },
     );
-    const r = await runMewbo(
-      [
-        'run',
-        '--project',
-        `ssh://${sshd.alias}${project}`,
-        '--permission-mode',
-        'auto',
-        'change one to two, then show it',
-      ],
-      {
-        env: {
-          MEWBO_HOME: home.dir,
-          ANTHROPIC_API_KEY: 'test-key',
-          ANTHROPIC_BASE_URL: fake.url,
-        },
-        timeoutMs: 60_000,
-      },
-    );
+    const r = await remote.mewbo([
+      'run',
+      '--project',
+      remote.urlOf(project),
+      '--permission-mode',
+      'auto',
+      'change one to two, then show it',
+    ]);
     const lines = jsonLines<Line>(r.stdout);
     expect(r.stderr).not.toMatch(/error/i);
     expect(r.code).toBe(0);

@@ -1,0 +1,36 @@
+import { moduleDir } from '../lsp/resolve-command';
+import { findInstallRoot } from '../sandbox/launcher';
+import { RemoteHost } from './remote-host';
+import { RemoteSessions } from './remote-sessions';
+import { RemoteSetupError } from './remote-setup-error';
+import { parseSshUrl } from './ssh-url';
+
+// The app's RemoteSessions as the host and the CLI's one-shot commands (`mewbo sessions rewind`)
+// both make it: a host is opened with the app's own install as the bundle to copy.
+
+export interface OpenRemoteSessionsOptions {
+  remoteOf(sessionId: string): Promise<string | null>;
+  /** `ssh -F` (config remote.ssh_config); null: the user's ~/.ssh/config. */
+  sshConfig(): string | null;
+  /** The app's $MEWBO_HOME, denied to the remote's shells too. */
+  appHome: string;
+}
+
+export function openRemoteSessions(opts: OpenRemoteSessionsOptions): RemoteSessions {
+  return new RemoteSessions({
+    remoteOf: opts.remoteOf,
+    open: async (url) => {
+      const installRoot = findInstallRoot(moduleDir());
+      if (!installRoot)
+        throw new RemoteSetupError(
+          "the app's install was not found: it cannot copy its remote part",
+        );
+      return RemoteHost.open({
+        target: parseSshUrl(url),
+        sshConfig: opts.sshConfig(),
+        installRoot,
+        appHome: opts.appHome,
+      });
+    },
+  });
+}
