@@ -174,3 +174,40 @@ describe('destination patterns', () => {
     }
   });
 });
+
+describe('the edges of a pattern', () => {
+  test('spaces around a pattern are not part of it, a wildcard included', () => {
+    expect(parseDomainPattern('  example.com ')).toEqual({
+      ok: true,
+      pattern: { kind: 'exact', name: 'example.com' },
+    });
+    expect(parseDomainPattern('  *.example.com ')).toEqual({
+      ok: true,
+      pattern: { kind: 'below', base: 'example.com' },
+    });
+  });
+
+  test('only a scheme at the start is a scheme; one colon is a port, more are no host', () => {
+    expect(parseDomainPattern('a/https://b:1')).toEqual({
+      ok: false,
+      error: '"a/https://b:1": not a host name or an IP address',
+    });
+    expect(parseDomainPattern('example.com:443')).toEqual({
+      ok: false,
+      error: '"example.com:443": a destination names a host, not a port (drop ":port")',
+    });
+    for (const raw of ['a:b:c', 'example.com::443'])
+      expect(parseDomainPattern(raw)).toEqual({
+        ok: false,
+        error: `"${raw}": not a host name or an IP address`,
+      });
+  });
+
+  test('an address pattern covers its own address only; a name pattern covers no address', () => {
+    const address: DomainPattern = { kind: 'address', address: '10.0.0.5' };
+    expect(patternCoversAddress(address, '10.0.0.5')).toBe(true);
+    expect(patternCoversAddress(address, '10.0.0.6')).toBe(false);
+    expect(patternCoversAddress({ kind: 'exact', name: 'example.com' }, '10.0.0.5')).toBe(false);
+    expect(patternCoversAddress({ kind: 'any' }, '10.0.0.5')).toBe(false);
+  });
+});

@@ -7,6 +7,7 @@ import { normalizeHost, type Host } from '../../../electron/host/network/host-na
 import {
   decideAddress,
   decideName,
+  allowEntries,
   howToAllow,
   type AllowEntry,
   type NameFacts,
@@ -295,5 +296,82 @@ describe('Network rules in the rule parser', () => {
     const bare = parseRule('Network');
     expect(bare.ok && bare.rule.tools).toEqual([]);
     expect(bare.ok && bare.rule.destination).toBeUndefined();
+  });
+});
+
+describe('the edges of the policy', () => {
+  const auto = (over: Partial<NameFacts> & { host: Host }) =>
+    decideName(facts({ mode: 'auto', canAsk: false, ...over }));
+
+  test('allowEntries keeps each valid entry as written with its source, and skips the rest', () => {
+    expect(allowEntries(['Example.com', 'https://x', '*.npmjs.org', '10.0.0.5'], 'here')).toEqual([
+      { pattern: { kind: 'exact', name: 'example.com' }, raw: 'Example.com', source: 'here' },
+      { pattern: { kind: 'below', base: 'npmjs.org' }, raw: '*.npmjs.org', source: 'here' },
+      { pattern: { kind: 'address', address: '10.0.0.5' }, raw: '10.0.0.5', source: 'here' },
+    ]);
+  });
+
+  test("a rule of another tool says nothing about the network; a Network rule's destination must match", () => {
+    const bashDeny = rule('deny', 'Bash');
+    expect(
+      auto({ host: host('example.com'), rules: [bashDeny, rule('allow', 'Network(example.com)')] }),
+    ).toMatchObject({ kind: 'allow' });
+    expect(
+      auto({
+        host: host('example.com'),
+        rules: [rule('deny', 'Network(other.test)'), rule('allow', 'Network(example.com)')],
+      }),
+    ).toMatchObject({ kind: 'allow' });
+  });
+
+  test('a rule written in a file without a line is named by its file', () => {
+    const deny = { ...rule('deny', 'Network(example.com)'), line: undefined };
+    expect(auto({ host: host('example.com'), rules: [deny] })).toEqual({
+      kind: 'refuse',
+      reason:
+        'connection to example.com:443 refused: the rule deny "Network(example.com)" (/cfg/user.json) blocks it.',
+    });
+  });
+
+  test('only localhost and names below it are local; a name that starts with localhost is not', () => {
+    expect(auto({ host: host('localhost') })).toEqual({ kind: 'local' });
+    expect(auto({ host: host('app.localhost') })).toEqual({ kind: 'local' });
+    expect(auto({ host: host('localhost.evil.test') })).toMatchObject({ kind: 'refuse' });
+  });
+
+  test('a denied literal address is named as written', () => {
+    expect(
+      decideAddress({
+        host: host('10.0.0.5'),
+        port: 80,
+        address: '10.0.0.5',
+        kind: 'private',
+        rules: [rule('deny', 'Network(10.0.0.5)')],
+        allowList: [],
+      }),
+    ).toEqual({
+      kind: 'refuse',
+      reason:
+        'connection to 10.0.0.5:80 refused: the rule deny "Network(10.0.0.5)" (/cfg/user.json:3) blocks that address.',
+    });
+  });
+
+  test('a private address is reached when any one allow rule or allowlist entry names it, among others', () => {
+    const base = {
+      host: host('intranet.test'),
+      port: 80,
+      address: '10.0.0.5',
+      kind: 'private' as const,
+    };
+    expect(
+      decideAddress({
+        ...base,
+        rules: [rule('allow', 'Network(other.test)'), rule('allow', 'Network(10.0.0.5)')],
+        allowList: [],
+      }),
+    ).toEqual({ kind: 'connect' });
+    expect(
+      decideAddress({ ...base, rules: [], allowList: [entry('intranet.test'), entry('10.0.0.5')] }),
+    ).toEqual({ kind: 'connect' });
   });
 });

@@ -102,3 +102,88 @@ describe("the kernel's TCP tables", () => {
     ]);
   });
 });
+
+describe('the edges of what a request line may say', () => {
+  test('a port is 1 to 65535 written in at most five digits', () => {
+    expect(connect('example.com:1')).toBe('example.com 1');
+    expect(connect('example.com:65535')).toBe('example.com 65535');
+    expect(connect('example.com:000001')).toBe('"000001" is not a port (1-65535)');
+    expect(connect('example.com:65536')).toBe('"65536" is not a port (1-65535)');
+  });
+
+  test('a CONNECT authority is one host and one port, nothing after', () => {
+    expect(connect('example.com:443:80')).toBe('CONNECT needs host:port, got "example.com:443:80"');
+  });
+
+  test('an origin-form request (a path, even one holding a URL) is told to use absolute form', () => {
+    expect(parseAbsoluteTarget('/fetch?u=http://example.com/')).toEqual({
+      ok: false,
+      message:
+        'this is an HTTP proxy: send absolute-form requests (http://host/path) or CONNECT host:port',
+    });
+  });
+
+  test('an unparsable URL is named, cut at 200 characters', () => {
+    const url = `http://[${'x'.repeat(300)}/`;
+    expect(parseAbsoluteTarget(url)).toEqual({
+      ok: false,
+      message: `"${url.slice(0, 200)}" is not a URL`,
+    });
+  });
+
+  test('a user name alone, or a password alone, is a credential and refused', () => {
+    for (const url of ['http://user@example.com/', 'http://:secret@example.com/'])
+      expect(parseAbsoluteTarget(url)).toEqual({
+        ok: false,
+        message: 'credentials in the URL are not forwarded; send a header',
+      });
+  });
+
+  test('a host the URL parser takes but no DNS name can be is refused; so is port 0', () => {
+    expect(parseAbsoluteTarget('http://a..b/')).toEqual({
+      ok: false,
+      message: '"a..b" is not a host name or an IP address',
+    });
+    expect(parseAbsoluteTarget('http://example.com:0/')).toEqual({
+      ok: false,
+      message: '"0" is not a port',
+    });
+  });
+});
+
+describe("a CONNECT's Host header", () => {
+  const target = (authority: string) => {
+    const p = parseConnectTarget(authority);
+    if (!p.ok) throw new Error(p.message);
+    return p.target;
+  };
+
+  test('naming the same host, with or without the port, in brackets for IPv6, padded or not: no objection', () => {
+    expect(hostHeaderMismatch(target('example.com:443'), undefined)).toBeNull();
+    expect(hostHeaderMismatch(target('example.com:443'), 'example.com')).toBeNull();
+    expect(hostHeaderMismatch(target('example.com:443'), ' Example.com:443 ')).toBeNull();
+    expect(hostHeaderMismatch(target('[::1]:443'), '[::1]:443')).toBeNull();
+    expect(hostHeaderMismatch(target('[::1]:443'), '[0:0::1]')).toBeNull();
+  });
+
+  test('anything before or after the host and port is another destination', () => {
+    for (const header of [
+      'other.test:example.com',
+      'example.com:443/evil',
+      'example.com:443 x',
+      'example.com:444',
+      '[::2]:443',
+      '',
+    ])
+      expect(hostHeaderMismatch(target('example.com:443'), header), header).toBe(
+        `the Host header "${header}" names another destination than the CONNECT line`,
+      );
+  });
+
+  test('the header is quoted cut at 200 characters', () => {
+    const header = `${'a'.repeat(300)}.test`;
+    expect(hostHeaderMismatch(target('example.com:443'), header)).toBe(
+      `the Host header "${'a'.repeat(200)}" names another destination than the CONNECT line`,
+    );
+  });
+});
