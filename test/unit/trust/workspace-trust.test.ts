@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } fro
 import { join } from 'node:path';
 import { loadConfigFile } from '../../../electron/host/config/load-config';
 import { ConfigStore } from '../../../electron/host/config/config-store';
+import { TrustedContent } from '../../../electron/host/trust/trusted-content';
 import { WorkspaceTrust } from '../../../electron/host/trust/workspace-trust';
 import { tempDir } from '../../helpers/temp';
 
@@ -29,7 +30,7 @@ function trustFrom(raw: unknown, runTrusted: string[] = []): WorkspaceTrust {
   return open(raw, runTrusted).trust;
 }
 
-function open(raw: unknown, runTrusted: string[] = []) {
+function open(raw: unknown, runTrusted: string[] = [], content?: TrustedContent) {
   mkdirSync(join(tmp.dir, 'home', 'configs'), { recursive: true });
   writeFileSync(configFile, JSON.stringify(raw));
   const store = ConfigStore.open({ file: configFile, watch: false });
@@ -38,6 +39,7 @@ function open(raw: unknown, runTrusted: string[] = []) {
     config: store,
     runTrusted,
     onConfigChange: store.onDidChange,
+    content,
   });
   return { trust, store };
 }
@@ -113,5 +115,92 @@ describe('workspace trust', () => {
     expect(await store.reload()).toBe(true);
     expect(trust.isTrusted(a)).toBe(true);
     expect(seen).toEqual([[{ path: a, source: 'config', project: 'a' }]]);
+  });
+
+  it('at the same depth a trusting entry wins, in either source', () => {
+    const a = dir('a');
+    const t = trustFrom({ projects: { a: { path: a } }, trusted_projects: [a] });
+    expect(t.isTrusted(a)).toBe(true);
+    const b = dir('b');
+    const u = trustFrom({ projects: { b1: { path: b, trusted: true }, b2: { path: b } } });
+    expect(u.isTrusted(b)).toBe(true);
+  });
+
+  it("a run's trust covers what is inside its root, not a sibling that shares its prefix", () => {
+    const a = dir('a');
+    const t = trustFrom({}, [a]);
+    expect(t.isTrusted(join(a, 'sub'))).toBe(true);
+    expect(t.isTrusted(dir('ab'))).toBe(false);
+  });
+
+  it("the watch announces only a hand edit, not the app's own write, and nothing once disposed", async () => {
+    const a = dir('a');
+    const { trust, store } = open({});
+    const seen: unknown[] = [];
+    trust.onDidChange((list) => seen.push(list));
+    await store.update((raw) => {
+      raw.trusted_projects = [a];
+    });
+    expect(seen).toEqual([]);
+    trust.dispose();
+    writeFileSync(configFile, JSON.stringify({ projects: { a: { path: a, trusted: true } } }));
+    expect(await store.reload()).toBe(true);
+    expect(seen).toEqual([]);
+  });
+});
+
+describe('workspace trust over content', () => {
+  const contentFile = () => join(tmp.dir, 'home', 'state', 'trusted-content.json');
+
+  it('a trusted project admits the text it was trusted with; a changed text is announced once, and refused', async () => {
+    const a = dir('a');
+    writeFileSync(join(a, '.mcp.json'), 'v1');
+    const { trust } = open({}, [], new TrustedContent(contentFile()));
+    await trust.trust(a);
+    const seen: unknown[] = [];
+    trust.onDidChange((list) => seen.push(list));
+    expect(await trust.trustsContent(a, '.mcp.json', 'v1')).toBe(true);
+    expect(seen).toEqual([]);
+    expect(await trust.trustsContent(a, '.mcp.json', 'v2')).toBe(false);
+    expect(await trust.trustsContent(a, '.mcp.json', 'v2')).toBe(false);
+    expect(seen).toEqual([[{ path: a, source: 'list', project: null }]]);
+    expect(await trust.trustsContent(a, '.mcp.json', 'v3')).toBe(false);
+    expect(await trust.trustsContent(a, '.claude/settings.json', 'v2')).toBe(false);
+    expect(seen).toHaveLength(3);
+  });
+
+  it('an untrusted project admits nothing, announces nothing, shows no changes and records no edit', async () => {
+    const a = dir('a');
+    writeFileSync(join(a, '.mcp.json'), 'v1');
+    const content = new TrustedContent(contentFile());
+    await content.record(a);
+    const { trust } = open({}, [], content);
+    const seen: unknown[] = [];
+    trust.onDidChange((list) => seen.push(list));
+    expect(await trust.trustsContent(a, '.mcp.json', 'v1')).toBe(false);
+    expect(seen).toEqual([]);
+    writeFileSync(join(a, '.mcp.json'), 'v2');
+    expect(await trust.contentChanges(a)).toEqual([]);
+    await trust.recordEdit(a, '.mcp.json', 'v1', 'edited');
+    expect(await content.admits(a, '.mcp.json', 'edited')).toBe(false);
+  });
+
+  it("a trusted project's changes are listed, and the app's own edit of it stays trusted", async () => {
+    const a = dir('a');
+    writeFileSync(join(a, '.mcp.json'), 'v1');
+    const content = new TrustedContent(contentFile());
+    const { trust } = open({}, [], content);
+    await trust.trust(a);
+    await trust.recordEdit(a, '.mcp.json', 'v1', 'edited');
+    expect(await trust.trustsContent(a, '.mcp.json', 'edited')).toBe(true);
+    expect(await trust.contentChanges(a)).toMatchObject([{ file: '.mcp.json', state: 'changed' }]);
+  });
+
+  it('without a content record a trusted project admits no file and lists no change', async () => {
+    const a = dir('a');
+    writeFileSync(join(a, '.mcp.json'), 'v1');
+    const t = trustFrom({ trusted_projects: [a] });
+    expect(await t.trustsContent(a, '.mcp.json', 'v1')).toBe(false);
+    expect(await t.contentChanges(a)).toEqual([]);
   });
 });
