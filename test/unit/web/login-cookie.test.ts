@@ -33,6 +33,12 @@ describe('the login cookie', () => {
     expect(readCookie(undefined, 'a')).toBeUndefined();
   });
 
+  it('a part without "=" is no cookie, even one that is the name and one more character', () => {
+    expect(readCookie('mewbo_login_4100x', 'mewbo_login_4100')).toBeUndefined();
+    expect(readCookie('mewbo_login_4100=; mewbo_login_4100x', 'mewbo_login_4100')).toBe('');
+    expect(readCookie(' mewbo_login_4100 ;x=1', 'mewbo_login_4100')).toBeUndefined();
+  });
+
   it('matches only the whole value', () => {
     expect(sameSecret('abc', 'abc')).toBe(true);
     expect(sameSecret('abd', 'abc')).toBe(false);
