@@ -370,7 +370,7 @@ export class Host extends DisposableObject {
       ...webHandlers(opts.loginLinks ?? (() => undefined)),
       ...checkpointHandlers(sessions, checkpoints),
       ...fileHandlers(sessions, new ProjectFileIndex(), offerings),
-      ...worktreeHandlers(worktrees),
+      ...worktreeHandlers(worktrees, sessions, agent),
     };
     const topics: Record<string, TopicProvider> = {
       session: sessionTopic(sessions),

@@ -66,12 +66,39 @@ test('a worktree session is reviewed, committed, applied, refused on a conflict 
     'const PORT = Number(process.env.PORT ?? 3000);',
   );
 
-  // Commit on the session's branch, with the message typed here.
-  await review.getByRole('textbox', { name: 'Commit message' }).focus();
-  await app.keyboard.type('Read the port from PORT');
+  // The model proposes the message. When it fails, a message naming the file stands in, with why.
+  const message = review.getByRole('textbox', { name: 'Commit message' });
+  script.push({
+    error: { status: 400, message: 'prompt is malformed', type: 'invalid_request_error' },
+  });
+  await press(app, 'Propose message');
+  await expect(message).toHaveValue('Update src/server.ts');
+  await expect(review.getByRole('status').filter({ hasText: 'could not propose' })).toContainText(
+    'prompt is malformed',
+  );
+  // It answers: one short request with the diff not committed and no tools; its fences go.
+  script.push({ text: '```\nRead the port from PORT\n```' });
+  await press(app, 'Propose message');
+  await expect(message).toHaveValue('Read the port from PORT');
+  await expect(
+    review.getByRole('status').filter({ hasText: 'Proposed by the model' }),
+  ).toBeVisible();
+  const asked = script.requests.at(-1)!;
+  expect(asked.system).toContain('commit message');
+  expect(asked.tools).toEqual([]);
+  expect(asked.transcript).toContain('+const PORT = Number(process.env.PORT ?? 3000);');
+  expect(asked.transcript).toContain(SERVER);
+
+  // Edited before committing (a body under the proposed subject), then committed on the branch.
+  await message.focus();
+  await app.keyboard.press('End');
+  await app.keyboard.press('Shift+Enter');
+  await app.keyboard.press('Shift+Enter');
+  await app.keyboard.type('Defaults to 3000.');
   await app.keyboard.press('Enter');
   await expect(review.getByText(/Committed [0-9a-f]{8} on the session’s branch/)).toBeVisible();
   expect(git(worktree, 'log', '-1', '--format=%s', 'port-config')).toBe('Read the port from PORT');
+  expect(git(worktree, 'log', '-1', '--format=%b', 'port-config')).toBe('Defaults to 3000.');
   await expect(review.getByRole('region', { name: 'Commits on the branch' })).toContainText(
     'Read the port from PORT',
   );

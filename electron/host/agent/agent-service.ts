@@ -381,6 +381,33 @@ export class AgentService implements SessionRunner, Disposable {
     }
   }
 
+  /**
+   * A short request to the session's own model beside its runs (a proposed commit message): no
+   * tools, no thinking, nothing logged. Refused (`no_model`, `no_key`...) with the reason when none is set; a
+   * model's failure is thrown as its ModelError.
+   */
+  async ask(
+    session: Session,
+    req: { system: string; prompt: string; maxTokens: number },
+    signal: AbortSignal,
+  ): Promise<string> {
+    const st = this.state(session);
+    await st.ready;
+    const selection = await this.selectModel(session, st);
+    if (!selection.ok) throw new HostError(selection.code, selection.message);
+    const turn = await selection.provider.complete(
+      {
+        system: req.system,
+        messages: [{ role: 'user', text: req.prompt }],
+        tools: [],
+        maxTokens: req.maxTokens,
+        plain: true,
+      },
+      signal,
+    );
+    return turn.text;
+  }
+
   /** The session's model: a `mewbo run` override, else its latest model_change, else the default. */
   private selectModel(session: Session, st: SessionAgentState) {
     const chosen = sessionModel(session.events());

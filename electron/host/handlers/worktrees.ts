@@ -1,5 +1,9 @@
 import type { HandlerMap } from '../rpc/router';
 import type { SessionWorktrees } from '../worktrees/session-worktrees';
+import type { AgentService } from '../agent/agent-service';
+import type { SessionManager } from '../sessions/session-manager';
+import { proposeCommitMessage } from '../worktrees/commit-message';
+import { HostError } from '../rpc/host-error';
 
 type WorktreeHandlers = Pick<
   HandlerMap,
@@ -7,17 +11,32 @@ type WorktreeHandlers = Pick<
   | 'worktrees.diff'
   | 'worktrees.apply'
   | 'worktrees.commit'
+  | 'worktrees.proposeMessage'
   | 'worktrees.loss'
   | 'worktrees.discard'
 >;
 
 /** The Review of a session in its own worktree (issue 28 part 3). */
-export function worktreeHandlers(worktrees: SessionWorktrees): WorktreeHandlers {
+export function worktreeHandlers(
+  worktrees: SessionWorktrees,
+  sessions: SessionManager,
+  agent: Pick<AgentService, 'ask'>,
+): WorktreeHandlers {
   return {
     'worktrees.review': (req) => worktrees.review(req.id),
     'worktrees.diff': async (req) => ({ patch: await worktrees.diff(req.id, req.path) }),
     'worktrees.apply': async (req) => ({ files: await worktrees.apply(req.id) }),
     'worktrees.commit': async (req) => ({ sha: await worktrees.commit(req.id, req.message) }),
+    'worktrees.proposeMessage': async (req) => {
+      const { patch, files } = await worktrees.uncommitted(req.id);
+      if (!files.length)
+        throw new HostError(
+          'nothing_to_commit',
+          `nothing to commit for session ${req.id}: every change is on its branch already`,
+        );
+      const session = await sessions.get(req.id);
+      return proposeCommitMessage(patch, files, (ask, signal) => agent.ask(session, ask, signal));
+    },
     'worktrees.loss': (req) => worktrees.loss(req.id),
     'worktrees.discard': async (req) => {
       await worktrees.discard(req.id);

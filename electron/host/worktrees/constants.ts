@@ -26,3 +26,18 @@ export const COPY_MAX_FILES = 200;
  * patch missing its end reads as a smaller change than the session made.
  */
 export const REVIEW_DIFF_MAX_BYTES = 32 * 1024 * 1024;
+
+/**
+ * Characters of the uncommitted diff sent to the model for a commit message: about 6,000 tokens,
+ * enough to see what changed and cheap on any model; a longer diff is cut with a note saying so.
+ */
+export const COMMIT_PROMPT_DIFF_CHARS = 24_000;
+
+/** The proposed message's output cap: a subject and a short body, never an essay. */
+export const COMMIT_MESSAGE_MAX_TOKENS = 400;
+
+/** A proposal that takes longer than this falls back: the user is waiting on the Commit field. */
+export const COMMIT_MESSAGE_TIMEOUT_MS = 60_000;
+
+/** Files named in the fallback message; more are counted. */
+export const FALLBACK_MESSAGE_FILES = 3;

@@ -103,13 +103,14 @@ export async function changedFiles(wt: SessionWorktree, tree: string): Promise<C
 }
 
 /**
- * The unified diff from the base to `tree` (one path, or all), as `git diff` prints it. Over
- * REVIEW_DIFF_MAX_BYTES it is refused rather than cut: a partial patch reads as the whole.
+ * The unified diff from the base (or `from`, a commit) to `tree` (one path, or all), as `git diff`
+ * prints it. Over REVIEW_DIFF_MAX_BYTES it is refused rather than cut: a partial patch reads as
+ * the whole.
  */
 export async function sessionPatch(
   wt: SessionWorktree,
   tree: string,
-  opts: { path?: string; binary?: boolean } = {},
+  opts: { path?: string; binary?: boolean; from?: string } = {},
 ): Promise<string> {
   const r = await worktreeGit(
     wt,
@@ -120,7 +121,7 @@ export async function sessionPatch(
       '--no-renames',
       '--full-index',
       ...(opts.binary ? ['--binary'] : []),
-      wt.base,
+      opts.from ?? wt.base,
       tree,
       '--',
       ...(opts.path ? [`:(literal)${opts.path}`] : []),

@@ -202,6 +202,19 @@ export class SessionWorktrees implements Disposable {
     });
   }
 
+  /** The work not committed yet (what Commit would commit): its diff from HEAD and its files. */
+  uncommitted(id: string): Promise<{ patch: string; files: string[] }> {
+    return this.serial(id, async () => {
+      const wt = await this.live(id);
+      const tree = await workTree(wt, this.opts.scratchDir);
+      const [patch, files] = await Promise.all([
+        sessionPatch(wt, tree, { from: 'HEAD' }),
+        uncommittedPaths(wt, tree),
+      ]);
+      return { patch, files };
+    });
+  }
+
   /** Apply: the work onto the checkout as uncommitted edits, all or nothing (apply-to-checkout.ts). */
   apply(id: string): Promise<string[]> {
     return this.serial(id, async () => {

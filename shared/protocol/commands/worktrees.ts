@@ -63,6 +63,18 @@ export const worktreeCommands = {
     z.object({ id, message: z.string().trim().min(1).max(10_000) }),
     z.object({ sha: z.string() }),
   ),
+  /**
+   * A commit message for the work not committed, proposed by the session's model from its diff;
+   * when the model cannot (none set, an error, a timeout) a message naming the files, with why.
+   */
+  'worktrees.proposeMessage': command(
+    z.object({ id }),
+    z.object({
+      message: z.string(),
+      source: z.enum(['model', 'fallback']),
+      reason: z.string().nullable(),
+    }),
+  ),
   'worktrees.loss': command(z.object({ id }), worktreeLossSchema),
   /** Removes the worktree and its branch (after the user saw what is lost); leaves no lock. */
   'worktrees.discard': command(z.object({ id }), z.object({ ok: z.literal(true) })),

@@ -15,7 +15,8 @@ type Outcome =
 
 /**
  * Apply (the session's changes onto the checkout as uncommitted edits, all or nothing), Commit
- * (what is not committed yet, on the session's branch, with the user's message) and Discard
+ * (what is not committed yet, on the session's branch, with the user's message, which the
+ * session's model can propose: it lands in the field to be edited, never committed as is) and Discard
  * (after a confirm naming what is lost). A refused Apply lists every conflicting file with why:
  * nothing was written, and the list says what to sort out first.
  */
@@ -35,6 +36,8 @@ export function ReviewActions({
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [discarding, setDiscarding] = useState(false);
+  const [proposing, setProposing] = useState(false);
+  const [proposal, setProposal] = useState<{ reason: string | null } | null>(null);
   const uncommitted = review?.uncommitted.length ?? 0;
   const changed = review?.files.length ?? 0;
 
@@ -60,8 +63,24 @@ export function ReviewActions({
     void run(async () => {
       const r = await client.invoke('worktrees.commit', { id: sessionId, message });
       setMessage('');
+      setProposal(null);
       return { kind: 'committed', sha: r.sha };
     });
+  };
+
+  const propose = async () => {
+    setProposing(true);
+    setOutcome(null);
+    setProposal(null);
+    try {
+      const r = await client.invoke('worktrees.proposeMessage', { id: sessionId });
+      setMessage(r.message);
+      setProposal({ reason: r.reason });
+    } catch (err) {
+      setOutcome({ kind: 'error', text: errorText(err) });
+    } finally {
+      setProposing(false);
+    }
   };
 
   return (
@@ -76,20 +95,51 @@ export function ReviewActions({
         Apply to checkout
       </button>
       <form className="review-commit" onSubmit={commit}>
-        <input
+        <textarea
           aria-label="Commit message"
           placeholder={
-            uncommitted ? `Message for ${pluralize(uncommitted, 'file')}` : 'Nothing to commit'
+            proposing
+              ? 'Asking the model for a message…'
+              : uncommitted
+                ? `Message for ${pluralize(uncommitted, 'file')} (Enter commits, Shift+Enter a new line)`
+                : 'Nothing to commit'
           }
+          rows={Math.min(4, Math.max(1, message.split('\n').length))}
           value={message}
           maxLength={10_000}
           disabled={uncommitted === 0}
-          onChange={(e) => setMessage(e.target.value)}
+          onChange={(e) => {
+            setMessage(e.target.value);
+            setProposal(null);
+          }}
+          onKeyDown={(e) => {
+            if (e.key !== 'Enter' || e.shiftKey || e.nativeEvent.isComposing) return;
+            e.preventDefault();
+            e.currentTarget.form?.requestSubmit();
+          }}
         />
+        <button
+          type="button"
+          disabled={busy || proposing || uncommitted === 0}
+          onClick={() => void propose()}
+          title="Ask the session's model for a message from the changes not committed"
+        >
+          Propose message
+        </button>
         <button type="submit" disabled={busy || uncommitted === 0 || !message.trim()}>
           Commit
         </button>
       </form>
+      {proposal && (
+        <p
+          className={`review-proposal small${proposal.reason ? ' warn-text' : ' muted'}`}
+          role="status"
+        >
+          {proposal.reason
+            ? `The model could not propose a message (${proposal.reason}); this one names the files. Edit it before committing.`
+            : 'Proposed by the model: edit it before committing if you like.'}
+        </p>
+      )}
       <button type="button" className="danger" disabled={busy} onClick={() => setDiscarding(true)}>
         Discard…
       </button>
