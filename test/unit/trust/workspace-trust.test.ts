@@ -126,6 +126,49 @@ describe('workspace trust', () => {
     expect(u.isTrusted(b)).toBe(true);
   });
 
+  it('the deepest entry wins whatever the order written: a trusted parent listed first does not trust an inner project', () => {
+    const parent = dir('parent');
+    const inner = dir('parent/inner');
+    const t = trustFrom({
+      projects: { parent: { path: parent, trusted: true }, inner: { path: inner } },
+    });
+    expect(t.isTrusted(inner)).toBe(false);
+    expect(t.isTrusted(join(parent, 'other'))).toBe(true);
+  });
+
+  it('without run roots nothing is trusted for the run', () => {
+    mkdirSync(join(tmp.dir, 'home', 'configs'), { recursive: true });
+    writeFileSync(configFile, '{}');
+    const store = ConfigStore.open({ file: configFile, watch: false });
+    stores.push(store);
+    const t = new WorkspaceTrust({ config: store });
+    expect(t.list()).toEqual([]);
+    expect(t.isTrusted(join(process.cwd(), 'Stryker was here'))).toBe(false);
+  });
+
+  it('trusting lists a directory once, whatever spelling the list had, and keeps the others', async () => {
+    const a = dir('a');
+    const b = dir('b');
+    symlinkSync(a, join(tmp.dir, 'a-link'));
+    const t = trustFrom({ trusted_projects: [join(tmp.dir, 'a-link')] });
+    await t.trust(a);
+    await t.trust(b);
+    await t.trust(a);
+    expect(loadConfigFile(configFile).trusted_projects).toEqual([b, a]);
+  });
+
+  it('revoking a directory touches no configured project, whatever its key', async () => {
+    const a = dir('a');
+    const odd = dir('odd');
+    const t = trustFrom({
+      trusted_projects: [a],
+      projects: { undefined: { path: odd, trusted: true } },
+    });
+    await t.revoke(a);
+    expect(t.isTrusted(a)).toBe(false);
+    expect(t.isTrusted(odd)).toBe(true);
+  });
+
   it("a run's trust covers what is inside its root, not a sibling that shares its prefix", () => {
     const a = dir('a');
     const t = trustFrom({}, [a]);
@@ -196,11 +239,12 @@ describe('workspace trust over content', () => {
     expect(await trust.contentChanges(a)).toMatchObject([{ file: '.mcp.json', state: 'changed' }]);
   });
 
-  it('without a content record a trusted project admits no file and lists no change', async () => {
+  it('without a content record a trusted project admits no file, lists no change and records no edit', async () => {
     const a = dir('a');
     writeFileSync(join(a, '.mcp.json'), 'v1');
     const t = trustFrom({ trusted_projects: [a] });
     expect(await t.trustsContent(a, '.mcp.json', 'v1')).toBe(false);
     expect(await t.contentChanges(a)).toEqual([]);
+    await expect(t.recordEdit(a, '.mcp.json', 'v1', 'v2')).resolves.toBeUndefined();
   });
 });
