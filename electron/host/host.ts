@@ -153,6 +153,8 @@ export class Host extends DisposableObject {
     const secrets =
       opts.secrets ?? new FileSecretStore(paths.secretsFile, (fn) => configStore.exclusive(fn));
     const mcpStore = new DisposableStore();
+    // The one way the host opens things for the user: sign-in pages, a worktree's folder.
+    const opener = browserOpener(env);
     // Confined MCP and language servers each reach the network through an egress proxy of their
     // own, with their own allowlist; disposed after both kinds of server.
     const serverNetworks = new ServerNetworks({ config: () => config });
@@ -163,7 +165,7 @@ export class Host extends DisposableObject {
       homeDir: paths.home,
       store: mcpStore,
       secrets,
-      signIn: opts.mcpSignIn ?? userStartedSignIn(browserOpener(env)),
+      signIn: opts.mcpSignIn ?? userStartedSignIn(opener),
     });
     const projectTools = new ProjectSwitcher(projects, sessions);
     // Language servers register with their own store so they shut down after the runs that use them.
@@ -370,7 +372,7 @@ export class Host extends DisposableObject {
       ...webHandlers(opts.loginLinks ?? (() => undefined)),
       ...checkpointHandlers(sessions, checkpoints),
       ...fileHandlers(sessions, new ProjectFileIndex(), offerings),
-      ...worktreeHandlers(worktrees, sessions, agent),
+      ...worktreeHandlers(worktrees, sessions, agent, opener),
     };
     const topics: Record<string, TopicProvider> = {
       session: sessionTopic(sessions),

@@ -4,6 +4,9 @@ import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { test, expect, openProject, APP_FILES, PORT_EDIT } from './agent-fixtures';
 import { shots } from './fixtures';
+import { tempDir } from '../helpers/temp';
+import { pagesOpened, standInBrowserCommand } from '../helpers/mcp-oauth-harness';
+import { pathToFileURL } from 'node:url';
 
 // Issue 28 in the window, by keyboard: a session made in its own worktree from the New session
 // dialog, its work reviewed as a diff, committed on its branch, applied onto the checkout, an Apply
@@ -137,72 +140,104 @@ test('a worktree session is reviewed, committed, applied, refused on a conflict 
   expect(readFileSync(join(projects.app, SERVER), 'utf8')).toBe(mine);
 });
 
-test('a comment on lines of the Review diff, picked by mouse inline and by keyboard side by side, reaches the model quoting them', async ({
-  app,
-  script,
-}) => {
-  script.push({ toolCalls: [{ name: 'aider_edit_block_tool', args: { content: PORT_EDIT } }] });
-  script.push({ text: 'The port comes from PORT now.' });
-  await openProject(app, 'app');
-  await press(app, 'New session in a worktree…');
-  await app.keyboard.press('Tab');
-  await app.keyboard.type('review-notes');
-  await app.keyboard.press('Enter');
-  await expect(app.locator('.session-header').getByText('⎇ review-notes')).toBeVisible();
-  const box = app.getByRole('textbox', { name: 'Message' });
-  await box.focus();
-  await app.keyboard.type('Make the port configurable');
-  await app.keyboard.press('Enter');
-  await expect(app.getByText('The port comes from PORT now.')).toBeVisible();
-
-  await press(app, 'Review');
-  const review = app.getByRole('region', { name: 'Review' });
-  const grid = review.getByRole('grid', { name: /^Lines of src\/server\.ts/ });
-  await expect(grid).toContainText('process.env.PORT');
-
-  // Inline, by mouse: the added line's number, then Shift+press on the line under it.
-  script.push({ text: 'I will keep 3000 as the fallback.' });
-  await grid.locator('tr', { hasText: 'process.env.PORT' }).locator('td.ln').nth(1).click();
-  await grid
-    .locator('tr', { hasText: 'export default PORT' })
-    .locator('td.ln')
-    .nth(1)
-    .click({ modifiers: ['Shift'] });
-  await expect(grid.locator('td[aria-selected="true"]')).toHaveCount(2);
-  const form = review.getByRole('form', { name: 'Comment on lines' });
-  await expect(form).toContainText('src/server.ts, lines 1–2');
-  await expect(form.getByRole('textbox', { name: 'Comment' })).toBeFocused();
-  await app.keyboard.type('Keep 3000 when PORT is empty.');
-  await app.keyboard.press('Enter');
-  await expect(form).toHaveCount(0);
-  await expect(review.getByRole('status').filter({ hasText: 'sent to the session' })).toBeVisible();
-  await expect.poll(() => script.requests.length).toBe(3);
-  const first = script.requests[2]!.transcript;
-  expect(first).toContain('Review comment on src/server.ts, lines 1–2:');
-  expect(first).toContain('+   1 | const PORT = Number(process.env.PORT ?? 3000);');
-  expect(first).toContain('  2 2 | export default PORT;');
-  expect(first).toContain('Keep 3000 when PORT is empty.');
-
-  // Side by side, by keyboard: the old column's removed line and the one under it.
-  script.push({ text: 'Noted about the old line.' });
-  await press(app, 'Side by side');
-  await grid.focus();
-  await app.keyboard.press('Shift+ArrowDown');
-  await expect(grid.locator('td[aria-selected="true"]')).toHaveCount(2);
-  await expect(grid.locator('td[aria-selected="true"]').first()).toHaveText('const PORT = 3000;');
-  await app.keyboard.press('Enter');
-  await expect(form).toContainText('src/server.ts, line 2 (and removed line 1 of the old version)');
-  await app.keyboard.type('Why was the literal dropped?');
-  await app.keyboard.press('Enter');
-  await expect.poll(() => script.requests.length).toBe(4);
-  const second = script.requests[3]!.transcript;
-  expect(second).toContain(
-    'Review comment on src/server.ts, line 2 (and removed line 1 of the old version):',
-  );
-  expect(second).toContain('- 1   | const PORT = 3000;');
-  expect(second).toContain('Why was the literal dropped?');
-  await expect(grid).toBeFocused();
+/** The host's opener is the stand-in browser, as $BROWSER: it logs what it was asked to open. */
+const withOpener = test.extend<{ openerLog: string }>({
+  // eslint-disable-next-line no-empty-pattern
+  openerLog: async ({}, use) => {
+    const t = tempDir('mewbo-e2e-opener-');
+    await use(join(t.dir, 'opened.log'));
+    t.cleanup();
+  },
+  hostEnv: async ({ fake, projects, openerLog }, use) => {
+    void projects;
+    await use({
+      ANTHROPIC_API_KEY: 'test-key',
+      ANTHROPIC_BASE_URL: fake.url,
+      BROWSER: standInBrowserCommand(openerLog),
+    });
+  },
 });
+
+withOpener(
+  'a comment on lines of the Review diff, picked by mouse inline and by keyboard side by side, reaches the model quoting them; Open folder opens the worktree',
+  async ({ app, script, projects, openerLog }) => {
+    script.push({ toolCalls: [{ name: 'aider_edit_block_tool', args: { content: PORT_EDIT } }] });
+    script.push({ text: 'The port comes from PORT now.' });
+    await openProject(app, 'app');
+    await press(app, 'New session in a worktree…');
+    await app.keyboard.press('Tab');
+    await app.keyboard.type('review-notes');
+    await app.keyboard.press('Enter');
+    await expect(app.locator('.session-header').getByText('⎇ review-notes')).toBeVisible();
+    const box = app.getByRole('textbox', { name: 'Message' });
+    await box.focus();
+    await app.keyboard.type('Make the port configurable');
+    await app.keyboard.press('Enter');
+    await expect(app.getByText('The port comes from PORT now.')).toBeVisible();
+
+    await press(app, 'Review');
+    const review = app.getByRole('region', { name: 'Review' });
+    const grid = review.getByRole('grid', { name: /^Lines of src\/server\.ts/ });
+    await expect(grid).toContainText('process.env.PORT');
+
+    // Inline, by mouse: the added line's number, then Shift+press on the line under it.
+    script.push({ text: 'I will keep 3000 as the fallback.' });
+    await grid.locator('tr', { hasText: 'process.env.PORT' }).locator('td.ln').nth(1).click();
+    await grid
+      .locator('tr', { hasText: 'export default PORT' })
+      .locator('td.ln')
+      .nth(1)
+      .click({ modifiers: ['Shift'] });
+    await expect(grid.locator('td[aria-selected="true"]')).toHaveCount(2);
+    const form = review.getByRole('form', { name: 'Comment on lines' });
+    await expect(form).toContainText('src/server.ts, lines 1–2');
+    await expect(form.getByRole('textbox', { name: 'Comment' })).toBeFocused();
+    await app.keyboard.type('Keep 3000 when PORT is empty.');
+    await app.keyboard.press('Enter');
+    await expect(form).toHaveCount(0);
+    await expect(
+      review.getByRole('status').filter({ hasText: 'sent to the session' }),
+    ).toBeVisible();
+    await expect.poll(() => script.requests.length).toBe(3);
+    const first = script.requests[2]!.transcript;
+    expect(first).toContain('Review comment on src/server.ts, lines 1–2:');
+    expect(first).toContain('+   1 | const PORT = Number(process.env.PORT ?? 3000);');
+    expect(first).toContain('  2 2 | export default PORT;');
+    expect(first).toContain('Keep 3000 when PORT is empty.');
+
+    // Side by side, by keyboard: the old column's removed line and the one under it.
+    script.push({ text: 'Noted about the old line.' });
+    await press(app, 'Side by side');
+    await grid.focus();
+    await app.keyboard.press('Shift+ArrowDown');
+    await expect(grid.locator('td[aria-selected="true"]')).toHaveCount(2);
+    await expect(grid.locator('td[aria-selected="true"]').first()).toHaveText('const PORT = 3000;');
+    await app.keyboard.press('Enter');
+    await expect(form).toContainText(
+      'src/server.ts, line 2 (and removed line 1 of the old version)',
+    );
+    await app.keyboard.type('Why was the literal dropped?');
+    await app.keyboard.press('Enter');
+    await expect.poll(() => script.requests.length).toBe(4);
+    const second = script.requests[3]!.transcript;
+    expect(second).toContain(
+      'Review comment on src/server.ts, line 2 (and removed line 1 of the old version):',
+    );
+    expect(second).toContain('- 1   | const PORT = 3000;');
+    expect(second).toContain('Why was the literal dropped?');
+    await expect(grid).toBeFocused();
+
+    // Open branch: the worktree stays, and Open folder hands it to the system's opener.
+    const worktree = git(projects.app, 'worktree', 'list', '--porcelain')
+      .split('\n\n')
+      .find((w) => w.includes('branch refs/heads/review-notes'))!
+      .split('\n')[0]!
+      .slice('worktree '.length);
+    await press(app, 'Open folder');
+    await expect(review.getByRole('status').filter({ hasText: 'Opened' })).toContainText(worktree);
+    await expect.poll(() => pagesOpened(openerLog)).toEqual([pathToFileURL(worktree).href]);
+  },
+);
 
 test('"Start every new session in a worktree" makes the New session button make one', async ({
   app,

@@ -4,6 +4,7 @@ import type { AgentService } from '../agent/agent-service';
 import type { SessionManager } from '../sessions/session-manager';
 import { proposeCommitMessage } from '../worktrees/commit-message';
 import { HostError } from '../rpc/host-error';
+import type { BrowserOpener } from '../system/browser-opener';
 
 type WorktreeHandlers = Pick<
   HandlerMap,
@@ -12,6 +13,7 @@ type WorktreeHandlers = Pick<
   | 'worktrees.apply'
   | 'worktrees.commit'
   | 'worktrees.proposeMessage'
+  | 'worktrees.openFolder'
   | 'worktrees.loss'
   | 'worktrees.discard'
 >;
@@ -21,6 +23,7 @@ export function worktreeHandlers(
   worktrees: SessionWorktrees,
   sessions: SessionManager,
   agent: Pick<AgentService, 'ask'>,
+  opener: BrowserOpener | null,
 ): WorktreeHandlers {
   return {
     'worktrees.review': (req) => worktrees.review(req.id),
@@ -36,6 +39,18 @@ export function worktreeHandlers(
         );
       const session = await sessions.get(req.id);
       return proposeCommitMessage(patch, files, (ask, signal) => agent.ask(session, ask, signal));
+    },
+    'worktrees.openFolder': async (req) => {
+      const path = await worktrees.folder(req.id);
+      if (!opener)
+        throw new HostError(
+          'no_opener',
+          `nothing here opens a folder (no desktop session, no $BROWSER): the worktree is at ${path}`,
+        );
+      await opener.openFolder(path).catch((err: unknown) => {
+        throw new HostError('open_failed', err instanceof Error ? err.message : String(err));
+      });
+      return { path, opened_with: opener.name };
     },
     'worktrees.loss': (req) => worktrees.loss(req.id),
     'worktrees.discard': async (req) => {

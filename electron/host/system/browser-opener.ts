@@ -9,11 +9,13 @@ import {
   openSync,
   writeSync,
 } from 'node:fs';
+import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { resolveExecutable } from '../lsp/resolve-command';
 
-// Opening a page in the user's browser (an OAuth sign-in): `$BROWSER` when set (the Debian/xdg
+// Opening a page in the user's browser (an OAuth sign-in), or a folder in their file manager (a
+// session's worktree): `$BROWSER` when set (the Debian/xdg
 // convention: a command, the page's URL appended or put where `%s` is), else the system opener
 // (xdg-open where a display is, open on macOS, the URL handler on Windows). The URL is one argv
 // element, never a shell string, and only web pages are opened: an authorization server's metadata
@@ -37,6 +39,11 @@ export interface BrowserOpener {
    * spent.
    */
   openPrivately(url: string, privateDir: string): Promise<string>;
+  /**
+   * Opens a folder of the user's (a session's worktree) in the system's file manager, as a
+   * `file:` URL: only a directory that is not a symbolic link.
+   */
+  openFolder(dir: string): Promise<void>;
 }
 
 /** Web pages only: https anywhere, plain http on this machine (a local authorization server). */
@@ -115,6 +122,12 @@ function opener(command: string, args: string[], urlAt: number | null): BrowserO
       const file = writeRedirect(url, privateDir);
       await start(pathToFileURL(file).href);
       return file;
+    },
+    async openFolder(dir) {
+      const st = await lstat(dir).catch(() => null);
+      if (!st?.isDirectory())
+        throw new Error(`refusing to open ${dir}: it is not a folder (gone, a file or a link)`);
+      await start(pathToFileURL(dir).href);
     },
   };
 }

@@ -202,6 +202,11 @@ export class SessionWorktrees implements Disposable {
     });
   }
 
+  /** Where a session's live worktree is, for the user's own tools (Open folder). */
+  async folder(id: string): Promise<string> {
+    return (await this.live(id)).path;
+  }
+
   /** The work not committed yet (what Commit would commit): its diff from HEAD and its files. */
   uncommitted(id: string): Promise<{ patch: string; files: string[] }> {
     return this.serial(id, async () => {

@@ -75,6 +75,14 @@ export const worktreeCommands = {
       reason: z.string().nullable(),
     }),
   ),
+  /**
+   * Open branch: the worktree's folder opened in the system's file manager; it stays for the
+   * user's tools until Discard. Refused (`no_opener`) where nothing can open a folder.
+   */
+  'worktrees.openFolder': command(
+    z.object({ id }),
+    z.object({ path: z.string(), opened_with: z.string() }),
+  ),
   'worktrees.loss': command(z.object({ id }), worktreeLossSchema),
   /** Removes the worktree and its branch (after the user saw what is lost); leaves no lock. */
   'worktrees.discard': command(z.object({ id }), z.object({ ok: z.literal(true) })),

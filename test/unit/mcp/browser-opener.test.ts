@@ -89,4 +89,18 @@ describe('openPrivately: a secret URL through an owner-only page', () => {
     ).rejects.toThrow(/not a directory of this user's/);
     expect(readdirSync(join(dir, 'elsewhere'))).toEqual([]);
   });
+
+  it('opens a folder (a worktree) as its file: URL, and refuses a file or a link to a folder', async () => {
+    const { dir, script, out } = recordingBrowser();
+    const folder = join(dir, 'work tree');
+    mkdirSync(folder);
+    const opener = browserOpener({ BROWSER: script })!;
+    await opener.openFolder(folder);
+    await eventually(() => existsSync(out));
+    expect(readFileSync(out, 'utf8')).toBe(`${pathToFileURL(folder).href}\n`);
+    writeFileSync(join(dir, 'file'), '');
+    symlinkSync(folder, join(dir, 'link'));
+    for (const bad of ['file', 'link', 'gone'])
+      await expect(opener.openFolder(join(dir, bad))).rejects.toThrow(/is not a folder/);
+  });
 });

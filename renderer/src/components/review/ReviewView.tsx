@@ -6,7 +6,7 @@ import { pluralize, formatAgo } from '../../lib/format';
 import type { SessionWorktree } from '../../../../shared/protocol/session-worktree';
 import type { ReviewFile } from '../../../../shared/protocol/commands/worktrees';
 import { DiffLayoutToggle, DiffView } from '../cards/DiffView';
-import { CopyButton } from '../common/CopyButton';
+import { OpenBranch } from './OpenBranch';
 import { ReviewActions } from './ReviewActions';
 import { useClient } from '../../client-context';
 import { CAPABILITIES } from '../conversation/Composer';
@@ -162,10 +162,7 @@ export function ReviewView({
               </ul>
             </section>
           )}
-          <p className="muted small review-open-branch">
-            The worktree stays at <code>{worktree.path}</code> for your own tools until you discard
-            it. <CopyButton text={worktree.path} label="Copy the worktree's path" />
-          </p>
+          <OpenBranch sessionId={sessionId} path={worktree.path} />
         </div>
       </div>
     </div>
