@@ -92,6 +92,108 @@ describe('matchRule', () => {
   });
 });
 
+describe('matchRule: which calls a rule speaks about', () => {
+  const at = (tool: string, args: Record<string, unknown>) => ({ tool, args, root: root.dir });
+  const block = (path: string) =>
+    `${path}\n\`\`\`\n<<<<<<< SEARCH\nold\n=======\nnew\n>>>>>>> REPLACE\n\`\`\`\n`;
+
+  it('a rule of another tool says no; a rule without a pattern covers every call of its tool', () => {
+    expect(matchRule(rule('Read'), at('read_file', { path: '.env' }), 'allow')).toBe('yes');
+    expect(matchRule(rule('Bash'), at('read_file', { path: '.env' }), 'block')).toBe('no');
+    expect(matchRule(rule('Bash'), at('aider_shell_tool', {}), 'allow')).toBe('yes');
+  });
+
+  it('a shell call without its source is unsure for a Bash pattern; a background shell op that runs nothing is no', () => {
+    expect(matchRule(rule('Bash(rm:*)'), at('aider_shell_tool', {}), 'block')).toBe('unsure');
+    expect(matchRule(rule('Bash(rm:*)'), at('aider_shell_tool', { command: 7 }), 'block')).toBe(
+      'unsure',
+    );
+    expect(
+      matchRule(rule('Bash(rm:*)'), at('shell_session_tool', { operation: 'write' }), 'block'),
+    ).toBe('unsure');
+    expect(
+      matchRule(
+        rule('Bash(rm:*)'),
+        at('shell_session_tool', { operation: 'kill', input: 'rm x' }),
+        'block',
+      ),
+    ).toBe('no');
+  });
+
+  it('a pattern on a tool whose arguments are not read is unsure', () => {
+    expect(matchRule(rule('spawn_agent(x)'), at('spawn_agent', { task: 'x' }), 'block')).toBe(
+      'unsure',
+    );
+  });
+
+  it('a file tool without its path matches no allow rule and is unsure for a deny rule', () => {
+    for (const call of [
+      at('read_file', {}),
+      at('read_file', { path: '' }),
+      at('file_edit_tool', {}),
+      at('aider_edit_block_tool', { content: 'no blocks here' }),
+    ]) {
+      expect(matchRule(rule('Read(**)'), { ...call, tool: 'read_file' }, 'allow')).toBe('no');
+      expect(matchRule(rule('Edit(**)'), { ...call, tool: call.tool }, 'block')).toBe(
+        call.tool === 'read_file' ? 'no' : 'unsure',
+      );
+    }
+    expect(matchRule(rule('Read(**)'), at('read_file', {}), 'block')).toBe('unsure');
+  });
+
+  it('each file tool is judged on its own path argument', () => {
+    expect(matchRule(rule('LS(src)'), at('aider_list_dir_tool', { path: 'src' }), 'allow')).toBe(
+      'yes',
+    );
+    expect(matchRule(rule('LS(src)'), at('aider_list_dir_tool', {}), 'allow')).toBe('no');
+    expect(matchRule(rule('LS(.)'), at('aider_list_dir_tool', {}), 'allow')).toBe('yes');
+    expect(
+      matchRule(
+        rule('Edit(src/**)'),
+        at('file_edit_tool', { file_path: 'src/deep/a.ts' }),
+        'allow',
+      ),
+    ).toBe('yes');
+    expect(
+      matchRule(rule('Edit(src/**)'), at('file_edit_tool', { path: 'src/deep/a.ts' }), 'allow'),
+    ).toBe('no');
+  });
+
+  it('an edit block call touching several files: an allow rule must cover all, a deny rule any', () => {
+    const call = at('aider_edit_block_tool', {
+      content: `${block('src/deep/a.ts')}\n${block('.env')}`,
+    });
+    expect(matchRule(rule('Edit(src/**)'), call, 'allow')).toBe('no');
+    expect(matchRule(rule('Edit(src/**)'), call, 'block')).toBe('yes');
+    expect(matchRule(rule('Edit(**)'), call, 'allow')).toBe('yes');
+    expect(matchRule(rule('Edit(*.md)'), call, 'block')).toBe('no');
+  });
+
+  it('a project root that is gone resolves no path', () => {
+    const gone = { tool: 'read_file', args: { path: 'a' }, root: join(root.dir, 'gone') };
+    expect(matchRule(rule('Read(**)'), gone, 'allow')).toBe('no');
+    expect(matchRule(rule('Read(**)'), gone, 'block')).toBe('unsure');
+  });
+
+  it('a pattern starting with / or ./ is relative to the project; an absolute one inside it is absolute', () => {
+    const call = at('read_file', { path: 'src/deep/a.ts' });
+    expect(matchRule(rule('Read(/src/**)'), call, 'allow')).toBe('yes');
+    expect(matchRule(rule('Read(./src/**)'), call, 'allow')).toBe('yes');
+    expect(matchRule(rule(`Read(${root.dir}/src/**)`), call, 'allow')).toBe('yes');
+    expect(matchRule(rule(`Read(${root.dir}/other/**)`), call, 'allow')).toBe('no');
+    expect(matchRule(rule('Read(~/src/**)'), call, 'allow')).toBe('no');
+  });
+
+  it('a folder pattern ending in / covers the folder, relative or absolute', () => {
+    expect(matchRule(rule('LS(src/)'), at('aider_list_dir_tool', { path: 'src' }), 'block')).toBe(
+      'yes',
+    );
+    expect(
+      matchRule(rule(`LS(/${root.dir}/src/)`), at('aider_list_dir_tool', { path: 'src' }), 'block'),
+    ).toBe('yes');
+  });
+});
+
 describe('shell rule patterns', () => {
   const sh = (command: string) => ({ tool: 'aider_shell_tool', args: { command }, root: '/' });
   const allows = (r: string, command: string) => matchRule(rule(r), sh(command), 'allow');
