@@ -43,6 +43,7 @@ const programOwners = [
   'electron/host/lsp/server-process.ts', // language servers, resolved by lsp/resolve-command.ts
   'electron/host/system/browser-opener.ts', // the user's browser ($BROWSER, xdg-open)
   'electron/host/remote/ssh-transport.ts', // the OpenSSH client, resolved like git
+  'electron/host/remote/remote-relay.ts', // on the remote: its own remote part's daemon (this node, this bundle)
   'electron/host/acp/client/agent-process.ts', // external ACP agents, confined (agents.NAME)
 ];
 const childProcessImports = ['node:child_process', 'child_process'].map((name) => ({

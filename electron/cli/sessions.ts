@@ -251,6 +251,8 @@ async function rewind(sessions: SessionManager, argv: string[]): Promise<number>
     ? openRemoteSessions({
         remoteOf: async () => session.meta.remote ?? null,
         sshConfig: () => config.remote.ssh_config,
+        keepaliveS: () => config.remote.keepalive_minutes * 60,
+        append: async (_id, event) => void (await session.append(event)),
         appHome: paths.home,
       })
     : null;

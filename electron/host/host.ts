@@ -35,6 +35,7 @@ import { SessionsRemoteBackend } from './devices/remote-backend';
 import { openRemoteSessions } from './remote/open-remote-sessions';
 import { ShellService } from './shells/shell-service';
 import { shellHandlers, shellTopic } from './handlers/shells';
+import { remoteLinkTopic } from './handlers/remote';
 import { AppSettingsService } from './handlers/settings';
 import { lazyLspService } from './lsp/lazy-lsp';
 import { DisposableStore, toDisposable } from './lifecycle/disposable';
@@ -255,6 +256,8 @@ export class Host extends DisposableObject {
     const remoteHosts = openRemoteSessions({
       remoteOf: async (id) => (await sessions.get(id)).meta.remote ?? null,
       sshConfig: () => config.remote.ssh_config,
+      keepaliveS: () => config.remote.keepalive_minutes * 60,
+      append: async (id, event) => void (await (await sessions.get(id)).append(event)),
       appHome: paths.home,
     });
     const checkpoints: SessionCheckpoints = new SessionCheckpoints({
@@ -355,7 +358,7 @@ export class Host extends DisposableObject {
       ...projectHandlers(projects, mcp),
       ...agentHandlers(agent.decisions, models),
       ...deviceHandlers(devices),
-      ...shellHandlers(shells, sessions),
+      ...shellHandlers(shells, sessions, remoteHosts),
       ...appSettings.handlers(),
       ...trustHandlers(trust, [
         projectMcpPreview,
@@ -379,7 +382,8 @@ export class Host extends DisposableObject {
       sessions: sessionsTopic(sessions),
       projects: projectsTopic(projects),
       devices: devicesTopic(devices),
-      shell: shellTopic(shells, sessions),
+      shell: shellTopic(shells, sessions, remoteHosts),
+      remote: remoteLinkTopic(remoteHosts),
       settings: appSettings.topic(),
       trust: trustTopic(trust),
       mcp: mcpTopic(mcp),

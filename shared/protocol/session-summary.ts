@@ -14,6 +14,8 @@ export const sessionSummarySchema = z.object({
   run_state: runStateSchema,
   /** The git worktree the session works in (its branch, the commit it started from). */
   worktree: sessionWorktreeSchema.optional(),
+  /** The project's `ssh://` URL when it is on an SSH host (its link: the `remote` topic). */
+  remote: z.string().optional(),
   /** The external ACP agent its turns run on (issue 30); absent: the app's own agent. */
   agent: z.string().optional(),
   /**

@@ -8,7 +8,8 @@ export type Topic =
   | 'devices'
   | 'settings'
   | 'trust'
-  | 'mcp';
+  | 'mcp'
+  | 'remote';
 
 export const TOPIC_PATTERN =
-  /^(session:s_[a-z0-9]+|sessions|shell:[A-Za-z0-9_:-]+|projects|devices|settings|trust|mcp)$/;
+  /^(session:s_[a-z0-9]+|sessions|shell:[A-Za-z0-9_:-]+|projects|devices|settings|trust|mcp|remote)$/;

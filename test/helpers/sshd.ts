@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -32,7 +32,40 @@ export interface Sshd {
   log(): string;
   /** Writes a client config `name` naming another known_hosts file (an unknown-host test). */
   configWithKnownHosts(name: string, knownHosts: string): string;
+  /**
+   * The desktop side's ssh processes for this server (their command line names its client
+   * config): the master connection, or the channels riding it. What a test kills to drop a link.
+   */
+  clientPids(kind: 'master' | 'channel'): number[];
+  /** Pids of the remote part daemons running in the remote home (from their pid files). */
+  daemonPids(): number[];
+  /** Stops sshd and every remote part daemon it left running (they outlive their links). */
   stop(): Promise<void>;
+}
+
+/** Every process whose command line has `needle` as one of its words, with those words. */
+export function processesWith(needle: string): { pid: number; argv: string[] }[] {
+  const out: { pid: number; argv: string[] }[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let argv: string[];
+    try {
+      argv = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+    } catch {
+      continue;
+    }
+    if (argv.includes(needle)) out.push({ pid: Number(entry), argv });
+  }
+  return out;
+}
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function freePort(): Promise<number> {
@@ -134,20 +167,51 @@ export async function startSshd(opts: SshdOptions = {}): Promise<Sshd> {
   const log = { text: '' };
   await listening(child, log);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const clientConfig = configWithKnownHosts('main', knownHosts);
+  const runDir = join(remoteHome, '.mewbo-remote', 'home', 'run');
+  const daemonPids = (): number[] => {
+    let names: string[];
+    try {
+      names = readdirSync(runDir);
+    } catch {
+      return [];
+    }
+    return names
+      .filter((n) => n.endsWith('.pid'))
+      .flatMap((n) => {
+        try {
+          return [Number(readFileSync(join(runDir, n), 'utf8'))];
+        } catch {
+          return [];
+        }
+      })
+      .filter((pid) => pid > 0 && isAlive(pid));
+  };
   return {
     alias,
     port,
     user,
-    clientConfig: configWithKnownHosts('main', knownHosts),
+    clientConfig,
     knownHosts,
     fingerprint,
     remoteHome,
     dir,
     log: () => log.text,
     configWithKnownHosts,
+    clientPids: (kind) =>
+      processesWith(clientConfig)
+        .filter((p) => p.argv.includes('ControlMaster=yes') === (kind === 'master'))
+        .filter((p) => !p.argv.includes('-O') && !p.argv.includes('-G'))
+        .map((p) => p.pid),
+    daemonPids,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       await exited;
+      // A daemon ends its shells on SIGTERM, then exits.
+      const daemons = daemonPids();
+      for (const pid of daemons) process.kill(pid, 'SIGTERM');
+      for (const pid of daemons)
+        for (let i = 0; i < 200 && isAlive(pid); i++) await new Promise((r) => setTimeout(r, 25));
       tmp.cleanup();
     },
   };

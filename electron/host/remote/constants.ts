@@ -22,3 +22,18 @@ export const REMOTE_VERSION_FILE = 'REMOTE_VERSION';
  * applied: every snapshot the app asks for carries the limit of the app's config, which wins.
  */
 export const REMOTE_STORE_MAX_FILE_BYTES = 10 * 1024 * 1024;
+/**
+ * Events a remote session's tools emitted after their call returned (shell exits), held for an
+ * app that has not taken them; past this the oldest go (a session nobody reconnects to).
+ */
+export const LATE_EVENTS_KEPT = 1000;
+/**
+ * Reconnecting after a drop: the first try after this long, each next one after twice as long, up
+ * to the cap (a laptop back on Wi-Fi is found within the cap; a host down is not hammered).
+ */
+export const RECONNECT_FIRST_DELAY_MS = 500;
+export const RECONNECT_MAX_DELAY_MS = 30_000;
+/** How long a relay waits for a remote part it started to listen on its socket. */
+export const DAEMON_START_TIMEOUT_MS = 20_000;
+/** A call made while the link is down waits this long for the reconnect before it is refused unsent. */
+export const CALL_WAITS_FOR_LINK_MS = 20_000;

@@ -1,7 +1,7 @@
 import { moduleDir } from '../lsp/resolve-command';
 import { findInstallRoot } from '../sandbox/launcher';
 import { RemoteHost } from './remote-host';
-import { RemoteSessions } from './remote-sessions';
+import { RemoteSessions, type RemoteSessionsOptions } from './remote-sessions';
 import { RemoteSetupError } from './remote-setup-error';
 import { parseSshUrl } from './ssh-url';
 
@@ -10,6 +10,10 @@ import { parseSshUrl } from './ssh-url';
 
 export interface OpenRemoteSessionsOptions {
   remoteOf(sessionId: string): Promise<string | null>;
+  /** Appends what a session's remote tools emitted after their call (a shell's exit). */
+  append: RemoteSessionsOptions['append'];
+  /** How long a remote part with no link keeps its shells (config remote.keepalive_minutes). */
+  keepaliveS(): number;
   /** `ssh -F` (config remote.ssh_config); null: the user's ~/.ssh/config. */
   sshConfig(): string | null;
   /** The app's $MEWBO_HOME, denied to the remote's shells too. */
@@ -19,6 +23,7 @@ export interface OpenRemoteSessionsOptions {
 export function openRemoteSessions(opts: OpenRemoteSessionsOptions): RemoteSessions {
   return new RemoteSessions({
     remoteOf: opts.remoteOf,
+    append: opts.append,
     open: async (url) => {
       const installRoot = findInstallRoot(moduleDir());
       if (!installRoot)
@@ -30,6 +35,7 @@ export function openRemoteSessions(opts: OpenRemoteSessionsOptions): RemoteSessi
         sshConfig: opts.sshConfig(),
         installRoot,
         appHome: opts.appHome,
+        keepaliveS: opts.keepaliveS(),
       });
     },
   });

@@ -12,6 +12,8 @@ import { RemoteLinkError } from './remote-link-error';
 // The app's side of the conversation with its remote part: invoke frames out over the SSH
 // channel's stdin, result frames back on its stdout, each response checked against its schema.
 // When the channel ends, every waiting call fails with RemoteLinkError; none is sent again.
+// Subscriptions (consoles, late events) get the remote part's event frames; they end with the
+// channel, and RemoteHost makes them again on the next one.
 
 /** The last diagnostics the remote part wrote (its stderr), kept for the error a drop gives. */
 const STDERR_TAIL_CHARS = 2000;
@@ -25,9 +27,17 @@ export interface RemoteChannel extends EventEmitter {
 
 type Pending = { resolve(value: unknown): void; reject(err: Error): void; method: string };
 
+/** One subscription on the remote part: its event data to `sink`, a refusal to `onError`. */
+export interface RemoteSubscription extends Disposable {
+  ack(n: number): void;
+}
+type Subscriber = { sink(data: unknown): void; onError(err: Error): void };
+
 export class RemoteClient implements Disposable {
   private readonly pending = new Map<number, Pending>();
+  private readonly subs = new Map<number, Subscriber>();
   private nextId = 1;
+  private nextSub = 1;
   private stderrTail = '';
   private ended: string | null = null;
   /** Resolves with the reason once the channel has ended. */
@@ -60,6 +70,7 @@ export class RemoteClient implements Disposable {
             ),
           );
         }
+        this.subs.clear();
         resolve(this.ended);
       });
     });
@@ -91,14 +102,58 @@ export class RemoteClient implements Disposable {
     });
   }
 
+  /** Subscribes to `topic` from `cursor`; nothing comes once the channel has ended. */
+  subscribe(
+    topic: string,
+    cursor: number | undefined,
+    sink: (data: unknown) => void,
+    onError: (err: Error) => void,
+  ): RemoteSubscription {
+    const sub = this.nextSub++;
+    if (this.ended === null) {
+      this.subs.set(sub, { sink, onError });
+      writeLineFrame(this.channel.stdin!, {
+        t: 'subscribe',
+        sub,
+        topic,
+        ...(cursor !== undefined ? { cursor } : {}),
+      });
+    }
+    return {
+      ack: (n) => {
+        if (this.subs.has(sub) && n > 0) writeLineFrame(this.channel.stdin!, { t: 'ack', sub, n });
+      },
+      dispose: () => {
+        if (this.subs.delete(sub)) writeLineFrame(this.channel.stdin!, { t: 'unsubscribe', sub });
+      },
+    };
+  }
+
   private onFrame(frame: unknown): void {
     const f = frame as {
       t?: unknown;
       id?: unknown;
+      sub?: unknown;
+      data?: unknown;
       ok?: unknown;
       value?: unknown;
       error?: unknown;
     };
+    if (f.t === 'event' && typeof f.sub === 'number') {
+      this.subs.get(f.sub)?.sink(f.data);
+      return;
+    }
+    if (f.t === 'sub_error' && typeof f.sub === 'number') {
+      const subscriber = this.subs.get(f.sub);
+      this.subs.delete(f.sub);
+      const error = rpcErrorSchema.safeParse(f.error);
+      subscriber?.onError(
+        error.success
+          ? new HostError(error.data.code, error.data.message)
+          : new Error('the remote part refused a subscription with a malformed error'),
+      );
+      return;
+    }
     if (f.t !== 'result' || typeof f.id !== 'number') return;
     const p = this.pending.get(f.id);
     if (!p) return;

@@ -2,10 +2,23 @@ import { z } from 'zod';
 import { command } from '../../../shared/protocol/command';
 import { toolPayloadSchema } from '../../../shared/tools/payload';
 import { checkpointCommands } from './checkpoint-commands';
+import {
+  shellInputRequestSchema,
+  shellKillRequestSchema,
+  shellKillResponseSchema,
+  shellListRequestSchema,
+  shellListResponseSchema,
+  shellResizeRequestSchema,
+} from '../../../shared/protocol/shell-stream';
 
 // The conversation between the app and its remote part (issue #29): the app's own frames
 // (shared/protocol/wire.ts, served by rpc/router.ts and rpc/connection.ts) over the SSH channel's
-// stdio, one JSON frame a line, with these commands. The app is the client.
+// stdio, one JSON frame a line, with these commands and two topics. The app is the client.
+// - `shell:<session_id>:<shell_id>`: a background shell's console, the same frames, cursors and
+//   acks as the app's own topic (the same ShellService serves it there).
+// - `session:<session_id>`: what the session's tools emitted after their call returned (a
+//   background shell's exit), as `{event}` data, each one once: acked ones are forgotten, the rest
+//   are sent again to the next subscriber (after a reconnect).
 
 export const remoteCommands = {
   /** The first call: which bundle answers and what its kernel can confine. */
@@ -35,6 +48,11 @@ export const remoteCommands = {
     z.object({ payload: toolPayloadSchema, events: z.array(z.unknown()) }),
   ),
   ...checkpointCommands,
+  /** A session's background shells on the remote, and what consoles do with them. */
+  'shells.list': command(shellListRequestSchema, shellListResponseSchema),
+  'shells.input': command(shellInputRequestSchema, z.object({ ok: z.literal(true) })),
+  'shells.resize': command(shellResizeRequestSchema, z.object({ ok: z.literal(true) })),
+  'shells.kill': command(shellKillRequestSchema, shellKillResponseSchema),
 };
 
 export type RemoteCommands = typeof remoteCommands;

@@ -43,8 +43,15 @@ export function installCommand(version: string): string {
   ].join('\n');
 }
 
-/** Starts the remote part on the channel's stdio, denying it the remote folder and `denied`. */
-export function startCommand(version: string, denied: readonly string[]): string {
+/**
+ * Joins the channel's stdio to the remote part (started if none runs), whose shells are denied the
+ * remote folder and `denied`, and which outlives a dropped link by `keepaliveS` seconds.
+ */
+export function startCommand(
+  version: string,
+  denied: readonly string[],
+  keepaliveS: number,
+): string {
   const deny = denied.flatMap((p) => ['--deny', p]);
   return [
     'cd "$HOME" &&',
@@ -52,6 +59,8 @@ export function startCommand(version: string, denied: readonly string[]): string
     'exec node',
     `${BASE}/${version}/dist/cli.js`,
     'remote-part',
+    '--keepalive-s',
+    String(keepaliveS),
     '--deny',
     BASE,
     shellCommand(deny),

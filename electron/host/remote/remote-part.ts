@@ -12,6 +12,10 @@ import { findInstallRoot, findLauncher, noLandlock, probeLandlock } from '../san
 import { loadBuiltinTool } from '../tools/builtin-tool-loaders';
 import { parseToolArgs } from '../tools/parse-args';
 import { createStandaloneContext, type StandaloneContext } from '../tools/standalone-context';
+import type { ShellService } from '../shells/shell-service';
+import { narrowRoot } from '../fs/safe-path';
+import { isErrorPayload } from '../../../shared/tools/payload';
+import { LateEvents } from './late-events';
 import { readLineFrames, writeLineFrame } from './line-frames';
 import { remoteCheckpointHandlers } from './remote-checkpoint-handlers';
 import { remoteCommands, type RemoteCommands } from './remote-commands';
@@ -19,9 +23,12 @@ import { REMOTE_TOOL_NAMES } from './remote-tools';
 
 // The remote part (issue #29 part 2): the app's tools on the machine that holds the project,
 // started by the app over SSH (`mewbo remote-part`) and serving the app's own protocol on its
-// stdio. It has no model, no keys and no session log: each session's tools get a context of
-// their own here (its shells live across calls), built from the remote's own $MEWBO_HOME, which
-// the shells' sandbox denies like the app's.
+// stdio (through remote-relay.ts, to the daemon of remote-daemon.ts, which outlives a dropped
+// link). It has no model, no keys and no session log: each session's tools get a context of
+// their own here (its shells live across calls and across links), built from the remote's own
+// $MEWBO_HOME, which the shells' sandbox denies like the app's. Consoles of its background
+// shells are the `shell:` topic, what tools emit after their call the `session:` topic
+// (remote-commands.ts).
 
 export interface RemotePartOptions {
   version: string;
@@ -34,12 +41,13 @@ export interface RemotePartOptions {
 }
 
 export class RemotePart implements Disposable {
-  /** Per session and root: the tool context whose shells and read state outlive one call. */
+  /** Per session: the tool context whose shells and read state outlive one call. */
   private readonly contexts = new Map<string, Promise<StandaloneContext>>();
+  private readonly late = new LateEvents();
 
   constructor(private readonly opts: RemotePartOptions) {}
 
-  /** Serves the protocol on `input`/`output` until `input` ends. */
+  /** Serves the protocol on `input`/`output` until `input` ends (or closes). */
   serve(input: Readable, output: Writable): Promise<void> {
     const connection = new RpcConnection(
       this.router(),
@@ -55,12 +63,15 @@ export class RemotePart implements Disposable {
           error: { code: 'bad_json', message: `not a JSON frame: ${line.slice(0, 80)}` },
         }),
     );
-    return new Promise((resolve) =>
-      input.once('end', () => {
+    return new Promise((resolve) => {
+      const end = () => {
         connection.dispose();
         resolve();
-      }),
-    );
+      };
+      // A socket reset by a dropped relay closes without an orderly end.
+      input.once('end', end);
+      input.once('close', end);
+    });
   }
 
   private router(): Router {
@@ -85,19 +96,25 @@ export class RemotePart implements Disposable {
         if (!check.ok) return { payload: check.error, events: [] };
         const base = await this.contextFor(req.session_id, req.root);
         const events: SessionEventBody[] = [];
+        // Emitted after the call returned (a background shell's exit): the session topic's.
+        let returned = false;
         try {
           const payload = await tool.run(
             {
               ...base.ctx,
+              root: narrowRoot(req.root),
               sessionId: req.session_id,
               agentId: req.agent_id,
               callId: req.call_id,
-              emit: async (event) => void events.push(event),
+              emit: async (event) =>
+                void (returned ? this.late.push(req.session_id, event) : events.push(event)),
             },
             check.args,
           );
+          returned = true;
           return { payload, events };
         } catch (err) {
+          returned = true;
           return {
             payload: errorPayload('tool_failed', `${req.tool} failed: ${(err as Error).message}`),
             events,
@@ -105,12 +122,69 @@ export class RemotePart implements Disposable {
         }
       },
       ...remoteCheckpointHandlers(homePaths(this.opts.env).checkpointsDir),
+      'shells.list': async (req) => ({
+        shells: (await this.shellsOf(req.session_id))?.list(req.session_id) ?? [],
+      }),
+      'shells.input': async (req) => {
+        const manager = await this.managerOf(req.session_id, req.shell_id);
+        if (!manager.input(req.shell_id, req.data))
+          throw new HostError(
+            'shell_exited',
+            `shell ${req.shell_id} has exited; input is refused, not discarded`,
+          );
+        return { ok: true as const };
+      },
+      'shells.resize': async (req) => {
+        if (req.shell_id === undefined) {
+          (await this.shellsOf(req.session_id))
+            ?.forSession(req.session_id)
+            .fitted(req.cols, req.rows);
+          return { ok: true as const };
+        }
+        const manager = await this.managerOf(req.session_id, req.shell_id);
+        manager.fitted(req.cols, req.rows, req.shell_id);
+        return { ok: true as const };
+      },
+      'shells.kill': async (req) => {
+        const manager = await this.managerOf(req.session_id, req.shell_id);
+        const result = await manager.kill(req.shell_id);
+        if (isErrorPayload(result)) throw new HostError(result.code, result.message);
+        return { status: result.status };
+      },
     };
-    return Router.forCommands(remoteCommands, handlers, {});
+    return Router.forCommands(remoteCommands, handlers, {
+      shell: async (rest, cursor, sink) => {
+        const colon = rest.indexOf(':');
+        const sessionId = rest.slice(0, colon);
+        const shellId = rest.slice(colon + 1);
+        const sub =
+          colon === -1
+            ? null
+            : (await this.shellsOf(sessionId))?.subscribe(sessionId, shellId, cursor, sink);
+        if (!sub) throw new HostError('not_found', `no shell '${shellId}' in session ${sessionId}`);
+        return sub;
+      },
+      session: async (sessionId, _cursor, sink) => this.late.subscribe(sessionId, sink),
+    });
+  }
+
+  /** The session's shells here, or null when no tool of it has run on this remote part. */
+  private async shellsOf(sessionId: string): Promise<ShellService | null> {
+    const context = await this.contexts.get(sessionId)?.catch(() => null);
+    return (context?.ctx.services.shells as ShellService | undefined) ?? null;
+  }
+
+  /** The manager holding background shell `shellId` of the session, or a not_found error. */
+  private async managerOf(sessionId: string, shellId: string) {
+    const manager = (await this.shellsOf(sessionId))?.forSession(sessionId);
+    if (!manager?.get(shellId)?.background)
+      throw new HostError('not_found', `no background shell '${shellId}' in session ${sessionId}`);
+    return manager;
   }
 
   private contextFor(sessionId: string, root: string): Promise<StandaloneContext> {
-    const key = `${sessionId}\0${root}`;
+    // One context per session (its root is a call's own): its shells are listed in one place.
+    const key = sessionId;
     let context = this.contexts.get(key);
     if (!context) {
       context = createStandaloneContext({

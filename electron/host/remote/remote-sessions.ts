@@ -1,26 +1,46 @@
 import { errorPayload, type ToolPayload } from '../../../shared/tools/payload';
 import type { SessionEventBody } from '../../../shared/protocol/events';
+import type { RemoteLinkFrame, RemoteLinkState } from '../../../shared/protocol/remote-link';
+import type { ShellSink } from '../shells/output-stream';
 import type { Disposable } from '../lifecycle/disposable';
+import { Emitter } from '../lifecycle/emitter';
+import type { Subscription } from '../rpc/router';
 import type { ToolContext } from '../tools/tool';
 import { HostKeyError, SshConnectError } from './host-key-error';
+import type { RemoteCommands } from './remote-commands';
 import { RemoteLinkError } from './remote-link-error';
 import type { RemoteHost } from './remote-host';
 import { RemoteSetupError } from './remote-setup-error';
 import type { RemoteTools } from './remote-tools';
 import { formatSshUrl, parseSshUrl } from './ssh-url';
+import type { z } from 'zod';
 
 // The app's remote hosts, one connection and remote part per host shared by every session whose
-// project is there (keyed by the URL without its path). A host whose link ended is opened again
-// on the next call; a call that was in flight when it ended is not run again (RemoteLinkError).
+// project is there (keyed by the URL without its path). A host that gave up reconnecting is
+// opened again on the next call; a call that was in flight when its link dropped is not run
+// again (RemoteLinkError). Besides the tools, it carries the consoles of the sessions' remote
+// background shells (resumed from their cursor after a drop), what their tools emitted after the
+// call (a shell's exit, appended to the session's log), and each session's link state.
 
 export interface RemoteSessionsOptions {
   /** The session's project URL (its meta.remote), or null for a local project. */
   remoteOf(sessionId: string): Promise<string | null>;
   open(url: string): Promise<RemoteHost>;
+  /** Appends to the session's log what its remote tools emitted after their call returned. */
+  append(sessionId: string, event: SessionEventBody): Promise<void>;
 }
+
+type Req<K extends keyof RemoteCommands> = z.input<RemoteCommands[K]['request']>;
+type Res<K extends keyof RemoteCommands> = z.output<RemoteCommands[K]['response']>;
 
 export class RemoteSessions implements RemoteTools, Disposable {
   private readonly hosts = new Map<string, Promise<RemoteHost>>();
+  /** Per host key: the sessions that worked there, with their late-event subscription. */
+  private readonly sessions = new Map<string, Map<string, Subscription>>();
+  private readonly states = new Map<string, RemoteLinkState>();
+  private readonly changed = new Emitter<RemoteLinkFrame>();
+  /** A session's link changed (the `remote` topic). */
+  readonly onDidChangeLink = this.changed.event;
 
   constructor(private readonly opts: RemoteSessionsOptions) {}
 
@@ -28,9 +48,16 @@ export class RemoteSessions implements RemoteTools, Disposable {
     return this.opts.remoteOf(sessionId);
   }
 
+  /** Every session that worked on a remote host, with its link's state now. */
+  links(): RemoteLinkFrame[] {
+    return [...this.sessions].flatMap(([host, ids]) =>
+      [...ids.keys()].map((session_id) => this.frame(host, session_id)),
+    );
+  }
+
   async run(ctx: ToolContext, url: string, tool: string, args: unknown): Promise<ToolPayload> {
     try {
-      const host = await this.hostFor(url);
+      const host = await this.hostFor(url, ctx.sessionId);
       const { payload, events } = await host.runTool({
         session_id: ctx.sessionId,
         agent_id: ctx.agentId,
@@ -59,34 +86,126 @@ export class RemoteSessions implements RemoteTools, Disposable {
     }
   }
 
-  /** The host of `url`, connected (again, if its link ended); throws what open() throws. */
-  hostFor(url: string): Promise<RemoteHost> {
+  /** A console command (`shells.list`, input, resize, kill) run on the session's host. */
+  async shells<K extends 'shells.list' | 'shells.input' | 'shells.resize' | 'shells.kill'>(
+    url: string,
+    method: K,
+    req: Req<K> & { session_id: string },
+  ): Promise<Res<K>> {
+    const host = await this.hostFor(url, req.session_id);
+    return host.invoke(method, req);
+  }
+
+  /**
+   * A console of a remote background shell: the remote's frames as they are, and after a drop
+   * the same subscription again from the cursor the console had reached, so nothing is sent
+   * twice, and what the remote's ring buffer evicted meanwhile arrives as `missed_characters`.
+   */
+  async subscribeShell(
+    url: string,
+    sessionId: string,
+    shellId: string,
+    fromCursor: number | undefined,
+    sink: ShellSink,
+  ): Promise<Subscription> {
+    const host = await this.hostFor(url, sessionId);
+    let cursor = fromCursor;
+    return new Promise((resolve, reject) => {
+      let answered = false;
+      const sub = host.subscribe(
+        `shell:${sessionId}:${shellId}`,
+        () => cursor,
+        (data) => {
+          const frame = data as Parameters<ShellSink>[0];
+          if (frame.type === 'shell_output') cursor = frame.cursor + frame.data.length;
+          if (!answered) {
+            answered = true;
+            resolve(sub);
+          }
+          sink(frame);
+        },
+        (err) => {
+          if (!answered) reject(err);
+          answered = true;
+        },
+      );
+    });
+  }
+
+  private frame(host: string, sessionId: string): RemoteLinkFrame {
+    return {
+      type: 'remote_link',
+      session_id: sessionId,
+      host,
+      state: this.states.get(host) ?? 'disconnected',
+    };
+  }
+
+  private setState(key: string, state: RemoteLinkState): void {
+    if (this.states.get(key) === state) return;
+    this.states.set(key, state);
+    for (const id of this.sessions.get(key)?.keys() ?? []) this.changed.fire(this.frame(key, id));
+  }
+
+  /**
+   * The host of `url`, connected (opened anew if it gave up reconnecting); throws what open()
+   * throws. With a session, that session's late events and link state are taken from it.
+   */
+  async hostFor(url: string, sessionId?: string): Promise<RemoteHost> {
     const key = formatSshUrl({ ...parseSshUrl(url), path: '/' });
     const known = this.hosts.get(key);
-    if (known) {
-      // A host whose link ended is opened again; one still opening is waited for.
-      const reuse = known.then(
-        (h) => (h.isOpen ? h : null),
-        () => null,
-      );
-      return reuse.then((h) => h ?? this.openHost(key, url));
-    }
-    return this.openHost(key, url);
+    // A host that gave up reconnecting is opened again; one still opening is waited for.
+    const reuse = await known?.then(
+      (h) => (h.isOpen ? h : null),
+      () => null,
+    );
+    const host = reuse ?? (await this.openHost(key, url));
+    if (sessionId !== undefined) this.join(key, host, sessionId);
+    return host;
+  }
+
+  /** Takes the session's late events from the host from now on (once per session and host). */
+  private join(key: string, host: RemoteHost, sessionId: string): void {
+    let ids = this.sessions.get(key);
+    if (!ids) this.sessions.set(key, (ids = new Map()));
+    if (ids.has(sessionId)) return;
+    const late = host.subscribe(
+      `session:${sessionId}`,
+      () => undefined,
+      (data) => {
+        const { event } = data as { event: SessionEventBody };
+        void this.opts.append(sessionId, event).then(() => late.ack?.(1));
+      },
+      () => ids.delete(sessionId),
+    );
+    ids.set(sessionId, late);
+    this.changed.fire(this.frame(key, sessionId));
   }
 
   private openHost(key: string, url: string): Promise<RemoteHost> {
     const opening = this.opts.open(url);
     this.hosts.set(key, opening);
-    // A refusal (host key, no Node) is said again on the next call, not remembered.
-    opening.catch(() => {
-      if (this.hosts.get(key) === opening) this.hosts.delete(key);
-    });
+    opening.then(
+      (host) => {
+        // The sessions of the old host take their late events from the new one.
+        for (const sub of this.sessions.get(key)?.values() ?? []) void sub.dispose();
+        this.sessions.get(key)?.clear();
+        this.setState(key, 'connected');
+        host.onDidChangeState((state) => this.setState(key, state));
+      },
+      () => {
+        // A refusal (host key, no Node) is said again on the next call, not remembered.
+        if (this.hosts.get(key) === opening) this.hosts.delete(key);
+        this.setState(key, 'disconnected');
+      },
+    );
     return opening;
   }
 
   async dispose(): Promise<void> {
     const hosts = [...this.hosts.values()];
     this.hosts.clear();
+    this.changed.dispose();
     await Promise.all(
       hosts.map((h) =>
         h.then(

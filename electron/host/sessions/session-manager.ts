@@ -334,6 +334,7 @@ export class SessionManager implements Disposable {
           event_count: last ? last.seq + 1 : 0,
           run_state: lastRunState(events) ?? 'idle',
           ...(meta.worktree ? { worktree: meta.worktree } : {}),
+          ...(meta.remote ? { remote: meta.remote } : {}),
         },
         snapshot: null,
         events,
@@ -357,6 +358,7 @@ export class SessionManager implements Disposable {
         event_count: next,
         run_state: snapshot.run_state,
         ...(meta.worktree ? { worktree: meta.worktree } : {}),
+        ...(meta.remote ? { remote: meta.remote } : {}),
         ...(idx.notice() ? { notice: idx.notice()! } : {}),
       },
       snapshot,
@@ -470,6 +472,7 @@ export class SessionManager implements Disposable {
             event_count: meta.event_count ?? 0,
             run_state: meta.run_state ?? 'idle',
             ...(meta.worktree ? { worktree: meta.worktree } : {}),
+            ...(meta.remote ? { remote: meta.remote } : {}),
           } satisfies SessionSummary;
         }),
     );

@@ -140,6 +140,7 @@ export class Session implements Disposable {
       event_count: this.log.length,
       run_state: this.runState(),
       ...(this.meta.worktree ? { worktree: this.meta.worktree } : {}),
+      ...(this.meta.remote ? { remote: this.meta.remote } : {}),
       ...(this.meta.agent ? { agent: this.meta.agent } : {}),
       ...(this.log.damage ? { notice: this.log.damage } : {}),
     };

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RemoteHost } from '../../../electron/host/remote/remote-host';
 import { RemoteSetupError } from '../../../electron/host/remote/remote-setup-error';
-import { startSshd, type Sshd } from '../../helpers/sshd';
+import { isAlive, startSshd, type Sshd } from '../../helpers/sshd';
 import { tempDir } from '../../helpers/temp';
 
 // First contact with an SSH host: the probe, the copy of the remote bundle into a versioned
@@ -21,13 +21,22 @@ afterAll(async () => {
   appHome.cleanup();
 });
 
-const open = (server: Sshd) =>
+const open = (server: Sshd, keepaliveS = 60) =>
   RemoteHost.open({
     target: { host: server.alias, path: '/' },
     sshConfig: server.clientConfig,
     installRoot,
     appHome: appHome.dir,
+    keepaliveS,
   });
+
+async function until(cond: () => boolean, what: string, ms = 60_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
 
 describe('the remote part', () => {
   it('is copied into a versioned folder of the remote home, replacing other versions, and answers there', async () => {
@@ -90,4 +99,33 @@ describe('the remote part', () => {
       await bare.stop();
     }
   });
+
+  it('outlives its link by the keepalive with its shells running, then ends them and exits', async () => {
+    const own = await startSshd();
+    try {
+      const remote = await open(own, 8);
+      const project = join(own.dir, 'keepalive');
+      mkdirSync(project);
+      const started = await remote.runTool({
+        session_id: 's_keep1',
+        agent_id: 'root',
+        root: project,
+        tool: 'aider_shell_tool',
+        args: { command: 'echo $$ > shell.pid; exec sleep 300', run_in_background: true },
+      });
+      expect(started.payload).toMatchObject({ kind: 'shell', status: 'running' });
+      await until(() => existsSync(join(project, 'shell.pid')), 'the shell to start');
+      const shellPid = Number(readFileSync(join(project, 'shell.pid'), 'utf8'));
+      const [daemon] = own.daemonPids();
+      expect(daemon).toBeGreaterThan(0);
+      await remote.dispose();
+      // The link is gone; the remote part and its shell are not (yet).
+      expect(isAlive(daemon!)).toBe(true);
+      expect(isAlive(shellPid)).toBe(true);
+      await until(() => !isAlive(shellPid) && !isAlive(daemon!), 'the keepalive to run out');
+      expect(own.daemonPids()).toEqual([]);
+    } finally {
+      await own.stop();
+    }
+  }, 180_000);
 });
