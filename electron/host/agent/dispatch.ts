@@ -71,12 +71,14 @@ async function requestApproval(
     targets,
     unallowed,
     approved,
-  }: { targets: readonly string[]; unallowed: readonly string[]; approved: boolean },
+  }: { targets: readonly string[]; unallowed: readonly string[]; approved: () => boolean },
 ): Promise<ApprovalVerdict> {
   const mode = run.state.permissionMode(run.config.permission_mode);
-  if ((gate.kind === 'allow' || approved) && !unallowed.length) return { allow: true };
+  if (gate.kind === 'allow' && !unallowed.length) return { allow: true };
   const policy = decideApproval({ tool, args, mode });
   if (gate.kind !== 'ask' && !policy.ask && !unallowed.length) return { allow: true };
+  // Asked only now, when the call would otherwise be an approval: an approval is used up once.
+  if (!unallowed.length && approved()) return { allow: true };
   const described = await describeForApproval(tool, args, agent.root);
   const { detail } = described;
   const summary = unallowed.length
@@ -308,10 +310,11 @@ export async function judgeCall(
   callId: string,
   args: unknown,
   /**
-   * The user already approved this very call (an external agent's own request that named it):
-   * that answers the mode and an ask rule, never a deny rule nor a write to a policy file.
+   * Whether the user already approved this very call (an external agent's own request that named
+   * it), asked only where the call would otherwise be an approval: that answers the mode and an
+   * ask rule, never a deny rule nor a write to a policy file.
    */
-  approved = false,
+  approved: () => boolean = () => false,
 ): Promise<Judgement> {
   const rules = await userRules(run, agent);
   const gateInput = rules && {

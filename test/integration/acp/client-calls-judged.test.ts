@@ -209,6 +209,9 @@ describe('an external agent’s client calls are judged like the app’s own too
                 ],
               },
             },
+            // As Claude Code's edit does: read, then write; the read needs no approval, so it
+            // does not use the one the user gave.
+            { read: { path: 'ROOT/a.txt' } },
             { write: { path: 'ROOT/a.txt', content: 'approved\n' } },
             { write: { path: 'ROOT/a.txt', content: 'again\n' } },
           ],
@@ -223,8 +226,9 @@ describe('an external agent’s client calls are judged like the app’s own too
       return r.options ? { decision: 'allow', option: 'yes' } : { decision: 'deny' };
     });
     expect(cards.map((c) => c.tool)).toEqual(['Edit a.txt', 'file_edit_tool']);
-    const [permission, first, second] = steps(w);
+    const [permission, read, first, second] = steps(w);
     expect(permission!.result).toEqual({ outcome: { outcome: 'selected', optionId: 'yes' } });
+    expect(read).toEqual({ step: 'read', result: { content: 'old\n' } });
     expect(first).toEqual({ step: 'write', result: {} });
     expect(second!.error).toMatch(/denied/);
     expect(readFileSync(join(w.h.project, 'a.txt'), 'utf8')).toBe('approved\n');

@@ -111,7 +111,7 @@ export function clientJudge(opts: {
         call.tool,
         newClientCallId(),
         call.args,
-        opts.grants.take(call.covers),
+        () => opts.grants.take(call.covers),
       );
     } catch (err) {
       if (err instanceof RunAborted)
