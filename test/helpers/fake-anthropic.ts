@@ -179,7 +179,8 @@ export class FakeAnthropic {
       );
       return;
     }
-    if (req.method !== 'POST' || req.url !== '/v1/messages')
+    // The SDK's beta client (Claude Code's) asks for /v1/messages?beta=true: the path decides.
+    if (req.method !== 'POST' || req.url?.split('?')[0] !== '/v1/messages')
       return this.json(res, 404, 'not_found_error', `no route ${req.method} ${req.url}`);
     if (req.headers['x-api-key'] !== this.opts.apiKey)
       return this.json(res, 401, 'authentication_error', 'invalid x-api-key');
