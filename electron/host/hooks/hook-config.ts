@@ -85,6 +85,7 @@ export function hooksFromSource(src: SettingsSource, warnings: ConfigWarning[]):
         const hook = h as { type?: unknown; command?: unknown; timeout?: unknown };
         if (
           !hook ||
+          // Stryker disable next-line ConditionalExpression: a string or number has no `command`, refused by the next test too
           typeof hook !== 'object' ||
           typeof hook.command !== 'string' ||
           !hook.command.trim()
@@ -133,6 +134,7 @@ export async function projectHooksPreview(
   root: string,
 ): Promise<{ kind: 'hook'; name: string; detail: string }[]> {
   // The prompt shows what the files say now, trusted or not: that is what trusting would accept.
+  // Stryker disable StringLiteral,ArrayDeclaration,MethodExpression,ConditionalExpression: with no user file read (configFile ''), the filter of project sources and the warnings (discarded) change nothing; they say what the preview is
   const { sources } = await readSettingsSources({
     configFile: '',
     root,
@@ -140,12 +142,15 @@ export async function projectHooksPreview(
     admits: async () => true,
   });
   const warnings: ConfigWarning[] = [];
-  return sources
-    .filter((s) => s.scope === 'project')
-    .flatMap((s) => hooksFromSource(s, warnings))
-    .map((h) => ({
-      kind: 'hook' as const,
-      name: `${h.event}${h.matcher ? ` (${h.matcher})` : ''}`,
-      detail: h.command,
-    }));
+  return (
+    sources
+      .filter((s) => s.scope === 'project')
+      // Stryker restore StringLiteral,ArrayDeclaration,MethodExpression,ConditionalExpression
+      .flatMap((s) => hooksFromSource(s, warnings))
+      .map((h) => ({
+        kind: 'hook' as const,
+        name: `${h.event}${h.matcher ? ` (${h.matcher})` : ''}`,
+        detail: h.command,
+      }))
+  );
 }

@@ -76,6 +76,7 @@ describe('hooksFromSource', () => {
         PostToolUse: 'not a list',
         PreToolUse: [
           { matcher: 'Bash' },
+          null,
           group([{ command: 'm' }], 7),
           group([{ command: 'r' }], 'Bash('),
           group([{ command: 'a' }, { command: '   ' }, { type: 'command' }, 'x', null]),
@@ -104,6 +105,7 @@ describe('hooksFromSource', () => {
       ],
       [lineOf('"PostToolUse"'), 'hooks: PostToolUse must be a list of {matcher, hooks}'],
       [lineOf('"PreToolUse"'), 'hooks: PreToolUse: each entry needs a "hooks" list'],
+      [lineOf('"PreToolUse"'), 'hooks: PreToolUse: each entry needs a "hooks" list'],
       // The first matcher of the event: a number cannot be searched for as itself.
       [lineOf('"matcher"', '"PreToolUse"'), 'hooks: PreToolUse: matcher must be a string'],
       [
@@ -122,6 +124,11 @@ describe('hooksFromSource', () => {
       [lineOf('"t2"'), 'hooks: PreToolUse: timeout must be a positive number of seconds'],
     ]);
     expect(warnings.every((w) => w.file === '/p/.mewbo/settings.json')).toBe(true);
+  });
+
+  it("a warning's line is looked for from the hooks key on, not in a value written before it", () => {
+    const { warnings } = load({ x: 'Nope', hooks: { Nope: [] } });
+    expect(warnings.map((w) => w.line)).toEqual([4]);
   });
 
   it('a line is looked for in its own event, not in an earlier one with the same text', () => {

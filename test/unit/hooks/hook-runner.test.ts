@@ -157,6 +157,29 @@ describe('runEventHooks: what a hook says', () => {
     expect(pre.events[0]).not.toHaveProperty('to_model');
   });
 
+  it('a JSON block without a reason names the hook; a reason that is not a string is none', async () => {
+    const bare = json({ decision: 'block' });
+    expect((await run([hook(bare)])).outcome).toEqual({
+      blocked: true,
+      reason: `blocked by the PreToolUse hook \`${bare}\``,
+    });
+    const odd = json({ decision: 'block', reason: 5 });
+    expect((await run([hook(odd)])).outcome.reason).toBe(
+      `blocked by the PreToolUse hook \`${odd}\``,
+    );
+  });
+
+  it('JSON after white space is read; JSON that is no object is plain output', async () => {
+    const padded = await run([
+      hook(`echo; echo '  ${JSON.stringify({ decision: 'block', reason: 'pad' })}'`),
+    ]);
+    expect(padded.outcome).toEqual({ blocked: true, reason: 'pad' });
+    for (const out of ['echo null', 'echo 42', `echo '"block"'`]) {
+      const r = await run([hook(out)]);
+      expect(r.outcome).toEqual({ blocked: false, reason: '' });
+    }
+  });
+
   it('stopReason stands for the reason of a JSON block', async () => {
     const r = await run([hook(json({ decision: 'block', stopReason: 'halt' }))]);
     expect(r.outcome).toEqual({ blocked: true, reason: 'halt' });
@@ -212,6 +235,14 @@ describe('runEventHooks: permission decisions and context', () => {
       });
   });
 
+  it('of equal decisions the first one keeps its reason', async () => {
+    const r = await run([
+      hook(json({ permissionDecision: 'allow', permissionDecisionReason: 'first' })),
+      hook(json({ permissionDecision: 'allow', permissionDecisionReason: 'second' })),
+    ]);
+    expect(r.outcome).toMatchObject({ permission: 'allow', permissionReason: 'first' });
+  });
+
   it('hookSpecificOutput speaks over the top level; an unknown decision is none', async () => {
     const r = await run([
       hook(
@@ -240,6 +271,8 @@ describe('runEventHooks: permission decisions and context', () => {
       expect(none.events[0]).not.toHaveProperty('to_model');
       const empty = await run([hook('true', { event })], { event });
       expect(empty.events[0]).not.toHaveProperty('to_model');
+      const failed = await run([hook('echo not context; exit 1', { event })], { event });
+      expect(failed.events[0]).not.toHaveProperty('to_model');
     }
   });
 

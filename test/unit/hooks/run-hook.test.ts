@@ -36,7 +36,10 @@ function alive(pid: number): boolean {
 
 describe('runHook', () => {
   it('runs the command with sh in its folder and environment, the input as one JSON line on stdin', async () => {
+    const before = Date.now();
     const r = await hook('pwd; echo "$MARK"; cat; echo err >&2; exit 3');
+    // How long it ran, not a timestamp.
+    expect(r.durationMs).toBeLessThanOrEqual(Date.now() - before);
     expect(r).toEqual({
       exitCode: 3,
       signal: null,
