@@ -138,7 +138,7 @@ async function importTarget(key: string | undefined): Promise<ImportTarget> {
     configured: loadConfigFile(paths.configFile).projects,
   });
   try {
-    const { path } = await registry.resolve(key).catch(failure);
+    const { path } = await registry.resolveFolder(key).catch(failure);
     checkSessionRoot(path, rootLimitsOf(paths, process.env));
     return { project: key, root: path };
   } catch (err) {

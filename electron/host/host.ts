@@ -337,10 +337,8 @@ export class Host extends DisposableObject {
     });
     devices.hub.setRemoteBackend(remote);
 
-    const resolveProject = async (key: string | null) => {
-      if (key === null) return { key: null, root: null };
-      return { key, root: (await projects.resolve(key)).path };
-    };
+    const resolveProject = async (key: string | null) =>
+      key === null ? { key: null, root: null, remote: null } : projects.resolve(key);
 
     const appSettings = new AppSettingsService({ store: configStore, models });
     const handlers: HandlerMap = {
@@ -416,6 +414,12 @@ export class Host extends DisposableObject {
     host.register(devices);
     host.register(remote);
     host.register(projects);
+    // The picker shows each remote project's link as its host's connection goes (disposed before the registry).
+    host.register(
+      remoteHosts.onDidChangeHost(
+        (c) => void projects.setHostState(c.host, c.state, c.hostKey).catch(() => {}),
+      ),
+    );
     host.register(mcpStore);
     host.register(trust);
     host.register(projectTools);

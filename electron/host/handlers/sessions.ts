@@ -33,8 +33,13 @@ type SessionHandlers = Pick<
 export interface SessionHandlerDeps {
   sessions: SessionManager;
   runner: SessionRunner;
-  /** Resolves a project key to its root (null key: the session is bound to no project). */
-  resolveProject(key: string | null): Promise<{ key: string | null; root: string | null }>;
+  /**
+   * Resolves a project key to its root (null key: the session is bound to no project); `remote`:
+   * the project's ssh:// URL when the root is a folder on that host.
+   */
+  resolveProject(
+    key: string | null,
+  ): Promise<{ key: string | null; root: string | null; remote: string | null }>;
   /** Sessions in their own git worktree (`sessions.create` with `worktree`). */
   worktrees: SessionWorktrees;
   /** Connected MCP servers' resources, attached with `@server:uri`. */
@@ -70,6 +75,12 @@ export function sessionHandlers({
     'sessions.list': async () => ({ sessions: await sessions.list() }),
     'sessions.create': async (req) => {
       const project = await resolveProject(req.project ?? null);
+      if (project.remote && (req.agent !== undefined || req.worktree))
+        // Both work on a local checkout: an agent process confined to it, a git worktree of it.
+        throw new HostError(
+          'unsupported',
+          `a session on a project on an SSH host (${project.remote}) runs the app's own agent in the project's folder there: create it without ${req.agent !== undefined ? 'an external agent' : 'a worktree'}`,
+        );
       if (req.agent !== undefined) {
         if (!checkAgent) throw new HostError('no_agent', 'this host runs no external agents');
         checkAgent(req.agent);
@@ -97,6 +108,7 @@ export function sessionHandlers({
         title: req.title,
         project: project.key,
         root: project.root,
+        ...(project.remote ? { remote: project.remote } : {}),
         ...(req.agent !== undefined ? { agent: req.agent } : {}),
       });
       return { session: session.summary() };

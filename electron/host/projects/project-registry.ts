@@ -22,13 +22,23 @@ import {
 } from './registry-state';
 import { scanProjects } from './registry-scan';
 import { remoteDefaultName, remoteEntries, type RemoteLink } from './remote-entries';
-import { formatSshUrl, parseSshUrl, type SshTarget } from '../remote/ssh-url';
+import { formatSshUrl, parseSshUrl, sshHostUrl, type SshTarget } from '../remote/ssh-url';
 import PQueue from 'p-queue';
 
 export interface ProjectListing {
   projects: ProjectEntry[];
   /** Keys, most recently opened first. */
   recent: string[];
+}
+
+/**
+ * Where a session on a project works: `root` is a local folder, or with `remote` (the project's
+ * ssh:// URL) the folder on that host, where the session's tools run (electron/host/remote/).
+ */
+export interface ProjectPlace {
+  key: string;
+  root: string;
+  remote: string | null;
 }
 
 export interface ProjectRegistryOptions {
@@ -56,7 +66,7 @@ export class ProjectRegistry implements Disposable {
   /** State changes one at a time: each reads the state the previous one left. */
   private readonly writes = new PQueue({ concurrency: 1 });
   private readonly timer: NodeJS.Timeout;
-  /** Each remote project's link as the remote part last set it (absent: disconnected); not persisted. */
+  /** Each SSH host's link (sshHostUrl) as the remote part last set it (absent: disconnected); not persisted. */
   private readonly links = new Map<string, RemoteLink>();
   private readonly changed = new Emitter<ProjectListing>();
   readonly onDidChange: Event<ProjectListing> = this.changed.event;
@@ -92,15 +102,29 @@ export class ProjectRegistry implements Disposable {
     return (await this.refresh()).find((e) => e.key === key);
   }
 
-  /** The entry a session may move into, or a refusal: not_found, no_checkout, unavailable. */
-  async resolve(key: string): Promise<ProjectEntry & { path: string }> {
+  /**
+   * Where a new session on `key` works: a local folder as resolveFolder checks it, or a folder on
+   * an SSH host (nothing is contacted here: the session's first tool call opens the link).
+   */
+  async resolve(key: string): Promise<ProjectPlace> {
+    const entry = await this.get(key);
+    if (entry?.remote) return { key, root: entry.remote.path, remote: entry.remote.url };
+    return { key, root: (await this.resolveFolder(key)).path, remote: null };
+  }
+
+  /**
+   * The local folder of `key`, for what reads or writes it from this computer (switching a
+   * session into it, a worktree, an import), or a refusal: not_found, remote_project, no_checkout,
+   * unavailable.
+   */
+  async resolveFolder(key: string): Promise<ProjectEntry & { path: string }> {
     const entry = await this.get(key);
     if (!entry)
       throw new HostError('not_found', `no project '${key}'; list_projects shows the keys`);
     if (entry.remote)
       throw new HostError(
         'remote_project',
-        `project '${key}' is on the SSH host ${entry.remote.host} (${entry.remote.url}); sessions there run through the remote part, not as a local folder`,
+        `project '${key}' is on the SSH host ${entry.remote.host} (${entry.remote.url}), not a folder on this computer: start a new session on it instead`,
       );
     if (entry.path === null)
       throw new HostError(
@@ -243,17 +267,16 @@ export class ProjectRegistry implements Disposable {
   }
 
   /**
-   * The remote part reports a remote project's link, and with `hostKey` a connection its host key
-   * stopped (the picker asks the user about it); listeners of onDidChange see it at once.
+   * The remote part reports the link of an SSH host (`url`: any URL on it) for every project
+   * there, and with `hostKey` a connection its host key stopped (the picker asks the user about
+   * it); listeners of onDidChange see it at once.
    */
-  async setRemoteState(
-    key: string,
+  async setHostState(
+    url: string,
     state: RemoteConnectionState,
     hostKey: HostKeyRefusal | null = null,
   ): Promise<void> {
-    const entry = await this.get(key);
-    if (!entry?.remote) throw new HostError('not_remote', `no remote project '${key}'`);
-    this.links.set(key, { state, hostKey });
+    this.links.set(sshHostUrl(url), { state, hostKey });
     await this.refresh();
   }
 
@@ -328,7 +351,6 @@ export class ProjectRegistry implements Disposable {
       delete s.names[key];
       delete s.opened[key];
     });
-    this.links.delete(key);
   }
 
   async rename(key: string, name: string): Promise<ProjectEntry> {
@@ -342,7 +364,7 @@ export class ProjectRegistry implements Disposable {
   /** Marks a project opened (the picker's recent list) once it is known to be there (a remote one: known). */
   async open(key: string): Promise<ProjectEntry> {
     const entry = await this.get(key);
-    if (!entry?.remote) await this.resolve(key);
+    if (!entry?.remote) await this.resolveFolder(key);
     await this.mutate((s) => {
       s.opened[key] = Date.now();
     });
@@ -353,7 +375,7 @@ export class ProjectRegistry implements Disposable {
     key: string,
     opts: { branch: string; path?: string; base?: string },
   ): Promise<ProjectEntry> {
-    const entry = await this.resolve(key);
+    const entry = await this.resolveFolder(key);
     if (entry.branch === null && !(await repoFacts(entry.path)))
       throw new HostError('not_a_repository', `project '${key}' is not a git repository`);
     const dest = resolve(

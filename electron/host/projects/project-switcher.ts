@@ -45,7 +45,10 @@ export class ProjectSwitcher implements Disposable {
     return (await this.registry.list({ fresh: true })).projects;
   }
 
-  /** Refuses (HostError not_found / no_checkout / unavailable) rather than staying put silently. */
+  /**
+   * Refuses (HostError not_found / remote_project / no_checkout / unavailable) rather than staying
+   * put silently: a session's tools run where it was created, so it never moves onto an SSH host.
+   */
   async switchSession(sessionId: string, key: string): Promise<SwitchOutcome> {
     const session = await this.sessions.get(sessionId);
     // Its root is its own worktree; moving would put it in a checkout that is read-only to it.
@@ -55,7 +58,7 @@ export class ProjectSwitcher implements Disposable {
         'worktree_session',
         `this session works in its own worktree (branch ${wt.branch} at ${wt.path}) and stays there; start a new session to work in another project`,
       );
-    const project = await this.registry.resolve(key);
+    const project = await this.registry.resolveFolder(key);
     const from = session.meta.project ?? (await this.keyOf(session.meta.root));
     const instructions = await projectInstructions(project.path);
     if (from === key && session.meta.root === project.path)

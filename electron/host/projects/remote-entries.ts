@@ -5,7 +5,7 @@ import type {
   ProjectEntry,
   RemoteConnectionState,
 } from '../../../shared/protocol/commands/projects';
-import { formatSshUrl, parseSshUrl } from '../remote/ssh-url';
+import { formatSshUrl, parseSshUrl, sshHostUrl } from '../remote/ssh-url';
 import type { RegistryState } from './registry-state';
 
 // The registry's entries for projects on SSH hosts (issue #29 part 1). Nothing here touches a
@@ -18,7 +18,7 @@ export function remoteDefaultName(url: string): string {
   return basename(target.path) || target.host;
 }
 
-/** A remote project's link as the remote part last reported it. */
+/** A host's link as the remote part last reported it (every project on the host shares it). */
 export interface RemoteLink {
   state: RemoteConnectionState;
   hostKey: HostKeyRefusal | null;
@@ -29,10 +29,11 @@ function remoteEntry(
   kind: 'configured' | 'remote',
   record: { url: string; name: string; description: string },
   state: RegistryState,
+  /** By host, as sshHostUrl names it. */
   links: ReadonlyMap<string, RemoteLink>,
 ): ProjectEntry {
   const target = parseSshUrl(record.url);
-  const link = links.get(key) ?? { state: 'disconnected', hostKey: null };
+  const link = links.get(sshHostUrl(record.url)) ?? { state: 'disconnected', hostKey: null };
   return {
     key,
     name: state.names[key] ?? record.name,

@@ -1,9 +1,13 @@
 import { errorPayload, type ToolPayload } from '../../../shared/tools/payload';
 import type { SessionEventBody } from '../../../shared/protocol/events';
+import type {
+  HostKeyRefusal,
+  RemoteConnectionState,
+} from '../../../shared/protocol/commands/projects';
 import type { RemoteLinkFrame, RemoteLinkState } from '../../../shared/protocol/remote-link';
 import type { ShellSink } from '../shells/output-stream';
 import type { Disposable } from '../lifecycle/disposable';
-import { Emitter } from '../lifecycle/emitter';
+import { Emitter, type Event } from '../lifecycle/emitter';
 import type { Subscription } from '../rpc/router';
 import type { ToolContext } from '../tools/tool';
 import { HostKeyError, SshConnectError } from './host-key-error';
@@ -12,7 +16,7 @@ import { RemoteLinkError } from './remote-link-error';
 import type { RemoteHost } from './remote-host';
 import { RemoteSetupError } from './remote-setup-error';
 import type { RemoteTools } from './remote-tools';
-import { formatSshUrl, parseSshUrl } from './ssh-url';
+import { sshHostUrl } from './ssh-url';
 import type { z } from 'zod';
 
 // The app's remote hosts, one connection and remote part per host shared by every session whose
@@ -30,6 +34,15 @@ export interface RemoteSessionsOptions {
   append(sessionId: string, event: SessionEventBody): Promise<void>;
 }
 
+/** A host's link changed (the project registry shows it on every project there). */
+export interface HostLinkChange {
+  /** sshHostUrl of the host. */
+  host: string;
+  state: RemoteConnectionState;
+  /** The host key that stopped the connection, for the user to check and accept. */
+  hostKey: HostKeyRefusal | null;
+}
+
 type Req<K extends keyof RemoteCommands> = z.input<RemoteCommands[K]['request']>;
 type Res<K extends keyof RemoteCommands> = z.output<RemoteCommands[K]['response']>;
 
@@ -41,6 +54,9 @@ export class RemoteSessions implements RemoteTools, Disposable {
   private readonly changed = new Emitter<RemoteLinkFrame>();
   /** A session's link changed (the `remote` topic). */
   readonly onDidChangeLink = this.changed.event;
+  private readonly hostChanged = new Emitter<HostLinkChange>();
+  /** A host's link changed, from `connecting` on (the projects there show it). */
+  readonly onDidChangeHost: Event<HostLinkChange> = this.hostChanged.event;
 
   constructor(private readonly opts: RemoteSessionsOptions) {}
 
@@ -152,7 +168,7 @@ export class RemoteSessions implements RemoteTools, Disposable {
    * throws. With a session, that session's late events and link state are taken from it.
    */
   async hostFor(url: string, sessionId?: string): Promise<RemoteHost> {
-    const key = formatSshUrl({ ...parseSshUrl(url), path: '/' });
+    const key = sshHostUrl(url);
     const known = this.hosts.get(key);
     // A host that gave up reconnecting is opened again; one still opening is waited for.
     const reuse = await known?.then(
@@ -183,6 +199,7 @@ export class RemoteSessions implements RemoteTools, Disposable {
   }
 
   private openHost(key: string, url: string): Promise<RemoteHost> {
+    this.hostChanged.fire({ host: key, state: 'connecting', hostKey: null });
     const opening = this.opts.open(url);
     this.hosts.set(key, opening);
     opening.then(
@@ -191,12 +208,17 @@ export class RemoteSessions implements RemoteTools, Disposable {
         for (const sub of this.sessions.get(key)?.values() ?? []) void sub.dispose();
         this.sessions.get(key)?.clear();
         this.setState(key, 'connected');
-        host.onDidChangeState((state) => this.setState(key, state));
+        this.hostChanged.fire({ host: key, state: 'connected', hostKey: null });
+        host.onDidChangeState((state) => {
+          this.setState(key, state);
+          this.hostChanged.fire({ host: key, state, hostKey: null });
+        });
       },
-      () => {
+      (err: unknown) => {
         // A refusal (host key, no Node) is said again on the next call, not remembered.
         if (this.hosts.get(key) === opening) this.hosts.delete(key);
         this.setState(key, 'disconnected');
+        this.hostChanged.fire({ host: key, state: 'disconnected', hostKey: hostKeyRefusal(err) });
       },
     );
     return opening;
@@ -206,6 +228,7 @@ export class RemoteSessions implements RemoteTools, Disposable {
     const hosts = [...this.hosts.values()];
     this.hosts.clear();
     this.changed.dispose();
+    this.hostChanged.dispose();
     await Promise.all(
       hosts.map((h) =>
         h.then(
@@ -215,4 +238,11 @@ export class RemoteSessions implements RemoteTools, Disposable {
       ),
     );
   }
+}
+
+/** What the picker shows of a connection its host key stopped; null for any other failure. */
+function hostKeyRefusal(err: unknown): HostKeyRefusal | null {
+  return err instanceof HostKeyError
+    ? { problem: err.problem, host: err.host, port: err.port, fingerprint: err.fingerprint }
+    : null;
 }

@@ -150,6 +150,14 @@ export function formatSshUrl(target: SshTarget): string {
 }
 
 /**
+ * The host a URL is on, as one connection serves it: the canonical URL with the path `/`. Every
+ * project and session on `ssh://ana@box:2222/...` shares the link `ssh://ana@box:2222/`.
+ */
+export function sshHostUrl(url: string): string {
+  return formatSshUrl({ ...parseSshUrl(url), path: '/' });
+}
+
+/**
  * The words of an ssh command line naming the target, options first and the destination after
  * '--', so that even a host that slipped past the parser could never be read as an option.
  */

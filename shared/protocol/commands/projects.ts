@@ -10,8 +10,17 @@ export const projectKindSchema = z.enum([
 ]);
 export type ProjectKind = z.infer<typeof projectKindSchema>;
 
-/** A remote project's link, as the remote part (electron/host/remote/) reports it; never probed by a scan. */
-export const remoteConnectionStateSchema = z.enum(['disconnected', 'connecting', 'connected']);
+/**
+ * A remote project's link, as the remote part (electron/host/remote/) reports it for its host;
+ * never probed by a scan. `reconnecting`: the link dropped and the app is trying again (the
+ * host's shells keep running meanwhile).
+ */
+export const remoteConnectionStateSchema = z.enum([
+  'disconnected',
+  'connecting',
+  'reconnecting',
+  'connected',
+]);
 export type RemoteConnectionState = z.infer<typeof remoteConnectionStateSchema>;
 
 /**

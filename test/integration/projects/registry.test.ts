@@ -98,7 +98,7 @@ describe('project registry', () => {
       repo: 'acme/gadgets',
       branch: null,
     });
-    expect(await refusal(r.resolve('repo:gadgets'))).toBe('no_checkout');
+    expect(await refusal(r.resolveFolder('repo:gadgets'))).toBe('no_checkout');
     expect(await refusal(r.open('repo:gadgets'))).toBe('no_checkout');
   });
 

@@ -145,7 +145,7 @@ describe('remote projects over the protocol', () => {
     expect(project.remote).toMatchObject({ host: 'box', path: local });
   });
 
-  it('the link state the remote part sets is pushed on the projects topic', async () => {
+  it('the link state the remote part sets for a host is pushed on the projects topic', async () => {
     const { project } = await ok<{ project: ProjectEntry }>('projects.addRemote', {
       url: 'ssh://box/srv/app',
     });
@@ -156,8 +156,8 @@ describe('remote projects over the protocol', () => {
       (d) => pushed.push(d as { projects: ProjectEntry[] }),
       client,
     );
-    await host.projects.setRemoteState(project.key, 'connecting');
-    await host.projects.setRemoteState(project.key, 'connected');
+    await host.projects.setHostState('ssh://box/', 'connecting');
+    await host.projects.setHostState('ssh://box/', 'connected');
     expect(pushed.map((l) => l.projects[0]!.remote!.state)).toEqual(['connecting', 'connected']);
     expect(pushed.at(-1)!.projects[0]!.available).toBe(true);
     expect(await host.projects.remoteTarget(project.key)).toEqual({
@@ -168,30 +168,37 @@ describe('remote projects over the protocol', () => {
   });
 
   it('a host key that stopped the connection is listed with its fingerprint until the next state', async () => {
-    const { project } = await ok<{ project: ProjectEntry }>('projects.addRemote', {
-      url: 'ssh://box/srv/app',
-    });
+    await ok('projects.addRemote', { url: 'ssh://box/srv/app' });
     const refusal = {
       problem: 'unknown' as const,
       host: 'box',
       port: 22,
       fingerprint: 'SHA256:abc',
     };
-    await host.projects.setRemoteState(project.key, 'disconnected', refusal);
+    await host.projects.setHostState('ssh://box/srv/other', 'disconnected', refusal);
     const listed = await ok<{ projects: ProjectEntry[] }>('projects.list', {});
     expect(listed.projects[0]!.remote).toMatchObject({ state: 'disconnected', host_key: refusal });
-    await host.projects.setRemoteState(project.key, 'connecting');
+    await host.projects.setHostState('ssh://box/', 'connecting');
     const after = await ok<{ projects: ProjectEntry[] }>('projects.list', {});
     expect(after.projects[0]!.remote).toMatchObject({ state: 'connecting', host_key: null });
   });
 
-  it('a session cannot take a remote project as a local folder', async () => {
+  it('a session on a remote project works in the path on the host, and never moves into one', async () => {
     const { project } = await ok<{ project: ProjectEntry }>('projects.addRemote', {
       url: 'ssh://box/srv/app',
     });
-    const r = await host.router.invoke('sessions.create', { project: project.key }, client);
-    expect(r).toMatchObject({ ok: false, error: { code: 'remote_project' } });
-    expect(JSON.stringify(r)).toContain('on the SSH host box');
+    const { session } = await ok<{ session: { id: string } }>('sessions.create', {
+      project: project.key,
+    });
+    expect((await host.sessions.get(session.id)).meta).toMatchObject({
+      project: project.key,
+      root: '/srv/app',
+      remote: 'ssh://box/srv/app',
+    });
+    // switch_project would move a session's tools from here to the host: refused.
+    const err = await host.projects.resolveFolder(project.key).catch((e: Error) => e);
+    expect(err).toMatchObject({ code: 'remote_project' });
+    expect(String(err)).toContain('on the SSH host box');
   });
 
   it('a malformed URL is refused with invalid_url', async () => {
