@@ -2,6 +2,7 @@ import { errorPayload, type ToolPayload } from '../../../shared/tools/payload';
 import { REMOTE_TOOL_NAMES, type RemoteTools } from '../remote/remote-tools';
 import type { ModelToolCall } from '../models/types';
 import { parseToolArgs } from '../tools/parse-args';
+import type { ToolServices } from '../tools/services';
 import type { AnyTool, ToolContext } from '../tools/tool';
 import { describeForApproval } from './approval-detail';
 import { newApprovalId } from './ids';
@@ -190,15 +191,29 @@ async function remoteUrlOf(
   return url ? { tools, url } : null;
 }
 
+type AfterEdit = Pick<NonNullable<ToolServices['lsp']>, 'diagnosticsAfterEdit'>;
+
+/** A remote project's language servers run on its host, beside its files: they are asked there. */
+async function remoteLspOf(
+  run: RunContext,
+  remote: RemoteTools | undefined,
+): Promise<AfterEdit | null> {
+  const url = remote ? await remote.remoteOf(run.session.id) : null;
+  if (!remote || !url) return null;
+  return {
+    diagnosticsAfterEdit: (root, files) =>
+      remote.diagnosticsAfterEdit(run.session.id, url, root, files),
+  };
+}
+
 async function passiveDiagnostics(
   run: RunContext,
   agent: StepAgent,
   callId: string,
   payload: ToolPayload,
 ): Promise<void> {
-  // A remote project's files are not here: language servers here would read another folder.
-  if (await run.servicesFor(agent.spec.id).remote?.remoteOf(run.session.id)) return;
-  const lsp = run.servicesFor(agent.spec.id).lsp;
+  const services = run.servicesFor(agent.spec.id);
+  const lsp = (await remoteLspOf(run, services.remote)) ?? services.lsp;
   const files = payload.files;
   if (
     !lsp ||

@@ -10,6 +10,7 @@ import {
   shellListResponseSchema,
   shellResizeRequestSchema,
 } from '../../../shared/protocol/shell-stream';
+import { diagnosticsCommands } from './diagnostics-commands';
 
 // The conversation between the app and its remote part (issue #29): the app's own frames
 // (shared/protocol/wire.ts, served by rpc/router.ts and rpc/connection.ts) over the SSH channel's
@@ -53,6 +54,7 @@ export const remoteCommands = {
   'shells.input': command(shellInputRequestSchema, z.object({ ok: z.literal(true) })),
   'shells.resize': command(shellResizeRequestSchema, z.object({ ok: z.literal(true) })),
   'shells.kill': command(shellKillRequestSchema, shellKillResponseSchema),
+  ...diagnosticsCommands,
 };
 
 export type RemoteCommands = typeof remoteCommands;

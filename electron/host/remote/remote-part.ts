@@ -151,6 +151,11 @@ export class RemotePart implements Disposable {
         if (isErrorPayload(result)) throw new HostError(result.code, result.message);
         return { status: result.status };
       },
+      'lsp.diagnosticsAfterEdit': async (req) => {
+        const { ctx } = await this.contextFor(req.session_id, req.root);
+        const note = await ctx.services.lsp?.diagnosticsAfterEdit(ctx.root, req.files);
+        return { note: note ?? null };
+      },
     };
     return Router.forCommands(remoteCommands, handlers, {
       shell: async (rest, cursor, sink) => {

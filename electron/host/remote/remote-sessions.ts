@@ -9,6 +9,7 @@ import type { ShellSink } from '../shells/output-stream';
 import type { Disposable } from '../lifecycle/disposable';
 import { Emitter, type Event } from '../lifecycle/emitter';
 import type { Subscription } from '../rpc/router';
+import type { PassiveNote } from '../lsp/passive-diagnostics';
 import type { ToolContext } from '../tools/tool';
 import { HostKeyError, SshConnectError } from './host-key-error';
 import type { RemoteCommands } from './remote-commands';
@@ -161,6 +162,21 @@ export class RemoteSessions implements RemoteTools, Disposable {
     if (this.states.get(key) === state) return;
     this.states.set(key, state);
     for (const id of this.sessions.get(key)?.keys() ?? []) this.changed.fire(this.frame(key, id));
+  }
+
+  async diagnosticsAfterEdit(
+    sessionId: string,
+    url: string,
+    root: string,
+    files: string[],
+  ): Promise<PassiveNote | null> {
+    const host = await this.hostFor(url, sessionId);
+    const { note } = await host.invoke('lsp.diagnosticsAfterEdit', {
+      session_id: sessionId,
+      root,
+      files,
+    });
+    return note;
   }
 
   /**

@@ -1,4 +1,5 @@
 import type { ToolPayload } from '../../../shared/tools/payload';
+import type { PassiveNote } from '../lsp/passive-diagnostics';
 import type { ToolContext } from '../tools/tool';
 
 // The built-in tools a session on a remote project runs on the remote (issue #29 part 3): the
@@ -25,4 +26,14 @@ export interface RemoteTools {
   remoteOf(sessionId: string): Promise<string | null>;
   /** Runs `tool` on the session's remote; what it emitted there is appended through ctx.emit. */
   run(ctx: ToolContext, url: string, tool: string, args: unknown): Promise<ToolPayload>;
+  /**
+   * The passive diagnostics note after an edit of `files`, from the language servers on the
+   * session's host (null: nothing to say, or the host could not be asked).
+   */
+  diagnosticsAfterEdit(
+    sessionId: string,
+    url: string,
+    root: string,
+    files: string[],
+  ): Promise<PassiveNote | null>;
 }
