@@ -25,6 +25,62 @@ const lines = (s: string) => s.split('\n').filter((l) => l.length > 0);
  * repository, no commit yet, a detached HEAD, staged changes a new worktree would not carry.
  */
 export async function repoStart(dir: string): Promise<RepoStart> {
+  // One git call answers the common case (a checkout with a commit); a repository that fails it
+  // is asked again check by check, only to say what is wrong. Each spawn of git costs as much as
+  // a small checkout on a loaded machine: the worktree-session bench counts them.
+  const one = await git(
+    [
+      'rev-parse',
+      '--is-bare-repository',
+      '--is-inside-work-tree',
+      '--path-format=absolute',
+      '--show-toplevel',
+      '--git-common-dir',
+      'HEAD^{commit}',
+    ],
+    dir,
+  );
+  const facts = one.ok ? lines(one.stdout) : [];
+  const [top, gitDir, sha] =
+    facts.length === 5 && facts[0] === 'false' && facts[1] === 'true'
+      ? facts.slice(2).map((f, i) => (i < 2 ? resolve(f) : f))
+      : await diagnose(dir);
+  const [branch, staged] = await Promise.all([
+    git(['symbolic-ref', '--quiet', '--short', 'HEAD'], dir),
+    // Plumbing: the index against HEAD, no work tree read (so no filter drivers to neutralize).
+    git(['diff-index', '--cached', '--name-only', '--no-renames', '-z', 'HEAD'], dir),
+  ]);
+  if (!branch.ok)
+    throw new HostError(
+      'detached_head',
+      `HEAD of ${top} is detached at ${sha!.slice(0, 12)} (a rebase, a bisect, or a commit checked out): the session's branch would start from a commit no branch names. Finish what is in progress or check out a branch (git switch NAME), then try again`,
+    );
+  if (!staged.ok)
+    throw new HostError('git_failed', `git diff-index --cached failed in ${top}: ${staged.error}`);
+  const files = staged.stdout.split('\0').filter(Boolean);
+  if (files.length > 0) {
+    const shown = files.slice(0, REFUSAL_FILES_SHOWN).join(', ');
+    const more =
+      files.length > REFUSAL_FILES_SHOWN ? ` and ${files.length - REFUSAL_FILES_SHOWN} more` : '';
+    throw new HostError(
+      'staged_changes',
+      `${top} has staged changes (${shown}${more}) that a new worktree would not carry: it starts from the last commit, ${sha!.slice(0, 12)}. Commit them or unstage them (git restore --staged .), then try again`,
+    );
+  }
+  return {
+    top: top!,
+    gitDir: gitDir!,
+    head: sha!,
+    headBranch: branch.stdout.trim(),
+    subdir: relative(top!, resolve(dir)),
+  };
+}
+
+/**
+ * Why `dir` is not a checkout with a commit, thrown as the refusal that says what to do; the
+ * checkout's top, git directory and HEAD when the quick call failed for another reason.
+ */
+async function diagnose(dir: string): Promise<string[]> {
   const kind = await git(['rev-parse', '--is-bare-repository', '--is-inside-work-tree'], dir);
   if (!kind.ok)
     throw new HostError(
@@ -50,31 +106,5 @@ export async function repoStart(dir: string): Promise<RepoStart> {
       'no_commits',
       `the repository at ${top} has no commit yet, and a worktree starts from one: make a first commit (git add, git commit), then start the session in a worktree`,
     );
-  const sha = head.stdout.trim();
-  const branch = await git(['symbolic-ref', '--quiet', '--short', 'HEAD'], dir);
-  if (!branch.ok)
-    throw new HostError(
-      'detached_head',
-      `HEAD of ${top} is detached at ${sha.slice(0, 12)} (a rebase, a bisect, or a commit checked out): the session's branch would start from a commit no branch names. Finish what is in progress or check out a branch (git switch NAME), then try again`,
-    );
-  const staged = await git(['diff', '--cached', '--name-only', '--no-renames', '-z'], dir);
-  if (!staged.ok)
-    throw new HostError('git_failed', `git diff --cached failed in ${top}: ${staged.error}`);
-  const files = staged.stdout.split('\0').filter(Boolean);
-  if (files.length > 0) {
-    const shown = files.slice(0, REFUSAL_FILES_SHOWN).join(', ');
-    const more =
-      files.length > REFUSAL_FILES_SHOWN ? ` and ${files.length - REFUSAL_FILES_SHOWN} more` : '';
-    throw new HostError(
-      'staged_changes',
-      `${top} has staged changes (${shown}${more}) that a new worktree would not carry: it starts from the last commit, ${sha.slice(0, 12)}. Commit them or unstage them (git restore --staged .), then try again`,
-    );
-  }
-  return {
-    top: top!,
-    gitDir: gitDir!,
-    head: sha,
-    headBranch: branch.stdout.trim(),
-    subdir: relative(top!, resolve(dir)),
-  };
+  return [top!, gitDir!, head.stdout.trim()];
 }

@@ -70,9 +70,17 @@ export async function pickBranchName(top: string, title: string): Promise<string
     .replace(/[.-]+$/, '');
   const named = stem && stem !== 'project' && slugify(DEFAULT_SESSION_TITLE) !== stem;
   const base = `${SESSION_BRANCH_PREFIX}${named ? stem : 'session'}`;
+  // The taken names in one call, not one call per name tried (the tenth session would try ten).
+  const listed = await git(
+    ['for-each-ref', '--format=%(refname)', `refs/heads/${base}`, `refs/heads/${base}-*`],
+    top,
+  );
+  if (!listed.ok)
+    throw new HostError('git_failed', `git for-each-ref failed in ${top}: ${listed.error}`);
+  const taken = new Set(listed.stdout.split('\n'));
   for (let i = 1; i <= BRANCH_NAME_TRIES; i++) {
     const name = i === 1 ? base : `${base}-${i}`;
-    if (!(await branchTaken(top, name))) return name;
+    if (!taken.has(`refs/heads/${name}`)) return name;
   }
   throw new HostError(
     'branch_exists',
