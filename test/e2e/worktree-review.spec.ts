@@ -30,6 +30,8 @@ test('a worktree session is reviewed, committed, applied, refused on a conflict 
   script,
   projects,
 }) => {
+  // Review, two proposals, commit, two applies, eight screenshots and Discard: long on a loaded machine.
+  test.setTimeout(120_000);
   script.push({ toolCalls: [{ name: 'aider_edit_block_tool', args: { content: PORT_EDIT } }] });
   script.push({ text: 'The port comes from PORT now.' });
   await openProject(app, 'app');
@@ -163,6 +165,7 @@ withOpener(
   async ({ app, script, projects, openerLog }) => {
     script.push({ toolCalls: [{ name: 'aider_edit_block_tool', args: { content: PORT_EDIT } }] });
     script.push({ text: 'The port comes from PORT now.' });
+    test.setTimeout(120_000);
     await openProject(app, 'app');
     await press(app, 'New session in a worktree…');
     await app.keyboard.press('Tab');
@@ -216,6 +219,9 @@ withOpener(
     await expect(form).toContainText(
       'src/server.ts, line 2 (and removed line 1 of the old version)',
     );
+    await shots(app, 'worktree-review-comment');
+    await app.setViewportSize({ width: 1280, height: 800 });
+    await expect(form.getByRole('textbox', { name: 'Comment' })).toBeFocused();
     await app.keyboard.type('Why was the literal dropped?');
     await app.keyboard.press('Enter');
     await expect.poll(() => script.requests.length).toBe(4);

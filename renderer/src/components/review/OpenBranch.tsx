@@ -26,7 +26,7 @@ export function OpenBranch({ sessionId, path }: { sessionId: string; path: strin
         The worktree stays at <code>{path}</code> for your own tools until you discard it.
       </p>
       <div className="review-open-actions">
-        <button type="button" onClick={() => void open()}>
+        <button type="button" className="small" onClick={() => void open()}>
           Open folder
         </button>
         <CopyButton text={path} label="Copy the worktree's path" />

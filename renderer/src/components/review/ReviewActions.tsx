@@ -97,11 +97,12 @@ export function ReviewActions({
       <form className="review-commit" onSubmit={commit}>
         <textarea
           aria-label="Commit message"
+          title="Enter commits; Shift+Enter starts a new line"
           placeholder={
             proposing
               ? 'Asking the model for a message…'
               : uncommitted
-                ? `Message for ${pluralize(uncommitted, 'file')} (Enter commits, Shift+Enter a new line)`
+                ? `Message for ${pluralize(uncommitted, 'file')}`
                 : 'Nothing to commit'
           }
           rows={Math.min(4, Math.max(1, message.split('\n').length))}
