@@ -194,13 +194,19 @@ export class RemoteHost implements Disposable {
       if (this.disposed) return;
       try {
         await this.relink();
-        if (this.disposed) return;
+        if (this.disposed) {
+          // Disposed while relinking: what the relink made is this one's to end.
+          this.client.dispose();
+          this.ssh.dispose();
+          return;
+        }
         this.setState('connected');
         for (const sub of this.subs) this.attach(sub);
         this.relinked.fire();
         this.watch();
         return;
       } catch (err) {
+        if (this.disposed) this.ssh.dispose();
         // A refused host key is not cured by waiting: the next use says it.
         if (err instanceof HostKeyError) break;
       }
