@@ -14,6 +14,7 @@ import { HostError } from './rpc/host-error';
 import { findAgent } from './acp/client/agent-presets';
 import { LauncherSandbox } from './lsp/sandboxed-launch';
 import { agentHandlers } from './handlers/agent';
+import { agentsHandlers } from './handlers/agents';
 import { ModelSettings } from './models/model-settings';
 import { FileSecretStore } from './secrets/file-secret-store';
 import type { SecretStore } from './secrets/secret-store';
@@ -355,6 +356,7 @@ export class Host extends DisposableObject {
       }),
       ...projectHandlers(projects, mcp),
       ...agentHandlers(agent.decisions, models),
+      ...agentsHandlers(config, env),
       ...deviceHandlers(devices),
       ...shellHandlers(shells, sessions, remoteHosts),
       ...appSettings.handlers(),

@@ -48,6 +48,8 @@ export const remoteDecideRequest = z.object({
   hash: z.string().check(z.regex(/^[0-9a-f]{64}$/, 'must be 64 lowercase hex characters')),
   decision: z.enum(['allow', 'deny']),
   reason: z.optional(z.string().check(z.maxLength(MAX_REMOTE_REASON_CHARS))),
+  /** An external agent's approval: which of the item's `options` was picked, by id. */
+  option: z.optional(z.string().check(z.minLength(1), z.maxLength(200))),
 });
 export const remoteAnswerRequest = z.object({
   type: z.literal('remote_answer'),
@@ -188,6 +190,16 @@ export const remoteApprovalItem = z.object({
   /** detail or args_json was cut at MAX_REMOTE_DETAIL_CHARS: deny only, allow on the desktop. */
   truncated: z.boolean(),
   requested_at: z.number(),
+  /** An external agent's own choices (ACP): decide with one of them (`option`) instead of Approve / Deny. */
+  options: z.optional(
+    z.array(
+      z.object({
+        id: z.string(),
+        name: z.string(),
+        kind: z.enum(['allow_once', 'allow_always', 'reject_once', 'reject_always']),
+      }),
+    ),
+  ),
 });
 export const remoteQuestionItem = z.object({
   kind: z.literal('question'),

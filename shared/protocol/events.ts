@@ -427,12 +427,21 @@ export const sessionEventBodySchema = z.discriminatedUnion('type', [
     at_seq: z.number().int().min(0),
   }),
 
+  /** The session's agent was changed before its first message (null: the app's own). */
+  z.object({ type: z.literal('agent_change'), agent: z.string().nullable() }),
   /** The external agent's own session behind this one (ACP session/new), resumed with session/load. */
   z.object({ type: z.literal('agent_session'), agent: z.string(), session_id: z.string() }),
   /** The `/` commands an external agent offers (ACP available_commands_update): the latest wins. */
   z.object({
     type: z.literal('agent_commands'),
-    commands: z.array(z.object({ name: z.string(), description: z.string() })),
+    commands: z.array(
+      z.object({
+        name: z.string(),
+        description: z.string(),
+        /** What its argument is for (ACP `input.hint`), shown beside its name in the `/` menu. */
+        hint: z.string().optional(),
+      }),
+    ),
   }),
 
   z.object({ type: z.literal('error'), message: z.string(), code: z.string().optional() }),
@@ -456,6 +465,8 @@ export const transientEventSchema = z.discriminatedUnion('type', [
     message_id: z.string(),
     agent_id: z.string(),
     text: z.string(),
+    /** The text is the agent's thinking (shown live, folded once the message is logged). */
+    thinking: z.boolean().optional(),
   }),
   /** A running tool call's progress (an MCP server's notifications/progress): the latest wins. */
   z.object({

@@ -36,7 +36,7 @@ test('a worktree session is reviewed, committed, applied, refused on a conflict 
   script.push({ text: 'The port comes from PORT now.' });
   await openProject(app, 'app');
 
-  await press(app, 'New session in a worktree…');
+  await press(app, 'New session: agent, worktree…');
   const dialog = app.getByRole('dialog', { name: 'New session' });
   await expect(dialog.getByRole('radio', { name: /In a new worktree/ })).toBeFocused();
   await app.keyboard.press('Tab');
@@ -167,7 +167,7 @@ withOpener(
     script.push({ text: 'The port comes from PORT now.' });
     test.setTimeout(120_000);
     await openProject(app, 'app');
-    await press(app, 'New session in a worktree…');
+    await press(app, 'New session: agent, worktree…');
     await app.keyboard.press('Tab');
     await app.keyboard.type('review-notes');
     await app.keyboard.press('Enter');
@@ -250,7 +250,7 @@ test('"Start every new session in a worktree" makes the New session button make 
   home,
 }) => {
   await openProject(app, 'app');
-  await press(app, 'New session in a worktree…');
+  await press(app, 'New session: agent, worktree…');
   const dialog = app.getByRole('dialog', { name: 'New session' });
   const always = dialog.getByRole('checkbox', { name: /Start every new session of app/ });
   // Enabled once the settings are read (it shows their state).
@@ -288,7 +288,7 @@ test('deleting a worktree session keeps its worktree, or removes it after naming
       ?.slice('worktree '.length);
 
   const create = async (branch: string) => {
-    await press(app, 'New session in a worktree…');
+    await press(app, 'New session: agent, worktree…');
     const dialog = app.getByRole('dialog', { name: 'New session' });
     await expect(dialog.getByRole('radio', { name: /In a new worktree/ })).toBeFocused();
     await app.keyboard.press('Tab');

@@ -52,6 +52,8 @@ export interface RemoteDecision {
   hash: string;
   decision: 'allow' | 'deny';
   reason?: string;
+  /** One of an external agent's options, by id. */
+  option?: string;
 }
 
 export interface RemoteAnswer {
@@ -220,6 +222,7 @@ export class SessionsRemoteBackend extends DisposableObject implements RemoteBac
         undefined,
         undefined,
         via,
+        d.option,
       ),
     );
   }
@@ -343,7 +346,7 @@ export class SessionsRemoteBackend extends DisposableObject implements RemoteBac
         err.code === 'already_decided' ||
         err.code === 'already_answered'
           ? err.code
-          : err.code === 'invalid_answer'
+          : err.code === 'invalid_answer' || err.code === 'bad_option'
             ? 'invalid'
             : undefined;
       if (code) throw new RemoteRefusal(code, err.message);
@@ -393,6 +396,7 @@ function approvalItem(
     hash: approvalHash(fields),
     truncated: false,
     requested_at: request.ts,
+    ...(request.options?.length ? { options: request.options } : {}),
   };
 }
 

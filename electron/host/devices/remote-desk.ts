@@ -156,6 +156,7 @@ export class RemoteDesk extends DisposableObject {
             hash: req.hash,
             decision: req.decision,
             ...(req.reason?.trim() ? { reason: req.reason } : {}),
+            ...(req.option ? { option: req.option } : {}),
           },
           via,
           sender.stillRemote,

@@ -26,6 +26,7 @@ type SessionHandlers = Pick<
   | 'sessions.stop'
   | 'sessions.regenerate'
   | 'sessions.setMode'
+  | 'sessions.setAgent'
   | 'sessions.setModel'
   | 'sessions.compact'
 >;
@@ -166,6 +167,25 @@ export function sessionHandlers({
     'sessions.setMode': async (req) => {
       await runner.setMode(await sessions.get(req.id), req.mode);
       return { ok: true as const };
+    },
+    'sessions.setAgent': async (req) => {
+      const session = await sessions.get(req.id);
+      if (session.events().some((e) => e.type === 'user_message'))
+        throw new HostError(
+          'agent_fixed',
+          'this session already has messages, and its agent holds that conversation: start a new session to use another agent',
+        );
+      if (req.agent !== null) {
+        if (!checkAgent) throw new HostError('no_agent', 'this host runs no external agents');
+        checkAgent(req.agent);
+        if (session.meta.worktree)
+          throw new HostError(
+            'unsupported',
+            'a session in its own worktree cannot run an external agent yet: start a session in the checkout',
+          );
+      }
+      if ((session.meta.agent ?? null) === req.agent) return { session: session.summary() };
+      return { session: await sessions.setAgent(req.id, req.agent) };
     },
     'sessions.setModel': async (req) => {
       await runner.setModel(await sessions.get(req.id), req.model, req.thinking);

@@ -523,6 +523,17 @@ export class SessionManager implements Disposable {
     this.changed.fire({ type: 'upsert', session: session.summary() });
   }
 
+  /** Binds the session to another agent (null: the app's own); the caller checked it may. */
+  async setAgent(id: string, agent: string | null): Promise<SessionSummary> {
+    const session = await this.get(id);
+    const { agent: _was, ...rest } = session.meta;
+    session.meta = agent === null ? rest : { ...rest, agent };
+    await session.append({ type: 'agent_change', agent });
+    await writeJsonAtomic(this.paths(id).meta, { ...session.meta, event_count: session.length });
+    this.changed.fire({ type: 'upsert', session: session.summary() });
+    return session.summary();
+  }
+
   /** Records what became of a session's worktree (removed by Discard): meta and listeners. */
   async setWorktree(id: string, worktree: SessionWorktree): Promise<void> {
     const session = await this.get(id);

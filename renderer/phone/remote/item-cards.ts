@@ -14,14 +14,22 @@ import {
 import { hashMatches } from './approval-hash';
 import { el } from '../dom';
 
-// One waiting item as a card: an approval with its whole command or diff and Approve / Deny, a
+// One waiting item as a card: an approval with its whole command or diff and Approve / Deny (an
+// external agent's: its own choices), a
 // question with its options and Answer, or an MCP server's elicitation (its form's typed fields,
 // checked with the host's own rules, or the host of the page it asks to open) with Submit or Open
 // page, Decline and Cancel. Everything the desktop sent is shown as text (never
 // HTML). The card reports the person's decision through `act`, which says how it went.
 
 export type CardAction =
-  | { kind: 'decide'; decision: 'allow' | 'deny'; reason?: string }
+  | {
+      kind: 'decide';
+      decision: 'allow' | 'deny';
+      reason?: string;
+      /** An external agent's option, by id, and its label (said back when it is sent). */
+      option?: string;
+      name?: string;
+    }
   | { kind: 'answer'; answers: ({ selected: number[] } | { text: string })[]; notes?: string }
   | { kind: 'elicit'; action: 'accept' | 'decline' | 'cancel'; content?: ElicitContent };
 
@@ -102,13 +110,37 @@ function approvalCard(item: RemoteApprovalItem, options: CardOptions): HTMLEleme
   const warning = el('p', 'hint warn');
   warning.hidden = true;
   const actions = el('div', 'actions');
-  const approve = el('button', 'approve', 'Approve');
-  const deny = el('button', 'deny', 'Deny');
-  approve.type = deny.type = 'button';
+  // An external agent's request offers its own choices (allow once, always, reject...), each a
+  // button with the agent's label; otherwise Approve / Deny.
+  const choices: {
+    button: HTMLButtonElement;
+    decision: 'allow' | 'deny';
+    option?: string;
+    name?: string;
+  }[] = item.options?.length
+    ? item.options.map((o) => {
+        const decision = o.kind.startsWith('allow') ? ('allow' as const) : ('deny' as const);
+        return {
+          button: el('button', decision === 'allow' ? 'approve' : 'deny', o.name),
+          decision,
+          option: o.id,
+          name: o.name,
+        };
+      })
+    : [
+        { button: el('button', 'approve', 'Approve'), decision: 'allow' as const },
+        { button: el('button', 'deny', 'Deny'), decision: 'deny' as const },
+      ];
+  const allows = choices.filter((c) => c.decision === 'allow').map((c) => c.button);
+  for (const c of choices) {
+    c.button.type = 'button';
+    actions.append(c.button);
+  }
   // Until the hash is checked, nothing may be approved.
-  approve.disabled = true;
-  approve.dataset.locked = 'true';
-  actions.append(approve, deny);
+  for (const b of allows) {
+    b.disabled = true;
+    b.dataset.locked = 'true';
+  }
   const reason = el('input', 'reason');
   reason.placeholder = 'Reason (optional, sent with Deny)';
   reason.maxLength = 2000;
@@ -127,23 +159,24 @@ function approvalCard(item: RemoteApprovalItem, options: CardOptions): HTMLEleme
   } else {
     void hashMatches(item).then((ok) => {
       if (ok) {
-        approve.dataset.locked = 'false';
-        approve.disabled = card.dataset.decided === 'true';
+        for (const b of allows) {
+          b.dataset.locked = 'false';
+          b.disabled = card.dataset.decided === 'true';
+        }
       } else {
         lock('What the desktop would approve does not match what is shown: decide on the desktop.');
       }
     });
   }
-  approve.addEventListener('click', () =>
-    perform(card, status, options, { kind: 'decide', decision: 'allow' }),
-  );
-  deny.addEventListener('click', () =>
-    perform(card, status, options, {
-      kind: 'decide',
-      decision: 'deny',
-      ...(reason.value.trim() ? { reason: reason.value.trim() } : {}),
-    }),
-  );
+  for (const c of choices)
+    c.button.addEventListener('click', () =>
+      perform(card, status, options, {
+        kind: 'decide',
+        decision: c.decision,
+        ...(c.option ? { option: c.option, name: c.name } : {}),
+        ...(c.decision === 'deny' && reason.value.trim() ? { reason: reason.value.trim() } : {}),
+      }),
+    );
   return card;
 }
 

@@ -154,6 +154,7 @@ export class RemoteView {
             hash: item.hash,
             decision: action.decision,
             ...(action.reason ? { reason: action.reason } : {}),
+            ...(action.option ? { option: action.option } : {}),
           })
         : action.kind === 'answer' && item.kind === 'question'
           ? await client.request('remote_answer', {
@@ -177,9 +178,11 @@ export class RemoteView {
           ? ELICIT_DONE[action.action]
           : action.kind === 'answer'
             ? 'Answered. The agent continues.'
-            : action.decision === 'allow'
-              ? 'Approved. The agent continues.'
-              : 'Denied. The agent was told.';
+            : action.name
+              ? `Sent “${action.name}”. The agent was told.`
+              : action.decision === 'allow'
+                ? 'Approved. The agent continues.'
+                : 'Denied. The agent was told.';
       return { ok: true, done };
     }
     const why: Record<string, string> = {

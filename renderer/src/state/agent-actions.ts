@@ -44,6 +44,8 @@ export async function decideApproval(
   decision: 'allow' | 'deny',
   reason?: string,
   always?: 'session' | 'project' | 'user',
+  /** An external agent's option, by id (its kind says allow or deny). */
+  option?: string,
 ): Promise<void> {
   await client.invoke('agent.decideApproval', {
     id: sessionId,
@@ -51,6 +53,7 @@ export async function decideApproval(
     decision,
     ...(reason ? { reason } : {}),
     ...(always ? { always } : {}),
+    ...(option ? { option } : {}),
   });
 }
 

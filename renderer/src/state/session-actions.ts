@@ -5,13 +5,13 @@ import type { WorktreeRequest } from '../../../shared/protocol/session-worktree'
 /**
  * Creates a session in the current project and opens it (sidebar button, Ctrl/Cmd+N, menu, the
  * New session dialog). A second request while one is on its way is the same request (a double
- * click makes one session). `worktree` says where it works; without it, a project the user listed
+ * click makes one session). `agent` names an external ACP agent (absent: the app's own); `worktree` says where it works; without it, a project the user listed
  * in worktrees.default_for gets a new worktree and any other the checkout.
  */
 export async function createSession(
   client: Client,
   stores: Pick<AppStores, 'sessions' | 'projects'>,
-  where?: { worktree: WorktreeRequest | null },
+  where?: { worktree: WorktreeRequest | null; agent?: string | null },
 ): Promise<void> {
   const store = stores.sessions.getState;
   if (store().creating) return;
@@ -22,6 +22,7 @@ export async function createSession(
     const { session } = await client.invoke('sessions.create', {
       project,
       ...(worktree ? { worktree } : {}),
+      ...(where?.agent ? { agent: where.agent } : {}),
     });
     store().upsertSession(session);
     store().select(session.id);

@@ -47,6 +47,8 @@ export class SessionModel {
   readonly usage = new UsageTotals();
   /** This session's own model (`provider:name`); null or undefined: the app's default. */
   chosenModel: string | null = null;
+  /** The `/` commands the session's external agent offers (its latest list). */
+  agentCommands: SessionEventOf<'agent_commands'>['commands'] = [];
   /** Item position by correlation key (call, question, approval, plan, panel id). */
   private readonly at = new Map<string, number>();
   /** Seq ranges [from, to) hidden by rewinds in force, by the rewind's seq. */
@@ -251,6 +253,7 @@ export class SessionModel {
             summary: e.summary,
             detail: e.detail,
             ...(e.suggested_rule ? { suggestedRule: e.suggested_rule } : {}),
+            ...(e.options?.length ? { options: e.options } : {}),
           },
           `ap:${e.approval_id}`,
         );
@@ -265,7 +268,14 @@ export class SessionModel {
           callId = it.callId;
           return {
             ...it,
-            decision: { decision: e.decision, by: e.by, reason: e.reason, always: e.always },
+            decision: {
+              decision: e.decision,
+              by: e.by,
+              reason: e.reason,
+              always: e.always,
+              option: e.option,
+              via: e.via?.device_name,
+            },
           };
         });
         if (callId)
@@ -283,6 +293,9 @@ export class SessionModel {
             ? { ...it, decision: { decision: e.decision, feedback: e.feedback } }
             : it,
         );
+        break;
+      case 'agent_commands':
+        this.agentCommands = e.commands;
         break;
       case 'todos':
         // One dock describes one run: the root agent's list (sub-agents report through results).

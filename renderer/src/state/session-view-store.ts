@@ -10,6 +10,8 @@ import { UsageTotals } from './usage-totals';
 export interface StreamingText {
   text: string;
   agentId: string;
+  /** The thinking streamed so far (an external agent's thought chunks). */
+  thinking?: string;
 }
 
 /** A running tool call's latest progress (an MCP server's notifications/progress). */
@@ -44,6 +46,8 @@ export interface SessionViewState {
   mode: PermissionModeWire | null;
   runState: RunState;
   chosenModel: string | null;
+  /** The `/` commands the session's external agent offers. */
+  agentCommands: SessionModel['agentCommands'];
   todos: TodoItem[] | null;
   shells: ShellInfo[];
   usage: UsageTotals;
@@ -154,7 +158,14 @@ export class SessionViewStore {
         continue;
       }
       const prev = streaming[e.message_id];
-      streaming[e.message_id] = { text: (prev?.text ?? '') + e.text, agentId: e.agent_id };
+      streaming[e.message_id] = e.thinking
+        ? {
+            ...prev,
+            text: prev?.text ?? '',
+            agentId: e.agent_id,
+            thinking: (prev?.thinking ?? '') + e.text,
+          }
+        : { ...prev, text: (prev?.text ?? '') + e.text, agentId: e.agent_id };
     }
     this.store.setState({ streaming, progress });
   }
@@ -207,6 +218,7 @@ export class SessionViewStore {
       mode: m.mode,
       runState: m.runState,
       chosenModel: m.chosenModel,
+      agentCommands: m.agentCommands,
       todos: m.todos,
       shells: same(prev.shells ?? [], [...m.shells.values()]),
       usage,

@@ -1,4 +1,4 @@
-import type { ImageWire, SessionEventOf } from '../../../shared/protocol/events';
+import type { ApprovalOption, ImageWire, SessionEventOf } from '../../../shared/protocol/events';
 import type { ToolPayload } from '../../../shared/tools/payload';
 import type { PastedText } from '../../../shared/attachments/pasted-text';
 import type { ElicitForm } from '../../../shared/mcp/elicitation-form';
@@ -92,11 +92,17 @@ export interface ApprovalItem extends Base {
   detail: string;
   /** The rule "Always allow" would add (none when no single rule would be safe). */
   suggestedRule?: string;
+  /** An external agent's own choices (ACP session/request_permission): its buttons instead of Approve / Deny. */
+  options?: ApprovalOption[];
   decision?: {
     decision: 'allow' | 'deny';
     by: 'user' | 'policy';
     reason?: string;
     always?: { rule: string; scope: 'session' | 'project' | 'user' };
+    /** Which of `options` was picked. */
+    option?: string;
+    /** The paired phone it was decided on, by name. */
+    via?: string;
   };
 }
 

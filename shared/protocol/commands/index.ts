@@ -3,6 +3,7 @@ import { sessionCommands } from './sessions';
 import { projectCommands } from './projects';
 import { mcpCommands } from './mcp';
 import { agentCommands } from './agent';
+import { agentsCommands } from './agents';
 import { deviceCommands } from './devices';
 import { shellCommands } from './shells';
 import { settingsCommands } from './settings';
@@ -20,6 +21,7 @@ export const commands = {
   ...projectCommands,
   ...mcpCommands,
   ...agentCommands,
+  ...agentsCommands,
   ...deviceCommands,
   ...shellCommands,
   ...settingsCommands,

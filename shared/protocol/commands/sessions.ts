@@ -145,6 +145,15 @@ export const sessionCommands = {
   ),
   'sessions.setMode': command(z.object({ id, mode: permissionModeWire }), ok),
   /**
+   * Which agent runs the session's turns (an external ACP agent by name; null: the app's own),
+   * changeable until its first message: after that the agent holds a conversation the other
+   * never saw. Refused for a session in its own worktree (an external agent cannot have one yet).
+   */
+  'sessions.setAgent': command(
+    z.object({ id, agent: z.string().min(1).max(64).nullable() }),
+    z.object({ session: sessionSummarySchema }),
+  ),
+  /**
    * Compacts the root agent's context now: the model summarizes what came before, as automatic
    * compaction does. With `clear`, the context starts over empty from here (no summary, no model
    * call). Either way the log and the conversation on screen keep everything. `compacted` false:

@@ -88,4 +88,29 @@ describe('describeTool', () => {
       'github · create_issue',
     );
   });
+
+  it('names an external agent’s call by its kind and title, and a command it ran as a shell card', () => {
+    expect(describeTool(item('acp_fetch', { title: 'Fetch the docs' }))).toMatchObject({
+      kind: 'generic',
+      title: 'Fetch',
+      subject: 'Fetch the docs',
+    });
+    expect(describeTool(item('acp_other', { title: 'Something' })).title).toBe('Tool');
+    expect(
+      describeTool(
+        item(
+          'acp_execute',
+          { title: 'Run the tests' },
+          { kind: 'shell', command: 'npm test', shell_id: 'shell_1', stdout: 'ok', exit_code: 1 },
+        ),
+      ),
+    ).toMatchObject({
+      kind: 'shell',
+      title: '$',
+      subject: 'npm test',
+      meta: 'exit 1',
+      unsuccessful: true,
+      openByDefault: true,
+    });
+  });
 });

@@ -14,6 +14,13 @@ const delta = (message_id: string, text: string): TransientEvent => ({
   agent_id: 'root',
   text,
 });
+const thought = (message_id: string, text: string): TransientEvent => ({
+  type: 'assistant_delta',
+  message_id,
+  agent_id: 'root',
+  text,
+  thinking: true,
+});
 
 describe('session view store', () => {
   it('streams assistant deltas by message and drops them when the finished message lands', () => {
@@ -26,6 +33,24 @@ describe('session view store', () => {
     ]);
     expect(v.state.streaming).toEqual({});
     expect(v.state.items.map((i) => i.kind)).toEqual(['assistant']);
+  });
+
+  it('streams an external agent’s thinking beside its answer, and the agent’s `/` commands as announced', () => {
+    const v = new SessionViewStore();
+    v.addTransients([thought('m1', 'Looking ')]);
+    v.addTransients([thought('m1', 'around.'), delta('m1', 'Found it.')]);
+    expect(v.state.streaming).toEqual({
+      m1: { text: 'Found it.', agentId: 'root', thinking: 'Looking around.' },
+    });
+    v.addEvents([
+      ev(0, {
+        type: 'agent_commands',
+        commands: [{ name: 'review', description: 'Review', hint: '[path]' }],
+      }),
+    ]);
+    expect(v.state.agentCommands).toEqual([
+      { name: 'review', description: 'Review', hint: '[path]' },
+    ]);
   });
 
   it('clears half-streamed text when the run ends without its message (a stop)', () => {

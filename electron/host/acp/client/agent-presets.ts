@@ -1,3 +1,4 @@
+import type { AgentChoice } from '../../../../shared/protocol/commands/agents';
 import type { AppConfig, ExternalAgentConfig } from '../../config/schema';
 import { resolveExecutable } from '../../lsp/resolve-command';
 
@@ -64,6 +65,42 @@ export function availableAgents(
     if (name in config.agents) continue;
     if (resolveExecutable(preset.command, '/', { before: [], after: [], path: env.PATH ?? '' }))
       out.set(name, { name, label, config: preset, preset: true });
+  }
+  return out;
+}
+
+/**
+ * Every agent "New session" offers, runnable or not: the user's entries (a disabled one off, with
+ * why), then each preset the user did not replace (off until its command is on PATH, with what to
+ * install). The app's own agent is not listed: it is always there.
+ */
+export function listAgents(
+  config: Pick<AppConfig, 'agents'>,
+  env: NodeJS.ProcessEnv,
+): AgentChoice[] {
+  const on = availableAgents(config, env);
+  const out: AgentChoice[] = Object.entries(config.agents).map(([name, agent]) => ({
+    name,
+    label: name,
+    command: agent.command,
+    preset: false,
+    available: on.has(name),
+    ...(on.has(name) ? {} : { reason: 'disabled in configs/app.json' }),
+  }));
+  for (const [name, preset] of Object.entries(PRESETS)) {
+    if (name in config.agents) continue;
+    out.push({
+      name,
+      label: preset.label,
+      command: preset.command,
+      preset: true,
+      available: on.has(name),
+      ...(on.has(name)
+        ? {}
+        : {
+            reason: `'${preset.command}' is not on PATH: install ${preset.label}'s ACP agent first`,
+          }),
+    });
   }
   return out;
 }

@@ -136,7 +136,16 @@ export class UpdateLog {
         this.message ??= { id: newMessageId(), text: '', thinking: '' };
         const m = this.message;
         if (u.sessionUpdate === 'agent_thought_chunk') {
-          if (m.thinking.length < MAX_TURN_TEXT_CHARS) m.thinking += text;
+          if (m.thinking.length >= MAX_TURN_TEXT_CHARS) return;
+          m.thinking += text;
+          // Streamed like the answer so the user reads the thinking as it comes, not only after.
+          this.deps.emitTransient({
+            type: 'assistant_delta',
+            message_id: m.id,
+            agent_id: 'root',
+            text,
+            thinking: true,
+          });
           return;
         }
         if (m.text.length >= MAX_TURN_TEXT_CHARS) return;
@@ -210,7 +219,11 @@ export class UpdateLog {
       case 'available_commands_update':
         await this.deps.append({
           type: 'agent_commands',
-          commands: u.availableCommands.map((c) => ({ name: c.name, description: c.description })),
+          commands: u.availableCommands.map((c) => ({
+            name: c.name,
+            description: c.description,
+            ...(c.input && 'hint' in c.input ? { hint: c.input.hint } : {}),
+          })),
         });
         return;
       case 'current_mode_update': {

@@ -9,12 +9,14 @@ import { focusComposer } from '../../lib/focus';
 import { DiffLayoutToggle, DiffView } from './DiffView';
 import { AlwaysAllow, SCOPE_LABEL, type AlwaysScope } from './AlwaysAllow';
 import { ruleInWords } from '../../lib/rule-words';
+import { AgentOptions, optionDecision, shortcutOption } from './AgentOptions';
 
 const looksLikeDiff = (text: string) => /^(--- |@@ )/m.test(text) && /^@@ /m.test(text);
 
 /**
  * A risky action waiting for the person: the whole command or the whole diff is on screen, never
- * a summary only, before Approve or Deny can be pressed (or Alt+A / Alt+D from anywhere).
+ * a summary only, before Approve or Deny can be pressed (or Alt+A / Alt+D from anywhere). An
+ * external agent's request offers the agent's own choices instead (allow once, always, reject...).
  */
 export const ApprovalCard = memo(function ApprovalCard({ item }: { item: ApprovalItem }) {
   const client = useClient();
@@ -31,7 +33,7 @@ export const ApprovalCard = memo(function ApprovalCard({ item }: { item: Approva
   const isDiff = looksLikeDiff(item.detail);
 
   const [scope, setScope] = useState<AlwaysScope>('session');
-  const decide = async (decision: 'allow' | 'deny', always?: AlwaysScope) => {
+  const decide = async (decision: 'allow' | 'deny', always?: AlwaysScope, option?: string) => {
     if (busy) return;
     setBusy(true);
     setError(null);
@@ -43,6 +45,7 @@ export const ApprovalCard = memo(function ApprovalCard({ item }: { item: Approva
         decision,
         decision === 'deny' && reason.trim() ? reason.trim() : undefined,
         always,
+        option,
       );
       focusComposer();
     } catch (err) {
@@ -51,7 +54,11 @@ export const ApprovalCard = memo(function ApprovalCard({ item }: { item: Approva
       setBusy(false);
     }
   };
-  const onShortcut = useEffectEvent((d: 'allow' | 'deny') => void decide(d));
+  const onShortcut = useEffectEvent((d: 'allow' | 'deny') => {
+    if (!item.options) return void decide(d);
+    const o = shortcutOption(item.options, d);
+    if (o) void decide(d, undefined, o.id);
+  });
 
   useEffect(() => {
     if (!pending) return;
@@ -118,28 +125,38 @@ export const ApprovalCard = memo(function ApprovalCard({ item }: { item: Approva
                   {error}
                 </span>
               )}
-              <button
-                type="button"
-                className="danger"
-                disabled={busy}
-                aria-label="Deny"
-                aria-keyshortcuts={DENY_KEYS}
-                title={`Deny (${DENY_KEYS})`}
-                onClick={() => void decide('deny')}
-              >
-                Deny <kbd aria-hidden="true">{DENY_KEYS}</kbd>
-              </button>
-              <button
-                type="button"
-                className="primary"
-                disabled={busy}
-                aria-label="Approve"
-                aria-keyshortcuts={APPROVE_KEYS}
-                title={`Approve (${APPROVE_KEYS})`}
-                onClick={() => void decide('allow')}
-              >
-                Approve <kbd aria-hidden="true">{APPROVE_KEYS}</kbd>
-              </button>
+              {item.options ? (
+                <AgentOptions
+                  options={item.options}
+                  busy={busy}
+                  onPick={(o) => void decide(optionDecision(o), undefined, o.id)}
+                />
+              ) : (
+                <>
+                  <button
+                    type="button"
+                    className="danger"
+                    disabled={busy}
+                    aria-label="Deny"
+                    aria-keyshortcuts={DENY_KEYS}
+                    title={`Deny (${DENY_KEYS})`}
+                    onClick={() => void decide('deny')}
+                  >
+                    Deny <kbd aria-hidden="true">{DENY_KEYS}</kbd>
+                  </button>
+                  <button
+                    type="button"
+                    className="primary"
+                    disabled={busy}
+                    aria-label="Approve"
+                    aria-keyshortcuts={APPROVE_KEYS}
+                    title={`Approve (${APPROVE_KEYS})`}
+                    onClick={() => void decide('allow')}
+                  >
+                    Approve <kbd aria-hidden="true">{APPROVE_KEYS}</kbd>
+                  </button>
+                </>
+              )}
             </div>
           )}
           {pending && item.suggestedRule && (
@@ -159,6 +176,7 @@ export const ApprovalCard = memo(function ApprovalCard({ item }: { item: Approva
 
 function ApprovalTitle({ item }: { item: ApprovalItem }) {
   const d = item.decision;
+  const picked = d?.option && item.options?.find((o) => o.id === d.option);
   return (
     <>
       <span
@@ -171,7 +189,8 @@ function ApprovalTitle({ item }: { item: ApprovalItem }) {
       <span className="card-subject">{item.summary}</span>
       {d && (
         <span className="card-meta">
-          {d.by === 'policy' ? 'by policy' : 'by you'}
+          {picked ? `${picked.name}, ` : ''}
+          {d.by === 'policy' ? 'by policy' : d.via ? `from ${d.via}` : 'by you'}
           {d.reason ? `: ${d.reason}` : ''}
           {d.always
             ? `, always: ${ruleInWords(d.always.rule)} (${SCOPE_LABEL[d.always.scope]})`

@@ -22,6 +22,21 @@ export interface ToolDescription {
 }
 
 const EDIT_TOOLS = new Set(['file_edit_tool', 'aider_edit_block_tool']);
+/**
+ * An external ACP agent's tool call is named `acp_<kind>` by the host (its ACP ToolKind); its
+ * card says the kind as a verb and the agent's own title as the subject.
+ */
+const ACP_VERBS: Record<string, string> = {
+  read: 'Read',
+  edit: 'Edit',
+  delete: 'Delete',
+  move: 'Move',
+  search: 'Search',
+  execute: 'Run',
+  think: 'Think',
+  fetch: 'Fetch',
+  switch_mode: 'Mode',
+};
 /** Shell output this short is shown without a click. */
 const SHORT_OUTPUT_LINES = 30;
 
@@ -131,6 +146,28 @@ export function describeTool(item: ToolItem): ToolDescription {
       kind: 'generic',
       title: item.name === 'list_projects' ? 'List projects' : 'Switch project',
       subject: str(args.project),
+      openByDefault: failed,
+    };
+  }
+  const acp = /^acp_(.+)$/.exec(item.name);
+  if (acp) {
+    const subject = str(args.title);
+    // A command the agent ran in one of the client's terminals: the shell card, with its console.
+    if (r?.kind === 'shell') {
+      const exit = num(r.exit_code);
+      return {
+        kind: 'shell',
+        title: '$',
+        subject: str(r.command) ?? subject,
+        meta: exit !== undefined ? `exit ${exit}` : undefined,
+        unsuccessful: exit !== undefined && exit !== 0,
+        openByDefault: true,
+      };
+    }
+    return {
+      kind: 'generic',
+      title: ACP_VERBS[acp[1]!] ?? 'Tool',
+      subject,
       openByDefault: failed,
     };
   }

@@ -7,6 +7,7 @@ import type { SessionSummary } from '../../../../shared/protocol/session-summary
 import { focusComposer, MODE_SELECT_ID } from '../../lib/focus';
 import { ContextMeter } from './ContextMeter';
 import { ModelPicker } from './ModelPicker';
+import { AgentSwitch } from './AgentSwitch';
 import { useProjectName } from '../../state/projects-store';
 import { useUi } from '../../state/ui-store';
 
@@ -39,6 +40,8 @@ export function SessionHeader({
   const mode = useSessionView(id, (v) => v.mode);
   const usage = useSessionView(id, (v) => v.usage);
   const chosenModel = useSessionView(id, (v) => v.chosenModel);
+  const hasItems = useSessionView(id, (v) => v.hasItems);
+  const agent = summary?.agent;
   const active = runState === 'running' || runState === 'waiting';
   const reviewing = useUi((s) => s.reviewing === id);
   const setReviewing = useUi((s) => s.setReviewing);
@@ -105,8 +108,10 @@ export function SessionHeader({
             Review
           </button>
         )}
-        <ContextMeter usage={usage} />
-        <ModelPicker id={id} chosen={chosenModel} />
+        <AgentSwitch id={id} agent={agent} fixed={hasItems} />
+        {/* An external agent runs on its own model: the app's usage and model do not apply. */}
+        {!agent && <ContextMeter usage={usage} />}
+        {!agent && <ModelPicker id={id} chosen={chosenModel} />}
         <label className="mode">
           <span className="visually-hidden">Permission mode</span>
           <select

@@ -6,18 +6,21 @@ import { createSession } from '../../state/session-actions';
 import { focusById, MODE_SELECT_ID, MODEL_SELECT_ID } from '../../lib/focus';
 import { permissionModeWire, type PermissionModeWire } from '../../../../shared/protocol/common';
 import { SlashHelp } from './SlashHelp';
+import { useSessionView } from '../../state/session-views-context';
+import { useSessions } from '../../state/sessions-store';
 
 // While the message starts with "/" and no argument yet: the app's own commands first (run here,
 // never sent to the model), then the user's slash commands and skills that match (issue 20),
 // then connected MCP servers' prompts (`/server:prompt`, their arguments as the hint), each with
-// its description. Arrows move, Enter runs a built-in (or fills a command's "/name "),
+// its description; in a session on an external ACP agent, the commands that agent offers
+// (available_commands_update), marked as the agent's: sent to it as typed. Arrows move, Enter runs a built-in (or fills a command's "/name "),
 // Tab completes the name, Esc closes; the keys are the @ mention menu's (MentionMenu.tsx).
 
 interface Entry {
   name: string;
   description: string;
   argument_hint?: string;
-  kind: 'command' | 'skill' | 'prompt';
+  kind: 'command' | 'skill' | 'prompt' | 'agent';
   scope: 'user' | 'project';
   /** An MCP prompt's server. */
   file: string;
@@ -95,6 +98,10 @@ export function useSlashMenu(
   const [help, setHelp] = useState(false);
   const typing = TYPING_NAME.exec(draft);
   const listing = typing !== null;
+  const agentCommands = useSessionView(sessionId, (v) => v.agentCommands);
+  // An external agent is sent `/name` as typed: the app's own commands, skills and prompts would
+  // not be expanded for it, so only its own are offered.
+  const external = useSessions((s) => !!s.sessions.find((x) => x.id === sessionId)?.agent);
 
   useEffect(() => {
     if (!listing) return;
@@ -114,9 +121,21 @@ export function useSlashMenu(
   const shown: Option[] = open
     ? [
         ...BUILTINS.filter((b) => b.name.startsWith(typed)).map((builtin) => ({ builtin })),
-        ...(entries ?? [])
+        ...(external ? [] : (entries ?? []))
           .filter((e) => e.name.startsWith(typed) && !BUILTIN_NAMES.has(e.name))
           .map((entry) => ({ entry })),
+        ...agentCommands
+          .filter((c) => c.name.startsWith(typed) && !BUILTIN_NAMES.has(c.name))
+          .map((c): Option => ({
+            entry: {
+              name: c.name,
+              description: c.description,
+              ...(c.hint ? { argument_hint: c.hint } : {}),
+              kind: 'agent',
+              scope: 'project',
+              file: '',
+            },
+          })),
       ]
     : [];
   const at = Math.min(active, Math.max(0, shown.length - 1));
@@ -298,9 +317,11 @@ export function useSlashMenu(
                 <span className="slash-origin muted small">
                   {b
                     ? 'built-in'
-                    : e!.kind === 'prompt'
-                      ? `prompt of MCP server ${e!.file}`
-                      : `${e!.kind === 'skill' ? 'skill, ' : ''}${e!.scope === 'user' ? 'yours' : 'project'}`}
+                    : e!.kind === 'agent'
+                      ? "the agent's"
+                      : e!.kind === 'prompt'
+                        ? `prompt of MCP server ${e!.file}`
+                        : `${e!.kind === 'skill' ? 'skill, ' : ''}${e!.scope === 'user' ? 'yours' : 'project'}`}
                 </span>
               </li>
             );

@@ -6,12 +6,17 @@ import { createSession } from '../../state/session-actions';
 import { errorText } from '../../state/agent-actions';
 import { useHostQuery } from '../../lib/use-host-query';
 import { Dialog } from '../common/Dialog';
+import { AgentChoices } from './AgentChoices';
 
 /**
- * "New session" with a choice of where it works (issue 28): the project's checkout, or a new git
- * worktree on a branch of its own (named here, or by the app from the session), and whether new
- * sessions of this project start in a worktree by default (worktrees.default_for, which the plain
- * New session button and Ctrl/Cmd+N follow). Keyboard: arrows pick, Tab to the branch, Enter creates.
+ * "New session" with a choice of agent (issue 30: the app's own, or an external ACP agent from
+ * configs/app.json or a preset; one that cannot run is shown off with why) and of where it works
+ * (issue 28): the project's checkout, or a new git worktree on a branch of its own (named here, or
+ * by the app from the session), and whether new sessions of this project start in a worktree by
+ * default (worktrees.default_for, which the plain New session button and Ctrl/Cmd+N follow). An
+ * external agent works in the checkout (the host refuses it a worktree for now). Keyboard: the
+ * place is focused first (arrows pick, Tab to the branch), the agent group is further on, Enter
+ * creates.
  */
 export function NewSessionDialog({ onClose }: { onClose: () => void }) {
   const client = useClient();
@@ -19,6 +24,8 @@ export function NewSessionDialog({ onClose }: { onClose: () => void }) {
   const current = useProjects((s) => s.current);
   const project = useProjects((s) => s.projects.find((p) => p.key === current));
   const settings = useHostQuery('settings.get', {}, 'settings');
+  const agents = useHostQuery('agents.list', {}, 'settings');
+  const [agent, setAgent] = useState<string | null>(null);
   const [where, setWhere] = useState<'checkout' | 'worktree'>('worktree');
   const [branch, setBranch] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -26,7 +33,8 @@ export function NewSessionDialog({ onClose }: { onClose: () => void }) {
   const defaults = settings.data?.worktrees_default_for ?? [];
   const isDefault = current !== null && defaults.includes(current);
   // A worktree needs a git checkout with a branch; the host says why for anything subtler.
-  const canWorktree = !!project?.path && !!project.branch;
+  const repo = !!project?.path && !!project.branch;
+  const canWorktree = repo && agent === null;
 
   const create = async (e: FormEvent) => {
     e.preventDefault();
@@ -34,8 +42,8 @@ export function NewSessionDialog({ onClose }: { onClose: () => void }) {
     setBusy(true);
     try {
       const b = branch.trim();
-      const worktree = where === 'worktree' ? (b ? { branch: b } : true) : null;
-      await createSession(client, stores, { worktree });
+      const worktree = where === 'worktree' && canWorktree ? (b ? { branch: b } : true) : null;
+      await createSession(client, stores, { worktree, agent });
       onClose();
     } catch (err) {
       setError(errorText(err));
@@ -77,9 +85,14 @@ export function NewSessionDialog({ onClose }: { onClose: () => void }) {
             />
             In the checkout{project?.path ? ` (${project.path})` : ''}
           </label>
-          {!canWorktree && (
+          {!repo && (
             <p className="muted small">
               A worktree needs a git repository with a branch checked out; this project has none.
+            </p>
+          )}
+          {repo && agent !== null && (
+            <p className="muted small">
+              An external agent works in the checkout: it cannot have a worktree of its own yet.
             </p>
           )}
         </fieldset>
@@ -95,7 +108,7 @@ export function NewSessionDialog({ onClose }: { onClose: () => void }) {
             />
           </label>
         )}
-        {canWorktree && current !== null && (
+        {repo && current !== null && (
           <label className="radio">
             <input
               type="checkbox"
@@ -106,6 +119,7 @@ export function NewSessionDialog({ onClose }: { onClose: () => void }) {
             Start every new session of {project?.name} in a new worktree
           </label>
         )}
+        <AgentChoices agents={agents.data?.agents} chosen={agent} onChoose={setAgent} />
         {(error ?? settings.actionError) && (
           <p className="error-text" role="alert">
             {error ?? settings.actionError}

@@ -115,8 +115,8 @@ export function SessionSidebar() {
           type="button"
           className="new-in-worktree"
           onClick={() => openDialog('new-session')}
-          aria-label="New session in a worktree…"
-          title="New session in a new git worktree, or other choices of where it works"
+          aria-label="New session: agent, worktree…"
+          title="New session with choices: its agent (the app's or an external one), a new git worktree"
         >
           ⎇
         </button>

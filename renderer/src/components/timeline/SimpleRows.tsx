@@ -102,7 +102,7 @@ export function AssistantText({
       aria-busy={streaming || undefined}
     >
       {agentId !== 'root' && <span className="chip">{agentId}</span>}
-      {thinking && (
+      {thinking && !streaming && (
         <button
           type="button"
           className="link-button small"
@@ -112,7 +112,16 @@ export function AssistantText({
           {showThinking ? 'Hide thinking' : 'Show thinking'}
         </button>
       )}
-      {thinking && showThinking && <div className="thinking">{thinking}</div>}
+      {/* While it streams the thinking is shown as it comes; logged, it folds behind its button. */}
+      {thinking && (streaming || showThinking) && (
+        <div
+          className="thinking"
+          aria-label="Thinking"
+          aria-live={streaming ? 'polite' : undefined}
+        >
+          {thinking}
+        </div>
+      )}
       {streaming ? <StreamingMarkdown text={text} /> : <Markdown text={text} />}
       {streaming && <span className="caret" aria-hidden="true" />}
       {stopped && (

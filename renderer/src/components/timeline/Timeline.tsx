@@ -208,5 +208,5 @@ export function Timeline({ sessionId }: { sessionId: string }) {
 function StreamingRow({ sessionId, id }: { sessionId: string; id: string }) {
   const s = useSessionView(sessionId, (v) => v.streaming[id]);
   if (!s) return null;
-  return <AssistantText text={s.text} agentId={s.agentId} streaming />;
+  return <AssistantText text={s.text} agentId={s.agentId} thinking={s.thinking} streaming />;
 }
