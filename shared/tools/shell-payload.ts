@@ -75,6 +75,8 @@ export const shellRunPayloadSchema = z.object({
   truncated_characters: z.number().int().optional(),
   signal: z.string().nullable().optional(),
   network_refused: networkRefused,
+  /** The editor's terminal it ran in (`mewbo acp` with an editor's terminal/*): the editor draws it. */
+  terminal_id: z.string().optional(),
   ...sandboxFields,
 });
 export type ShellRunPayload = z.infer<typeof shellRunPayloadSchema>;

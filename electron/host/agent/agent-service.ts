@@ -149,6 +149,7 @@ export class AgentService implements SessionRunner, Disposable {
         readStates: new Map(),
         capabilities: [],
         headless: false,
+        clientServices: {},
         ready: Promise.resolve(),
       };
       this.states.set(session.id, st);
@@ -218,6 +219,7 @@ export class AgentService implements SessionRunner, Disposable {
     await st.ready;
     st.capabilities = [...opts.capabilities];
     st.headless = opts.headless ?? false;
+    st.clientServices = opts.clientServices ?? {};
     if (opts.model !== undefined) st.model = opts.model;
     const message_id = newMessageId();
     // A UserPromptSubmit hook that blocks drops the message: its card tells the user why.
@@ -279,6 +281,7 @@ export class AgentService implements SessionRunner, Disposable {
       );
     st.capabilities = [...opts.capabilities];
     st.headless = false;
+    st.clientServices = {};
     await this.decisions.supersedeLeftovers(session);
     await session.append({ type: 'regenerate', message_id: messageId, from_seq: from });
     if (!this.runs.has(session.id)) this.startRun(session, st);

@@ -6,7 +6,7 @@ import type { AppConfig } from '../config/schema';
 import type { ModelProvider } from '../models/types';
 import type { Session } from '../sessions/session';
 import { ReadState } from '../tools/read-state';
-import type { ToolServices } from '../tools/services';
+import type { ClientServices, ToolServices } from '../tools/services';
 import { LoopState } from './loop-state';
 import { createQuestionBroker } from './question-broker';
 import { createElicitationBroker } from './elicitation-broker';
@@ -23,6 +23,8 @@ export interface SessionAgentState {
   readStates: Map<string, ReadState>;
   capabilities: ClientCapability[];
   headless: boolean;
+  /** Services of the client that sent the latest message (an ACP editor's files). */
+  clientServices: ClientServices;
   model?: string;
   /** Repair of what a previous process left (dangling calls, a stale run state). */
   ready: Promise<void>;
@@ -139,6 +141,7 @@ export async function createRunContext(i: CreateRunContextInput): Promise<RunCon
       if (!s) {
         s = {
           ...i.services,
+          ...st.clientServices,
           readState: readStateFor(st, agentId),
           panels,
           ...(agentId === 'root' && !st.headless ? { questions: broker } : {}),

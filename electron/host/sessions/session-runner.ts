@@ -8,6 +8,7 @@ import type {
   ThinkingWire,
 } from '../../../shared/protocol/events';
 import type { Session } from './session';
+import type { ClientServices } from '../tools/services';
 import type { PastedText } from '../../../shared/attachments/pasted-text';
 
 export interface SendOptions {
@@ -19,6 +20,8 @@ export interface SendOptions {
   via?: RemoteVia;
   /** Long pastes the composer kept as chips (shared/attachments/pasted-text.ts). */
   pastes?: PastedText[];
+  /** What the sending client serves the tools (an ACP editor's files), for runs until the next send. */
+  clientServices?: ClientServices;
 }
 
 /** What `/compact` and `/clear` did; `message` says why not, in the user's words. */

@@ -1,4 +1,5 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -68,6 +69,18 @@ export interface ConfinedStart {
   stdinPrefix?: Buffer;
   env: NodeJS.ProcessEnv;
 }
+
+/** A command another program starts (an editor's terminal), confined: its argv and what it runs under. */
+export interface ExternalLaunch {
+  argv: string[];
+  sandbox: SandboxStatus;
+  warnings: string[];
+  /** Removes what the launch needed (its rules file) once the command is done. */
+  dispose(): void;
+}
+
+/** `env -i` by absolute path: the starter's PATH may not lead to the real one. */
+const ENV_BIN = existsSync('/usr/bin/env') ? '/usr/bin/env' : '/bin/env';
 
 export interface SessionShellEvent {
   sessionId: string;
@@ -171,6 +184,89 @@ export class ShellService implements Disposable {
     argv: string[],
     env: NodeJS.ProcessEnv,
   ): Promise<ConfinedStart | { refused: ErrorPayload }> {
+    const prepared = await this.prepareConfined(sessionId, root, env, 'hook.');
+    if ('refused' in prepared) return prepared;
+    if (!this.launcher) return { argv, env: prepared.env };
+    return { ...launchOverStdin(this.launcher, prepared.rules, argv), env: prepared.env };
+  }
+
+  /**
+   * How a command of a session runs confined when another program starts it: an editor's
+   * terminal (`mewbo acp`, terminal/create), which can hand the launcher neither a descriptor nor
+   * stdin. Its argv is the launcher around `bash -c command` under exactly the rules, network
+   * grant and scrubbed environment a shell of `root` gets: a `sh` that opens the rules file on fd 3
+   * and replaces itself with `env -i` (the shells' environment, nothing of the starter's) and the
+   * launcher. The rules file is owner-only under $MEWBO_HOME, which no confined command reaches, so
+   * nothing the agent runs can rewrite it; `dispose` removes it once the command is done.
+   * Unconfined only where shells are (agent.shell_sandbox off, no Landlock), as `sandbox` says.
+   */
+  async launchFor(
+    sessionId: string,
+    root: string,
+    command: string,
+  ): Promise<ExternalLaunch | { refused: ErrorPayload }> {
+    const prepared = await this.prepareConfined(
+      sessionId,
+      root,
+      this.opts.env ?? process.env,
+      'editor.',
+    );
+    if ('refused' in prepared) return prepared;
+    const pairs = Object.entries(prepared.env).map(([k, v]) => `${k}=${v}`);
+    const shell = ['/bin/bash', '-c', `exec 2>&1\n${command}`];
+    if (!this.launcher)
+      return {
+        argv: [ENV_BIN, '-i', ...pairs, ...shell],
+        sandbox: prepared.status,
+        warnings: prepared.warnings,
+        dispose: () => {},
+      };
+    const launcher = [
+      this.launcher,
+      '--merge-stderr',
+      '--grace-ms',
+      String(this.opts.config().shells.kill_grace_ms),
+    ];
+    if (!prepared.rules)
+      return {
+        argv: [ENV_BIN, '-i', ...pairs, ...launcher, '--', ...shell],
+        sandbox: prepared.status,
+        warnings: prepared.warnings,
+        dispose: () => {},
+      };
+    const dir = join(this.opts.paths.stateDir, 'launch-rules');
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const file = join(dir, `${randomBytes(12).toString('hex')}.rules`);
+    writeFileSync(file, prepared.rules, { mode: 0o600, flag: 'wx' });
+    return {
+      // A rules file that cannot be opened stops `sh` before the launcher: never unconfined.
+      argv: [
+        '/bin/sh',
+        '-c',
+        'exec 3<"$0" && exec "$@"',
+        file,
+        ENV_BIN,
+        '-i',
+        ...pairs,
+        ...launcher,
+        '--rules-fd',
+        '3',
+        '--',
+        ...shell,
+      ],
+      sandbox: prepared.status,
+      warnings: prepared.warnings,
+      dispose: () => rmSync(file, { force: true }),
+    };
+  }
+
+  /** The rules, status and environment a confined process of `root` gets, as its shells do. */
+  private async prepareConfined(
+    sessionId: string,
+    root: string,
+    env: NodeJS.ProcessEnv,
+    tokenSuffix: string,
+  ) {
     const network = await this.networkFor(sessionId, root);
     const manager = this.forSession(sessionId);
     const config = this.opts.config();
@@ -188,12 +284,11 @@ export class ShellService implements Disposable {
     const childEnv = shellEnv(env, {
       tty: false,
       tmpDir,
-      token: `${manager.tokenPrefix}hook.`,
+      token: `${manager.tokenPrefix}${tokenSuffix}`,
       allow: config.agent.shell_env_allow,
       ...(proxied && network ? { proxy: network.env } : {}),
     });
-    if (!this.launcher) return { argv, env: childEnv };
-    return { ...launchOverStdin(this.launcher, prepared.rules, argv), env: childEnv };
+    return { ...prepared, env: childEnv };
   }
 
   /** A session's shells' own temp directory (their TMPDIR, writable under every write scope). */

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { errorPayload, type ToolPayload } from '../../../shared/tools/payload';
-import { atomicWriteAll, type FileChange } from '../fs/atomic-write';
 import {
   PathValidationError,
   narrowRoot,
@@ -12,7 +11,7 @@ import { applySearchReplace, type Fallback } from './block-match';
 import { diffPayload, type EditedFile } from './diff-payload';
 import { policyWriteRefused } from './policy-guard';
 import { parseEditBlocks, type EditBlock } from './edit-block-parser';
-import { fsErrorPayload } from './file-errors';
+import { editorBuffers, writeEdits, type EditWrite } from './editor-edits';
 import { describeNearMatch, findNearMatch } from './near-match';
 import { loadEditableText, normalizeModelText, restoreEol, type EditableText } from './text-file';
 import { defineTool } from './tool';
@@ -67,7 +66,11 @@ interface Plan {
  * Everything short of writing: parse, resolve, match every block in memory. The tool writes what
  * this returns; an approval shows it as a diff before anything is written (one matcher for both).
  */
-async function planEditBlocks(sessionRoot: string, args: Args): Promise<Plan | ToolPayload> {
+async function planEditBlocks(
+  sessionRoot: string,
+  args: Args,
+  buffer?: (abs: string) => Promise<string | null>,
+): Promise<Plan | ToolPayload> {
   const parsed = parseEditBlocks(args.content);
   if (parsed.shellBlocks.length) {
     return errorPayload(
@@ -123,7 +126,7 @@ async function planEditBlocks(sessionRoot: string, args: Args): Promise<Plan | T
     let target = targets.get(abs);
     if (!target) {
       const shown = relativeToRoot(root, abs);
-      const file = await loadEditableText(root, abs, shown);
+      const file = await loadEditableText(root, abs, shown, buffer);
       if ('kind' in file) return file;
       target = { abs, shown, file, text: file.text };
       targets.set(abs, target);
@@ -224,7 +227,7 @@ export const editBlockTool = defineTool({
   parameters,
   flags: { readOnly: false, approval: 'edit' },
   async run(ctx, args): Promise<ToolPayload> {
-    const plan = await planEditBlocks(ctx.root, args);
+    const plan = await planEditBlocks(ctx.root, args, editorBuffers(ctx));
     if ('kind' in plan) return plan;
     const { root, changed, fallbacks, blocks } = plan;
     const refused = policyWriteRefused(
@@ -233,17 +236,14 @@ export const editBlockTool = defineTool({
       changed.map((t) => t.abs),
     );
     if (refused) return refused;
-    const changes: FileChange[] = changed.map((t) => ({
+    const changes: EditWrite[] = changed.map((t) => ({
       path: t.abs,
+      shown: t.shown,
       before: t.file.exists ? t.file.original : null,
       after: restoreEol(t.text, t.file.eol),
     }));
-    const current = changed[0]!;
-    try {
-      await atomicWriteAll(root, changes);
-    } catch (err) {
-      return fsErrorPayload(err, root, current.abs, current.shown);
-    }
+    const failed = await writeEdits(ctx, root, changes);
+    if (failed) return failed;
     const extra: Record<string, unknown> = { blocks };
     if (fallbacks.length) {
       extra.fallbacks = fallbacks;

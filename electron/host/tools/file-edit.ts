@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import { errorPayload, type ToolPayload } from '../../../shared/tools/payload';
-import { atomicWriteFile } from '../fs/atomic-write';
 import { relativeToRoot, safeResolve } from '../fs/safe-path';
 import { diffPayload } from './diff-payload';
 import { policyWriteRefused } from './policy-guard';
-import { fsErrorPayload } from './file-errors';
+import { editorBuffers, writeEdits } from './editor-edits';
 import { describeNearMatch, findNearMatch } from './near-match';
 import { loadEditableText, normalizeModelText, restoreEol } from './text-file';
 import { defineTool } from './tool';
@@ -51,7 +50,7 @@ export const fileEditTool = defineTool({
     const refused = policyWriteRefused(ctx, 'file_edit_tool', [path]);
     if (refused) return refused;
     const shown = relativeToRoot(root, path);
-    const file = await loadEditableText(root, path, shown);
+    const file = await loadEditableText(root, path, shown, editorBuffers(ctx));
     if ('kind' in file) return file;
     const oldString = normalizeModelText(args.old_string, file.eol);
     const newString = normalizeModelText(args.new_string, file.eol);
@@ -96,11 +95,15 @@ export const fileEditTool = defineTool({
         : file.text.replace(oldString, () => newString);
       replacements = args.replace_all ? count : 1;
     }
-    try {
-      await atomicWriteFile(root, path, restoreEol(after, file.eol));
-    } catch (err) {
-      return fsErrorPayload(err, root, path, shown);
-    }
+    const failed = await writeEdits(ctx, root, [
+      {
+        path,
+        shown,
+        before: file.exists ? file.original : null,
+        after: restoreEol(after, file.eol),
+      },
+    ]);
+    if (failed) return failed;
     return diffPayload(
       [{ shown, before: file.text, after, created: !file.exists }],
       oldString === '' ? { appended: true } : { replacements },

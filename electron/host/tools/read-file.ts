@@ -169,6 +169,13 @@ async function readOpened(
       message: `${shown} is a binary file (${st.size} bytes); its content is not shown as text`,
     };
   }
+  // An editor driving the session may hold unsaved changes: the file, checked above as it is on
+  // disk (inside the root, regular, text), is read as the editor has it. Not remembered as read:
+  // the disk's version says nothing of the buffer's.
+  if (args.offset >= 0) {
+    const buffered = await ctx.services.editorFiles?.readText?.(path);
+    if (typeof buffered === 'string') return bufferWindow(buffered, args, shown);
+  }
   if (readState.alreadyRead(path, args.offset, args.limit, version)) return unchanged(shown, args);
   const window = await readLineWindow(
     handle,
@@ -215,6 +222,40 @@ async function readOpened(
   // goes on scanning (and may then give the lines their true numbers).
   if (!notReached && !window.fromEnd)
     readState.markRead(path, args.offset, args.limit, version, ctx.callId);
+  return payload;
+}
+
+/** A window of text the editor gave (read_file's window, numbered the same, within its budget). */
+function bufferWindow(text: string, args: z.infer<typeof parameters>, shown: string): ToolPayload {
+  const lines = text.split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  const budget = READ_FILE_MAX_CHARS - TRUNCATION_MARKER.length - 1;
+  const out: string[] = [];
+  let size = 0;
+  for (const [i, line] of lines.slice(args.offset, args.offset + args.limit).entries()) {
+    const rendered = renderLine(args.offset + i + 1, {
+      text: line.endsWith('\r') ? line.slice(0, -1) : line,
+      cutBytes: 0,
+    });
+    if (size + rendered.length + 1 > budget) break;
+    out.push(rendered);
+    size += rendered.length + 1;
+  }
+  const next = args.offset + out.length;
+  const truncated = next < lines.length;
+  const payload: ToolPayload = {
+    kind: 'file',
+    path: shown,
+    content: truncated
+      ? `${out.join('\n')}${out.length ? '\n' : ''}${TRUNCATION_MARKER}`
+      : out.join('\n'),
+    start_line: out.length ? args.offset + 1 : args.offset,
+    end_line: next,
+    total_lines: lines.length,
+    truncated,
+    note: `Read from the editor, with any changes not yet saved to disk.${args.offset > lines.length ? ` offset ${args.offset} is past the end of the file (${lines.length} lines)` : ''}`,
+  };
+  if (truncated) payload.next_offset = next;
   return payload;
 }
 

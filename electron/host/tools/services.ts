@@ -13,6 +13,8 @@ import type { RulesService } from '../rules/rules-service';
 import type { SkillService } from '../skills/skill-service';
 import type { CommandService } from '../commands/command-service';
 import type { RemoteTools } from '../remote/remote-tools';
+import type { EditorFiles } from './editor-files';
+import type { EditorTerminals } from './editor-terminals';
 
 export interface ToolServices {
   /** read_file: slices already read this session (dedup) and line indexes of big files. */
@@ -39,7 +41,14 @@ export interface ToolServices {
   commands?: CommandService;
   /** Sessions whose project is on an SSH host: their file, shell and language tools run there. */
   remote?: RemoteTools;
+  /** read_file and the edit tools: the editor's buffers, from the client driving the session (`mewbo acp`). */
+  editorFiles?: EditorFiles;
+  /** aider_shell_tool: the editor's terminals for foreground commands, from the client driving the session. */
+  editorTerminals?: EditorTerminals;
   /** The user's own instruction files for every project ($MEWBO_HOME/AGENTS.md, ~/.claude/CLAUDE.md). */
   userInstructionFiles?: readonly string[];
   [name: string]: unknown;
 }
+
+/** The services a client brings for the runs it drives (AgentSendOptions.clientServices). */
+export type ClientServices = Pick<ToolServices, 'editorFiles' | 'editorTerminals'>;

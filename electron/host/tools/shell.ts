@@ -10,6 +10,7 @@ import {
 import { DEFAULT_TIMEOUT_S, MAX_TIMEOUT_S, RESULT_CAP_CHARS } from '../shells/constants';
 import type { ShellService } from '../shells/shell-service';
 import { defineTool, type ToolContext } from './tool';
+import { runInEditor } from './editor-shell';
 import { groupDigits } from '../../../shared/group-digits';
 
 const parameters = z.strictObject({
@@ -121,6 +122,14 @@ export const shellTool = defineTool({
     }
 
     const timeoutS = args.timeout ?? DEFAULT_TIMEOUT_S;
+    // An editor driving the session (`mewbo acp`) runs it in its terminal, confined the same way.
+    const terminals = ctx.services.editorTerminals;
+    if (terminals)
+      return runInEditor(ctx, shells, terminals, {
+        command: args.command,
+        cwd: where.cwd,
+        timeoutS,
+      });
     const run = await manager.run({
       ...request,
       timeoutMs: Math.round(timeoutS * 1000),

@@ -12,7 +12,7 @@ export type Eol = 'lf' | 'crlf' | 'mixed';
 
 export interface EditableText {
   exists: boolean;
-  /** The content exactly as on disk ('' for a file that does not exist yet). */
+  /** The content exactly as on disk, or in the editor's buffer ('' for a file not there yet). */
   original: string;
   /** The content edits apply to (CRLF turned into LF for a pure-CRLF file). */
   text: string;
@@ -40,11 +40,16 @@ export function restoreEol(text: string, eol: Eol): string {
   return eol === 'crlf' ? text.replace(/\n/g, '\r\n') : text;
 }
 
-/** Loads `abs` for editing; a missing file is `exists: false`, anything unusable an error payload. */
+/**
+ * Loads `abs` for editing; a missing file is `exists: false`, anything unusable an error payload.
+ * With `buffer` (the editor's text, tools/editor-edits.ts), a file that passed every check on disk
+ * is edited as the editor holds it.
+ */
 export async function loadEditableText(
   root: string,
   abs: string,
   shown: string,
+  buffer?: (abs: string) => Promise<string | null>,
 ): Promise<EditableText | ErrorPayload> {
   let bytes: Buffer;
   try {
@@ -71,7 +76,7 @@ export async function loadEditableText(
       return { exists: false, original: '', text: '', eol: 'lf' };
     return fsErrorPayload(err, root, abs, shown);
   }
-  const original = decodeUtf8(bytes);
+  const original = (await buffer?.(abs)) ?? decodeUtf8(bytes);
   if (original === null || original.includes('\0')) {
     return errorPayload(
       'binary_file',

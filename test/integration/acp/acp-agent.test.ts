@@ -1,11 +1,14 @@
-import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { methods, type ClientContext } from '@agentclientprotocol/sdk';
+import { methods, type ClientCapabilities, type ClientContext } from '@agentclientprotocol/sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AcpAgentProcess, type AcpClientHandlers } from '../../helpers/acp-agent-process';
+import { EditorTerminals } from '../../helpers/acp-editor-terminals';
 import { FakeAnthropic } from '../../helpers/fake-anthropic';
+import { localName, startChildHttpOrigin } from '../../helpers/net-fixtures';
+import { abi, networkGap } from '../../reliability/attacks/attack-world';
 import { jsonLines, MEWBO_CLI } from '../../helpers/mewbo-cli';
 import { makePng } from '../../helpers/png';
 import { tempDir } from '../../helpers/temp';
@@ -38,8 +41,8 @@ function env(): NodeJS.ProcessEnv {
   return { MEWBO_HOME: home.dir, ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.url };
 }
 
-async function start(handlers?: AcpClientHandlers) {
-  const started = await AcpAgentProcess.start(env(), handlers);
+async function start(handlers?: AcpClientHandlers, capabilities?: ClientCapabilities) {
+  const started = await AcpAgentProcess.start(env(), handlers, capabilities);
   procs.push(started.proc);
   return started;
 }
@@ -65,10 +68,35 @@ function sessionLog(sessionId: string): LogEvent[] {
   );
 }
 
-const EDIT = {
-  name: 'aider_edit_block_tool',
-  args: { content: 'a.txt\n```\n<<<<<<< SEARCH\none\n=======\ntwo\n>>>>>>> REPLACE\n```\n' },
-};
+/** The edit tool the scripted model's backend binds: one SEARCH/REPLACE block. */
+function editBlock(file: string, search: string, replace: string) {
+  const section = (t: string) => (t ? `${t}\n` : '');
+  return {
+    name: 'aider_edit_block_tool',
+    args: {
+      content: `${file}\n\`\`\`\n<<<<<<< SEARCH\n${section(search)}=======\n${section(replace)}>>>>>>> REPLACE\n\`\`\`\n`,
+    },
+  };
+}
+
+const EDIT = editBlock('a.txt', 'one', 'two');
+
+/** A turn of an edit waiting on a permission the editor shows and never answers. */
+async function turnWaitingOnPermission() {
+  fake.script.push({ toolCalls: [EDIT] });
+  let asked!: () => void;
+  const wasAsked = new Promise<void>((r) => (asked = r));
+  const started = await start({
+    permission: () => {
+      asked();
+      return new Promise(() => {});
+    },
+  });
+  const sessionId = await newSession(started.agent);
+  const turn = prompt(started.agent, sessionId, 'change one to two');
+  await wasAsked;
+  return { ...started, sessionId, turn };
+}
 
 /** `mewbo acp` fed raw lines: its answers by id (null for a message it could not read). */
 function rawAgent() {
@@ -181,6 +209,10 @@ describe('mewbo acp', () => {
       .map((c) => (c.content.type === 'text' ? c.content.text : ''))
       .join('');
     expect(text).toBe('Changed one to two.');
+    // The first message named the session, as in the app.
+    expect(proc.of('session_info_update')[0]).toMatchObject({
+      title: expect.stringContaining('change one to two'),
+    });
     // The editor's answer is the user's decision, logged like one made in the app.
     expect(sessionLog(sessionId).find((e) => e.type === 'approval_decision')).toMatchObject({
       decision: 'allow',
@@ -265,19 +297,8 @@ describe('mewbo acp', () => {
   });
 
   it('a pending permission request is withdrawn by session/cancel: the call is not run and the turn ends cancelled', async () => {
-    fake.script.push({ toolCalls: [EDIT] });
-    let asked!: () => void;
-    const wasAsked = new Promise<void>((r) => (asked = r));
-    const { agent } = await start({
-      // An editor that shows the card and waits for the user, who presses Stop instead.
-      permission: () => {
-        asked();
-        return new Promise(() => {});
-      },
-    });
-    const sessionId = await newSession(agent);
-    const turn = prompt(agent, sessionId, 'change one to two');
-    await wasAsked;
+    // An editor that shows the card and waits for the user, who presses Stop instead.
+    const { agent, sessionId, turn } = await turnWaitingOnPermission();
     await agent.notify(methods.agent.session.cancel, { sessionId });
     expect((await turn).stopReason).toBe('cancelled');
     expect(readFileSync(join(project.dir, 'a.txt'), 'utf8')).toBe('one\n');
@@ -429,5 +450,266 @@ describe('mewbo acp', () => {
     const log = sessionLog(sessionId);
     expect(log.at(-1)).toMatchObject({ type: 'run_state', state: 'stopped' });
     expect(log.find((e) => e.type === 'assistant_message')).toMatchObject({ stopped: true });
+  });
+
+  it("with the editor's fs, read_file reads its unsaved buffer, and a path outside the root is refused before the editor is asked", async () => {
+    writeFileSync(join(project.dir, '..', `${basename(project.dir)}-outside.txt`), 'secret\n');
+    const script = () =>
+      fake.script.push(
+        { toolCalls: [{ name: 'read_file', args: { path: 'a.txt' } }] },
+        {
+          toolCalls: [
+            { name: 'read_file', args: { path: `../${basename(project.dir)}-outside.txt` } },
+          ],
+        },
+        { text: 'Read.' },
+      );
+    // Control: an editor that offers no fs, so the file is read as saved on disk.
+    script();
+    const plain = await start();
+    await prompt(plain.agent, await newSession(plain.agent), 'read a.txt');
+    expect(fake.requests[1]!.transcript).toContain('one');
+
+    const asked: string[] = [];
+    script();
+    const { agent } = await start(
+      {
+        register: (app) =>
+          app.onRequest(methods.client.fs.readTextFile, ({ params }) => {
+            asked.push(params.path);
+            return { content: 'unsaved two\n' };
+          }),
+      },
+      { fs: { readTextFile: true } },
+    );
+    await prompt(agent, await newSession(agent), 'read a.txt');
+    expect(fake.requests[4]!.transcript).toContain('unsaved two');
+    expect(fake.requests[4]!.transcript).not.toMatch(/\tone/);
+    expect(fake.requests[5]!.transcript).toMatch(/outside the (project )?root|path_validation/i);
+    expect(fake.requests[5]!.transcript).not.toContain('secret');
+    expect(asked).toEqual([join(project.dir, 'a.txt')]);
+  });
+});
+
+/** An editor holding unsaved buffers: serves fs/* from them, records every call, saves nothing. */
+function bufferingEditor(buffers: Record<string, string>, refuse: (path: string) => boolean) {
+  const calls: { method: string; path: string; content?: string }[] = [];
+  const handlers: AcpClientHandlers = {
+    register: (app) =>
+      app
+        .onRequest(methods.client.fs.readTextFile, ({ params }) => {
+          calls.push({ method: 'read', path: params.path });
+          return { content: buffers[params.path] ?? readFileSync(params.path, 'utf8') };
+        })
+        .onRequest(methods.client.fs.writeTextFile, ({ params }) => {
+          calls.push({ method: 'write', path: params.path, content: params.content });
+          if (refuse(params.path)) throw new Error('the buffer is read-only');
+          buffers[params.path] = params.content;
+          return {};
+        }),
+  };
+  return { calls, buffers, handlers };
+}
+
+describe("mewbo acp through the editor's fs/write_text_file", () => {
+  it('an edit applies to the unsaved buffer and is written through the editor after the checkpoint; outside the root nothing is asked; a refused write changes nothing', async () => {
+    writeFileSync(join(project.dir, 'b.txt'), 'bee\n');
+    const a = join(project.dir, 'a.txt');
+    const b = join(project.dir, 'b.txt');
+    const outside = `../${basename(project.dir)}-outside.txt`;
+    fake.script.push(
+      {
+        toolCalls: [EDIT],
+      },
+      {
+        toolCalls: [
+          { name: 'file_edit_tool', args: { file_path: outside, old_string: '', new_string: 'x' } },
+        ],
+      },
+      {
+        toolCalls: [editBlock('b.txt', 'bee', 'wasp')],
+      },
+      { text: 'Edited.' },
+    );
+    const editor = bufferingEditor({ [a]: 'one\nunsaved\n' }, (path) => path === b);
+    const { agent } = await start(editor.handlers, {
+      fs: { readTextFile: true, writeTextFile: true },
+    });
+    const sessionId = await newSession(agent);
+    await agent.request(methods.agent.session.setMode, { sessionId, modeId: 'auto' });
+    await prompt(agent, sessionId, 'edit');
+
+    // The edit saw the unsaved line and went to the editor; the disk is the editor's to save.
+    expect(editor.buffers[a]).toBe('two\nunsaved\n');
+    expect(readFileSync(a, 'utf8')).toBe('one\n');
+    const log = sessionLog(sessionId);
+    const results = log.filter((e) => e.type === 'tool_result');
+    expect(results[0]).toMatchObject({ payload: { kind: 'diff' } });
+    expect(JSON.stringify(results[0])).toContain('+two');
+    const checkpoint = log.findIndex((e) => e.type === 'checkpoint' && e.phase === 'before');
+    expect(checkpoint).toBeGreaterThan(-1);
+    expect(checkpoint).toBeLessThan(log.indexOf(results[0]!));
+    // Outside the root: refused by the app, the editor never asked.
+    expect(results[1]).toMatchObject({ payload: { kind: 'error' } });
+    expect(editor.calls.some((c) => c.path.includes('outside'))).toBe(false);
+    // The editor refused b.txt's write: the call fails with its reason, nothing changed anywhere.
+    expect(results[2]).toMatchObject({
+      payload: { kind: 'error', code: 'editor_write_failed' },
+    });
+    expect(JSON.stringify(results[2])).toContain('the buffer is read-only');
+    expect(readFileSync(b, 'utf8')).toBe('bee\n');
+    expect(editor.calls.filter((c) => c.method === 'write').map((c) => c.path)).toEqual([a, b]);
+  });
+
+  it("without fs/write_text_file offered, the edit is the app's own atomic write on disk", async () => {
+    fake.script.push({ toolCalls: [EDIT] }, { text: 'Edited.' });
+    const editor = bufferingEditor({}, () => false);
+    const { agent } = await start(editor.handlers, { fs: { readTextFile: true } });
+    const sessionId = await newSession(agent);
+    await agent.request(methods.agent.session.setMode, { sessionId, modeId: 'auto' });
+    await prompt(agent, sessionId, 'edit');
+    expect(readFileSync(join(project.dir, 'a.txt'), 'utf8')).toBe('two\n');
+    expect(editor.calls.filter((c) => c.method === 'write')).toEqual([]);
+  });
+});
+
+describe("mewbo acp through the editor's terminal/*", () => {
+  let terminals: EditorTerminals | undefined;
+  afterEach(() => terminals?.dispose());
+
+  it("a command runs in the editor's terminal as the app's confined launch: the card draws it, output and exit status come back, and the editor's secrets and the app's folder stay out of reach", async () => {
+    writeFileSync(join(home.dir, 'probe.txt'), 'app-folder-secret\n');
+    const command = `echo out-$((6*7)); echo "key=[$EDITOR_SECRET]"; cat ${join(home.dir, 'probe.txt')}; exit 3`;
+    const editorEnv = { ...process.env, EDITOR_SECRET: 'sk-editor-1234' };
+    // Control: the same command started bare, as a naive agent would ask the editor to, reads both.
+    const bare = spawnSync('/bin/bash', ['-c', command], { env: editorEnv, encoding: 'utf8' });
+    expect(bare.stdout).toContain('key=[sk-editor-1234]');
+    expect(bare.stdout).toContain('app-folder-secret');
+
+    fake.script.push(
+      { toolCalls: [{ name: 'aider_shell_tool', args: { command } }] },
+      { text: 'Ran it.' },
+    );
+    terminals = new EditorTerminals(editorEnv);
+    const { proc, agent } = await start(terminals.handlers, { terminal: true });
+    const sessionId = await newSession(agent);
+    await agent.request(methods.agent.session.setMode, { sessionId, modeId: 'auto' });
+    await prompt(agent, sessionId, 'run it');
+
+    // The editor was given the launcher around the command, not the command.
+    expect(terminals.created).toHaveLength(1);
+    const made = terminals.created[0]!;
+    const argv = [made.command, ...made.args];
+    expect(argv.some((a) => a.endsWith('mewbo-landlock'))).toBe(true);
+    expect(argv).toContain('--rules-fd');
+    expect(argv.at(-1)).toContain(command);
+    expect(made.cwd).toBe(project.dir);
+    // Its card drew the terminal while it ran, and keeps it.
+    const call = proc.of('tool_call').find((c) => c.kind === 'execute')!;
+    const drawn = proc
+      .of('tool_call_update')
+      .filter((u) => u.toolCallId === call.toolCallId)
+      .map((u) => u.content);
+    expect(drawn[0]).toEqual([{ type: 'terminal', terminalId: made.terminalId }]);
+    expect(drawn.at(-1)).toEqual([{ type: 'terminal', terminalId: made.terminalId }]);
+    const result = sessionLog(sessionId).find((e) => e.type === 'tool_result')!;
+    expect(result.payload).toMatchObject({
+      kind: 'shell',
+      exit_code: 3,
+      terminal_id: made.terminalId,
+      stdout: expect.stringContaining('out-42'),
+    });
+    const stdout = (result.payload as { stdout: string }).stdout;
+    expect(stdout).toContain('key=[]');
+    expect(stdout).not.toContain('app-folder-secret');
+    expect(terminals.released).toEqual([made.terminalId]);
+    // The rules file the launch read is gone.
+    expect(readdirSync(join(home.dir, 'state', 'launch-rules'))).toEqual([]);
+  });
+
+  it("session/cancel while a command runs in the editor's terminal ends the turn cancelled and kills the terminal", async () => {
+    fake.script.push({ toolCalls: [{ name: 'aider_shell_tool', args: { command: 'sleep 60' } }] });
+    terminals = new EditorTerminals(process.env);
+    const { proc, agent } = await start(terminals.handlers, { terminal: true });
+    const sessionId = await newSession(agent);
+    await agent.request(methods.agent.session.setMode, { sessionId, modeId: 'auto' });
+    const turn = prompt(agent, sessionId, 'wait');
+    // The terminal drawn on the card: the command is running (a loaded machine may take a while).
+    await proc.until((u) => u.sessionUpdate === 'tool_call_update' && !!u.content?.length, 60_000);
+    await agent.notify(methods.agent.session.cancel, { sessionId });
+    expect((await turn).stopReason).toBe('cancelled');
+    const id = terminals.created[0]!.terminalId;
+    await terminals.exited(id);
+    expect(terminals.killed).toEqual([id]);
+  });
+});
+
+const local = await localName();
+
+describe.runIf(abi >= 4 && networkGap === null && local !== null)(
+  'mewbo acp: network approvals',
+  () => {
+    let origin: Awaited<ReturnType<typeof startChildHttpOrigin>> | undefined;
+    afterEach(() => origin?.close());
+
+    it("a shell's first connection to a new name is asked in the editor on a fetch card of its own; allowed once, the connection goes through", async () => {
+      origin = await startChildHttpOrigin(local!.address);
+      mkdirSync(join(home.dir, 'configs'), { recursive: true });
+      writeFileSync(
+        join(home.dir, 'configs', 'app.json'),
+        JSON.stringify({ sandbox: { network: { local_ports: [origin.port] } } }),
+      );
+      const url = `http://${local!.name}:${origin.port}/first`;
+      fake.script.push(
+        { toolCalls: [{ name: 'aider_shell_tool', args: { command: `curl -sS ${url}` } }] },
+        { text: 'Fetched.' },
+      );
+      const { proc, agent } = await start();
+      const sessionId = await newSession(agent);
+      await prompt(agent, sessionId, 'fetch it');
+
+      // Two asks: the command, then its connection, each on a card the editor was sent first.
+      expect(proc.permissions.map((p) => p.toolCall.title)).toEqual([
+        expect.stringContaining('curl'),
+        `connect to ${local!.name}:${origin.port}`,
+      ]);
+      const net = proc.permissions[1]!;
+      expect(net.options.map((o) => o.name)).toContain(`Always allow Network(${local!.name})`);
+      const kinds = proc.updates.map((u) => u.update);
+      const card = kinds.findIndex(
+        (u) => u.sessionUpdate === 'tool_call' && u.toolCallId === net.toolCall.toolCallId,
+      );
+      expect(kinds[card]).toMatchObject({ kind: 'fetch', status: 'pending' });
+      expect(
+        kinds.find(
+          (u) => u.sessionUpdate === 'tool_call_update' && u.toolCallId === net.toolCall.toolCallId,
+        ),
+      ).toMatchObject({ status: 'completed' });
+      expect(origin.seen).toEqual(['/first']);
+      const result = sessionLog(sessionId).find((e) => e.type === 'tool_result')!;
+      expect(JSON.stringify(result.payload)).toContain('origin saw GET /first');
+    });
+  },
+);
+
+describe('mewbo acp: an editor behaving badly', () => {
+  it('a flood of prompts while the editor sits on a permission it never answers: each is refused naming why, the process keeps answering, and cancel ends the turn', async () => {
+    const { agent, sessionId, turn } = await turnWaitingOnPermission();
+    const flood = await Promise.allSettled(
+      Array.from({ length: 200 }, (_, i) => prompt(agent, sessionId, `again ${i}`)),
+    );
+    expect(flood.filter((r) => r.status === 'fulfilled')).toEqual([]);
+    for (const r of flood)
+      expect((r as PromiseRejectedResult).reason).toMatchObject({
+        code: -32600,
+        message: expect.stringContaining('a prompt is already running in this session'),
+      });
+    // Still answering other requests while the permission hangs.
+    expect(await newSession(agent)).toMatch(/^s_/);
+    await agent.notify(methods.agent.session.cancel, { sessionId });
+    expect((await turn).stopReason).toBe('cancelled');
+    expect(readFileSync(join(project.dir, 'a.txt'), 'utf8')).toBe('one\n');
+    // None of the flood reached the log.
+    expect(sessionLog(sessionId).filter((e) => e.type === 'user_message')).toHaveLength(1);
   });
 });

@@ -23,9 +23,12 @@ import type { AppConfig } from '../../config/schema';
 import { sendToSession } from '../../handlers/sessions';
 import { HostError } from '../../rpc/host-error';
 import type { Session } from '../../sessions/session';
+import type { ClientServices } from '../../tools/services';
 import type { SessionManager } from '../../sessions/session-manager';
 import { checkSessionRoot, type RootLimits } from '../../sessions/session-root';
 import { ACP_MODES, AGENT_NAME, AGENT_TITLE, TURN_FAILED_CODE } from './constants';
+import { clientEditorFiles } from './client-files';
+import { clientEditorTerminals } from './client-terminals';
 import { promptMessage } from './prompt-content';
 import { SessionUpdateMapper } from './session-updates';
 import { diffContent, textContent } from './tool-call-view';
@@ -282,12 +285,18 @@ export class AcpAgent {
     const mapper = new SessionUpdateMapper({ root, replay: false });
     // Updates go out in log order; a client that stopped reading does not stop the turn.
     let sent = Promise.resolve();
+    const post = (update: SessionUpdate) => {
+      sent = sent.then(() => this.send(client, session.id, update)).catch(() => {});
+    };
     const asks: Promise<void>[] = [];
     const sub = session.subscribe(from, (item) => {
-      for (const update of mapper.updates(item))
-        sent = sent.then(() => this.send(client, session.id, update)).catch(() => {});
-      if (item.type === 'approval_request') asks.push(this.askApproval(client, open, turn, item));
-      if (item.type === 'plan') asks.push(this.askPlan(client, open, turn, item));
+      for (const update of mapper.updates(item)) post(update);
+      // Asked once the editor has what came before (the call, or the connection's card).
+      const before = sent;
+      if (item.type === 'approval_request')
+        asks.push(before.then(() => this.askApproval(client, open, turn, item)));
+      if (item.type === 'plan')
+        asks.push(before.then(() => this.askPlan(client, open, turn, item)));
     });
     try {
       await sendToSession(
@@ -296,6 +305,7 @@ export class AcpAgent {
         message.text,
         {
           capabilities: [],
+          clientServices: this.clientServices(client, session.id, turn, post),
           ...(message.images.length ? { images: message.images } : {}),
           ...(message.mentions.length ? { mentions: message.mentions } : {}),
         },
@@ -311,6 +321,32 @@ export class AcpAgent {
       await sent;
     }
     return stopReasonOf(session.events(from), turn);
+  }
+
+  /** What the editor serves this turn's tools: its files and terminals, as far as it offers them. */
+  private clientServices(
+    client: AgentContext,
+    sessionId: string,
+    turn: Turn,
+    post: (update: SessionUpdate) => void,
+  ): ClientServices {
+    const editorFiles = clientEditorFiles(client, this.client.fs, sessionId, turn.ended.signal);
+    const editorTerminals = clientEditorTerminals(
+      client,
+      this.client.terminal,
+      sessionId,
+      turn.ended.signal,
+      (toolCallId, terminalId) =>
+        post({
+          sessionUpdate: 'tool_call_update',
+          toolCallId,
+          content: [{ type: 'terminal', terminalId }],
+        }),
+    );
+    return {
+      ...(editorFiles ? { editorFiles } : {}),
+      ...(editorTerminals ? { editorTerminals } : {}),
+    };
   }
 
   /** An approval the run waits on, asked of the editor; its answer is the user's decision. */

@@ -20,3 +20,9 @@ export const ACP_MODES: readonly (SessionMode & { id: PermissionMode })[] = [
 
 /** A JSON-RPC error code of the server-defined range: the turn failed (no model, a provider error). */
 export const TURN_FAILED_CODE = -32000;
+
+/**
+ * How long a tool waits for the editor's fs/* answer (ms): read_file then reads the disk, an edit
+ * fails. An editor answers from memory at once; this only bounds one that hangs.
+ */
+export const CLIENT_FS_TIMEOUT_MS = 10_000;

@@ -1,9 +1,11 @@
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import type { SessionStreamItem } from '../../sessions/session';
-import { toolCallEnd, toolCallStart } from './tool-call-view';
+import { isConnectionApproval } from '../../agent/network-approval';
+import { textContent, toolCallEnd, toolCallStart } from './tool-call-view';
 
 // The app's session log as ACP `session/update`s (`mewbo acp`): streamed text as message chunks,
-// thinking as thought chunks, tool calls and their results, the todo list as a plan, mode changes.
+// thinking as thought chunks, tool calls and their results, the todo list as a plan, mode changes,
+// a connection's approval (which has no tool call) as a fetch card of its own.
 // One mapper per session and connection: it remembers which messages streamed (so their final
 // event is not sent twice) and each call's root. Replaying a log (session/load) also sends the
 // user's messages; a live turn does not (the client sent them).
@@ -18,6 +20,8 @@ export interface SessionUpdateMapperOptions {
 export class SessionUpdateMapper {
   /** Messages whose text went out as deltas: their assistant_message sends only the thinking. */
   private readonly streamed = new Set<string>();
+  /** Connection approvals asked and not yet decided: approval id to their card's id. */
+  private readonly connectionCalls = new Map<string, string>();
 
   constructor(private readonly opts: SessionUpdateMapperOptions) {}
 
@@ -76,7 +80,7 @@ export class SessionUpdateMapper {
         ];
       }
       case 'tool_result': {
-        const end = toolCallEnd(item.payload, this.opts.root);
+        const end = toolCallEnd(item.payload, this.opts.root, !this.opts.replay);
         return [
           {
             sessionUpdate: 'tool_call_update',
@@ -99,6 +103,32 @@ export class SessionUpdateMapper {
             })),
           },
         ];
+      case 'approval_request':
+        // A connection's approval belongs to no tool call: it gets a card of its own to ask on.
+        if (!isConnectionApproval(item)) return [];
+        this.connectionCalls.set(item.approval_id, item.call_id);
+        return [
+          {
+            sessionUpdate: 'tool_call',
+            toolCallId: item.call_id,
+            title: item.summary,
+            kind: 'fetch',
+            status: 'pending',
+            content: [textContent(item.detail)],
+          },
+        ];
+      case 'approval_decision': {
+        const request = this.connectionCalls.get(item.approval_id);
+        if (!request) return [];
+        this.connectionCalls.delete(item.approval_id);
+        return [
+          {
+            sessionUpdate: 'tool_call_update',
+            toolCallId: request,
+            status: item.decision === 'allow' ? 'completed' : 'failed',
+          },
+        ];
+      }
       case 'mode_change':
         return [{ sessionUpdate: 'current_mode_update', currentModeId: item.mode }];
       case 'session_renamed':

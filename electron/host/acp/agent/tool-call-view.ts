@@ -93,8 +93,11 @@ export interface ToolCallEnd {
   content: ToolCallContent[];
 }
 
-/** What a finished call shows: its diff, its output, or why it failed. */
-export function toolCallEnd(payload: ToolPayload, root: string): ToolCallEnd {
+/**
+ * What a finished call shows: its diff, its output, or why it failed. A command that ran in the
+ * editor's terminal shows that terminal while it is `live` (a replay's ids are gone: its text).
+ */
+export function toolCallEnd(payload: ToolPayload, root: string, live = false): ToolCallEnd {
   const p = payload as Args;
   if (payload.kind === 'error')
     return { status: 'failed', content: [textContent(str(p.message) ?? 'The call failed.')] };
@@ -103,6 +106,11 @@ export function toolCallEnd(payload: ToolPayload, root: string): ToolCallEnd {
       status: 'completed',
       ...(str(p.title) ? { title: str(p.title) } : {}),
       content: diffContent(str(p.text) ?? '', root),
+    };
+  if (payload.kind === 'shell' && live && str(p.terminal_id))
+    return {
+      status: 'completed',
+      content: [{ type: 'terminal', terminalId: str(p.terminal_id)! }],
     };
   if (payload.kind === 'shell' && str(p.stdout) !== undefined) {
     const exit = typeof p.exit_code === 'number' ? `\n(exit code ${p.exit_code})` : '';
