@@ -32,11 +32,3 @@ export const ASK_TIMEOUT_MS = 3600 * 1000;
  * few system calls, per tunnel, with no allocation per chunk.
  */
 export const RELAY_BUFFER_BYTES = 1024 * 1024;
-
-/**
- * A tunnel that has carried this much from its destination goes to the splice relay
- * (download-relay.ts). 8 MiB: most HTTPS requests (an API call, a package's metadata) end before
- * it and never start a process; a download past it pays a process start (a few ms) once and then
- * costs the host nothing per byte, where the proxy's own copy took about a core at 1.2 GiB/s.
- */
-export const RELAY_HANDOFF_BYTES = 8 * 1024 * 1024;

@@ -14,9 +14,9 @@ import {
   HEADER_TIMEOUT_MS,
   MAX_EARLY_BYTES,
   MAX_HEADER_BYTES,
+  RELAY_BUFFER_BYTES,
   UPSTREAM_CONNECT_TIMEOUT_MS,
 } from './constants';
-import { DownloadRelay, type HandedOff, type RelayHandOff } from './download-relay';
 import { hostText } from './host-name';
 import {
   hostHeaderMismatch,
@@ -37,8 +37,7 @@ import {
 // 'upgrade' events hand over the raw socket, it answers 431 past maxHeaderSize and 408 past
 // headersTimeout by itself. A tunnel's upload is a pipe(), whose flow control pauses the faster
 // side (nothing is buffered past a stream's high-water mark); its download, the way the bytes of
-// a large transfer flow, reads into one buffer of the tunnel's own and, past a few MiB, goes to
-// a splice relay process (download-relay.ts). The proxy libraries on the registry
+// a large transfer flow, reads into one buffer of the tunnel's own (DownloadRelay). The proxy libraries on the registry
 // (http-proxy, proxy-chain) are reverse proxies or add what this does not need (upstream
 // chaining, authentication), and none checks a resolved address.
 
@@ -54,8 +53,6 @@ export interface EgressProxyOptions {
   maxHeaderBytes?: number;
   headerTimeoutMs?: number;
   connectTimeoutMs?: number;
-  /** The splice relay large downloads go to (download-relay.ts); null: the proxy moves all. */
-  relay?: RelayHandOff | null;
 }
 
 /** Headers that describe one hop, never forwarded (RFC 9110 section 7.6.1), and the proxy's own. */
@@ -137,12 +134,48 @@ function answerRaw(socket: Duplex, status: number, message: string): void {
   );
 }
 
+/**
+ * The destination-to-client half of a tunnel, the way downloads flow: the destination's socket
+ * reads into one buffer of the tunnel's own (node's onread), which is written to the client as it
+ * is. A read the client's socket takes whole is done at once; otherwise reading pauses until the
+ * write is done (the buffer is not read into while a write may still send from it). No buffer is
+ * allocated per chunk, so a large download makes no garbage, and each read takes up to the whole
+ * buffer, so a busy machine moves more per wake-up.
+ */
+class DownloadRelay {
+  readonly buffer = Buffer.allocUnsafe(RELAY_BUFFER_BYTES);
+  /** The destination's socket, once made (its onread is this relay's `read`). */
+  from: Socket | null = null;
+  private client: Duplex | null = null;
+  /** Bytes read before the client was known (a destination that speaks first). */
+  private early: Buffer[] = [];
+
+  to(client: Duplex): void {
+    this.client = client;
+    for (const chunk of this.early.splice(0)) client.write(chunk);
+  }
+
+  /** onread's callback: false pauses the destination's socket. */
+  read(n: number, buf: Uint8Array): boolean {
+    const client = this.client;
+    if (!client) {
+      this.early.push(Buffer.from(buf.subarray(0, n)));
+      return true;
+    }
+    if (client.destroyed) return false;
+    let waiting = false;
+    client.write(buf.subarray(0, n), () => {
+      if (waiting) this.from?.resume();
+    });
+    // Written whole at once: the buffer is free again. Else it waits in the client's queue.
+    waiting = client.writableLength > 0;
+    return !waiting;
+  }
+}
+
 export class EgressProxy implements Disposable {
   private readonly sockets = new Set<Duplex>();
   private readonly pending = new Set<AbortController>();
-  /** Splice relays moving tunnels' downloads now; killed with their tunnel. */
-  private readonly relays = new Set<HandedOff>();
-  private relayedCount = 0;
   private disposed = false;
 
   private constructor(
@@ -192,11 +225,6 @@ export class EgressProxy implements Disposable {
     return this.sockets.size;
   }
 
-  /** Tunnels whose download went to a splice relay so far. */
-  get relayedTunnels(): number {
-    return this.relayedCount;
-  }
-
   /** Bytes held in the proxy's socket buffers now, both ways (bounded by flow control). */
   get bufferedBytes(): number {
     let n = 0;
@@ -243,7 +271,7 @@ export class EgressProxy implements Disposable {
     port: number,
   ): Promise<{ upstream: Socket; relay: DownloadRelay } | Refusal> {
     return new Promise((resolve) => {
-      const relay = new DownloadRelay(this.opts.relay ?? null);
+      const relay = new DownloadRelay();
       const upstream = connect({
         host: address,
         port,
@@ -279,9 +307,6 @@ export class EgressProxy implements Disposable {
   /**
    * Both ways with flow control; each side's end half-closes the other, an error ends both. What
    * the client sent while the destination was being decided goes first (and its end, if it ended).
-   * Once the download is handed to a splice relay, the proxy no longer reads the destination: the
-   * relay half-closes the client when the destination ends, and the tunnel is closed here once
-   * the relay is done and the upload has ended.
    */
   private splice(
     a: Duplex,
@@ -289,37 +314,18 @@ export class EgressProxy implements Disposable {
     early: { bytes: Buffer; ended: boolean },
   ): void {
     if (early.bytes.length) b.write(early.bytes);
+    relay.to(a);
     const kill = () => {
       a.destroy();
       b.destroy();
     };
-    const halfClose = () => a.end();
-    relay.to(a, (handed) => {
-      b.off('end', halfClose);
-      this.relays.add(handed);
-      this.relayedCount++;
-      const stop = () => handed.child.kill('SIGKILL');
-      a.once('close', stop);
-      b.once('close', stop);
-      let downloaded = false;
-      const closeWhenDone = () => {
-        if (downloaded && b.writableFinished) kill();
-      };
-      b.once('finish', closeWhenDone);
-      void handed.done.then((clean) => {
-        this.relays.delete(handed);
-        downloaded = true;
-        if (clean) closeWhenDone();
-        else kill();
-      });
-    });
     a.on('error', kill);
     b.on('error', kill);
     a.once('close', () => b.destroy());
     b.once('close', () => a.destroy());
     if (early.ended) b.end();
     else a.pipe(b);
-    b.once('end', halfClose);
+    b.once('end', () => a.end());
   }
 
   /**
@@ -433,10 +439,8 @@ export class EgressProxy implements Disposable {
         s.closed ? null : new Promise<void>((resolve) => s.once('close', () => resolve())),
       ),
     ];
-    const relaysDone = [...this.relays].map((r) => r.done);
-    for (const r of this.relays) r.child.kill('SIGKILL');
     for (const s of this.sockets) s.destroy();
     this.server.closeAllConnections();
-    await Promise.all([...closed, ...relaysDone]);
+    await Promise.all(closed);
   }
 }

@@ -4,7 +4,6 @@ import { readSettingsSources } from '../rules/settings-sources';
 import type { NetworkGrant } from '../sandbox/sandbox';
 import type { SessionProcesses, ShellNetwork } from '../shells/shell-network';
 import { addressClassifier, type AddressKind } from './address-kind';
-import { relayHandOff, type RelayHandOff } from './download-relay';
 import { configAllowList } from './config-allowlist';
 import type { AllowEntry } from './network-policy';
 import { systemResolver, type Resolver } from './resolver';
@@ -40,20 +39,13 @@ export interface NetworkServiceOptions {
   addressKind?: (address: string) => AddressKind;
   /** Longest a connection waits for a decision (default ASK_TIMEOUT_MS). */
   askTimeoutMs?: number;
-  /**
-   * The launcher, whose --relay moves large tunnel downloads (download-relay.ts); default: the
-   * one this install built; null: the proxy moves every byte itself.
-   */
-  relayProgram?: string | null;
 }
 
 export class NetworkService implements ShellNetwork {
   private readonly addressKind: (address: string) => AddressKind;
-  private readonly relay: RelayHandOff | null;
 
   constructor(private readonly opts: NetworkServiceOptions) {
     this.addressKind = opts.addressKind ?? addressClassifier();
-    this.relay = relayHandOff(opts.relayProgram);
   }
 
   /** The allowlist entries in force for a root: the user's, then its project's. */
@@ -97,7 +89,6 @@ export class NetworkService implements ShellNetwork {
       resolver: this.opts.resolver ?? systemResolver,
       ...(this.opts.askTimeoutMs ? { askTimeoutMs: this.opts.askTimeoutMs } : {}),
       addressKind: this.addressKind,
-      relay: this.relay,
       facts: async (root): Promise<PolicyFacts> => ({
         ...(await this.policy(sessionId, root)),
         allowList: this.allowList(root),

@@ -1,4 +1,3 @@
-import { relayHandOff, type RelayHandOff } from './download-relay';
 import { randomBytes } from 'node:crypto';
 import type { AppConfig } from '../config/schema';
 import type { Disposable } from '../lifecycle/disposable';
@@ -45,8 +44,6 @@ export interface ServerNetworksOptions {
   resolver?: Resolver;
   /** Tests may stand a loopback server in for the internet; production classifies by range. */
   addressKind?: (address: string) => AddressKind;
-  /** The launcher for large downloads (download-relay.ts); default: this install's. */
-  relayProgram?: string | null;
 }
 
 /** Why a project's server may not reach `host`, and where the user lists it. */
@@ -63,11 +60,9 @@ function projectServerUnlisted(name: string, host: Host, root: string, config: A
 export class ServerNetworks implements Disposable {
   private readonly networks = new Map<string, SessionNetwork>();
   private readonly addressKind: (address: string) => AddressKind;
-  private readonly relay: RelayHandOff | null;
 
   constructor(private readonly opts: ServerNetworksOptions) {
     this.addressKind = opts.addressKind ?? addressClassifier();
-    this.relay = relayHandOff(opts.relayProgram);
   }
 
   /** What a server started now for `root` gets (undefined: sandbox.network.confine is off). */
@@ -99,7 +94,6 @@ export class ServerNetworks implements Disposable {
       refused: () => {},
       resolver: this.opts.resolver ?? systemResolver,
       addressKind: this.addressKind,
-      relay: this.relay,
     });
   }
 

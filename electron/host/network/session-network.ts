@@ -5,7 +5,6 @@ import type { LoadedRule } from '../rules/permission-rules';
 import { processesWithToken, tokenOf } from '../shells/process-tree';
 import type { AddressKind } from './address-kind';
 import { ASK_TIMEOUT_MS } from './constants';
-import type { RelayHandOff } from './download-relay';
 import { EgressProxy, type Admission } from './egress-proxy';
 import { hostKey, normalizeHost, type Host } from './host-name';
 import { listenersOf, socketInodesOf, tcpTable, type TcpEntry } from './local-sockets';
@@ -63,8 +62,6 @@ export interface SessionNetworkOptions {
   addressKind: (address: string) => AddressKind;
   /** Longest a connection waits for a decision. */
   askTimeoutMs?: number;
-  /** Where the proxy hands large downloads (the launcher); null: it moves them itself. */
-  relay: RelayHandOff | null;
 }
 
 /** An ask shared by the connections waiting on it; it ends (denied) when the last one leaves. */
@@ -86,10 +83,7 @@ export class SessionNetwork implements SessionShellNetwork {
   /** The session's proxy port, listening from the first call on. */
   async port(): Promise<number> {
     if (this.disposed) throw new Error('the session network is disposed');
-    this.proxy ??= EgressProxy.listen({
-      decide: (t, c, s) => this.decide(t, c, s),
-      relay: this.opts.relay,
-    });
+    this.proxy ??= EgressProxy.listen({ decide: (t, c, s) => this.decide(t, c, s) });
     return (await this.proxy).port;
   }
 

@@ -692,10 +692,9 @@ static _Noreturn void supervise(const struct options *o, pid_t child, int sfd, i
 static void usage(void) {
   fprintf(stderr,
           "usage: %s --probe\n"
-          "       %s --relay   (an egress-proxy tunnel's download: fd 4 spliced to fd 3)\n"
           "       %s [--rules-fd FD | --rules-stdin LEN] [--ctty] [--host-pid PID] [--grace-ms MS] "
           "[--merge-stderr] [--stdin-null] [--detach-tty] -- PROGRAM [ARGS...]\n",
-          prog, prog, prog);
+          prog, prog);
   exit(2);
 }
 
@@ -709,8 +708,6 @@ int main(int argc, char **argv) {
       break;
     } else if (!strcmp(a, "--probe")) {
       return probe();
-    } else if (!strcmp(a, "--relay")) {
-      return relay_tunnel();
     } else if (!strcmp(a, "--rules-fd") && i + 1 < argc) {
       o.rules_fd = atoi(argv[++i]);
       o.rules_len = -1;

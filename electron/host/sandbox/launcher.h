@@ -26,9 +26,6 @@ void answer_socket_request(int listener);
 /* 1 when a confined command's sockets can be brokered here, else 0 with `why` filled. */
 int probe_socket_broker(char *why, size_t len);
 
-/* tunnel-relay.c: splices an egress-proxy tunnel's download, fd 4 to fd 3 (see there); the exit code. */
-int relay_tunnel(void);
-
 /* policy-mounts.c: paths held by bind mounts in a private mount namespace. */
 struct held_paths {
   const char **pins; /* bound onto themselves: cannot be renamed or removed, stay writable */

@@ -1,6 +1,5 @@
 import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import type { Socket } from 'node:net';
+import { execFile } from 'node:child_process';
 import { dirname, join } from 'node:path';
 
 // Where the compiled launcher lives and what it says about the kernel. The binary is built from
@@ -107,20 +106,5 @@ export function probeLandlock(launcher: string): Promise<LandlockProbe> {
         mountGap: gap(parsed.mount_ns, parsed.mount_ns_reason, 'read-only policy files'),
       });
     });
-  });
-}
-
-/**
- * `launcher --relay`: splices what `destination` sends to `client` in the kernel until the
- * destination ends (tunnel-relay.c). The two sockets become the child's fds 3 and 4; nothing else
- * is inherited.
- */
-export function startTunnelRelay(
-  launcher: string,
-  client: Socket,
-  destination: Socket,
-): ChildProcess {
-  return spawn(launcher, ['--relay'], {
-    stdio: ['ignore', 'ignore', 'ignore', client, destination],
   });
 }
