@@ -108,7 +108,9 @@ export function SessionHeader({
             Review
           </button>
         )}
-        <AgentSwitch id={id} agent={agent} fixed={hasItems} />
+        {/* The app's own agent, fixed once the session has messages, has nothing to show here:
+            the header keeps its room for the title and Stop. */}
+        {(agent || !hasItems) && <AgentSwitch id={id} agent={agent} fixed={hasItems} />}
         {/* An external agent runs on its own model: the app's usage and model do not apply. */}
         {!agent && <ContextMeter usage={usage} />}
         {!agent && <ModelPicker id={id} chosen={chosenModel} />}
