@@ -48,10 +48,12 @@ test('an MCP prompt runs from the / menu, and an MCP resource attaches from the 
 
   await box.focus();
   await app.keyboard.type('Summarize @readme');
+  // Filtered by the resource's URI: while the query is still being typed the menu can list the
+  // server's other resources too, and a strict locator fails at once on two matches.
   const readme = app
     .getByRole('listbox', { name: 'Files' })
     .getByRole('option')
-    .filter({ hasText: 'MCP server srv' });
+    .filter({ hasText: 'test://readme' });
   await expect(readme).toHaveText(/^readmetest:\/\/readme · MCP server srv$/);
   await readme.click();
   await expect(box).toHaveValue('Summarize @srv:test://readme ');
