@@ -18,11 +18,27 @@ export interface RemoteRun {
   urlOf(remotePath: string): string;
   /** The built CLI with this home and model. */
   mewbo(args: string[], extraEnv?: NodeJS.ProcessEnv): Promise<CliResult>;
+  /** `mewbo run --project URL --permission-mode auto [...flags] PROMPT` on a remote folder. */
+  runOn(remotePath: string, prompt: string, flags?: string[]): Promise<CliResult>;
   stop(): Promise<void>;
 }
 
 /** A `mewbo run` or `sessions` command on the host takes connect, install and the turns. */
 const REMOTE_CLI_TIMEOUT_MS = 60_000;
+
+/** A scripted model turn that edits `file` on the host, replacing `search` by `replace`. */
+export function editBlockTurn(file: string, search: string, replace: string) {
+  return {
+    toolCalls: [
+      {
+        name: 'aider_edit_block_tool',
+        args: {
+          content: `${file}\n\`\`\`\n<<<<<<< SEARCH\n${search}\n=======\n${replace}\n>>>>>>> REPLACE\n\`\`\`\n`,
+        },
+      },
+    ],
+  };
+}
 
 export async function startRemoteRun(
   opts: SshdOptions & { config?: Record<string, unknown> } = {},
@@ -35,21 +51,25 @@ export async function startRemoteRun(
     join(home.dir, 'configs', 'app.json'),
     JSON.stringify({ ...opts.config, remote: { ssh_config: sshd.clientConfig } }),
   );
+  const urlOf = (remotePath: string) => `ssh://${sshd.alias}${remotePath}`;
+  const mewbo = (args: string[], extraEnv: NodeJS.ProcessEnv = {}) =>
+    runMewbo(args, {
+      env: {
+        MEWBO_HOME: home.dir,
+        ANTHROPIC_API_KEY: 'test-key',
+        ANTHROPIC_BASE_URL: fake.url,
+        ...extraEnv,
+      },
+      timeoutMs: REMOTE_CLI_TIMEOUT_MS,
+    });
   return {
     sshd,
     fake,
     home: home.dir,
-    urlOf: (remotePath) => `ssh://${sshd.alias}${remotePath}`,
-    mewbo: (args, extraEnv = {}) =>
-      runMewbo(args, {
-        env: {
-          MEWBO_HOME: home.dir,
-          ANTHROPIC_API_KEY: 'test-key',
-          ANTHROPIC_BASE_URL: fake.url,
-          ...extraEnv,
-        },
-        timeoutMs: REMOTE_CLI_TIMEOUT_MS,
-      }),
+    urlOf,
+    mewbo,
+    runOn: (remotePath, prompt, flags = []) =>
+      mewbo(['run', '--project', urlOf(remotePath), '--permission-mode', 'auto', ...flags, prompt]),
     async stop() {
       await fake.close();
       await sshd.stop();

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import { REPO_ROOT } from '../../helpers/host-process';
 import { jsonLines } from '../../helpers/mewbo-cli';
-import { startRemoteRun, type RemoteRun } from '../../helpers/remote-run';
+import { editBlockTurn, startRemoteRun, type RemoteRun } from '../../helpers/remote-run';
 import { tempDir } from '../../helpers/temp';
 
 // What a session on a project on an SSH host has besides its tools (issue #29 part 3), against a
@@ -48,27 +48,11 @@ describe('a project on an SSH host', () => {
     mkdirSync(project);
     writeFileSync(join(project, 'a.txt'), 'one\n');
     fake.script.push(
-      {
-        toolCalls: [
-          {
-            name: 'aider_edit_block_tool',
-            args: {
-              content: 'a.txt\n```\n<<<<<<< SEARCH\none\n=======\ntwo\n>>>>>>> REPLACE\n```\n',
-            },
-          },
-        ],
-      },
+      editBlockTurn('a.txt', 'one', 'two'),
       { toolCalls: [{ name: 'aider_shell_tool', args: { command: 'echo made > new.txt' } }] },
       { text: 'Done.' },
     );
-    const r = await remote.mewbo([
-      'run',
-      '--project',
-      remote.urlOf(project),
-      '--permission-mode',
-      'auto',
-      'change one to two and make new.txt',
-    ]);
+    const r = await remote.runOn(project, 'change one to two and make new.txt');
     expect(r.code).toBe(0);
     const id = /session (s_[a-z0-9]+)/.exec(r.stderr)?.[1];
     const lines = jsonLines<Line>(r.stdout);
@@ -113,27 +97,10 @@ describe('a project on an SSH host', () => {
       {
         toolCalls: [{ name: 'lsp_tool', args: { operation: 'diagnostics', file_path: 'app.py' } }],
       },
-      {
-        toolCalls: [
-          {
-            name: 'aider_edit_block_tool',
-            args: {
-              content:
-                'app.py\n```\n<<<<<<< SEARCH\ncount: int = 1\n=======\ncount: int = "one"\n>>>>>>> REPLACE\n```\n',
-            },
-          },
-        ],
-      },
+      editBlockTurn('app.py', 'count: int = 1', 'count: int = "one"'),
       { text: 'Oops.' },
     );
-    const r = await remote.mewbo([
-      'run',
-      '--project',
-      remote.urlOf(project),
-      '--permission-mode',
-      'auto',
-      'make count a word',
-    ]);
+    const r = await remote.runOn(project, 'make count a word');
     expect(r.code).toBe(0);
     const diag = jsonLines<Line>(r.stdout).filter((l) => l.type === 'diagnostics');
     expect(diag).toHaveLength(1);

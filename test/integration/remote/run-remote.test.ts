@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { jsonLines } from '../../helpers/mewbo-cli';
-import { startRemoteRun, type RemoteRun } from '../../helpers/remote-run';
+import { editBlockTurn, startRemoteRun, type RemoteRun } from '../../helpers/remote-run';
 
 // `mewbo run --project ssh://...` against a real sshd and a scripted model: the session lives
 // here (its log in this $MEWBO_HOME, the model called from here), its tools run on the host.
@@ -22,16 +22,7 @@ describe('mewbo run on a project on an SSH host', () => {
     mkdirSync(project);
     writeFileSync(join(project, 'a.txt'), 'one\n');
     fake.script.push(
-      {
-        toolCalls: [
-          {
-            name: 'aider_edit_block_tool',
-            args: {
-              content: 'a.txt\n```\n<<<<<<< SEARCH\none\n=======\ntwo\n>>>>>>> REPLACE\n```\n',
-            },
-          },
-        ],
-      },
+      editBlockTurn('a.txt', 'one', 'two'),
       {
         toolCalls: [
           {
@@ -45,14 +36,7 @@ describe('mewbo run on a project on an SSH host', () => {
       },
       { text: 'Done.' },
     );
-    const r = await remote.mewbo([
-      'run',
-      '--project',
-      remote.urlOf(project),
-      '--permission-mode',
-      'auto',
-      'change one to two, then show it',
-    ]);
+    const r = await remote.runOn(project, 'change one to two, then show it');
     const lines = jsonLines<Line>(r.stdout);
     expect(r.stderr).not.toMatch(/error/i);
     expect(r.code).toBe(0);
