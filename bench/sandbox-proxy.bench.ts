@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseConfig } from '../electron/host/config/load-config';
 import { homePaths } from '../electron/host/config/paths';
@@ -140,8 +140,9 @@ try {
   const origin = await byteServer(ORIGIN.address, DOWNLOAD_BYTES);
   const url = (host: string) => `http://${host}:${origin.port}/bytes`;
   // curl prints its average download speed (bytes/s) and how many bytes it got.
+  // /usr/bin/time adds curl's own CPU seconds (user, system) on the line after.
   const curl = (args: string) =>
-    `curl -sS -o /dev/null -w '%{speed_download} %{size_download}' ${args}`;
+    `/usr/bin/time -f '%U %S' curl -sS -o /dev/null -w '%{speed_download} %{size_download}\\n' ${args} 2>&1`;
   const fetchedConfig = parseConfig({
     projects: { fetched: { path: join(base, 'fetched') } },
     sandbox: { network: { allow: [ORIGIN.name] } },
@@ -158,10 +159,27 @@ try {
     }),
   );
   const unconfined = side(join(base, 'direct'), parseConfig({}), null);
-  const speed = async (run: ReturnType<typeof side>, args: string): Promise<number> => {
+  /** CPU seconds of each party to the downloads made by one way, summed over its runs. */
+  type Cpu = { server: number; curl: number; host: number };
+  const cpu = new Map<number, Cpu>();
+  const speed = async (
+    way: number,
+    run: ReturnType<typeof side>,
+    args: string,
+  ): Promise<number> => {
+    const server0 = origin.cpuSeconds();
+    const host0 = process.cpuUsage();
     const { text } = await run(curl(args));
-    const [bytesPerS, size] = text.trim().split(' ').map(Number);
+    const host = process.cpuUsage(host0);
+    const [speedLine, timeLine] = text.trim().split('\n');
+    const [bytesPerS, size] = speedLine!.split(' ').map(Number);
     if (size !== DOWNLOAD_BYTES || !bytesPerS) throw new Error(`download failed: ${text}`);
+    const [user, system] = timeLine!.split(' ').map(Number);
+    const c = cpu.get(way) ?? { server: 0, curl: 0, host: 0 };
+    c.server += origin.cpuSeconds() - server0;
+    c.curl += user! + system!;
+    c.host += (host.user + host.system) / 1e6;
+    cpu.set(way, c);
     return bytesPerS / (1024 * 1024);
   };
   try {
@@ -169,11 +187,12 @@ try {
     const forwarded: number[] = [];
     const direct: number[] = [];
     const ways = [
-      () => speed(confined, `-p ${url(ORIGIN.name)}`),
-      () => speed(confined, url(ORIGIN.name)),
-      () => speed(unconfined, `--noproxy '*' ${url(ORIGIN.address)}`),
+      () => speed(0, confined, `-p ${url(ORIGIN.name)}`),
+      () => speed(1, confined, url(ORIGIN.name)),
+      () => speed(2, unconfined, `--noproxy '*' ${url(ORIGIN.address)}`),
     ];
     for (const way of ways) await way();
+    cpu.clear();
     for (let i = 0; i < DOWNLOAD_RUNS; i++) {
       tunnelled.push(await ways[0]!());
       forwarded.push(await ways[1]!());
@@ -187,6 +206,26 @@ try {
       median(direct),
       'MiB/s',
       reference,
+    );
+    // Why the tunnel row sits where it does: every byte the proxy relays is copied twice more
+    // (out of the destination's socket, into the client's), on top of the server's and curl's
+    // one copy each. On 2 cores the transfer cannot take less wall time than half the CPU time
+    // of everyone in it, so the CPU seconds bound the ratio whatever the relay's shape.
+    const per = (way: number) => {
+      const c = cpu.get(way)!;
+      return {
+        server: c.server / DOWNLOAD_RUNS,
+        curl: c.curl / DOWNLOAD_RUNS,
+        host: c.host / DOWNLOAD_RUNS,
+      };
+    };
+    const [t, d] = [per(0), per(2)];
+    const total = (c: Cpu) => c.server + c.curl + c.host;
+    console.log(
+      `  CPU seconds per download: tunnelled server ${t.server.toFixed(2)}, curl ${t.curl.toFixed(2)}, ` +
+        `host (proxy and shell) ${t.host.toFixed(2)}; direct server ${d.server.toFixed(2)}, curl ` +
+        `${d.curl.toFixed(2)}, host (shell) ${d.host.toFixed(2)}; the tunnel costs ` +
+        `${(total(t) / total(d)).toFixed(2)}x the CPU of the direct download`,
     );
     report(
       '256 MiB download, plain HTTP forwarded by the proxy',
@@ -205,7 +244,10 @@ try {
 }
 
 /** bench/byte-server.mjs in a process of its own, serving `bytes` on `host`. */
-async function byteServer(host: string, bytes: number): Promise<{ port: number; stop(): void }> {
+async function byteServer(
+  host: string,
+  bytes: number,
+): Promise<{ port: number; stop(): void; cpuSeconds(): number }> {
   const child = spawn(process.execPath, [join('bench', 'byte-server.mjs'), host, String(bytes)], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -213,5 +255,13 @@ async function byteServer(host: string, bytes: number): Promise<{ port: number; 
     child.once('exit', (code) => reject(new Error(`byte server exited (${code})`)));
     child.stdout.once('data', (d: Buffer) => resolve(Number(d.toString().trim())));
   });
-  return { port, stop: () => child.kill('SIGTERM') };
+  return {
+    port,
+    stop: () => child.kill('SIGTERM'),
+    // utime + stime of /proc/PID/stat, in clock ticks of 10 ms.
+    cpuSeconds: () => {
+      const f = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      return (Number(f[11]) + Number(f[12])) / 100;
+    },
+  };
 }
