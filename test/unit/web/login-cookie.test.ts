@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
   cookieName,
@@ -21,6 +21,13 @@ describe('the login cookie', () => {
     expect(cookieValue(secret)).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(setCookieHeader(4100, 'v')).toBe(
       `mewbo_login_4100=v; HttpOnly; SameSite=Strict; Path=/; Max-Age=${LOGIN_COOKIE_MAX_AGE_S}`,
+    );
+  });
+
+  it("is the secret's HMAC-SHA256 of a fixed label, so a browser's login outlives a host restart and an upgrade", () => {
+    const secret = Buffer.alloc(32, 7);
+    expect(cookieValue(secret)).toBe(
+      createHmac('sha256', secret).update('mewbo-web-cookie-v1').digest('base64url'),
     );
   });
 
