@@ -187,8 +187,10 @@ const xargs: Wrapper = {
     });
     if (!o.ok) return anything(o.why);
     const words = o.rest.length ? o.rest : ['echo'];
-    const replace = o.seen.get('I') ?? o.seen.get('i') ?? o.seen.get('replace');
-    if (replace === undefined) return run(words, [], true);
+    // `has`, not `??`: a replacement string computed at run time is null, and may be any word.
+    const key = ['I', 'i', 'replace'].find((k) => o.seen.has(k));
+    if (key === undefined) return run(words, [], true);
+    const replace = o.seen.get(key)!;
     // Each input line replaces the replacement string in the words that hold it.
     const str = replace === true ? '{}' : replace;
     return run(words.map((w) => (str === null || w === null || w.includes(str) ? null : w)));
