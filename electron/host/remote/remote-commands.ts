@@ -2,14 +2,7 @@ import { z } from 'zod';
 import { command } from '../../../shared/protocol/command';
 import { toolPayloadSchema } from '../../../shared/tools/payload';
 import { checkpointCommands } from './checkpoint-commands';
-import {
-  shellInputRequestSchema,
-  shellKillRequestSchema,
-  shellKillResponseSchema,
-  shellListRequestSchema,
-  shellListResponseSchema,
-  shellResizeRequestSchema,
-} from '../../../shared/protocol/shell-stream';
+import { consoleCommands } from '../../../shared/protocol/commands/shells';
 import { diagnosticsCommands } from './diagnostics-commands';
 
 // The conversation between the app and its remote part (issue #29): the app's own frames
@@ -50,10 +43,7 @@ export const remoteCommands = {
   ),
   ...checkpointCommands,
   /** A session's background shells on the remote, and what consoles do with them. */
-  'shells.list': command(shellListRequestSchema, shellListResponseSchema),
-  'shells.input': command(shellInputRequestSchema, z.object({ ok: z.literal(true) })),
-  'shells.resize': command(shellResizeRequestSchema, z.object({ ok: z.literal(true) })),
-  'shells.kill': command(shellKillRequestSchema, shellKillResponseSchema),
+  ...consoleCommands,
   ...diagnosticsCommands,
 };
 

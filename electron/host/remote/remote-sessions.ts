@@ -1,5 +1,6 @@
 import { errorPayload, type ToolPayload } from '../../../shared/tools/payload';
 import type { SessionEventBody } from '../../../shared/protocol/events';
+import type { ConsoleCommand } from '../../../shared/protocol/commands/shells';
 import type {
   HostKeyRefusal,
   RemoteConnectionState,
@@ -104,7 +105,7 @@ export class RemoteSessions implements RemoteTools, Disposable {
   }
 
   /** A console command (`shells.list`, input, resize, kill) run on the session's host. */
-  async shells<K extends 'shells.list' | 'shells.input' | 'shells.resize' | 'shells.kill'>(
+  async shells<K extends ConsoleCommand>(
     url: string,
     method: K,
     req: Req<K> & { session_id: string },
