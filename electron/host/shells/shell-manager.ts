@@ -10,7 +10,7 @@ import type { ShellSink, ShellSubscription } from './output-stream';
 import { killByToken } from './process-tree';
 import { beyondEcho, hasMatchAfter, readPayload } from './read-output';
 import { ShellSession } from './shell-session';
-import type { ShellSpawner } from './shell-spawner';
+import type { ShellSpawner, Spawned } from './shell-spawner';
 
 // The one owner of a session's shells (VS Code's ptyHost idea): nothing else spawns a PTY. One
 // store serves both shell tools: at most `maxSessions` shells, running foreground commands
@@ -54,6 +54,12 @@ export interface RunResult {
   /** Connections the egress proxy refused while it ran, with why and how to allow them. */
   networkRefused: string[];
 }
+
+/**
+ * Starts a background shell somewhere the manager does not spawn it (an editor's terminal,
+ * `mewbo acp`), given the token suffix its processes must carry; the manager owns it from there.
+ */
+export type ExternalSpawn = (tokenSuffix: string) => Promise<Spawned | { refused: ErrorPayload }>;
 
 export interface ManagerOptions {
   spawner: ShellSpawner;
@@ -122,6 +128,7 @@ export class ShellManager implements Disposable {
   private async spawn(
     req: StartRequest,
     background: boolean,
+    elsewhere?: ExternalSpawn,
   ): Promise<ShellSession | ErrorPayload> {
     const refused = this.reserve();
     if (refused) return refused;
@@ -129,13 +136,15 @@ export class ShellManager implements Disposable {
     const token = `${this.tokenPrefix}${id}.`;
     let spawned;
     try {
-      spawned = await this.opts.spawner.spawn({
-        ...req,
-        ...(this.consoleSize ? { size: this.consoleSize } : {}),
-        background,
-        token,
-        graceMs: this.opts.limits.killGraceMs,
-      });
+      spawned = elsewhere
+        ? await elsewhere(`${id}.`)
+        : await this.opts.spawner.spawn({
+            ...req,
+            ...(this.consoleSize ? { size: this.consoleSize } : {}),
+            background,
+            token,
+            graceMs: this.opts.limits.killGraceMs,
+          });
     } finally {
       this.reserved--;
     }
@@ -174,9 +183,9 @@ export class ShellManager implements Disposable {
     return true;
   }
 
-  /** A background shell: returns once it is spawned. */
-  start(req: StartRequest): Promise<ShellSession | ErrorPayload> {
-    return this.spawn(req, true);
+  /** A background shell: returns once it is spawned (by `elsewhere` when given). */
+  start(req: StartRequest, elsewhere?: ExternalSpawn): Promise<ShellSession | ErrorPayload> {
+    return this.spawn(req, true, elsewhere);
   }
 
   /** A foreground command: resolves when it exited, or was killed at its timeout. */
@@ -299,6 +308,12 @@ export class ShellManager implements Disposable {
         { shell_id: id, status: info.status, exit_code: info.exit_code },
       );
     }
+    if (!session.writable)
+      return errorPayload(
+        'not_writable',
+        `${id} takes no input: it runs in the editor's terminal, which has no stdin; to drive a command interactively, start it with run_in_background and tty: true`,
+        { shell_id: id },
+      );
     session.touch();
     const before = session.buffer.end;
     // A terminal's Enter key is a carriage return; the line discipline turns it into a newline.

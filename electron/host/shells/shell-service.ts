@@ -199,17 +199,20 @@ export class ShellService implements Disposable {
    * launcher. The rules file is owner-only under $MEWBO_HOME, which no confined command reaches, so
    * nothing the agent runs can rewrite it; `dispose` removes it once the command is done.
    * Unconfined only where shells are (agent.shell_sandbox off, no Landlock), as `sandbox` says.
+   * `tokenSuffix` names the command's processes under the manager's token: a background shell's
+   * own (`shell_N.`), so killing that shell sweeps what its tree left, as for the app's shells.
    */
   async launchFor(
     sessionId: string,
     root: string,
     command: string,
+    tokenSuffix = 'editor.',
   ): Promise<ExternalLaunch | { refused: ErrorPayload }> {
     const prepared = await this.prepareConfined(
       sessionId,
       root,
       this.opts.env ?? process.env,
-      'editor.',
+      tokenSuffix,
     );
     if ('refused' in prepared) return prepared;
     const pairs = Object.entries(prepared.env).map(([k, v]) => `${k}=${v}`);

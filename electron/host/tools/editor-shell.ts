@@ -1,13 +1,16 @@
-import { errorPayload, type ToolPayload } from '../../../shared/tools/payload';
+import { errorPayload, type ErrorPayload, type ToolPayload } from '../../../shared/tools/payload';
 import { RESULT_CAP_CHARS } from '../shells/constants';
+import type { StartRequest } from '../shells/shell-manager';
 import type { ShellService } from '../shells/shell-service';
+import type { ShellSession } from '../shells/shell-session';
 import type { EditorTerminals } from './editor-terminals';
 import type { ToolContext } from './tool';
 
-// aider_shell_tool's foreground command in the editor's terminal (tools/editor-terminals.ts): the
-// launch is the one a shell of the session gets (its sandbox, network grant and scrubbed
-// environment), the editor runs and draws it, and its output and exit status come back as the
-// same `shell` payload the app's own shells give.
+// aider_shell_tool's commands in the editor's terminal (tools/editor-terminals.ts): the launch is
+// the one a shell of the session gets (its sandbox, network grant and scrubbed environment), the
+// editor runs and draws it. A foreground command's output and exit status come back as the same
+// `shell` payload the app's own shells give; a background one is a shell of the session's manager
+// (its id, cap, reads, kill, idle reaping, end with the session) whose output is the editor's.
 
 export interface EditorShellRequest {
   command: string;
@@ -50,12 +53,49 @@ export async function runInEditor(
       ...(launch.warnings.length ? { sandbox_warnings: launch.warnings } : {}),
     };
   } catch (err) {
-    return errorPayload(
-      'editor_terminal_failed',
-      `The editor's terminal did not run the command: ${(err as Error).message}`,
-      { command: req.command },
-    );
+    return editorFailed(req.command, err);
   } finally {
     launch.dispose();
   }
+}
+
+const editorFailed = (command: string, err: unknown): ErrorPayload =>
+  errorPayload(
+    'editor_terminal_failed',
+    `The editor's terminal did not run the command: ${(err as Error).message}`,
+    { command },
+  );
+
+/** A background shell in the editor's terminal: the session's shell, and the terminal it is in. */
+export async function startInEditor(
+  ctx: ToolContext,
+  shells: ShellService,
+  terminals: EditorTerminals,
+  req: StartRequest,
+): Promise<{ session: ShellSession; terminalId: string } | ErrorPayload> {
+  let terminalId = '';
+  const session = await shells.forSession(ctx.sessionId).start(req, async (tokenSuffix) => {
+    const launch = await shells.launchFor(ctx.sessionId, ctx.root, req.command, tokenSuffix);
+    if ('refused' in launch) return launch;
+    try {
+      const started = await terminals.start({
+        argv: launch.argv,
+        cwd: req.cwd,
+        ...(ctx.callId ? { callId: ctx.callId } : {}),
+        outputByteLimit: req.config.shells.buffer_chars,
+      });
+      terminalId = started.terminalId;
+      started.child.onExit(() => launch.dispose());
+      return {
+        child: started.child,
+        sandbox: launch.sandbox,
+        warnings: launch.warnings,
+        supervised: true,
+      };
+    } catch (err) {
+      launch.dispose();
+      return { refused: editorFailed(req.command, err) };
+    }
+  });
+  return 'kind' in session ? session : { session, terminalId };
 }

@@ -10,7 +10,7 @@ import {
 import { DEFAULT_TIMEOUT_S, MAX_TIMEOUT_S, RESULT_CAP_CHARS } from '../shells/constants';
 import type { ShellService } from '../shells/shell-service';
 import { defineTool, type ToolContext } from './tool';
-import { runInEditor } from './editor-shell';
+import { runInEditor, startInEditor } from './editor-shell';
 import { groupDigits } from '../../../shared/group-digits';
 
 const parameters = z.strictObject({
@@ -90,9 +90,17 @@ export const shellTool = defineTool({
       tty: args.tty ?? false,
     };
 
+    // An editor driving the session (`mewbo acp`) runs it in its terminal, confined the same way;
+    // one to drive interactively (tty) stays the app's, as an editor's terminal takes no input.
+    const terminals = ctx.services.editorTerminals;
     if (args.run_in_background) {
-      const session = await manager.start(request);
-      if ('kind' in session) return session;
+      const started =
+        terminals && !request.tty
+          ? await startInEditor(ctx, shells, terminals, request)
+          : await manager.start(request);
+      if ('kind' in started) return started;
+      const { session, terminalId } =
+        'terminalId' in started ? started : { session: started, terminalId: undefined };
       await ctx.emit({
         type: 'shell_started',
         shell_id: session.id,
@@ -116,14 +124,13 @@ export const shellTool = defineTool({
         cwd: session.cwd,
         shell_id: session.id,
         status: session.status,
+        ...(terminalId ? { terminal_id: terminalId } : {}),
         sandbox: session.info().sandbox,
         ...(warnings.length ? { sandbox_warnings: warnings } : {}),
       };
     }
 
     const timeoutS = args.timeout ?? DEFAULT_TIMEOUT_S;
-    // An editor driving the session (`mewbo acp`) runs it in its terminal, confined the same way.
-    const terminals = ctx.services.editorTerminals;
     if (terminals)
       return runInEditor(ctx, shells, terminals, {
         command: args.command,

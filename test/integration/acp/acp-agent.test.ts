@@ -3,7 +3,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { methods, type ClientCapabilities, type ClientContext } from '@agentclientprotocol/sdk';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AcpAgentProcess, type AcpClientHandlers } from '../../helpers/acp-agent-process';
 import { EditorTerminals } from '../../helpers/acp-editor-terminals';
 import { FakeAnthropic } from '../../helpers/fake-anthropic';
@@ -625,6 +625,84 @@ describe("mewbo acp through the editor's terminal/*", () => {
     expect(terminals.released).toEqual([made.terminalId]);
     // The rules file the launch read is gone.
     expect(readdirSync(join(home.dir, 'state', 'launch-rules'))).toEqual([]);
+  });
+
+  it("a background shell runs in the editor's terminal: shell_session_tool reads it there incrementally, refuses input, and kill ends the terminal; a tty shell stays the app's own", async () => {
+    const command = 'echo started; sleep 1; echo ready-now; exec sleep 60';
+    const session = (args: Record<string, unknown>) => ({
+      toolCalls: [{ name: 'shell_session_tool', args }],
+    });
+    fake.script.push(
+      { toolCalls: [{ name: 'aider_shell_tool', args: { command, run_in_background: true } }] },
+      session({ operation: 'read', shell_id: 'shell_1', wait_ms: 30_000, filter: 'ready' }),
+      session({ operation: 'write', shell_id: 'shell_1', input: 'hello' }),
+      session({ operation: 'list' }),
+      session({ operation: 'kill', shell_id: 'shell_1' }),
+      {
+        toolCalls: [
+          {
+            name: 'aider_shell_tool',
+            args: { command: 'cat', run_in_background: true, tty: true },
+          },
+        ],
+      },
+      session({ operation: 'write', shell_id: 'shell_2', input: 'ping-app' }),
+      session({ operation: 'kill', shell_id: 'shell_2' }),
+      { text: 'Done.' },
+    );
+    terminals = new EditorTerminals(process.env);
+    const { proc, agent } = await start(terminals.handlers, { terminal: true });
+    const sessionId = await newSession(agent);
+    await agent.request(methods.agent.session.setMode, { sessionId, modeId: 'auto' });
+    expect((await prompt(agent, sessionId, 'start it')).stopReason).toBe('end_turn');
+
+    // The editor was given the confined launch of the command, in the project.
+    expect(terminals.created).toHaveLength(1);
+    const made = terminals.created[0]!;
+    expect([made.command, ...made.args].some((a) => a.endsWith('mewbo-landlock'))).toBe(true);
+    expect(made.args.at(-1)).toContain(command);
+    expect(made.cwd).toBe(project.dir);
+    const results = sessionLog(sessionId)
+      .filter((e) => e.type === 'tool_result')
+      .map((e) => e.payload as Record<string, unknown>);
+    expect(results[0]).toMatchObject({
+      kind: 'shell',
+      shell_id: 'shell_1',
+      status: 'running',
+      terminal_id: made.terminalId,
+    });
+    // The start's card draws the editor's terminal.
+    const startCall = proc.of('tool_call').find((c) => c.kind === 'execute')!;
+    expect(
+      proc
+        .of('tool_call_update')
+        .filter((u) => u.toolCallId === startCall.toolCallId)
+        .map((u) => u.content),
+    ).toContainEqual([{ type: 'terminal', terminalId: made.terminalId }]);
+    // Read through terminal/output: the filtered wait returned the line it waited for, and the
+    // cursor counts everything the command printed, as for the app's own shells.
+    expect(results[1]).toMatchObject({
+      kind: 'shell_session',
+      operation: 'read',
+      status: 'running',
+      output: 'ready-now\n',
+      cursor: 'started\nready-now\n'.length,
+    });
+    expect(results[2]).toMatchObject({ kind: 'error', code: 'not_writable' });
+    expect(String(results[2]!.message)).toContain('tty: true');
+    expect(results[3]).toMatchObject({ shells: [{ shell_id: 'shell_1', status: 'running' }] });
+    expect(results[4]).toMatchObject({ operation: 'kill', status: 'killed', output: '' });
+    expect(terminals.killed).toEqual([made.terminalId]);
+    // A tty shell, to be driven, runs in the app's own PTY: the editor got no second terminal.
+    expect(results[5]).toMatchObject({ shell_id: 'shell_2', status: 'running' });
+    expect(results[5]).not.toHaveProperty('terminal_id');
+    expect(results[6]).toMatchObject({
+      operation: 'write',
+      output: expect.stringContaining('ping-app'),
+    });
+    await vi.waitFor(() => expect(terminals!.released).toEqual([made.terminalId]), {
+      timeout: 15_000,
+    });
   });
 
   it("session/cancel while a command runs in the editor's terminal ends the turn cancelled and kills the terminal", async () => {

@@ -4,15 +4,23 @@ import {
   type TerminalOutputResponse,
   type WaitForTerminalExitResponse,
 } from '@agentclientprotocol/sdk';
-import type { EditorRun, EditorRunRequest, EditorTerminals } from '../../tools/editor-terminals';
+import type {
+  EditorBackground,
+  EditorRun,
+  EditorRunRequest,
+  EditorStartRequest,
+  EditorTerminals,
+} from '../../tools/editor-terminals';
 import { clientErrorText } from './client-error';
 import { CLIENT_FS_TIMEOUT_MS } from './constants';
+import { EditorTerminalChild } from './editor-terminal-child';
 
 // The editor's terminals for aider_shell_tool (`mewbo acp`), when the client offers terminal/*:
 // terminal/create with the app's confined launch (tools/editor-terminals.ts), the terminal shown
-// on the call's card at once, terminal/wait_for_exit bounded by the call's timeout, then
-// terminal/output and terminal/release. Stop or the turn's end kills the terminal without waiting
-// on the editor, so a cancel never waits on it.
+// on the call's card at once. A foreground command: terminal/wait_for_exit bounded by the call's
+// timeout, then terminal/output and terminal/release; Stop or the turn's end kills the terminal
+// without waiting on the editor, so a cancel never waits on it. A background shell outlives the
+// turn: its terminal is read and ended by EditorTerminalChild, for the session's shell manager.
 
 export function clientEditorTerminals(
   client: AgentContext,
@@ -31,29 +39,38 @@ export function clientEditorTerminals(
     ]),
     stopWaitingOnCancel: true,
   });
+  /** terminal/create of the launch; the terminal is drawn on its call's card at once. */
+  const create = async (req: EditorStartRequest, stop: AbortSignal): Promise<string> => {
+    const { terminalId } = await client
+      .request(
+        methods.client.terminal.create,
+        {
+          sessionId,
+          command: req.argv[0]!,
+          args: req.argv.slice(1),
+          env: [],
+          cwd: req.cwd,
+          outputByteLimit: req.outputByteLimit,
+        },
+        bounded(stop),
+      )
+      .catch((err: unknown) => {
+        throw new Error(clientErrorText(err), { cause: err });
+      });
+    if (req.callId) show(req.callId, terminalId);
+    return terminalId;
+  };
   return {
+    async start(req: EditorStartRequest): Promise<EditorBackground> {
+      const terminalId = await create(req, turnEnded);
+      return { terminalId, child: new EditorTerminalChild(client, { sessionId, terminalId }) };
+    },
     async run(req: EditorRunRequest): Promise<EditorRun> {
       const stop = AbortSignal.any([req.signal, turnEnded]);
-      const { terminalId } = await client
-        .request(
-          methods.client.terminal.create,
-          {
-            sessionId,
-            command: req.argv[0]!,
-            args: req.argv.slice(1),
-            env: [],
-            cwd: req.cwd,
-            outputByteLimit: req.outputByteLimit,
-          },
-          bounded(stop),
-        )
-        .catch((err: unknown) => {
-          throw new Error(clientErrorText(err), { cause: err });
-        });
+      const terminalId = await create(req, stop);
       const ids = { sessionId, terminalId };
       const release = () =>
         client.request(methods.client.terminal.release, ids, bounded()).catch(() => {});
-      if (req.callId) show(req.callId, terminalId);
       const timeout = AbortSignal.timeout(req.timeoutMs);
       const exited: WaitForTerminalExitResponse | null = await client
         .request<WaitForTerminalExitResponse>(methods.client.terminal.waitForExit, ids, {

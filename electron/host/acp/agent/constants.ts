@@ -26,3 +26,17 @@ export const TURN_FAILED_CODE = -32000;
  * fails. An editor answers from memory at once; this only bounds one that hangs.
  */
 export const CLIENT_FS_TIMEOUT_MS = 10_000;
+
+/**
+ * How often a background shell in the editor's terminal has its output read (ms): ACP has no
+ * output notification, so terminal/output is polled. A read with wait_ms sees new output within
+ * this; slower would make every wait longer, faster would make a chatty editor busier.
+ */
+export const EDITOR_TERMINAL_POLL_MS = 250;
+
+/**
+ * The start of a read looked for in the output read last, once the editor dropped the start of
+ * its output (characters): long enough that ordinary output matches in few places; an overlap
+ * shorter than this is taken as output dropped unread.
+ */
+export const OVERLAP_PROBE_CHARS = 64;
