@@ -1,6 +1,7 @@
 import { useEffect, useState, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
 import { useClient } from '../../client-context';
 import { activeMention, insertMention, type ActiveMention } from '../../lib/mention-token';
+import { mentionRows, type MentionListing, type MentionRow } from '../../lib/mention-rows';
 
 // Typing `@` in the message box lists the session's project files (the host ranks them fuzzily,
 // from the same walk list_dir does), then the matching resources of the MCP servers the session
@@ -10,25 +11,9 @@ import { activeMention, insertMention, type ActiveMention } from '../../lib/ment
 export const MENTION_LIST_ID = 'mention-list';
 const optionId = (i: number) => `mention-option-${i}`;
 
-interface Resource {
-  ref: string;
-  name: string;
-  server: string;
-}
-
-interface Listing {
-  query: string;
-  files: string[];
+interface Listing extends MentionListing {
   total: number;
   root: string | null;
-  resources: Resource[];
-}
-
-/** One row of the list: a project file, or an MCP server's resource. */
-interface Item {
-  ref: string;
-  name: string;
-  where: string;
 }
 
 export interface MentionMenu {
@@ -84,20 +69,9 @@ export function useMentionMenu(
     };
   }, [client, sessionId, query, open]);
 
-  const shown: Item[] =
-    open && listing
-      ? [
-          ...listing.files.map((path) => {
-            const cut = path.lastIndexOf('/') + 1;
-            return { ref: path, name: path.slice(cut), where: path.slice(0, Math.max(0, cut - 1)) };
-          }),
-          ...listing.resources.map((r) => ({
-            ref: r.ref,
-            name: r.name,
-            where: `${r.ref.slice(r.server.length + 1)} · MCP server ${r.server}`,
-          })),
-        ]
-      : [];
+  const stale = listing !== null && query !== undefined && listing.query !== query;
+  const shown: MentionRow[] =
+    open && listing && query !== undefined ? mentionRows(listing, query) : [];
   const pick = (path: string) => {
     if (!token) return;
     const { text, caret: at } = insertMention(draft, token, path);
@@ -121,7 +95,14 @@ export function useMentionMenu(
       setClosedAt(token.start);
       return true;
     }
-    if (!shown.length) return false;
+    if (!shown.length) {
+      // An answer for an earlier query is all there is: wait for this one rather than send.
+      if (stale && ((e.key === 'Enter' && !e.shiftKey) || e.key === 'Tab')) {
+        e.preventDefault();
+        return true;
+      }
+      return false;
+    }
     if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
       e.preventDefault();
       const step = e.key === 'ArrowDown' ? 1 : -1;
@@ -161,11 +142,13 @@ export function useMentionMenu(
           </ul>
         ) : (
           <p className="mention-empty" role="status">
-            {listing.root === null
-              ? 'This session has no project folder, so there are no files to mention.'
-              : listing.total === 0
-                ? 'No files in this project (or all of them are ignored).'
-                : `No file matches “${listing.query}”.`}
+            {stale
+              ? `Looking for “${query}”…`
+              : listing.root === null
+                ? 'This session has no project folder, so there are no files to mention.'
+                : listing.total === 0
+                  ? 'No files in this project (or all of them are ignored).'
+                  : `No file matches “${listing.query}”.`}
           </p>
         )}
         <p className="mention-hint muted small" aria-hidden="true">
