@@ -356,7 +356,7 @@ export class Host extends DisposableObject {
       }),
       ...projectHandlers(projects, mcp),
       ...agentHandlers(agent.decisions, models),
-      ...agentsHandlers(config, env),
+      ...agentsHandlers({ config, env, sessions, external }),
       ...deviceHandlers(devices),
       ...shellHandlers(shells, sessions, remoteHosts),
       ...appSettings.handlers(),

@@ -81,6 +81,46 @@ export const approvalOption = z.object({
 });
 export type ApprovalOption = z.infer<typeof approvalOption>;
 
+/** One of an external agent's own modes (ACP SessionMode). */
+export const agentModeSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string().optional(),
+});
+
+/**
+ * One of an external agent's session settings (ACP SessionConfigOption: its model, its reasoning
+ * level...): a choice among values (grouped or not) or an on/off switch, with its current value.
+ */
+export const agentOptionSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('select'),
+    id: z.string(),
+    name: z.string(),
+    description: z.string().optional(),
+    category: z.string().optional(),
+    current: z.string(),
+    choices: z.array(
+      z.object({
+        value: z.string(),
+        name: z.string(),
+        description: z.string().optional(),
+        /** The agent's group of this value (a provider of models), by its name. */
+        group: z.string().optional(),
+      }),
+    ),
+  }),
+  z.object({
+    type: z.literal('boolean'),
+    id: z.string(),
+    name: z.string(),
+    description: z.string().optional(),
+    category: z.string().optional(),
+    current: z.boolean(),
+  }),
+]);
+export type AgentOption = z.infer<typeof agentOptionSchema>;
+
 /** A decision, answer or message that came from a paired phone, by its name at the time. */
 export const remoteVia = z.object({ device_id: z.string(), device_name: z.string() });
 export type RemoteVia = z.infer<typeof remoteVia>;
@@ -442,6 +482,29 @@ export const sessionEventBodySchema = z.discriminatedUnion('type', [
         hint: z.string().optional(),
       }),
     ),
+  }),
+
+  /**
+   * The external agent's own modes and the one it is in (ACP session/new `modes`,
+   * current_mode_update, session/set_mode): the latest wins; the header's mode select lists them.
+   */
+  z.object({
+    type: z.literal('agent_modes'),
+    current: z.string(),
+    modes: z.array(agentModeSchema),
+  }),
+  /**
+   * The external agent's session settings (ACP `configOptions` of session/new, config_option_update,
+   * session/set_config_option): the latest list wins; the header shows each as a control.
+   */
+  z.object({ type: z.literal('agent_options'), options: z.array(agentOptionSchema) }),
+  /** The external agent's context window use and its cost so far (ACP usage_update). */
+  z.object({
+    type: z.literal('agent_usage'),
+    /** Tokens in its context now, of `size`. */
+    used: z.number().min(0),
+    size: z.number().min(0),
+    cost: z.object({ amount: z.number(), currency: z.string() }).optional(),
   }),
 
   z.object({ type: z.literal('error'), message: z.string(), code: z.string().optional() }),

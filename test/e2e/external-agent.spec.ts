@@ -1,10 +1,6 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { test as base, expect, openProject } from './agent-fixtures';
+import { agentRecord, expect, openProject, test } from './acp-fixtures';
 import { shots } from './fixtures';
 import { tabTo } from './keyboard';
-import { buildScriptedAgent } from '../helpers/acp-agent-build';
-import { tempDir } from '../helpers/temp';
 
 // Issue 30 parts 1-2 at the window: a session run by an external ACP agent (the scripted agent
 // written with the official SDK, test/fixtures/acp-scripted-agent.ts, configured as
@@ -95,34 +91,11 @@ const TURN = [
   },
 ];
 
-const test = base.extend<{ agentDir: string }>({
-  // eslint-disable-next-line no-empty-pattern
-  agentDir: async ({}, use) => {
-    const dir = tempDir('mewbo-e2e-acp-');
-    await use(dir.dir);
-    dir.cleanup();
-  },
-  config: async ({ agentDir }, use) => {
-    const agentJs = await buildScriptedAgent();
-    const scriptFile = join(agentDir, 'script.json');
-    writeFileSync(
-      scriptFile,
-      JSON.stringify({ record: join(agentDir, 'record.jsonl'), turns: [TURN] }),
-    );
-    await use({ agents: { scripted: { command: process.execPath, args: [agentJs, scriptFile] } } });
-  },
-});
+test.use({ agentScript: { turns: [TURN] } });
 
-/** What the agent got back for its permission request (the record is a file it appends to). */
-function permissionAnswer(dir: string): unknown {
-  const file = join(dir, 'record.jsonl');
-  if (!existsSync(file)) return undefined;
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as { step?: string; result?: unknown })
-    .find((r) => r.step === 'permission')?.result;
-}
+/** What the agent got back for its permission request. */
+const permissionAnswer = (dir: string) =>
+  agentRecord(dir).find((r) => r.step === 'permission')?.result;
 
 test('a session on an external ACP agent, chosen and answered by keyboard', async ({
   app,

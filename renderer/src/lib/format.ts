@@ -35,3 +35,10 @@ export function oneLine(value: unknown, max = 120): string {
 export function pluralize(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
+
+/** A share (0..1) as a whole percentage: "42%". */
+export const formatPercent = (share: number) => `${Math.round(share * 100)}%`;
+
+/** A token count as the meters show it: "950", "1.2k", "128k". */
+export const formatTokens = (n: number) =>
+  n >= 1000 ? `${(n / 1000).toFixed(n >= 10_000 ? 0 : 1)}k` : `${n}`;

@@ -49,6 +49,12 @@ export class SessionModel {
   chosenModel: string | null = null;
   /** The `/` commands the session's external agent offers (its latest list). */
   agentCommands: SessionEventOf<'agent_commands'>['commands'] = [];
+  /** The external agent's own modes and the one it is in; null: it offers none (yet). */
+  agentModes: Pick<SessionEventOf<'agent_modes'>, 'current' | 'modes'> | null = null;
+  /** The external agent's session settings (its model, its reasoning level...). */
+  agentOptions: SessionEventOf<'agent_options'>['options'] = [];
+  /** The external agent's context window use and cost, as it last reported them. */
+  agentUsage: Pick<SessionEventOf<'agent_usage'>, 'used' | 'size' | 'cost'> | null = null;
   /** Item position by correlation key (call, question, approval, plan, panel id). */
   private readonly at = new Map<string, number>();
   /** Seq ranges [from, to) hidden by rewinds in force, by the rewind's seq. */
@@ -296,6 +302,15 @@ export class SessionModel {
         break;
       case 'agent_commands':
         this.agentCommands = e.commands;
+        break;
+      case 'agent_modes':
+        this.agentModes = { current: e.current, modes: e.modes };
+        break;
+      case 'agent_options':
+        this.agentOptions = e.options;
+        break;
+      case 'agent_usage':
+        this.agentUsage = { used: e.used, size: e.size, cost: e.cost };
         break;
       case 'todos':
         // One dock describes one run: the root agent's list (sub-agents report through results).

@@ -48,6 +48,9 @@ export interface SessionViewState {
   chosenModel: string | null;
   /** The `/` commands the session's external agent offers. */
   agentCommands: SessionModel['agentCommands'];
+  agentModes: SessionModel['agentModes'];
+  agentOptions: SessionModel['agentOptions'];
+  agentUsage: SessionModel['agentUsage'];
   todos: TodoItem[] | null;
   shells: ShellInfo[];
   usage: UsageTotals;
@@ -219,6 +222,9 @@ export class SessionViewStore {
       runState: m.runState,
       chosenModel: m.chosenModel,
       agentCommands: m.agentCommands,
+      agentModes: m.agentModes,
+      agentOptions: m.agentOptions,
+      agentUsage: m.agentUsage,
       todos: m.todos,
       shells: same(prev.shells ?? [], [...m.shells.values()]),
       usage,

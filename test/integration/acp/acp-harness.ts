@@ -19,6 +19,7 @@ export interface AgentScript {
   authMethods?: unknown[];
   requireAuth?: boolean;
   modes?: unknown;
+  configOptions?: unknown[];
   turns: unknown[][];
 }
 

@@ -47,6 +47,8 @@ export class ExternalAgent implements Disposable {
     readonly initialized: acp.InitializeResponse,
     public sessionId: string,
     public modes: acp.SessionModeState | null,
+    /** The agent's session settings (ACP configOptions) as it reported them last. */
+    public configOptions: acp.SessionConfigOption[] | null,
     /** The agent could not resume its earlier session: it starts over, remembering nothing. */
     readonly lostHistory: boolean,
   ) {
@@ -65,8 +67,10 @@ export class ExternalAgent implements Disposable {
     const app = acp
       .client({ name: 'mewbo' })
       .onNotification('session/update', ({ params }) => {
+        const agent = holder.agent;
         // A load replays what the session's log already holds.
-        if (holder.agent?.loading || params.sessionId !== holder.agent?.sessionId) return;
+        if (agent?.loading || params.sessionId !== agent?.sessionId) return;
+        agent.follow(params.update);
         void opts.updates.apply(params.update);
       })
       .onRequest('session/request_permission', async ({ params }) => {
@@ -151,7 +155,12 @@ export class ExternalAgent implements Disposable {
             }),
           ).catch(() => null);
           if (loaded !== null)
-            return { sessionId: opts.resume, modes: loaded?.modes ?? null, lostHistory: false };
+            return {
+              sessionId: opts.resume,
+              modes: loaded?.modes ?? null,
+              configOptions: loaded?.configOptions ?? null,
+              lostHistory: false,
+            };
         }
         const made = await setup(
           'session/new',
@@ -160,6 +169,7 @@ export class ExternalAgent implements Disposable {
         return {
           sessionId: made.sessionId,
           modes: made.modes ?? null,
+          configOptions: made.configOptions ?? null,
           lostHistory: Boolean(opts.resume),
         };
       };
@@ -181,6 +191,7 @@ export class ExternalAgent implements Disposable {
         initialized,
         started.sessionId,
         started.modes,
+        started.configOptions,
         started.lostHistory,
       );
       holder.agent = agent;
@@ -219,6 +230,28 @@ export class ExternalAgent implements Disposable {
   async setMode(modeId: string): Promise<void> {
     await this.conn.agent.request('session/set_mode', { sessionId: this.sessionId, modeId });
     if (this.modes) this.modes = { ...this.modes, currentModeId: modeId };
+  }
+
+  /** One of the agent's session settings; the agent answers with all of them as they now are. */
+  async setConfigOption(
+    configId: string,
+    value: string | boolean,
+  ): Promise<acp.SessionConfigOption[]> {
+    const { configOptions } = await this.conn.agent.request(
+      'session/set_config_option',
+      typeof value === 'boolean'
+        ? { sessionId: this.sessionId, configId, type: 'boolean', value }
+        : { sessionId: this.sessionId, configId, value },
+    );
+    this.configOptions = configOptions;
+    return configOptions;
+  }
+
+  /** Keeps the modes and settings the agent reports during a turn. */
+  private follow(u: acp.SessionUpdate): void {
+    if (u.sessionUpdate === 'current_mode_update' && this.modes)
+      this.modes = { ...this.modes, currentModeId: u.currentModeId };
+    if (u.sessionUpdate === 'config_option_update') this.configOptions = u.configOptions;
   }
 
   get promptCapabilities(): acp.PromptCapabilities {

@@ -26,12 +26,21 @@ import { ClientTerminals } from './client-terminals';
 import { CANCEL_GRACE_MS } from './constants';
 import { AgentFailure, ExternalAgent } from './external-agent';
 import { mcpServersOf } from './mcp-servers';
-import { agentModeFor, UpdateLog } from './update-log';
+import {
+  agentModeFor,
+  appModeFor,
+  configRequest,
+  modesEvent,
+  optionsEvent,
+  wantedAgentMode,
+} from './agent-settings';
+import { UpdateLog } from './update-log';
 
 // The turns of a session bound to an external ACP agent (`sessions.create {agent}`, `mewbo run
 // --agent NAME`), run behind the AgentService like its own agent's (issue 30): the user's
 // messages become session/prompt, Stop becomes session/cancel (the turn ends within
-// CANCEL_GRACE_MS whether the agent answers or not), the mode select becomes session/set_mode,
+// CANCEL_GRACE_MS whether the agent answers or not), the mode select becomes session/set_mode
+// (the agent's own modes, or the app's matched to them), its settings session/set_config_option,
 // the agent's updates and approvals go to the session's log. One agent process per open session,
 // started at its first turn and ended with the session; a process that died is started again at
 // the next turn and resumes its ACP session where the agent supports session/load.
@@ -90,6 +99,8 @@ export function unsentMessages(
 
 export class ExternalTurns implements Disposable {
   private readonly hosted = new Map<string, Hosted>();
+  /** Agents starting, by session: a turn and a mode change at once start one, not two. */
+  private readonly starting = new Map<string, Promise<Hosted>>();
 
   constructor(private readonly opts: ExternalTurnsOptions) {}
 
@@ -154,22 +165,76 @@ export class ExternalTurns implements Disposable {
     }
   }
 
-  /** Sends the app's mode to the agent as its own mode, where it has one like it. */
-  private async syncMode(session: Session, h: Hosted): Promise<void> {
+  /**
+   * Puts the agent in the mode the log says (the user's last choice in either select) and logs
+   * the change; false when it was in that mode already (or could not change).
+   */
+  private async syncMode(session: Session, h: Hosted): Promise<boolean> {
     const modes = h.agent.modes;
-    if (!modes) return;
-    const mode = currentMode(session.events(), this.opts.config().permission_mode);
-    const id = agentModeFor(
-      mode,
-      modes.availableModes.map((m) => m.id),
+    if (!modes) return false;
+    const offered = modes.availableModes.map((m) => m.id);
+    const id =
+      wantedAgentMode(session.events(), offered) ??
+      agentModeFor(currentMode(session.events(), this.opts.config().permission_mode), offered);
+    if (!id || id === modes.currentModeId) return false;
+    const changed = await h.agent.setMode(id).then(
+      () => true,
+      () => false,
     );
-    if (id && id !== modes.currentModeId) await h.agent.setMode(id).catch(() => {});
+    if (changed) await this.logModes(session, h);
+    return changed;
   }
 
-  /** The mode select changed: the agent hears it now if it runs. */
+  /** The app's mode select changed: the agent hears it now if it runs. */
   async setMode(session: Session): Promise<void> {
     const h = this.hosted.get(session.id);
     if (h) await this.syncMode(session, h);
+  }
+
+  /**
+   * The agent's own mode, picked in the header's select: sent with session/set_mode (the agent
+   * is started for it if it is not running), and the app's permission mode follows where the
+   * agent's mode is one of the app's.
+   */
+  async setAgentMode(session: Session, modeId: string): Promise<void> {
+    const h = await this.connect(session);
+    const modes = h.agent.modes;
+    if (!modes?.availableModes.some((m) => m.id === modeId))
+      throw new AgentFailure(
+        `the agent '${session.meta.agent}' has no mode '${modeId}'; its modes: ${modes?.availableModes.map((m) => m.id).join(', ') || 'none'}`,
+      );
+    await h.agent.setMode(modeId).catch((err: unknown) => {
+      throw new AgentFailure(
+        `the agent '${session.meta.agent}' refused the mode '${modeId}': ${(err as Error).message}`,
+      );
+    });
+    const mode = appModeFor(modeId);
+    if (mode && mode !== currentMode(session.events(), this.opts.config().permission_mode))
+      await session.append({ type: 'mode_change', mode });
+    await this.logModes(session, h);
+  }
+
+  /** One of the agent's session settings, changed in the header: session/set_config_option. */
+  async setAgentOption(session: Session, configId: string, value: string | boolean): Promise<void> {
+    const h = await this.connect(session);
+    const req = configRequest(h.agent.configOptions, configId, value);
+    if ('error' in req) throw new AgentFailure(req.error);
+    const options = await h.agent
+      .setConfigOption(req.ok.configId, req.ok.value)
+      .catch((err: unknown) => {
+        throw new AgentFailure(
+          `the agent '${session.meta.agent}' refused the setting '${configId}': ${(err as Error).message}`,
+        );
+      });
+    await h.updates.enqueue(() => session.append(optionsEvent(options)).then(() => undefined));
+  }
+
+  /** The agent's modes as they are now, in the log (after the updates queued before). */
+  private logModes(session: Session, h: Hosted): Promise<void> {
+    const modes = h.agent.modes;
+    return modes
+      ? h.updates.enqueue(() => session.append(modesEvent(modes)).then(() => undefined))
+      : Promise.resolve();
   }
 
   private blocks(
@@ -208,9 +273,18 @@ export class ExternalTurns implements Disposable {
     return session.meta.root ?? join(this.opts.scratchDir, session.id);
   }
 
-  private async connect(session: Session): Promise<Hosted> {
+  private connect(session: Session): Promise<Hosted> {
     const live = this.hosted.get(session.id);
-    if (live) return live;
+    if (live) return Promise.resolve(live);
+    let started = this.starting.get(session.id);
+    if (!started) {
+      started = this.start(session).finally(() => this.starting.delete(session.id));
+      this.starting.set(session.id, started);
+    }
+    return started;
+  }
+
+  private async start(session: Session): Promise<Hosted> {
     const name = session.meta.agent!;
     const config = this.opts.config();
     const found = findAgent(config, this.opts.env, name);
@@ -241,6 +315,7 @@ export class ExternalTurns implements Disposable {
       emitTransient: (e) => session.emitTransient(e),
       root,
       terminal: (id) => terminals.describe(id),
+      modes: () => holder.h?.agent.modes ?? null,
     });
     const resume = lastAgentSession(session.events(), name);
     const agent = await ExternalAgent.open({
@@ -272,6 +347,9 @@ export class ExternalTurns implements Disposable {
       });
     if (agent.sessionId !== resume)
       await append({ type: 'agent_session', agent: name, session_id: agent.sessionId });
+    // A new process starts in its default mode: the one the user chose before is set again.
+    if (!(await this.syncMode(session, h))) await this.logModes(session, h);
+    if (agent.configOptions) await append(optionsEvent(agent.configOptions));
     return h;
   }
 

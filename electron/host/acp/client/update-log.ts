@@ -1,10 +1,11 @@
 import { relative, isAbsolute } from 'node:path';
 import type * as acp from '@agentclientprotocol/sdk';
 import type { SessionEventBody, TransientEvent } from '../../../../shared/protocol/events';
-import type { PermissionModeWire } from '../../../../shared/protocol/common';
 import type { ToolPayload } from '../../../../shared/tools/payload';
 import { newMessageId } from '../../sessions/session-runner';
+import { titleFromMessage } from '../../sessions/session-title';
 import { diffPayload, type EditedFile } from '../../tools/diff-payload';
+import { appModeFor, modesEvent, optionsEvent } from './agent-settings';
 import { MAX_TURN_TEXT_CHARS, MAX_UPDATES_PER_TURN } from './constants';
 
 // An external agent's session/update notifications as the session's own log (issue 30 part 2):
@@ -12,30 +13,13 @@ import { MAX_TURN_TEXT_CHARS, MAX_UPDATES_PER_TURN } from './constants';
 // chunks as its thinking) when something else starts or the turn ends; tool_call and
 // tool_call_update become the app's tool_call / tool_result pair (a diff as the diff payload, a
 // terminal as the shell payload of the console it ran in); plan becomes the todo dock;
-// available_commands_update the `/` commands; current_mode_update the mode. Export, search,
-// titles and the phone read the log, so they work unchanged.
+// available_commands_update the `/` commands; current_mode_update the agent's mode (and the app's
+// permission mode where it has one like it); config_option_update its settings; usage_update its
+// context meter; session_info_update the session's title. Export, search, titles and the phone
+// read the log, so they work unchanged.
 
 /** An ACP tool call's name on its card: what kind of work it is. */
 export const acpToolName = (kind: string | null | undefined) => `acp_${kind ?? 'other'}`;
-
-/** The app's permission modes and the mode ids agents commonly use for them. */
-const MODE_IDS: Record<PermissionModeWire, readonly string[]> = {
-  ask: ['ask', 'default'],
-  'accept-edits': ['accept-edits', 'acceptEdits', 'accept_edits'],
-  auto: ['auto', 'bypassPermissions', 'yolo', 'full-access'],
-  plan: ['plan'],
-};
-
-/** The agent's mode for the app's `mode`, from the modes it offers; null when it has none like it. */
-export function agentModeFor(mode: PermissionModeWire, offered: readonly string[]): string | null {
-  return MODE_IDS[mode].find((id) => offered.includes(id)) ?? null;
-}
-
-function appModeFor(agentMode: string): PermissionModeWire | null {
-  for (const [mode, ids] of Object.entries(MODE_IDS))
-    if (ids.includes(agentMode)) return mode as PermissionModeWire;
-  return null;
-}
 
 interface ToolState {
   title: string;
@@ -55,6 +39,8 @@ export interface UpdateLogDeps {
   terminal(
     terminalId: string,
   ): { shellId: string; command: string; output: string; exitCode: number | null } | undefined;
+  /** The agent's modes as it reported them last (current_mode_update names only the new one). */
+  modes(): acp.SessionModeState | null;
 }
 
 /** One connection's updates, applied in arrival order (one chain), per turn bounded. */
@@ -65,6 +51,7 @@ export class UpdateLog {
   private updates = 0;
   private flooded = false;
   private userText = '';
+  private lastUsage = '';
 
   constructor(private readonly deps: UpdateLogDeps) {}
 
@@ -228,19 +215,43 @@ export class UpdateLog {
         return;
       case 'current_mode_update': {
         const mode = appModeFor(u.currentModeId);
+        if (mode) await this.deps.append({ type: 'mode_change', mode });
+        const modes = this.deps.modes();
         await this.deps.append(
-          mode
-            ? { type: 'mode_change', mode }
-            : {
-                type: 'notice',
-                code: 'agent_mode',
-                message: `The agent is in its mode '${u.currentModeId}'.`,
-              },
+          modesEvent({
+            currentModeId: u.currentModeId,
+            availableModes: modes?.availableModes ?? [
+              { id: u.currentModeId, name: u.currentModeId },
+            ],
+          }),
         );
         return;
       }
+      case 'config_option_update':
+        await this.deps.append(optionsEvent(u.configOptions));
+        return;
+      case 'usage_update': {
+        const usage = {
+          type: 'agent_usage' as const,
+          used: u.used,
+          size: u.size,
+          ...(u.cost ? { cost: { amount: u.cost.amount, currency: u.cost.currency } } : {}),
+        };
+        // Agents repeat an unchanged figure; the log keeps changes only.
+        const key = JSON.stringify(usage);
+        if (key === this.lastUsage) return;
+        this.lastUsage = key;
+        await this.deps.append(usage);
+        return;
+      }
+      case 'session_info_update': {
+        // A title cleared (null) leaves the app's own; the agent's activity time is not the app's.
+        const title = u.title ? titleFromMessage(u.title) : null;
+        if (title) await this.deps.append({ type: 'session_renamed', title });
+        return;
+      }
       default:
-        // Kinds the app has no place for yet (usage, config options, session info) change nothing.
+        // Kinds of later protocol versions (notices, compaction) the app has no place for yet.
         return;
     }
   }

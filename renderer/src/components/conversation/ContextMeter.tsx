@@ -1,7 +1,6 @@
 import type { UsageTotals } from '../../state/usage-totals';
+import { formatPercent as pct, formatTokens as tokens } from '../../lib/format';
 
-const pct = (share: number) => `${Math.round(share * 100)}%`;
-const tokens = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(n >= 10_000 ? 0 : 1)}k` : `${n}`);
 const usd = (n: number) => (n < 0.01 && n > 0 ? '<$0.01' : `$${n.toFixed(2)}`);
 
 /**

@@ -8,6 +8,8 @@ import { focusComposer, MODE_SELECT_ID } from '../../lib/focus';
 import { ContextMeter } from './ContextMeter';
 import { ModelPicker } from './ModelPicker';
 import { AgentSwitch } from './AgentSwitch';
+import { AgentOptions } from './AgentOptions';
+import { AgentUsageMeter } from './AgentUsageMeter';
 import { useProjectName } from '../../state/projects-store';
 import { useUi } from '../../state/ui-store';
 
@@ -41,6 +43,9 @@ export function SessionHeader({
   const usage = useSessionView(id, (v) => v.usage);
   const chosenModel = useSessionView(id, (v) => v.chosenModel);
   const hasItems = useSessionView(id, (v) => v.hasItems);
+  const agentModes = useSessionView(id, (v) => v.agentModes);
+  const agentOptions = useSessionView(id, (v) => v.agentOptions);
+  const agentUsage = useSessionView(id, (v) => v.agentUsage);
   const agent = summary?.agent;
   const active = runState === 'running' || runState === 'waiting';
   const reviewing = useUi((s) => s.reviewing === id);
@@ -50,6 +55,13 @@ export function SessionHeader({
   const setMode = async (mode: PermissionModeWire) => {
     try {
       await client.invoke('sessions.setMode', { id, mode });
+    } catch (err) {
+      setError(errorText(err));
+    }
+  };
+  const setAgentMode = async (mode: string) => {
+    try {
+      await client.invoke('agents.setMode', { id, mode });
     } catch (err) {
       setError(errorText(err));
     }
@@ -111,25 +123,48 @@ export function SessionHeader({
         {/* The app's own agent, fixed once the session has messages, has nothing to show here:
             the header keeps its room for the title and Stop. */}
         {(agent || !hasItems) && <AgentSwitch id={id} agent={agent} fixed={hasItems} />}
-        {/* An external agent runs on its own model: the app's usage and model do not apply. */}
+        {/* An external agent runs on its own model: the app's usage and model do not apply; what
+            it reports of its own (its context, its settings) shows instead. */}
         {!agent && <ContextMeter usage={usage} />}
         {!agent && <ModelPicker id={id} chosen={chosenModel} />}
-        <label className="mode">
-          <span className="visually-hidden">Permission mode</span>
-          <select
-            id={MODE_SELECT_ID}
-            aria-label="Permission mode"
-            title={MODE_HELP}
-            value={mode ?? 'ask'}
-            onChange={(e) => void setMode(e.target.value as PermissionModeWire)}
-          >
-            {permissionModeWire.options.map((m) => (
-              <option key={m} value={m}>
-                {MODE_LABEL[m]}
-              </option>
-            ))}
-          </select>
-        </label>
+        {agent && agentUsage && <AgentUsageMeter usage={agentUsage} />}
+        {agent && <AgentOptions id={id} options={agentOptions} onError={setError} />}
+        {agent && agentModes ? (
+          // The agent's own modes: the app's permission mode follows where one matches it.
+          <label className="mode">
+            <span className="visually-hidden">Agent mode</span>
+            <select
+              id={MODE_SELECT_ID}
+              aria-label="Agent mode"
+              title={agentModes.modes.find((m) => m.id === agentModes.current)?.description}
+              value={agentModes.current}
+              onChange={(e) => void setAgentMode(e.target.value)}
+            >
+              {agentModes.modes.map((m) => (
+                <option key={m.id} value={m.id} title={m.description}>
+                  {m.name}
+                </option>
+              ))}
+            </select>
+          </label>
+        ) : (
+          <label className="mode">
+            <span className="visually-hidden">Permission mode</span>
+            <select
+              id={MODE_SELECT_ID}
+              aria-label="Permission mode"
+              title={MODE_HELP}
+              value={mode ?? 'ask'}
+              onChange={(e) => void setMode(e.target.value as PermissionModeWire)}
+            >
+              {permissionModeWire.options.map((m) => (
+                <option key={m} value={m}>
+                  {MODE_LABEL[m]}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
         <button
           type="button"
           className="danger"
