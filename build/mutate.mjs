@@ -130,6 +130,8 @@ export const MODULES = {
     ],
     tests: [
       'test/unit/rules/bash-analysis.test.ts',
+      'test/unit/rules/bash-data-code.test.ts',
+      'test/unit/rules/bash-words.test.ts',
       'test/unit/rules/bash-wrappers.test.ts',
       'test/unit/rules/match-rule.test.ts',
       'test/unit/rules/call-gate.test.ts',
