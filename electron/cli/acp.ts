@@ -17,9 +17,11 @@ const usage = `Usage: mewbo acp
 Runs the app's agent as an Agent Client Protocol agent on stdin/stdout, for Zed and other editors
 (settings.json: "agent_servers": { "Mewbo": { "command": "mewbo", "args": ["acp"] } }).
 
-Each session/new makes a session of the app on cwd (shown in the desktop app too); session/load
-replays one. Runs use the app's model, tools, sandbox, rules and permission modes (ask,
-accept-edits, plan, auto); approvals are asked in the editor. A project's own rules, hooks, skills
+Each session/new makes a session of the app on cwd (shown in the desktop app too); session/list
+lists them, session/load replays one. Runs use the app's model (set up in the app or by
+ANTHROPIC_API_KEY / OPENAI_API_KEY; without one, session/new answers auth_required), tools,
+sandbox, rules and permission modes (ask, accept-edits, plan, auto; the mode and the model are
+also config options); approvals are asked in the editor. A project's own rules, hooks, skills
 and MCP servers apply only when the project is trusted in the app. Settings live under $MEWBO_HOME
 (default ~/.mewbo). Diagnostics go to stderr; stdout carries only the protocol.`;
 
@@ -40,6 +42,7 @@ export const acpCommand: CliCommand = {
       agent: host.agent,
       config: host.config,
       commands: host.commands,
+      models: host.models,
       rootLimits: rootLimitsOf(homePaths(), process.env),
       version: AGENT_VERSION,
     });

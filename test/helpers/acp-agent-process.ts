@@ -8,6 +8,7 @@ import {
   type ClientCapabilities,
   type ClientConnection,
   type ClientContext,
+  type InitializeResponse,
   type RequestPermissionRequest,
   type RequestPermissionResponse,
   type SessionUpdate,
@@ -30,6 +31,8 @@ export interface AcpClientHandlers {
 export class AcpAgentProcess {
   readonly updates: { sessionId: string; update: SessionUpdate }[] = [];
   readonly permissions: RequestPermissionRequest[] = [];
+  /** The agent's answer to `initialize`. */
+  initialized!: InitializeResponse;
   stderr = '';
   private readonly exited: Promise<number | null>;
 
@@ -68,7 +71,7 @@ export class AcpAgentProcess {
       ),
     );
     box.proc = new AcpAgentProcess(child, connection);
-    await connection.agent.request(methods.agent.initialize, {
+    box.proc.initialized = await connection.agent.request(methods.agent.initialize, {
       protocolVersion: PROTOCOL_VERSION,
       clientCapabilities: capabilities,
     });

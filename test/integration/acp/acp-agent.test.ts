@@ -1,8 +1,13 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { methods, type ClientCapabilities, type ClientContext } from '@agentclientprotocol/sdk';
+import {
+  methods,
+  type ClientCapabilities,
+  type ClientContext,
+  type SessionConfigOption,
+} from '@agentclientprotocol/sdk';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AcpAgentProcess, type AcpClientHandlers } from '../../helpers/acp-agent-process';
 import { EditorTerminals } from '../../helpers/acp-editor-terminals';
@@ -283,6 +288,9 @@ describe('mewbo acp', () => {
       options: [{ optionId: 'approve' }, { optionId: 'reject' }],
     });
     expect(proc.of('current_mode_update').at(-1)).toMatchObject({ currentModeId: 'ask' });
+    // The editor's config options follow the switch.
+    const options = proc.of('config_option_update').at(-1)!.configOptions;
+    expect(options.find((o) => o.id === 'mode')).toMatchObject({ currentValue: 'ask' });
   });
 
   it('session/cancel ends a turn mid-answer with stopReason cancelled, and the log says stopped', async () => {
@@ -769,6 +777,179 @@ describe.runIf(abi >= 4 && networkGap === null && local !== null)(
     });
   },
 );
+
+/** The values a select config option offers. */
+function optionValues(option: SessionConfigOption | undefined): string[] {
+  if (option?.type !== 'select') return [];
+  return option.options.flatMap((o) => ('value' in o ? [o.value] : []));
+}
+
+describe('mewbo acp: authentication, session/list and config options', () => {
+  it('initialize names the ways a model is set up; with none, session/new and authenticate answer auth_required saying how, and no session is made; with a key, authenticate succeeds', async () => {
+    const bare = await AcpAgentProcess.start({
+      MEWBO_HOME: home.dir,
+      ANTHROPIC_BASE_URL: fake.url,
+    });
+    procs.push(bare.proc);
+    expect(bare.proc.initialized.authMethods!.map((m) => m.id)).toEqual([
+      'mewbo-settings',
+      'env-api-key',
+    ]);
+    await expect(
+      bare.agent.request(methods.agent.session.new, { cwd: project.dir, mcpServers: [] }),
+    ).rejects.toMatchObject({
+      code: -32000,
+      message: expect.stringMatching(/^Authentication required: .*ANTHROPIC_API_KEY/),
+    });
+    await expect(
+      bare.agent.request(methods.agent.authenticate, { methodId: 'env-api-key' }),
+    ).rejects.toMatchObject({
+      code: -32000,
+      message: expect.stringContaining('ANTHROPIC_API_KEY'),
+    });
+    await expect(
+      bare.agent.request(methods.agent.authenticate, { methodId: 'oauth' }),
+    ).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining("no auth method 'oauth'"),
+    });
+    expect(
+      existsSync(join(home.dir, 'sessions')) ? readdirSync(join(home.dir, 'sessions')) : [],
+    ).toEqual([]);
+
+    const { agent } = await start();
+    expect(await agent.request(methods.agent.authenticate, { methodId: 'mewbo-settings' })).toEqual(
+      {},
+    );
+  });
+
+  it("session/list gives the app's sessions of a cwd with their titles and last activity, all of them without a cwd; a bad cursor is refused", async () => {
+    fake.script.push({ text: 'Hi.' });
+    const { proc, agent } = await start();
+    expect(proc.initialized.agentCapabilities?.sessionCapabilities?.list).toEqual({});
+    const first = await newSession(agent);
+    await prompt(agent, first, 'name this session');
+    const second = await newSession(agent);
+    const other = tempDir('mewbo-acp-other-');
+    try {
+      const elsewhere = (
+        await agent.request(methods.agent.session.new, { cwd: other.dir, mcpServers: [] })
+      ).sessionId;
+      const listed = await agent.request(methods.agent.session.list, { cwd: project.dir });
+      expect(listed.sessions.map((s) => s.sessionId).sort()).toEqual([first, second].sort());
+      expect(listed.sessions.find((s) => s.sessionId === first)).toMatchObject({
+        cwd: project.dir,
+        title: expect.stringContaining('name this session'),
+        updatedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      });
+      expect(listed.nextCursor).toBeUndefined();
+      const all = await agent.request(methods.agent.session.list, {});
+      expect(all.sessions.map((s) => s.sessionId)).toEqual(
+        expect.arrayContaining([first, second, elsewhere]),
+      );
+      await expect(
+        agent.request(methods.agent.session.list, { cursor: 'page-2' }),
+      ).rejects.toMatchObject({
+        code: -32602,
+        message: expect.stringContaining("cursor 'page-2'"),
+      });
+    } finally {
+      other.cleanup();
+    }
+  });
+
+  it('session/new gives the mode and the model as config options; set_config_option switches the model the next prompt uses and the mode, refuses what is not offered, and session/load gives them back', async () => {
+    mkdirSync(join(home.dir, 'configs'), { recursive: true });
+    writeFileSync(
+      join(home.dir, 'configs', 'app.json'),
+      JSON.stringify({
+        model: { name: 'claude-default-test' },
+        providers: { anthropic: { model: 'claude-other' } },
+      }),
+    );
+    const { proc, agent } = await start();
+    const made = await agent.request(methods.agent.session.new, {
+      cwd: project.dir,
+      mcpServers: [],
+    });
+    const sessionId = made.sessionId;
+    const option = (options: SessionConfigOption[] | null | undefined, id: string) =>
+      options?.find((o) => o.id === id);
+    expect(option(made.configOptions, 'mode')).toMatchObject({
+      category: 'mode',
+      currentValue: 'ask',
+    });
+    expect(optionValues(option(made.configOptions, 'mode'))).toEqual([
+      'ask',
+      'accept-edits',
+      'plan',
+      'auto',
+    ]);
+    const model = option(made.configOptions, 'model');
+    expect(model).toMatchObject({ category: 'model', currentValue: 'default' });
+    expect(optionValues(model)).toEqual([
+      'default',
+      'anthropic:claude-default-test',
+      'anthropic:claude-other',
+    ]);
+
+    fake.script.push({ text: 'On the default.' }, { text: 'On the other.' });
+    await prompt(agent, sessionId, 'which model?');
+    expect(fake.requests.at(-1)!.body.model).toBe('claude-default-test');
+    const set = await agent.request(methods.agent.session.setConfigOption, {
+      sessionId,
+      configId: 'model',
+      value: 'anthropic:claude-other',
+    });
+    expect(option(set.configOptions, 'model')).toMatchObject({
+      currentValue: 'anthropic:claude-other',
+    });
+    await prompt(agent, sessionId, 'and now?');
+    expect(fake.requests.at(-1)!.body.model).toBe('claude-other');
+
+    const planned = await agent.request(methods.agent.session.setConfigOption, {
+      sessionId,
+      configId: 'mode',
+      value: 'plan',
+    });
+    expect(option(planned.configOptions, 'mode')).toMatchObject({ currentValue: 'plan' });
+    expect(sessionLog(sessionId).some((e) => e.type === 'mode_change' && e.mode === 'plan')).toBe(
+      true,
+    );
+    await expect(
+      agent.request(methods.agent.session.setConfigOption, {
+        sessionId,
+        configId: 'model',
+        value: 'gpt-9',
+      }),
+    ).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining("'gpt-9' is not a value of model"),
+    });
+    await expect(
+      agent.request(methods.agent.session.setConfigOption, {
+        sessionId,
+        configId: 'temperature',
+        value: 'hot',
+      }),
+    ).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining("no config option 'temperature'"),
+    });
+
+    expect(await proc.close()).toBe(0);
+    const again = await start();
+    const loaded = await again.agent.request(methods.agent.session.load, {
+      sessionId,
+      cwd: project.dir,
+      mcpServers: [],
+    });
+    expect(option(loaded.configOptions, 'model')).toMatchObject({
+      currentValue: 'anthropic:claude-other',
+    });
+    expect(option(loaded.configOptions, 'mode')).toMatchObject({ currentValue: 'plan' });
+  });
+});
 
 describe('mewbo acp: an editor behaving badly', () => {
   it('a flood of prompts while the editor sits on a permission it never answers: each is refused naming why, the process keeps answering, and cancel ends the turn', async () => {

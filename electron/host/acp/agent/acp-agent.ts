@@ -20,6 +20,7 @@ import type { AgentService } from '../../agent/agent-service';
 import { currentMode, lastRunState } from '../../agent/session-state';
 import type { CommandService } from '../../commands/command-service';
 import type { AppConfig } from '../../config/schema';
+import type { ModelSettings } from '../../models/model-settings';
 import { sendToSession } from '../../handlers/sessions';
 import { HostError } from '../../rpc/host-error';
 import type { Session } from '../../sessions/session';
@@ -27,6 +28,9 @@ import type { ClientServices } from '../../tools/services';
 import type { SessionManager } from '../../sessions/session-manager';
 import { checkSessionRoot, type RootLimits } from '../../sessions/session-root';
 import { ACP_MODES, AGENT_NAME, AGENT_TITLE, TURN_FAILED_CODE } from './constants';
+import { authenticate, AUTH_METHODS, requireModel } from './agent-auth';
+import { configOptions, setConfigOption, type ConfigDeps } from './session-config';
+import { listSessions } from './session-list';
 import { clientEditorFiles } from './client-files';
 import { clientEditorTerminals } from './client-terminals';
 import { promptMessage } from './prompt-content';
@@ -44,6 +48,7 @@ export interface AcpAgentDeps {
   agent: AgentService;
   config: AppConfig;
   commands: CommandService;
+  models: ModelSettings;
   rootLimits: RootLimits;
   version: string;
 }
@@ -105,6 +110,17 @@ function projectRoot(cwd: string, limits: RootLimits): string {
   return root;
 }
 
+/** The folder a session/list `cwd` names (as session roots are kept: its real path). */
+function listedRoot(cwd: string): string {
+  if (!isAbsolute(cwd))
+    throw RequestError.invalidParams({ cwd }, `cwd must be an absolute path (got '${cwd}')`);
+  try {
+    return realpathSync(cwd);
+  } catch {
+    return cwd;
+  }
+}
+
 /** Why a turn ended, from what it logged; a failed run is a JSON-RPC error with its reason. */
 function stopReasonOf(events: readonly SessionEvent[], turn: Turn): StopReason {
   if (turn.cancelled) return 'cancelled';
@@ -140,17 +156,34 @@ export class AcpAgent {
           agentCapabilities: {
             loadSession: true,
             promptCapabilities: { image: true, audio: false, embeddedContext: true },
+            sessionCapabilities: { list: {} },
           },
           agentInfo: { name: AGENT_NAME, title: AGENT_TITLE, version: deps.version },
-          authMethods: [],
+          authMethods: [...AUTH_METHODS],
         };
       })
+      .onRequest(methods.agent.authenticate, async ({ params }) => {
+        await authenticate(deps.models, params.methodId);
+        return {};
+      })
+      .onRequest(methods.agent.session.list, ({ params }) =>
+        listSessions(
+          deps.sessions,
+          params.cwd ? listedRoot(params.cwd) : null,
+          params.cursor ?? null,
+        ),
+      )
       .onRequest(methods.agent.session.new, async ({ params, client }) => {
         const root = projectRoot(params.cwd, deps.rootLimits);
+        await requireModel(deps.models);
         const session = await deps.sessions.create({ project: null, root });
         this.open.set(session.id, { session, root, turn: null });
         this.announceCommands(client, session.id, root);
-        return { sessionId: session.id, modes: this.modes(session) };
+        return {
+          sessionId: session.id,
+          modes: this.modes(session),
+          configOptions: await configOptions(session, this.config),
+        };
       })
       .onRequest(methods.agent.session.load, async ({ params, client }) => {
         const root = projectRoot(params.cwd, deps.rootLimits);
@@ -169,7 +202,21 @@ export class AcpAgent {
           for (const update of mapper.updates(e)) await this.send(client, session.id, update);
         this.open.set(session.id, this.open.get(session.id) ?? { session, root, turn: null });
         this.announceCommands(client, session.id, root);
-        return { modes: this.modes(session) };
+        return {
+          modes: this.modes(session),
+          configOptions: await configOptions(session, this.config),
+        };
+      })
+      .onRequest(methods.agent.session.setConfigOption, async ({ params }) => {
+        const open = this.opened(params.sessionId);
+        return {
+          configOptions: await setConfigOption(
+            open.session,
+            params.configId,
+            params.value,
+            this.config,
+          ),
+        };
       })
       .onRequest(methods.agent.session.setMode, async ({ params }) => {
         const open = this.opened(params.sessionId);
@@ -219,6 +266,15 @@ export class AcpAgent {
           return this.deps.agent.stop(o.session);
         }),
     );
+  }
+
+  /** What the session's config options are made from. */
+  private get config(): ConfigDeps {
+    return {
+      agent: this.deps.agent,
+      models: this.deps.models,
+      permissionMode: this.deps.config.permission_mode,
+    };
   }
 
   private opened(sessionId: string): OpenSession {
@@ -291,6 +347,16 @@ export class AcpAgent {
     const asks: Promise<void>[] = [];
     const sub = session.subscribe(from, (item) => {
       for (const update of mapper.updates(item)) post(update);
+      // A mode the run switched (an approved plan) shows in the editor's config options too.
+      if (item.type === 'mode_change' || item.type === 'model_change')
+        sent = sent
+          .then(async () =>
+            this.send(client, session.id, {
+              sessionUpdate: 'config_option_update',
+              configOptions: await configOptions(session, this.config),
+            }),
+          )
+          .catch(() => {});
       // Asked once the editor has what came before (the call, or the connection's card).
       const before = sent;
       if (item.type === 'approval_request')

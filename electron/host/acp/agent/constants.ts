@@ -40,3 +40,6 @@ export const EDITOR_TERMINAL_POLL_MS = 250;
  * shorter than this is taken as output dropped unread.
  */
 export const OVERLAP_PROBE_CHARS = 64;
+
+/** Sessions in one session/list answer: an editor's picker shows the newest; more are paged. */
+export const SESSION_LIST_PAGE = 100;
