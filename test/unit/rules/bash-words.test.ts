@@ -37,6 +37,11 @@ describe('quote removal', () => {
     expect(words(line)).toEqual(expected);
   });
 
+  it('only the unquoted characters of a word glob, whichever part of the word they are in', () => {
+    expect(words('a"*" x')).toEqual(['a*', 'x']);
+    expect(words('x a"*" a\\* a\'?\' "b"\\[a]')).toEqual(['x', 'a*', 'a*', 'a?', 'b[a]']);
+  });
+
   it('a backslash and newline join the two parts of a word; a blank after it still ends one', () => {
     expect(words('x a\\\nb')).toEqual(['x', 'ab']);
     expect(words('x a \\\nb')).toEqual(['x', 'a', 'b']);
@@ -72,6 +77,8 @@ describe('words computed at run time', () => {
     ['x "{a,b}" {a.b}', ['x', '{a,b}', '{a.b}']],
     ['x {a"}"', ['x', '{a}']],
     ['x ~/a', ['x', '~/a']],
+    ['x a][', ['x', 'a][']],
+    ['x {x}a,b a,{x} {x}..', ['x', '{x}a,b', 'a,{x}', '{x}..']],
   ])('%j stays as written: %j', (line, expected) => {
     expect(words(line)).toEqual(expected);
   });
