@@ -316,8 +316,17 @@ describe('mewbo acp', () => {
     });
   });
 
-  it('session/load in a new process replays the conversation as updates: the user message, the tool call, the answer', async () => {
+  it('session/load in a new process replays the conversation as updates: the user message, the thinking, the todo list, the tool call, the answer', async () => {
     fake.script.push(
+      {
+        thinking: 'checking the file first',
+        toolCalls: [
+          {
+            name: 'update_todos',
+            args: { todos: [{ label: 'Read a.txt', status: 'in_progress' }] },
+          },
+        ],
+      },
       { toolCalls: [{ name: 'read_file', args: { path: 'a.txt' } }] },
       { text: 'It says one.' },
     );
@@ -348,6 +357,13 @@ describe('mewbo acp', () => {
     expect(proc.of('agent_message_chunk').at(-1)!.content).toEqual({
       type: 'text',
       text: 'It says one.',
+    });
+    expect(proc.of('agent_thought_chunk')[0]!.content).toEqual({
+      type: 'text',
+      text: 'checking the file first',
+    });
+    expect(proc.of('plan').at(-1)).toMatchObject({
+      entries: [{ content: 'Read a.txt', status: 'in_progress' }],
     });
     // Loaded, it takes prompts again, with the history in the model's context.
     fake.script.push({ text: 'Still one.' });
@@ -823,6 +839,30 @@ describe('mewbo acp: authentication, session/list and config options', () => {
     );
   });
 
+  it('a turn the provider fails answers -32603 with its reason; one with no model set up any more answers auth_required', async () => {
+    fake.script.push({ error: { status: 400, message: 'the provider refused this request' } });
+    const { agent } = await start();
+    const sessionId = await newSession(agent);
+    await expect(prompt(agent, sessionId, 'hello')).rejects.toMatchObject({
+      code: -32603,
+      message: expect.stringContaining('the provider refused this request'),
+    });
+    // configs/app.json now names a provider without a key: the next turn has no model.
+    mkdirSync(join(home.dir, 'configs'), { recursive: true });
+    writeFileSync(
+      join(home.dir, 'configs', 'app.json'),
+      JSON.stringify({ model: { provider: 'openai' } }),
+    );
+    await vi.waitFor(
+      () =>
+        expect(prompt(agent, sessionId, 'again')).rejects.toMatchObject({
+          code: -32000,
+          message: expect.stringContaining('OPENAI_API_KEY'),
+        }),
+      { timeout: 15_000 },
+    );
+  });
+
   it("session/list gives the app's sessions of a cwd with their titles and last activity, all of them without a cwd; a bad cursor is refused", async () => {
     fake.script.push({ text: 'Hi.' });
     const { proc, agent } = await start();
@@ -875,6 +915,8 @@ describe('mewbo acp: authentication, session/list and config options', () => {
     const sessionId = made.sessionId;
     const option = (options: SessionConfigOption[] | null | undefined, id: string) =>
       options?.find((o) => o.id === id);
+    const setOption = (configId: string, value: string) =>
+      agent.request(methods.agent.session.setConfigOption, { sessionId, configId, value });
     expect(option(made.configOptions, 'mode')).toMatchObject({
       category: 'mode',
       currentValue: 'ask',
@@ -896,43 +938,23 @@ describe('mewbo acp: authentication, session/list and config options', () => {
     fake.script.push({ text: 'On the default.' }, { text: 'On the other.' });
     await prompt(agent, sessionId, 'which model?');
     expect(fake.requests.at(-1)!.body.model).toBe('claude-default-test');
-    const set = await agent.request(methods.agent.session.setConfigOption, {
-      sessionId,
-      configId: 'model',
-      value: 'anthropic:claude-other',
-    });
+    const set = await setOption('model', 'anthropic:claude-other');
     expect(option(set.configOptions, 'model')).toMatchObject({
       currentValue: 'anthropic:claude-other',
     });
     await prompt(agent, sessionId, 'and now?');
     expect(fake.requests.at(-1)!.body.model).toBe('claude-other');
 
-    const planned = await agent.request(methods.agent.session.setConfigOption, {
-      sessionId,
-      configId: 'mode',
-      value: 'plan',
-    });
+    const planned = await setOption('mode', 'plan');
     expect(option(planned.configOptions, 'mode')).toMatchObject({ currentValue: 'plan' });
     expect(sessionLog(sessionId).some((e) => e.type === 'mode_change' && e.mode === 'plan')).toBe(
       true,
     );
-    await expect(
-      agent.request(methods.agent.session.setConfigOption, {
-        sessionId,
-        configId: 'model',
-        value: 'gpt-9',
-      }),
-    ).rejects.toMatchObject({
+    await expect(setOption('model', 'gpt-9')).rejects.toMatchObject({
       code: -32602,
       message: expect.stringContaining("'gpt-9' is not a value of model"),
     });
-    await expect(
-      agent.request(methods.agent.session.setConfigOption, {
-        sessionId,
-        configId: 'temperature',
-        value: 'hot',
-      }),
-    ).rejects.toMatchObject({
+    await expect(setOption('temperature', 'hot')).rejects.toMatchObject({
       code: -32602,
       message: expect.stringContaining("no config option 'temperature'"),
     });

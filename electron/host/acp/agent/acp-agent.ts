@@ -27,7 +27,7 @@ import type { Session } from '../../sessions/session';
 import type { ClientServices } from '../../tools/services';
 import type { SessionManager } from '../../sessions/session-manager';
 import { checkSessionRoot, type RootLimits } from '../../sessions/session-root';
-import { ACP_MODES, AGENT_NAME, AGENT_TITLE, TURN_FAILED_CODE } from './constants';
+import { ACP_MODES, AGENT_NAME, AGENT_TITLE, NO_MODEL_CODES, TURN_FAILED_CODE } from './constants';
 import { authenticate, AUTH_METHODS, requireModel } from './agent-auth';
 import { configOptions, setConfigOption, type ConfigDeps } from './session-config';
 import { listSessions } from './session-list';
@@ -126,8 +126,11 @@ function stopReasonOf(events: readonly SessionEvent[], turn: Turn): StopReason {
   if (turn.cancelled) return 'cancelled';
   const last = lastRunState(events);
   if (last?.state === 'stopped') return 'cancelled';
-  if (last?.state === 'failed')
+  if (last?.state === 'failed') {
+    const noModel = events.find((e) => e.type === 'error' && NO_MODEL_CODES.includes(e.code ?? ''));
+    if (noModel?.type === 'error') throw RequestError.authRequired(undefined, noModel.message);
     throw new RequestError(TURN_FAILED_CODE, last.reason ?? 'the run failed');
+  }
   if (events.some((e) => e.type === 'error' && e.code === 'step_limit')) return 'max_turn_requests';
   const answer = events.findLast((e) => e.type === 'assistant_message' && e.agent_id === 'root');
   const reason = answer?.type === 'assistant_message' ? answer.stop_reason : undefined;
@@ -376,7 +379,10 @@ export class AcpAgent {
           ...(message.mentions.length ? { mentions: message.mentions } : {}),
         },
       ).catch((err: unknown) => {
-        if (err instanceof HostError) throw new RequestError(TURN_FAILED_CODE, err.message);
+        if (err instanceof HostError)
+          throw NO_MODEL_CODES.includes(err.code)
+            ? RequestError.authRequired(undefined, err.message)
+            : new RequestError(TURN_FAILED_CODE, err.message);
         throw err;
       });
       await this.deps.agent.idle(session.id);

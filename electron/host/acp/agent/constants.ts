@@ -18,8 +18,14 @@ export const ACP_MODES: readonly (SessionMode & { id: PermissionMode })[] = [
   { id: 'auto', name: 'Auto', description: 'Nothing asks (the sandbox, rules and deny list hold)' },
 ];
 
-/** A JSON-RPC error code of the server-defined range: the turn failed (no model, a provider error). */
-export const TURN_FAILED_CODE = -32000;
+/**
+ * The turn failed (a provider error, a broken stream): JSON-RPC's internal error, with the reason.
+ * Not -32000, which ACP gives to auth_required: a client would ask the user to sign in again.
+ */
+export const TURN_FAILED_CODE = -32603;
+
+/** Error codes a run logs when it has no model to call: answered as ACP's auth_required. */
+export const NO_MODEL_CODES: readonly string[] = ['no_model', 'no_key', 'no_local_model'];
 
 /**
  * How long a tool waits for the editor's fs/* answer (ms): read_file then reads the disk, an edit
