@@ -113,7 +113,9 @@ export function callPaths(input: CallInput): string[] | null {
   else if (tool === LIST_TOOL) raw = [str(args.path) ?? '.'];
   else if (tool === 'file_edit_tool') raw = [str(args.file_path) ?? ''];
   else if (tool === 'aider_edit_block_tool')
+    // Stryker disable next-line StringLiteral: any text without a fenced block holds no edit blocks, as '' does
     raw = parseEditBlocks(str(args.content) ?? '').blocks.map((b) => b.file);
+  // Stryker disable next-line MethodExpression: only an edit block call has several paths, and a block's file is never empty
   if (!raw.length || raw.some((p) => !p)) return null;
   let realRoot: string;
   try {
@@ -134,7 +136,9 @@ function globFor(pattern: string, root: string): { glob: string; base: 'root' | 
   if (pattern.startsWith('//')) return { glob: pattern.slice(1), base: 'abs' };
   if (pattern.startsWith('~/')) return { glob: `${homedir()}/${pattern.slice(2)}`, base: 'abs' };
   if (isAbsolute(pattern) && pattern.startsWith(root)) return { glob: pattern, base: 'abs' };
-  return { glob: pattern.replace(/^\.?\//, ''), base: 'root' };
+  const glob = pattern.replace(/^\.?\//, '');
+  // Stryker disable next-line StringLiteral: base is only ever compared with 'abs'
+  return { glob, base: 'root' };
 }
 
 function pathMatch(rule: ParsedRule, input: CallInput, kind: 'allow' | 'block'): Match {

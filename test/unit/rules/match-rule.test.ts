@@ -1,9 +1,11 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BashParser } from '../../../electron/host/rules/bash-parser';
 import {
   matchRule as matchWith,
+  shellSource,
   ShellJudge,
   type CallInput,
 } from '../../../electron/host/rules/match-rule';
@@ -124,6 +126,9 @@ describe('matchRule: which calls a rule speaks about', () => {
     expect(matchRule(rule('spawn_agent(x)'), at('spawn_agent', { task: 'x' }), 'block')).toBe(
       'unsure',
     );
+    expect(matchRule(rule('spawn_agent(x)'), at('spawn_agent', { task: 'x' }), 'allow')).toBe(
+      'unsure',
+    );
   });
 
   it('a file tool without its path matches no allow rule and is unsure for a deny rule', () => {
@@ -167,6 +172,42 @@ describe('matchRule: which calls a rule speaks about', () => {
     expect(matchRule(rule('Edit(src/**)'), call, 'block')).toBe('yes');
     expect(matchRule(rule('Edit(**)'), call, 'allow')).toBe('yes');
     expect(matchRule(rule('Edit(*.md)'), call, 'block')).toBe('no');
+  });
+
+  it('a path pattern matches the whole path, relative or absolute, not the path as a folder', () => {
+    const call = at('read_file', { path: 'src/deep/a.ts' });
+    expect(matchRule(rule('Read(src/deep/a.ts)'), call, 'allow')).toBe('yes');
+    expect(matchRule(rule(`Read(${root.dir}/src/deep/a.ts)`), call, 'allow')).toBe('yes');
+    expect(matchRule(rule(`Read(${root.dir}/src/deep/b.ts)`), call, 'allow')).toBe('no');
+  });
+
+  it('the project root listed as "." is no folder for a folder pattern', () => {
+    expect(matchRule(rule('LS(?/)'), at('aider_list_dir_tool', { path: '.' }), 'block')).toBe('no');
+    expect(matchRule(rule('LS(?/)'), at('aider_list_dir_tool', { path: 'a' }), 'block')).toBe(
+      'yes',
+    );
+  });
+
+  it('a project opened through a symlink is matched on its real path', () => {
+    const link = join(root.dir, 'link');
+    symlinkSync(root.dir, link);
+    const call = { tool: 'read_file', args: { path: 'src/deep/a.ts' }, root: link };
+    expect(matchRule(rule(`Read(${root.dir}/src/**)`), call, 'allow')).toBe('yes');
+  });
+
+  it('a pattern starting with ~/ is under the home folder', () => {
+    // os.homedir() reads the process's own environment (a worker thread's HOME is a copy), so
+    // the project is made in the real home folder.
+    const project = mkdtempSync(join(realpathSync(homedir()), '.mewbo-match-'));
+    try {
+      mkdirSync(join(project, 'src'));
+      const call = { tool: 'read_file', args: { path: 'src/a.ts' }, root: project };
+      const name = basename(project);
+      expect(matchRule(rule(`Read(~/${name}/src/**)`), call, 'allow')).toBe('yes');
+      expect(matchRule(rule(`Read(~/${name}/other/**)`), call, 'allow')).toBe('no');
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
   });
 
   it('a project root that is gone resolves no path', () => {
@@ -262,7 +303,23 @@ describe('shell rule patterns', () => {
     const none = new ShellJudge(null, 'no grammar');
     expect(matchWith(rule('Bash(ls:*)'), sh('ls'), 'allow', none)).toBe('no');
     expect(matchWith(rule('Bash(rm:*)'), sh('ls'), 'block', none)).toBe('unsure');
-    expect(none.analysis('ls').unjudged).toEqual(['no grammar']);
+    expect(none.analysis('ls')).toEqual({ commands: [], unjudged: ['no grammar'], writes: [] });
+    expect(new ShellJudge(null).analysis('ls').unjudged).toEqual(['the bash parser is not loaded']);
+  });
+
+  it('a judge reads each command and each pattern once, keeping patterns in the map it was given', () => {
+    const patterns = new Map();
+    const j = new ShellJudge(parser, undefined, patterns);
+    expect(j.analysis('ls -l')).toBe(j.analysis('ls -l'));
+    expect(j.pattern('ls:*')).toBe(j.pattern('ls:*'));
+    expect(patterns.get('ls:*')).toBe(j.pattern('ls:*'));
+  });
+
+  it('only writing input to a background shell is shell source; another tool with the same arguments is not', () => {
+    const args = { operation: 'write', input: 'rm x', command: 'ls' };
+    expect(shellSource({ tool: 'shell_session_tool', args, root: '/' })).toBe('rm x');
+    expect(shellSource({ tool: 'aider_shell_tool', args, root: '/' })).toBe('ls');
+    expect(shellSource({ tool: 'read_file', args, root: '/' })).toBeUndefined();
   });
 });
 
@@ -329,6 +386,13 @@ describe('suggestRule', () => {
       '',
     ])
       expect(suggestRule('aider_shell_tool', { command }, root.dir), command).toBeUndefined();
+  });
+
+  it('offers the whole tool for a tool whose arguments are no paths, whatever they hold', () => {
+    const block = 'src/deep/a.ts\n```\n<<<<<<< SEARCH\nold\n=======\nnew\n>>>>>>> REPLACE\n```\n';
+    expect(suggestRule('update_todos', { content: block, path: 'src/deep/a.ts' }, root.dir)).toBe(
+      'update_todos',
+    );
   });
 
   it('offers program and subcommand as a prefix, the whole command after an option, none for a compound one', () => {
