@@ -23,7 +23,8 @@ export function setCookieHeader(port: number, value: string): string {
 /** The named cookie's value from a Cookie header, or undefined. */
 export function readCookie(header: string | undefined, name: string): string | undefined {
   // Stryker disable next-line StringLiteral: any default without `=` holds no cookie, as '' holds none
-  for (const part of (header ?? '').split(';')) {
+  const cookies = header ?? '';
+  for (const part of cookies.split(';')) {
     const eq = part.indexOf('=');
     if (eq !== -1 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
   }
