@@ -216,8 +216,10 @@ export const sessionEventBodySchema = z.discriminatedUnion('type', [
     type: z.literal('elicitation'),
     elicitation_id: z.string(),
     call_id: z.string(),
-    /** The server's name: the one asking. */
+    /** The server's name: the one asking (an external agent's, with `asker` 'agent'). */
     server: z.string(),
+    /** An external ACP agent asks (which way to sign in to it); absent: an MCP server. */
+    asker: z.literal('agent').optional(),
     message: z.string(),
     mode: z.enum(['form', 'url']),
     form: z.optional(elicitFormSchema),

@@ -166,7 +166,13 @@ test('a session on an external ACP agent, chosen and answered by keyboard', asyn
     'Run the tests',
   ]);
 
-  await shots(app, 'external-agent-approval');
+  // The agent's choices keep one row, also on a card the open dock narrows at 900 px.
+  await shots(app, 'external-agent-approval', async () => {
+    const tops = await choices
+      .getByRole('button')
+      .evaluateAll((buttons) => buttons.map((b) => Math.round(b.getBoundingClientRect().top)));
+    expect(new Set(tops).size).toBe(1);
+  });
 
   // Alt+A answers with the agent's "allow once"; the decision names it and the agent gets it.
   await app.keyboard.press('Alt+A');

@@ -9,6 +9,8 @@ import type { SessionEvent } from '../../shared/protocol/events';
 import { FakeOpenAi } from '../helpers/fake-openai';
 import { tempDir } from '../helpers/temp';
 import { buildMcpTestServer } from '../helpers/mcp-test-server-build';
+import { buildScriptedAgent } from '../helpers/acp-agent-build';
+import { PUSH_PERMISSION, say } from '../helpers/acp-steps';
 import { BILLING_FORM } from '../helpers/elicitation-forms';
 
 // Nine engineers share two cores: an outcome may take longer than the default 5 s to show.
@@ -25,8 +27,15 @@ const SCREENSHOTS = join(root, 'test-results', 'screenshots');
 const CLIENT: ClientContext = { clientId: 'phone-e2e', transport: 'local' };
 const PHONE = { width: 360, height: 740 };
 
-/** `billing`: a real MCP server whose `elicit` tool asks the user mid-call, for the tests that use it. */
-const test = base.extend<{ billing: boolean }>({ billing: [false, { option: true }] });
+/**
+ * `billing`: a real MCP server whose `elicit` tool asks the user mid-call; `agentScript`: the
+ * scripted ACP agent (test/fixtures/acp-scripted-agent.ts) configured as agents.scripted with
+ * this script; each for the tests that use it.
+ */
+const test = base.extend<{ billing: boolean; agentScript: Record<string, unknown> | null }>({
+  billing: [false, { option: true }],
+  agentScript: [null, { option: true }],
+});
 
 test.use({
   viewport: PHONE,
@@ -45,9 +54,11 @@ test.use({
 let host: Host;
 let fake: FakeOpenAi;
 let projectDir: string;
+/** Where the scripted agent records what it received and the answers it got. */
+let agentRecord: string;
 const cleanups: (() => void | Promise<void>)[] = [];
 
-test.beforeEach(async ({ billing }) => {
+test.beforeEach(async ({ billing, agentScript }) => {
   const home = tempDir('mewbo-phone-remote-home-');
   const project = tempDir('mewbo-phone-remote-proj-');
   const dist = tempDir('mewbo-phone-remote-dist-');
@@ -59,6 +70,12 @@ test.beforeEach(async ({ billing }) => {
   )) as { buildPhonePage(o: { root: string; outdir: string }): Promise<string> };
   await buildPhonePage({ root, outdir: join(dist.dir, 'phone') });
   mkdirSync(join(home.dir, 'configs'), { recursive: true });
+  const agent = tempDir('mewbo-phone-remote-agent-');
+  cleanups.push(agent.cleanup);
+  agentRecord = join(agent.dir, 'record.jsonl');
+  const agentFile = join(agent.dir, 'script.json');
+  if (agentScript)
+    writeFileSync(agentFile, JSON.stringify({ record: agentRecord, ...agentScript }));
   writeFileSync(
     join(home.dir, 'configs', 'app.json'),
     JSON.stringify({
@@ -69,6 +86,16 @@ test.beforeEach(async ({ billing }) => {
         ? {
             mcpServers: {
               billing: { command: process.execPath, args: [await buildMcpTestServer()] },
+            },
+          }
+        : {}),
+      ...(agentScript
+        ? {
+            agents: {
+              scripted: {
+                command: process.execPath,
+                args: [await buildScriptedAgent(), agentFile],
+              },
             },
           }
         : {}),
@@ -554,4 +581,51 @@ test('an approval too large to send whole offers only Deny on the phone', async 
   await expect
     .poll(async () => (await events(id)).find((e) => e.type === 'approval_decision'))
     .toMatchObject({ decision: 'deny', via: { device_name: 'Pixel in the garden' } });
+});
+
+test.describe('with an external ACP agent', () => {
+  test.use({ agentScript: { turns: [[PUSH_PERMISSION, say('Pushed.')]] } });
+  test("an external agent's permission request is answered on the phone with one of the agent's own options", async ({
+    page,
+  }) => {
+    const deviceId = await pair(page, true);
+    const id = (await invoke('sessions.create', { project: 'api', agent: 'scripted' })).session.id;
+    await invoke('sessions.send', { id, text: 'push it', capabilities: ['approvals'] });
+    const card = page.getByRole('article', { name: 'Approval: Push the branch' });
+    await expect(card).toBeVisible();
+    await expect(card.locator('.detail')).toContainText('"command": "git push"');
+    // The agent's choices, with its labels, in its order, where Approve / Deny would be.
+    await expect(card.locator('.actions button')).toHaveText([
+      'Allow once',
+      'Always allow pushes',
+      'Reject',
+    ]);
+    const always = card.getByRole('button', { name: 'Always allow pushes' });
+    await expect(always).toBeEnabled(); // the page checked the approval hash
+    await expect(always).toBeInViewport();
+    await shoot(page, 'phone-remote-agent-options');
+    await always.tap();
+    await expect(card.locator('.item-status')).toHaveText(
+      'Sent “Always allow pushes”. The agent was told.',
+    );
+    // The agent is answered with that option, and the decision names it and the phone.
+    await expect
+      .poll(
+        () =>
+          readFileSync(agentRecord, 'utf8')
+            .split('\n')
+            .filter(Boolean)
+            .map((l) => JSON.parse(l) as { step?: string; result?: unknown })
+            .find((r) => r.step === 'permission')?.result,
+      )
+      .toEqual({ outcome: { outcome: 'selected', optionId: 'always' } });
+    await expect
+      .poll(async () => (await events(id)).find((e) => e.type === 'approval_decision'))
+      .toMatchObject({
+        decision: 'allow',
+        option: 'always',
+        via: { device_id: deviceId, device_name: 'Pixel in the garden' },
+      });
+    await expect(card).toHaveCount(0);
+  });
 });

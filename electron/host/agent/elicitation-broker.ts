@@ -23,6 +23,7 @@ export function createElicitationBroker(
         elicitation_id: id,
         call_id: request.callId,
         server: request.server,
+        ...(request.asker ? { asker: request.asker } : {}),
         message: request.message,
         mode: request.mode,
         ...(request.mode === 'form' ? { form: request.form } : { url: request.url }),

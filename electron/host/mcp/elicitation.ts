@@ -19,9 +19,13 @@ import { openableUrl } from '../system/browser-opener';
 // a bad schema would be answered with a raw zod dump and reach no log: the connection routes
 // elicitation/create here through the client's fallbackRequestHandler instead.
 
-export type ElicitationRequest = { server: string; callId: string; message: string } & (
-  { mode: 'form'; form: ElicitForm } | { mode: 'url'; url: string }
-);
+export type ElicitationRequest = {
+  server: string;
+  callId: string;
+  message: string;
+  /** An external ACP agent asks, not an MCP server. */
+  asker?: 'agent';
+} & ({ mode: 'form'; form: ElicitForm } | { mode: 'url'; url: string });
 
 export type ElicitationAnswer =
   { action: 'accept'; content?: ElicitContent } | { action: 'decline' } | { action: 'cancel' };

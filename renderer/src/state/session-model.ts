@@ -591,6 +591,7 @@ function elicitationItem(e: SessionEventOf<'elicitation'>): ElicitationItem {
     kind: 'elicitation',
     elicitationId: e.elicitation_id,
     server: e.server,
+    ...(e.asker ? { asker: e.asker } : {}),
     message: e.message,
     mode: e.mode,
     ...(e.form ? { form: e.form } : {}),

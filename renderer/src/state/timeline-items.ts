@@ -74,8 +74,9 @@ export interface QuestionItem extends Base {
 export interface ElicitationItem extends Base {
   kind: 'elicitation';
   elicitationId: string;
-  /** The server's name: the one asking. */
+  /** The server's name: the one asking (or an external agent's). */
   server: string;
+  asker?: 'agent';
   message: string;
   mode: 'form' | 'url';
   form?: ElicitForm;

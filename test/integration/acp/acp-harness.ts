@@ -17,7 +17,7 @@ export interface AgentScript {
   embeddedContext?: boolean;
   mcpHttp?: boolean;
   authMethods?: unknown[];
-  requireAuth?: boolean;
+  requireAuth?: boolean | 'prompt';
   modes?: unknown;
   configOptions?: unknown[];
   turns: unknown[][];

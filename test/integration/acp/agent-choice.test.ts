@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ofType } from '../agent/harness';
 import { ReferenceClient, type Frame } from '../../helpers/reference-remote-client';
 import { AcpWorld } from './acp-harness';
+import { PUSH_PERMISSION } from '../../helpers/acp-steps';
 
 // Issue 30 parts 1-2, what the window and the phone are given: the agents "New session" offers
 // (presets off with why), the session's agent changed before its first message and fixed after,
@@ -15,22 +16,6 @@ afterEach(async () => {
   await w?.close();
   w = undefined;
 });
-
-const permission = {
-  permission: {
-    toolCall: {
-      toolCallId: 'push-1',
-      title: 'Push the branch',
-      kind: 'execute',
-      rawInput: { command: 'git push' },
-    },
-    options: [
-      { optionId: 'once', name: 'Allow once', kind: 'allow_once' },
-      { optionId: 'always', name: 'Always allow pushes', kind: 'allow_always' },
-      { optionId: 'no', name: 'Reject', kind: 'reject_once' },
-    ],
-  },
-};
 
 describe('choosing an external agent', () => {
   it('lists the configured agent and the presets whose command is missing, off with what to install', async () => {
@@ -79,7 +64,7 @@ describe('choosing an external agent', () => {
 describe('an external agent’s approval on a phone with remote rights', () => {
   it('shows the agent’s options and answers the agent with the one picked there', async () => {
     w = await AcpWorld.start(
-      { turns: [[permission]] },
+      { turns: [[PUSH_PERMISSION]] },
       { config: { permission_mode: 'ask', devices: { host: '127.0.0.1' } } },
     );
     const offer = await w.h.invoke('devices.createOffer', { remote: true });

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ofType } from '../agent/harness';
 import { AcpWorld } from './acp-harness';
+import { say } from '../../helpers/acp-steps';
 
 // Issue 30 part 1-2: what an external agent says of itself besides its answers: its own modes
 // (session/new `modes`, current_mode_update, set from the header with session/set_mode), its
@@ -12,10 +13,6 @@ let w: AcpWorld | undefined;
 afterEach(async () => {
   await w?.close();
   w = undefined;
-});
-
-const chunk = (text: string) => ({
-  update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } },
 });
 
 const MODES = {
@@ -69,7 +66,7 @@ describe('an external agent’s own modes', () => {
   });
 
   it('sets the mode picked before again in the agent’s next process', async () => {
-    w = await AcpWorld.start({ modes: MODES, turns: [[chunk('ok')]] });
+    w = await AcpWorld.start({ modes: MODES, turns: [[say('ok')]] });
     const id = await w.session();
     await w.turn(id, 'one');
     await w.h.invoke('agents.setMode', { id, mode: 'architect' });

@@ -31,6 +31,11 @@ export interface ExternalAgentOptions {
   files: ClientFilesDeps;
   terminals: ClientTerminals;
   updates: UpdateLog;
+  /**
+   * The agent asks to sign in and offers several ways: the id the user picked on the session's
+   * card, null when they declined, undefined when nobody can be asked (no turn, headless).
+   */
+  chooseAuth(methods: acp.AuthMethod[]): Promise<string | null | undefined>;
   /** An approval the user (or the mode) decides; 'cancelled' when the turn ends first. */
   permission(req: acp.RequestPermissionRequest): Promise<acp.RequestPermissionResponse>;
 }
@@ -179,7 +184,7 @@ export class ExternalAgent implements Disposable {
       } catch (err) {
         if (!isAuthRequired(err) && !(err instanceof AgentFailure && /auth/i.test(err.message)))
           throw err;
-        await authenticate(opts, initialized, (id) =>
+        await signIn(opts, initialized, (id) =>
           setup('authenticate', conn.agent.request('authenticate', { methodId: id })),
         );
         started = await start();
@@ -208,13 +213,23 @@ export class ExternalAgent implements Disposable {
     const onStop = () =>
       void this.conn.agent.notify('session/cancel', { sessionId: this.sessionId }).catch(() => {});
     signal.addEventListener('abort', onStop, { once: true });
-    const turn = this.conn.agent
-      .request('session/prompt', { sessionId: this.sessionId, prompt: blocks })
+    const ask = () =>
+      this.conn.agent.request('session/prompt', { sessionId: this.sessionId, prompt: blocks });
+    const turn = ask()
+      .catch(async (err: unknown) => {
+        // A sign-in that expired: signed in again, the prompt is sent once more.
+        if (!isAuthRequired(err) || this.conn.signal.aborted) throw err;
+        await signIn(this.opts, this.initialized, (methodId) =>
+          this.conn.agent.request('authenticate', { methodId }),
+        );
+        return ask();
+      })
       .then(
         (r) => r.stopReason,
         async (err: unknown) => {
           // The connection closed under the request: the process's end says why.
           if (this.conn.signal.aborted) throw new AgentFailure(await this.ended);
+          if (err instanceof AgentFailure) throw err;
           throw new AgentFailure(
             `the agent '${this.opts.name}' failed the turn: ${(err as Error).message}`,
           );
@@ -271,14 +286,26 @@ function isAuthRequired(err: unknown): boolean {
     : /auth/i.test(String((err as Error)?.message));
 }
 
-/** Signs in with the method the config names, or the agent's only one; else says which there are. */
-async function authenticate(
+/**
+ * Signs in with the method the config names, or the agent's only one, or the one the user picks
+ * on the session's card; declined or with nobody to ask, says which methods there are.
+ */
+async function signIn(
   opts: ExternalAgentOptions,
   init: acp.InitializeResponse,
   run: (methodId: string) => Promise<unknown>,
 ): Promise<void> {
-  const methods = init.authMethods ?? [];
-  const chosen = opts.agent.auth_method ?? (methods.length === 1 ? methods[0]!.id : undefined);
+  // A terminal method runs the agent's own login screen; this client announced no such thing.
+  const methods = (init.authMethods ?? []).filter((m) => !('type' in m && m.type === 'terminal'));
+  let chosen = opts.agent.auth_method ?? (methods.length === 1 ? methods[0]!.id : undefined);
+  if (!chosen && methods.length > 1) {
+    const picked = await opts.chooseAuth(methods);
+    if (picked === null)
+      throw new AgentFailure(
+        `you did not sign in to the agent '${opts.name}', and it works only signed in: send a message to be asked again`,
+      );
+    chosen = picked;
+  }
   if (!chosen || !methods.some((m) => m.id === chosen))
     throw new AgentFailure(
       `the agent '${opts.name}' needs you to sign in; its methods: ${methods.map((m) => `${m.id} (${m.name}${m.description ? `: ${m.description}` : ''})`).join(', ') || 'none'}. Set agents.${opts.name}.auth_method in configs/app.json to one of them, or sign in with the agent's own command first.`,

@@ -13,6 +13,7 @@ import type { Session } from '../../sessions/session';
 import type { ShellService } from '../../shells/shell-service';
 import type { RulesService } from '../../rules/rules-service';
 import type { JudgeScope } from '../../agent/dispatch';
+import { createElicitationBroker } from '../../agent/elicitation-broker';
 import { newApprovalId } from '../../agent/ids';
 import { LoopState } from '../../agent/loop-state';
 import type { SessionWaits } from '../../agent/run-context';
@@ -106,7 +107,7 @@ export class ExternalTurns implements Disposable {
 
   /** Runs the session's pending messages as prompt turns until none is left; throws RunAborted on Stop. */
   async run(session: Session, run: ExternalRun): Promise<void> {
-    const h = await this.connect(session);
+    const h = await this.connect(session, run);
     h.turn = run;
     try {
       await this.syncMode(session, h);
@@ -273,18 +274,19 @@ export class ExternalTurns implements Disposable {
     return session.meta.root ?? join(this.opts.scratchDir, session.id);
   }
 
-  private connect(session: Session): Promise<Hosted> {
+  /** The session's agent, started if it is not running; `run`: the turn that may ask the user. */
+  private connect(session: Session, run?: ExternalRun): Promise<Hosted> {
     const live = this.hosted.get(session.id);
     if (live) return Promise.resolve(live);
     let started = this.starting.get(session.id);
     if (!started) {
-      started = this.start(session).finally(() => this.starting.delete(session.id));
+      started = this.start(session, run).finally(() => this.starting.delete(session.id));
       this.starting.set(session.id, started);
     }
     return started;
   }
 
-  private async start(session: Session): Promise<Hosted> {
+  private async start(session: Session, run?: ExternalRun): Promise<Hosted> {
     const name = session.meta.agent!;
     const config = this.opts.config();
     const found = findAgent(config, this.opts.env, name);
@@ -334,6 +336,7 @@ export class ExternalTurns implements Disposable {
       terminals,
       updates,
       permission: (req) => this.permission(session, holder.h, req),
+      chooseAuth: (methods) => this.chooseAuth(session, name, methods, holder.h?.turn ?? run),
     });
     const h: Hosted = { agent, updates, turn: null, grants };
     holder.h = h;
@@ -372,6 +375,48 @@ export class ExternalTurns implements Disposable {
   private async drop(h: Hosted): Promise<void> {
     for (const [id, x] of this.hosted) if (x === h) this.hosted.delete(id);
     await h.agent.dispose();
+  }
+
+  /**
+   * The agent asks the user to sign in and offers several ways: a card (an elicitation the agent
+   * asks, answered like an MCP server's, from the desktop or a phone) listing each method's name
+   * and description. The method picked; null: declined; undefined: nobody to ask.
+   */
+  private async chooseAuth(
+    session: Session,
+    name: string,
+    methods: acp.AuthMethod[],
+    run: ExternalRun | null | undefined,
+  ): Promise<string | null | undefined> {
+    if (!run || run.headless) return undefined;
+    const asker = createElicitationBroker(session, run.waits.elicitations, run.beginWait);
+    const answer = await asker.ask(
+      {
+        server: name,
+        asker: 'agent',
+        callId: '',
+        mode: 'form',
+        message: `The agent '${name}' works only signed in. Choose how to sign in to it:`,
+        form: {
+          fields: [
+            {
+              kind: 'choice',
+              name: 'method',
+              title: 'Sign in with',
+              required: true,
+              options: methods.map((m) => ({
+                value: m.id,
+                label: m.description ? `${m.name}: ${m.description}` : m.name,
+              })),
+            },
+          ],
+        },
+      },
+      run.signal,
+    );
+    return answer.action === 'accept' && typeof answer.content?.method === 'string'
+      ? answer.content.method
+      : null;
   }
 
   /** session/request_permission: the approval card with the agent's options, or the mode's answer. */

@@ -42,7 +42,9 @@ export const ElicitationCard = memo(function ElicitationCard({ item }: { item: E
           aria-hidden="true"
         />
         <span className="card-title">{item.server}</span>
-        <span className="card-subject">MCP server asks</span>
+        <span className="card-subject">
+          {item.asker === 'agent' ? 'Agent asks' : 'MCP server asks'}
+        </span>
         {item.answer && (
           <span className="card-meta">
             {ANSWERED[item.answer.action]}

@@ -1,5 +1,6 @@
 import type { SessionViewState } from '../../state/session-view-store';
 import { formatPercent as pct, formatTokens as tokens } from '../../lib/format';
+import { ContextBar } from './ContextMeter';
 
 /**
  * An external agent's context window use and its cost so far, as the agent reports them (ACP
@@ -14,17 +15,11 @@ export function AgentUsageMeter({ usage }: { usage: NonNullable<SessionViewState
       className="context-meter neutral"
       title={`Context: ${tokens(usage.used)} of ${tokens(usage.size)} tokens (${pct(fill)}), as the agent reports it${cost ? `\nCost so far: ${cost}` : ''}`}
     >
-      <div
-        role="meter"
-        aria-label="Context window"
-        aria-valuemin={0}
-        aria-valuemax={100}
-        aria-valuenow={Math.round(fill * 100)}
-        aria-valuetext={`${pct(fill)} of the agent's context window`}
-        className="context-meter-bar"
-      >
-        <span className="context-meter-fill" style={{ width: pct(fill) }} />
-      </div>
+      <ContextBar
+        fill={fill}
+        mark={null}
+        valuetext={`${pct(fill)} of the agent's context window`}
+      />
       <span className="small muted">{pct(fill)}</span>
       {cost && (
         <span className="small muted" aria-label="Cost so far">

@@ -25,23 +25,42 @@ export function ContextMeter({ usage }: { usage: UsageTotals }) {
   const tone = at !== null && fill >= at * 0.9 ? 'warning' : 'neutral';
   return (
     <div className={`context-meter ${tone}`} title={title}>
-      <div
-        role="meter"
-        aria-label="Context window"
-        aria-valuemin={0}
-        aria-valuemax={100}
-        aria-valuenow={Math.round(fill * 100)}
-        aria-valuetext={`${pct(fill)} of the context window${at !== null ? `, compaction at ${pct(at)}` : ''}`}
-        className="context-meter-bar"
-      >
-        <span className="context-meter-fill" style={{ width: pct(fill) }} />
-        {at !== null && <span className="context-meter-mark" style={{ left: pct(at) }} />}
-      </div>
+      <ContextBar
+        fill={fill}
+        mark={at}
+        valuetext={`${pct(fill)} of the context window${at !== null ? `, compaction at ${pct(at)}` : ''}`}
+      />
       <span className="small muted">{pct(fill)}</span>
       <span className="small muted" aria-label="Estimated cost">
         {usd(usage.costUsd)}
         {usage.unpriced ? '+' : ''}
       </span>
+    </div>
+  );
+}
+
+/** A context meter's bar: how full the window is (0..1), with a tick at `mark` where there is one. */
+export function ContextBar({
+  fill,
+  mark,
+  valuetext,
+}: {
+  fill: number;
+  mark: number | null;
+  valuetext: string;
+}) {
+  return (
+    <div
+      role="meter"
+      aria-label="Context window"
+      aria-valuemin={0}
+      aria-valuemax={100}
+      aria-valuenow={Math.round(fill * 100)}
+      aria-valuetext={valuetext}
+      className="context-meter-bar"
+    >
+      <span className="context-meter-fill" style={{ width: pct(fill) }} />
+      {mark !== null && <span className="context-meter-mark" style={{ left: pct(mark) }} />}
     </div>
   );
 }
