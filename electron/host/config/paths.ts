@@ -11,6 +11,8 @@ export interface HomePaths {
   stateDir: string;
   /** Shadow git stores of project files (rewind); never inside a project. */
   checkpointsDir: string;
+  /** Caches the app rebuilds when missing (the CLI's V8 code caches); owner-only. */
+  cacheDir: string;
 }
 
 export function homePaths(env: NodeJS.ProcessEnv = process.env): HomePaths {
@@ -24,5 +26,6 @@ export function homePaths(env: NodeJS.ProcessEnv = process.env): HomePaths {
     sessionsDir: join(home, 'sessions'),
     stateDir: join(home, 'state'),
     checkpointsDir: join(home, 'checkpoints'),
+    cacheDir: join(home, 'cache'),
   };
 }
