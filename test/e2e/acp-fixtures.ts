@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test as base } from './agent-fixtures';
+import type { Page } from '@playwright/test';
+import { expect, test as base } from './agent-fixtures';
 import { buildScriptedAgent } from '../helpers/acp-agent-build';
 import { tempDir } from '../helpers/temp';
 
@@ -28,6 +29,15 @@ export const test = base.extend<{ agentDir: string; agentScript: Record<string, 
 });
 
 export { expect, openProject } from './agent-fixtures';
+
+/** A new session on the scripted agent, chosen in "New session". */
+export async function newAgentSession(app: Page): Promise<void> {
+  await app.getByRole('button', { name: 'New session: agent, worktree…' }).click();
+  const dialog = app.getByRole('dialog', { name: 'New session' });
+  await dialog.getByRole('radio', { name: /scripted/ }).check();
+  await app.keyboard.press('Enter');
+  await expect(dialog).toHaveCount(0);
+}
 
 /** One thing the agent received (a method and its params) or one answer it got (a step's result). */
 export interface Recorded {

@@ -1,4 +1,4 @@
-import { agentRecord, expect, openProject, test } from './acp-fixtures';
+import { agentRecord, expect, newAgentSession, openProject, test } from './acp-fixtures';
 import { shots } from './fixtures';
 
 // Issue 30 at the window: what an external ACP agent says of itself fills the session header:
@@ -63,11 +63,7 @@ test('an external agent’s modes, settings, usage and title in the session head
   agentDir,
 }) => {
   await openProject(app, 'app');
-  await app.getByRole('button', { name: 'New session: agent, worktree…' }).click();
-  const dialog = app.getByRole('dialog', { name: 'New session' });
-  await dialog.getByRole('radio', { name: /scripted/ }).check();
-  await app.keyboard.press('Enter');
-  await expect(dialog).toHaveCount(0);
+  await newAgentSession(app);
   // Before the agent ran, the app's permission modes are all there is.
   await expect(app.getByRole('combobox', { name: 'Permission mode' })).toBeVisible();
   await app.getByRole('textbox', { name: 'Message' }).fill('Make the port configurable');
