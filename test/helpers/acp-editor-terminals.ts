@@ -29,8 +29,14 @@ export class EditorTerminals {
   private readonly terminals = new Map<string, Terminal>();
   private readonly exits = new Map<string, Terminal['exit']>();
 
-  /** `env`: the editor's own environment, which its terminals inherit. */
-  constructor(private readonly env: NodeJS.ProcessEnv) {}
+  /**
+   * `env`: the editor's own environment, which its terminals inherit. `ignoreKill`: an editor
+   * that answers terminal/kill and leaves the process running.
+   */
+  constructor(
+    private readonly env: NodeJS.ProcessEnv,
+    private readonly opts: { ignoreKill?: boolean } = {},
+  ) {}
 
   readonly handlers: AcpClientHandlers = {
     register: (app) =>
@@ -87,7 +93,7 @@ export class EditorTerminals {
         )
         .onRequest(methods.client.terminal.kill, ({ params }) => {
           this.killed.push(params.terminalId);
-          this.get(params.terminalId).child.kill('SIGTERM');
+          if (!this.opts.ignoreKill) this.get(params.terminalId).child.kill('SIGTERM');
           return {};
         })
         .onRequest(methods.client.terminal.release, ({ params }) => {

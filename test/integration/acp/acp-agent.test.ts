@@ -729,6 +729,65 @@ describe("mewbo acp through the editor's terminal/*", () => {
     });
   });
 
+  it("an editor that goes away while a background shell runs in its terminal: the process exits 0 and the shell's processes are gone", async () => {
+    fake.script.push(
+      {
+        toolCalls: [
+          {
+            name: 'aider_shell_tool',
+            args: { command: 'exec sleep 120', run_in_background: true },
+          },
+        ],
+      },
+      { text: 'Started.' },
+    );
+    terminals = new EditorTerminals(process.env);
+    const { proc, agent } = await start(terminals.handlers, { terminal: true });
+    const sessionId = await newSession(agent);
+    await agent.request(methods.agent.session.setMode, { sessionId, modeId: 'auto' });
+    await prompt(agent, sessionId, 'start it');
+    const id = terminals.created[0]!.terminalId;
+    // The editor's terminal process outlives nothing of the app: once the agent is gone, so is it.
+    expect(await proc.close()).toBe(0);
+    await terminals.exited(id);
+  });
+
+  it("an editor that answers terminal/kill but leaves the command running: shell_session_tool kill still ends it, swept by the shell's token", async () => {
+    mkdirSync(join(home.dir, 'configs'), { recursive: true });
+    writeFileSync(
+      join(home.dir, 'configs', 'app.json'),
+      JSON.stringify({ shells: { kill_grace_ms: 100 } }),
+    );
+    fake.script.push(
+      {
+        toolCalls: [
+          {
+            name: 'aider_shell_tool',
+            args: { command: 'exec sleep 120', run_in_background: true },
+          },
+        ],
+      },
+      {
+        toolCalls: [
+          { name: 'shell_session_tool', args: { operation: 'kill', shell_id: 'shell_1' } },
+        ],
+      },
+      { text: 'Stopped.' },
+    );
+    terminals = new EditorTerminals(process.env, { ignoreKill: true });
+    const { agent } = await start(terminals.handlers, { terminal: true });
+    const sessionId = await newSession(agent);
+    await agent.request(methods.agent.session.setMode, { sessionId, modeId: 'auto' });
+    await prompt(agent, sessionId, 'start it, then stop it');
+    const id = terminals.created[0]!.terminalId;
+    // Asked to kill it (at SIGTERM, then again at SIGKILL after the grace period).
+    expect(terminals.killed).toContain(id);
+    const killed = sessionLog(sessionId).filter((e) => e.type === 'tool_result')[1]!;
+    expect(killed.payload).toMatchObject({ operation: 'kill', status: 'killed' });
+    // The editor never ended it: the app's sweep of the shell's token did.
+    expect(await terminals.exited(id)).toMatchObject({ signal: 'SIGKILL' });
+  });
+
   it("session/cancel while a command runs in the editor's terminal ends the turn cancelled and kills the terminal", async () => {
     fake.script.push({ toolCalls: [{ name: 'aider_shell_tool', args: { command: 'sleep 60' } }] });
     terminals = new EditorTerminals(process.env);
