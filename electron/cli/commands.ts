@@ -2,7 +2,6 @@ import { fileURLToPath } from 'node:url';
 import type { CliCommand } from './command';
 import { loadBundle, type LoadedBundle } from './code-cache';
 import { homePaths } from '../host/config/paths';
-import { holdYoungGenerationDuringStartup } from '../host/system/startup-heap';
 
 // The registry of `mewbo` subcommands: one file per command, one entry here. A command's code is
 // loaded only when that command runs, so `mewbo --help` loads none of them and each command loads
@@ -28,6 +27,8 @@ export const commands: CliCommandEntry[] = [
     summary: 'run the web host: the UI and the protocol over WebSocket on 127.0.0.1',
     load: async () => {
       // Held before the host's modules load: loading them is most of start-up's allocation.
+      // Imported here: node:v8 (and the stream modules it loads) is for serve alone.
+      const { holdYoungGenerationDuringStartup } = await import('../host/system/startup-heap');
       const startedUp = holdYoungGenerationDuringStartup();
       // Chunks, not a code-cached bundle: the bundle (6 MB with every model SDK in it) and its
       // cache held in memory made the idle host 11 MiB larger for no gain in start-up.
