@@ -86,10 +86,12 @@ export function decideByRules(
   for (const kind of ['deny', 'ask'] as const) {
     for (const r of rules) {
       if (r.kind !== kind) continue;
+      // Stryker disable next-line StringLiteral: matchRule tells only 'allow' apart; any other kind is a block
       const m = matchRule(r.rule, call, 'block', judge);
       if (m === 'yes' || m === 'unsure' || (m === 'unjudged' && kind === 'ask'))
         return { kind, rule: r };
       if (m === 'unjudged' && !unjudged) {
+        // Stryker disable next-line StringLiteral: only a shell source can be unjudged, so it is never undefined here
         const source = shellSource(call) ?? '';
         const why = judge.analysis(source).unjudged[0];
         unjudged = {
@@ -101,6 +103,9 @@ export function decideByRules(
     }
   }
   if (unjudged) return unjudged;
+  // A deny or ask rule that reaches here said no as a block, and a rule never allows a call it may
+  // not match (patternAllows is narrower than patternMayMatch, a path's every than its some).
+  // Stryker disable next-line MethodExpression,ConditionalExpression: see above
   const allows = rules.filter((r) => r.kind === 'allow');
   const source = shellSource(call);
   for (const r of allows)
@@ -111,6 +116,7 @@ export function decideByRules(
       return { kind: 'allow', rule: r };
   if (source === undefined) return null;
   const shellRules = allows.filter(
+    // Stryker disable next-line ConditionalExpression: a rule without a pattern for this tool allowed the call above
     (r) => r.rule.pattern !== undefined && ruleCoversTool(r.rule, call.tool),
   );
   const by = shellAllowedBy(shellRules, source, judge);
