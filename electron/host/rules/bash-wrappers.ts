@@ -111,6 +111,7 @@ function leadingAssignments(
 ): { assignments: Assignment[]; rest: WordValue[] } | { why: string } {
   const assignments: Assignment[] = [];
   let i = 0;
+  // Stryker disable next-line EqualityOperator: one past the end is undefined, which matches no NAME=value and ends the loop
   for (; i < words.length; i++) {
     const w = words[i]!;
     // A computed word may be an assignment or the program: which one is only known at run time.
@@ -203,6 +204,7 @@ const find: Wrapper = {
   transparent: false,
   unwrap(args) {
     const out: Unwrapped[] = [];
+    // Stryker disable next-line EqualityOperator: one past the end is undefined, which is no -exec
     for (let i = 0; i < args.length; i++) {
       const a = args[i]!;
       // A computed word could be `-exec` itself.
@@ -231,6 +233,7 @@ const env: Wrapper = {
         null: false,
         unset: true,
         chdir: true,
+        // Stryker disable next-line BooleanLiteral: -S refuses whatever its value
         'split-string': true,
         debug: false,
         'default-signal': false,
@@ -262,6 +265,7 @@ const sudo: Wrapper = {
         chdir: true,
         chroot: true,
         'preserve-env': false,
+        // Stryker disable next-line BooleanLiteral: with --edit nothing runs, whatever word follows
         edit: false,
         group: true,
         'set-home': false,
@@ -270,6 +274,7 @@ const sudo: Wrapper = {
         login: false,
         'remove-timestamp': false,
         'reset-timestamp': false,
+        // Stryker disable next-line BooleanLiteral: with --list nothing runs, whatever word follows
         list: false,
         'non-interactive': false,
         'preserve-groups': false,
@@ -281,7 +286,9 @@ const sudo: Wrapper = {
         'command-timeout': true,
         'other-user': true,
         user: true,
+        // Stryker disable next-line BooleanLiteral: with --version nothing runs, whatever word follows
         version: false,
+        // Stryker disable next-line BooleanLiteral: with --validate nothing runs, whatever word follows
         validate: false,
       },
     });
@@ -374,7 +381,9 @@ const command: Wrapper = {
 function afterKeyword(words: WordValue[]): Unwrapped[] {
   const assignments: Assignment[] = [];
   let i = 0;
+  // Stryker disable next-line EqualityOperator: one past the end reads as '', no assignment
   for (; i < words.length; i++) {
+    // Stryker disable next-line StringLiteral: a computed word is no assignment, whatever text stands for it without '='
     const m = /^([A-Za-z_][A-Za-z0-9_]*)\+?=/.exec(words[i] ?? '');
     if (!m) break;
     assignments.push({ name: m[1]!, word: words[i]! });

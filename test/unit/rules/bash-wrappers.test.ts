@@ -91,6 +91,7 @@ describe("options() reads a wrapper's options as getopt would", () => {
       rest: [],
     });
     expect(read(['x-10'], { numbers: true })).toEqual({ seen: {}, rest: ['x-10'] });
+    expect(read(['-x-1'], { numbers: true, flags: 'x' })).toBe('w -- is not an option it knows');
     expect(read(['-10', 'cmd'])).toBe('w -1 is not an option it knows');
   });
 });
@@ -140,6 +141,47 @@ describe('simple wrappers run the words after their options', () => {
     expect(runs(line)).toEqual(expected);
   });
 
+  it.each(['builtin', 'exec', 'nohup', 'stdbuf', 'setsid', 'busybox'])(
+    '%s names itself when it meets an option it does not know',
+    (name) => {
+      expect(runs(`${name} -z rm`)).toEqual([`anything: ${name} -z is not an option it knows`]);
+    },
+  );
+
+  it.each([
+    'timeout --preserve-status 5',
+    'timeout --foreground 5',
+    'setsid --ctty',
+    'setsid --fork',
+    'setsid --wait',
+    'env --ignore-environment',
+    'env --null',
+    'env --debug',
+    'env --default-signal',
+    'env --ignore-signal',
+    'env --block-signal',
+    'env --list-signal-handling',
+    'time --append',
+    'time --verbose',
+    'time --portability',
+    'time --quiet',
+    'sudo --askpass',
+    'sudo --background',
+    'sudo --bell',
+    'sudo --preserve-env',
+    'sudo --set-home',
+    'sudo --help',
+    'sudo --login',
+    'sudo --shell',
+    'sudo --remove-timestamp',
+    'sudo --reset-timestamp',
+    'sudo --non-interactive',
+    'sudo --preserve-groups',
+    'sudo --stdin',
+  ])('%s takes no argument: the next word is the command', (line) => {
+    expect(runs(`${line} rm`)).toEqual(['rm']);
+  });
+
   it('an option it does not know may take the next word: it may run anything', () => {
     expect(runs('nice -x rm')).toEqual(['anything: nice -x is not an option it knows']);
     expect(runs('timeout --nope 5 rm')).toEqual([
@@ -158,6 +200,8 @@ describe('shells', () => {
     ['mksh -x script', []],
     ['ash -- -c', []],
     ['sh - -c', []],
+    ['sh - -c rm', []],
+    ['sh a-b', []],
     ['bash --norc -c rm', ['source: rm']],
     ['bash --rcfile f -c rm', ['source: rm']],
     ['bash --init-file -c rm', []],
@@ -241,6 +285,7 @@ describe('find', () => {
       'd',
     ]);
     expect(runs('find . -exec rm')).toEqual(['rm']);
+    expect(runs('find . -exec rm {} x ;')).toEqual(['rm ? x']);
     expect(runs('find . -exec ;')).toEqual([]);
     expect(runs('find . -name x')).toEqual([]);
   });
@@ -261,6 +306,7 @@ describe('env', () => {
     ['env -0v -u X -C d rm', ['rm']],
     ['env BASH_FUNC_f%%=() rm', ['BASH_FUNC_f%%:BASH_FUNC_f%%=() | rm']],
     ['env =x rm', ['=x rm']],
+    ['env =a=b rm', ['=a=b rm']],
     ['env', []],
     ['env --ignore-environment --null --unset X --chdir d rm', ['rm']],
     [
@@ -293,6 +339,13 @@ describe('sudo and doas', () => {
     ['sudo -e f', []],
     ['sudo --edit f', []],
     ['sudo -l', []],
+    ['sudo -l rm', []],
+    ['sudo -v rm', []],
+    ['sudo --validate rm', []],
+    ['sudo -V rm', []],
+    ['sudo --version rm', []],
+    ['sudo -K rm', []],
+    ['doas -C conf rm', []],
     ['sudo --list rm', []],
     ['sudo -v', []],
     ['sudo --validate', []],
@@ -383,6 +436,7 @@ describe('command, time, coproc and reserved words', () => {
     ['coproc A=1 b', ['A=1 b', 'A:A=1 | b']],
     ['coproc N { a; }', ['anything: coproc with a compound command']],
     ['coproc a }', ['anything: coproc with a compound command']],
+    ['coproc { a', ['anything: coproc with a compound command']],
     ['coproc ?', ['anything: coproc with a compound command']],
   ])('%s runs %j', (line, expected) => {
     expect(runs(line)).toEqual(expected);
@@ -415,6 +469,7 @@ describe('git', () => {
     ['git -C', ['git']],
     ['git --unknown a push', ['git a push', 'git push']],
     ['git -C d --weird=1 push', ['git push', 'git']],
+    ['git -C=d push', ['git push', 'git']],
   ])('%s runs %j', (line, expected) => {
     expect(runs(line)).toEqual(expected);
   });
