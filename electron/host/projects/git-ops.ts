@@ -17,11 +17,17 @@ export interface WorktreeRequest {
   base?: string;
   /** Only a new branch will do: git refuses a name taken since the caller checked it. */
   newBranch?: boolean;
+  /** The caller made or checked the name (check-ref-format) already: not asked again. */
+  nameChecked?: boolean;
+  /** The repository's filter overrides, when the caller read them already (GitOptions.filters). */
+  filters?: readonly string[];
 }
 
 /** `git worktree add`: checks out `branch` if it exists (unless newBranch), else creates it from `base`. */
 export async function addWorktree(req: WorktreeRequest): Promise<void> {
-  const valid = await git(['check-ref-format', '--branch', req.branch], req.repoDir);
+  const valid = req.nameChecked
+    ? { ok: true }
+    : await git(['check-ref-format', '--branch', req.branch], req.repoDir);
   if (!valid.ok)
     throw new HostError('invalid_branch', `'${req.branch}' is not a valid branch name`);
   if ((await probeDir(req.dest)) !== 'missing')
@@ -33,7 +39,12 @@ export async function addWorktree(req: WorktreeRequest): Promise<void> {
   const args = exists.ok
     ? ['worktree', 'add', '--', req.dest, req.branch]
     : ['worktree', 'add', '-b', req.branch, '--', req.dest, ...(req.base ? [req.base] : [])];
-  const r = await git(args, req.repoDir, GIT_WRITE_TIMEOUT_MS);
+  const r = await git(
+    args,
+    req.repoDir,
+    GIT_WRITE_TIMEOUT_MS,
+    req.filters ? { filters: req.filters } : {},
+  );
   if (!r.ok) throw new HostError('git_failed', `git worktree add failed: ${r.error}`);
 }
 

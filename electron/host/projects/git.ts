@@ -23,6 +23,11 @@ export interface GitOptions {
   bytes?: boolean;
   /** Most stdout kept, in bytes (default GIT_MAX_BUFFER); a call printing more fails. */
   maxBuffer?: number;
+  /**
+   * The repository's filter drivers turned off (filterOverrides), read by the caller alongside
+   * its other calls: a command touching the tree then spawns git once instead of twice in a row.
+   */
+  filters?: readonly string[];
 }
 
 /**
@@ -38,7 +43,9 @@ export async function git(
 ): Promise<GitResult> {
   // Commands that read or write files of the work tree run the repository's filter drivers.
   const touchesTree = TREE_COMMANDS.has(args[0] === 'worktree' ? `worktree ${args[1]}` : args[0]!);
-  const filters = touchesTree ? await neutralizedFilters(cwd, timeoutMs, opts.env) : [];
+  const filters = touchesTree
+    ? (opts.filters ?? (await filterOverrides(cwd, timeoutMs, opts.env)))
+    : [];
   return runGit([...filters, ...args], cwd, timeoutMs, opts);
 }
 
@@ -155,9 +162,9 @@ export interface RepoFacts {
  * repository's config defines, so a command touching the work tree runs none of them. Reading
  * the config runs nothing.
  */
-async function neutralizedFilters(
+export async function filterOverrides(
   cwd: string,
-  timeoutMs: number,
+  timeoutMs = GIT_TIMEOUT_MS,
   env?: Record<string, string>,
 ): Promise<string[]> {
   const r = await runGit(['config', '--name-only', '--get-regexp', '^filter\\.'], cwd, timeoutMs, {

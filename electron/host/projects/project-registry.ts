@@ -107,9 +107,9 @@ export class ProjectRegistry implements Disposable {
    * an SSH host (nothing is contacted here: the session's first tool call opens the link).
    */
   async resolve(key: string): Promise<ProjectPlace> {
-    const entry = await this.get(key);
+    const entry = await this.current(key);
     if (entry?.remote) return { key, root: entry.remote.path, remote: entry.remote.url };
-    return { key, root: (await this.resolveFolder(key)).path, remote: null };
+    return { key, root: localFolder(key, entry).path, remote: null };
   }
 
   /**
@@ -118,25 +118,21 @@ export class ProjectRegistry implements Disposable {
    * unavailable.
    */
   async resolveFolder(key: string): Promise<ProjectEntry & { path: string }> {
-    const entry = await this.get(key);
-    if (!entry)
-      throw new HostError('not_found', `no project '${key}'; list_projects shows the keys`);
-    if (entry.remote)
-      throw new HostError(
-        'remote_project',
-        `project '${key}' is on the SSH host ${entry.remote.host} (${entry.remote.url}), not a folder on this computer: start a new session on it instead`,
-      );
-    if (entry.path === null)
-      throw new HostError(
-        'no_checkout',
-        `project '${key}' is a registered repository with no checkout yet`,
-      );
-    if (!entry.available)
-      throw new HostError(
-        'unavailable',
-        `the folder of project '${key}' (${entry.path}) is not there`,
-      );
-    return entry as ProjectEntry & { path: string };
+    return localFolder(key, await this.current(key));
+  }
+
+  /**
+   * `key`'s entry as the last scan found it, while its folder is still there; else as a scan now
+   * finds it (a project not seen yet, a folder gone or back). A scan spawns git twice per project,
+   * and every new session waits on this: with ten projects that was twenty processes for one.
+   * The registry's own changes rescan before they return, so the last scan has them.
+   */
+  private async current(key: string): Promise<ProjectEntry | undefined> {
+    const known = this.scanned ? this.entries.find((e) => e.key === key) : undefined;
+    if (known?.remote) return known;
+    if (known?.available && known.path !== null && (await probeDir(known.path)) === 'present')
+      return known;
+    return this.get(key);
   }
 
   /**
@@ -397,4 +393,28 @@ export class ProjectRegistry implements Disposable {
     clearInterval(this.timer);
     this.changed.dispose();
   }
+}
+
+/** `entry` as a folder on this computer, or the refusal resolveFolder gives for `key`. */
+function localFolder(
+  key: string,
+  entry: ProjectEntry | undefined,
+): ProjectEntry & { path: string } {
+  if (!entry) throw new HostError('not_found', `no project '${key}'; list_projects shows the keys`);
+  if (entry.remote)
+    throw new HostError(
+      'remote_project',
+      `project '${key}' is on the SSH host ${entry.remote.host} (${entry.remote.url}), not a folder on this computer: start a new session on it instead`,
+    );
+  if (entry.path === null)
+    throw new HostError(
+      'no_checkout',
+      `project '${key}' is a registered repository with no checkout yet`,
+    );
+  if (!entry.available)
+    throw new HostError(
+      'unavailable',
+      `the folder of project '${key}' (${entry.path}) is not there`,
+    );
+  return entry as ProjectEntry & { path: string };
 }

@@ -1,10 +1,10 @@
-import { realpath } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { readFile, realpath } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { SessionWorktree, WorktreeRequest } from '../../../shared/protocol/session-worktree';
 import type { AppConfig } from '../config/schema';
 import { HostError } from '../rpc/host-error';
 import { addWorktree } from '../projects/git-ops';
-import { git } from '../projects/git';
+import { filterOverrides, git } from '../projects/git';
 import { copyListedFiles, type CopyOutcome } from './copy-listed-files';
 import { repoStart, type RepoStart } from './repo-preflight';
 import { removeSessionWorktree } from './remove-worktree';
@@ -40,11 +40,19 @@ export async function createWorktree(req: {
   const dir = await realpath(projectDir).catch(() => {
     throw new HostError('invalid_path', `the project folder ${projectDir} is not there`);
   });
-  const start = await repoStart(dir);
-  const branch =
+  // The checks, the branch name and the filter drivers to turn off for the checkout are asked of
+  // git at once (each a process spawned: on a loaded machine the spawns, one after another, cost
+  // half again what `git worktree add` does); the repository's refusal is the one said first.
+  const starting = repoStart(dir);
+  const naming =
     request === true
-      ? await pickBranchName(start.top, title)
-      : (await checkBranchName(start.top, request.branch), request.branch);
+      ? pickBranchName(dir, title)
+      : checkBranchName(dir, request.branch).then(() => request.branch);
+  const filtering = filterOverrides(dir);
+  naming.catch(() => {});
+  filtering.catch(() => {});
+  const start = await starting;
+  const branch = await naming;
   const dest = await freeFolder(worktreesParent(config.dir, start.top), branch);
   checkLocation(dest, start.top, req.appHome);
   await addWorktree({
@@ -53,6 +61,8 @@ export async function createWorktree(req: {
     dest,
     base: start.head,
     newBranch: true,
+    nameChecked: true,
+    filters: await filtering,
   }).catch((err: Error) => {
     // Taken between the check and the add (another session, the user's own git).
     if (/a branch named .* already exists/.test(err.message))
@@ -86,15 +96,29 @@ async function finishWorktree(
     name: '',
   };
   try {
-    const own = await git(['rev-parse', '--absolute-git-dir'], path);
-    if (!own.ok) throw new HostError('git_failed', `git rev-parse in ${path}: ${own.error}`);
-    worktree.name = basename(own.stdout.trim());
+    worktree.name = await adminName(path, worktree.git_dir);
     const copy = await copyListedFiles(start.top, path, config.copy);
     return { worktree, root: start.subdir ? join(path, start.subdir) : path, copy };
   } catch (err) {
     await removeSessionWorktree(worktree).catch(() => {});
     throw err;
   }
+}
+
+/**
+ * git's name for the worktree just added at `path`: its administrative folder under
+ * `<git dir>/worktrees/`, which the `.git` file git wrote there points at. Read from the file, not
+ * asked of git: nothing but git has written in the folder yet, and a spawn costs more than a read.
+ */
+async function adminName(path: string, gitDir: string): Promise<string> {
+  const pointer = /^gitdir: (.+)$/m.exec(await readFile(join(path, '.git'), 'utf8'))?.[1];
+  const admin = pointer && (await realpath(resolve(path, pointer)).catch(() => null));
+  if (!admin || dirname(admin) !== join(gitDir, 'worktrees'))
+    throw new HostError(
+      'git_failed',
+      `git worktree add left ${join(path, '.git')} not pointing into ${join(gitDir, 'worktrees')}`,
+    );
+  return basename(admin);
 }
 
 /** A commit id as git prints one (SHA-1 or SHA-256). */

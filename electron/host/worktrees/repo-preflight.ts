@@ -25,32 +25,35 @@ const lines = (s: string) => s.split('\n').filter((l) => l.length > 0);
  * repository, no commit yet, a detached HEAD, staged changes a new worktree would not carry.
  */
 export async function repoStart(dir: string): Promise<RepoStart> {
-  // One git call answers the common case (a checkout with a commit); a repository that fails it
-  // is asked again check by check, only to say what is wrong. Each spawn of git costs as much as
-  // a small checkout on a loaded machine: the worktree-session bench counts them.
-  const one = await git(
-    [
-      'rev-parse',
-      '--is-bare-repository',
-      '--is-inside-work-tree',
-      '--path-format=absolute',
-      '--show-toplevel',
-      '--git-common-dir',
-      'HEAD^{commit}',
-    ],
-    dir,
-  );
-  const facts = one.ok ? lines(one.stdout) : [];
-  const [top, gitDir, sha] =
-    facts.length === 5 && facts[0] === 'false' && facts[1] === 'true'
-      ? facts.slice(2).map((f, i) => (i < 2 ? resolve(f) : f))
-      : await diagnose(dir);
-  const [branch, staged] = await Promise.all([
-    git(['symbolic-ref', '--quiet', '--short', 'HEAD'], dir),
+  // One git call answers the common case (a checkout with a commit, on a branch); a repository
+  // that fails it is asked again check by check, only to say what is wrong. The staged changes are
+  // asked at the same time. Each spawn of git costs as much as a small checkout on a loaded
+  // machine: the worktree-session bench counts them.
+  const [one, staged] = await Promise.all([
+    git(
+      [
+        'rev-parse',
+        '--is-bare-repository',
+        '--is-inside-work-tree',
+        '--path-format=absolute',
+        '--show-toplevel',
+        '--git-common-dir',
+        'HEAD^{commit}',
+        // The branch HEAD is on (refs/heads/NAME), or HEAD itself when it is detached.
+        '--symbolic-full-name',
+        'HEAD',
+      ],
+      dir,
+    ),
     // Plumbing: the index against HEAD, no work tree read (so no filter drivers to neutralize).
     git(['diff-index', '--cached', '--name-only', '--no-renames', '-z', 'HEAD'], dir),
   ]);
-  if (!branch.ok)
+  const facts = one.ok ? lines(one.stdout) : [];
+  const [top, gitDir, sha, head] =
+    facts.length === 6 && facts[0] === 'false' && facts[1] === 'true'
+      ? facts.slice(2).map((f, i) => (i < 2 ? resolve(f) : f))
+      : [...(await diagnose(dir)), await symbolicHead(dir)];
+  if (!head!.startsWith('refs/heads/'))
     throw new HostError(
       'detached_head',
       `HEAD of ${top} is detached at ${sha!.slice(0, 12)} (a rebase, a bisect, or a commit checked out): the session's branch would start from a commit no branch names. Finish what is in progress or check out a branch (git switch NAME), then try again`,
@@ -71,9 +74,15 @@ export async function repoStart(dir: string): Promise<RepoStart> {
     top: top!,
     gitDir: gitDir!,
     head: sha!,
-    headBranch: branch.stdout.trim(),
+    headBranch: head!.slice('refs/heads/'.length),
     subdir: relative(top!, resolve(dir)),
   };
+}
+
+/** `refs/heads/NAME` for the branch HEAD is on, `HEAD` when detached. */
+async function symbolicHead(dir: string): Promise<string> {
+  const r = await git(['rev-parse', '--symbolic-full-name', 'HEAD'], dir);
+  return r.ok ? r.stdout.trim() : 'HEAD';
 }
 
 /**

@@ -41,42 +41,45 @@ export function checkLocation(dest: string, top: string, appHome: string): void 
     );
 }
 
-async function branchTaken(top: string, branch: string): Promise<boolean> {
-  return (await git(['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`], top)).ok;
+async function branchTaken(dir: string, branch: string): Promise<boolean> {
+  return (await git(['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`], dir)).ok;
 }
 
-/** A branch name the caller chose, refused when git would not take it or it is taken. */
-export async function checkBranchName(top: string, branch: string): Promise<void> {
-  const valid = await git(['check-ref-format', '--branch', branch], top);
+/** A branch name the caller chose for the repository holding `dir`, refused when git would not take it or it is taken. */
+export async function checkBranchName(dir: string, branch: string): Promise<void> {
+  const valid = await git(['check-ref-format', '--branch', branch], dir);
   if (!valid.ok)
     throw new HostError(
       'invalid_branch',
       `'${branch}' is not a valid branch name (git check-ref-format): no spaces, '..', '~', '^', ':' or a trailing '.lock'`,
     );
-  if (await branchTaken(top, branch))
+  if (await branchTaken(dir, branch))
     throw new HostError(
       'branch_exists',
-      `branch '${branch}' already exists in ${top}: pick another name, or leave the name out and one is made for the session`,
+      `branch '${branch}' already exists in the repository at ${dir}: pick another name, or leave the name out and one is made for the session`,
     );
 }
 
 /**
- * A free branch name for a session: `mewbo/<title>` (`mewbo/session` for an untitled one), with
- * a counter when taken.
+ * A free branch name for a session in the repository holding `dir`: `mewbo/<title>`
+ * (`mewbo/session` for an untitled one), with a counter when taken. Always a valid name (letters,
+ * digits and single dashes after the prefix), so git need not be asked whether it is one.
  */
-export async function pickBranchName(top: string, title: string): Promise<string> {
+export async function pickBranchName(dir: string, title: string): Promise<string> {
+  // Dots become dashes: `..`, a leading dot or a `.lock` end would each make the name invalid.
   const stem = slugify(title)
+    .replace(/\./g, '-')
     .slice(0, BRANCH_TITLE_CHARS)
-    .replace(/[.-]+$/, '');
+    .replace(/^-+|-+$/g, '');
   const named = stem && stem !== 'project' && slugify(DEFAULT_SESSION_TITLE) !== stem;
   const base = `${SESSION_BRANCH_PREFIX}${named ? stem : 'session'}`;
   // The taken names in one call, not one call per name tried (the tenth session would try ten).
   const listed = await git(
     ['for-each-ref', '--format=%(refname)', `refs/heads/${base}`, `refs/heads/${base}-*`],
-    top,
+    dir,
   );
   if (!listed.ok)
-    throw new HostError('git_failed', `git for-each-ref failed in ${top}: ${listed.error}`);
+    throw new HostError('git_failed', `git for-each-ref failed in ${dir}: ${listed.error}`);
   const taken = new Set(listed.stdout.split('\n'));
   for (let i = 1; i <= BRANCH_NAME_TRIES; i++) {
     const name = i === 1 ? base : `${base}-${i}`;
@@ -84,7 +87,7 @@ export async function pickBranchName(top: string, title: string): Promise<string
   }
   throw new HostError(
     'branch_exists',
-    `every branch name from ${base} to ${base}-${BRANCH_NAME_TRIES} is taken in ${top}: name the branch yourself`,
+    `every branch name from ${base} to ${base}-${BRANCH_NAME_TRIES} is taken in the repository at ${dir}: name the branch yourself`,
   );
 }
 

@@ -172,6 +172,20 @@ describe('project registry', () => {
     expect(listing.recent).toEqual(['managed:alpha', 'managed:beta']);
   });
 
+  it('resolves a project for a new session from its last scan, yet refuses a folder deleted since and takes it back when it returns, without waiting for a scan', async () => {
+    const dir = join(tmp.dir, 'between-scans');
+    mkdirSync(dir);
+    const r = await registry();
+    const { key } = await r.add(dir);
+    expect(await r.resolve(key)).toEqual({ key, root: dir, remote: null });
+    rmSync(dir, { recursive: true });
+    expect(await refusal(r.resolve(key))).toBe('unavailable');
+    expect(await refusal(r.resolveFolder(key))).toBe('unavailable');
+    mkdirSync(dir);
+    expect(await r.resolve(key)).toEqual({ key, root: dir, remote: null });
+    expect(await refusal(r.resolve('managed:never-added'))).toBe('not_found');
+  });
+
   it('notices a folder that vanished and came back, and announces both', async () => {
     const dir = join(tmp.dir, 'ephemeral');
     mkdirSync(dir);

@@ -48,6 +48,12 @@ describe('a session in its own worktree', () => {
     const second = await world.worktreeSession();
     const named = await world.worktreeSession({ branch: 'feature/x' });
     expect(second.worktree?.branch).toBe('mewbo/session');
+    // A title git would refuse as a branch name (`..`, a `.lock` end) still names a valid one.
+    const dotted = await world.invoke<{ session: { worktree: SessionWorktree } }>(
+      'sessions.create',
+      { project: world.key, title: '..Bump v1..2 to.lock', worktree: true },
+    );
+    expect(dotted.session.worktree.branch).toBe('mewbo/bump-v1--2-to-lock');
     expect(named.worktree).toMatchObject({ branch: 'feature/x' });
     expect(basename(named.worktree!.path)).toBe('feature-x');
     // The list and a restart of the host still know each session's worktree.
