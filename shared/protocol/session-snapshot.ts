@@ -40,6 +40,11 @@ export const sessionSnapshotSchema = z.object({
   /** `question` events with no answer, expiry or supersession yet, oldest first. */
   open_questions: z.array(sessionEventSchema),
   shells: z.array(snapshotShellSchema),
+  /**
+   * The latest `agent_modes`, `agent_options` and `agent_usage` events (an external agent's
+   * modes, settings and usage, which the header draws however old they are).
+   */
+  agent_state: z.array(sessionEventSchema).default([]),
 });
 export type SessionSnapshot = z.infer<typeof sessionSnapshotSchema>;
 export type SnapshotShell = z.infer<typeof snapshotShellSchema>;

@@ -20,6 +20,8 @@ export class SnapshotBuilder {
     SessionEventOf<'question'> | SessionEventOf<'elicitation'>
   >();
   private readonly shells = new Map<string, SnapshotShell>();
+  /** An external agent's latest modes, settings and usage events, by type. */
+  private readonly agentState = new Map<string, SessionEvent>();
 
   static from(snapshot: SessionSnapshot): SnapshotBuilder {
     const b = new SnapshotBuilder();
@@ -34,6 +36,7 @@ export class SnapshotBuilder {
       if (q.type === 'question') b.questions.set(q.question_id, q);
       else if (q.type === 'elicitation') b.questions.set(q.elicitation_id, q);
     for (const s of snapshot.shells) b.shells.set(s.shell_id, s);
+    for (const e of snapshot.agent_state) b.agentState.set(e.type, e);
     return b;
   }
 
@@ -62,6 +65,11 @@ export class SnapshotBuilder {
         break;
       case 'session_renamed':
         this.title = e.title;
+        break;
+      case 'agent_modes':
+      case 'agent_options':
+      case 'agent_usage':
+        this.agentState.set(e.type, e);
         break;
       case 'project_switch':
         this.project = e.to;
@@ -129,6 +137,7 @@ export class SnapshotBuilder {
       run_state: this.runState,
       open_questions: [...this.questions.values()],
       shells: [...this.shells.values()],
+      agent_state: [...this.agentState.values()],
     };
   }
 }
@@ -149,4 +158,7 @@ export const SNAPSHOT_TYPES: ReadonlySet<string> = new Set([
   'elicitation_answer',
   'shell_started',
   'shell_exited',
+  'agent_modes',
+  'agent_options',
+  'agent_usage',
 ]);

@@ -93,6 +93,8 @@ export class SessionModel {
         endedTs: sh.ended_ts,
       });
     }
+    // An external agent's modes, settings and usage, however long ago it last reported them.
+    for (const e of s.agent_state) if (e.seq < this.base) this.applyAgentState(e);
     for (const q of s.open_questions) {
       if (q.seq >= this.base) continue;
       if (q.type === 'elicitation') {
@@ -115,6 +117,14 @@ export class SessionModel {
         `q:${q.question_id}`,
       );
     }
+  }
+
+  /** What an external agent reported of its modes, settings or usage (the latest wins). */
+  private applyAgentState(e: SessionEvent): void {
+    if (e.type === 'agent_modes') this.agentModes = { current: e.current, modes: e.modes };
+    else if (e.type === 'agent_options') this.agentOptions = e.options;
+    else if (e.type === 'agent_usage')
+      this.agentUsage = { used: e.used, size: e.size, cost: e.cost };
   }
 
   /**
@@ -304,13 +314,9 @@ export class SessionModel {
         this.agentCommands = e.commands;
         break;
       case 'agent_modes':
-        this.agentModes = { current: e.current, modes: e.modes };
-        break;
       case 'agent_options':
-        this.agentOptions = e.options;
-        break;
       case 'agent_usage':
-        this.agentUsage = { used: e.used, size: e.size, cost: e.cost };
+        this.applyAgentState(e);
         break;
       case 'todos':
         // One dock describes one run: the root agent's list (sub-agents report through results).

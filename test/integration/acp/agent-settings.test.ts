@@ -63,6 +63,11 @@ describe('an external agent’s own modes', () => {
       /has no mode 'yolo'; its modes: default, architect, acceptEdits/,
     );
     expect(setModes(w)).toEqual(['acceptEdits']);
+    // Opened with a window of the newest events only, the session still has them (the header
+    // draws them however old they are).
+    const opened = await w.h.invoke('sessions.open', { id, limit: 1 });
+    const state = opened.snapshot!.agent_state;
+    expect(state.find((e) => e.type === 'agent_modes')).toMatchObject({ current: 'acceptEdits' });
   });
 
   it('sets the mode picked before again in the agent’s next process', async () => {

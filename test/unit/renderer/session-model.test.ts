@@ -216,4 +216,31 @@ describe('SessionModel', () => {
       'present_ui',
     ]);
   });
+
+  it('takes an external agent’s modes, settings and usage from the snapshot when their events lie before the window', () => {
+    const m = new SessionModel(10);
+    const at = (seq: number, body: SessionEventBody) => ({ ...body, seq, ts: seq }) as SessionEvent;
+    m.applySnapshot({
+      seq: 10,
+      title: 't',
+      project: null,
+      root: null,
+      mode: null,
+      todos: null,
+      run_state: 'idle',
+      open_questions: [],
+      shells: [],
+      agent_state: [
+        at(3, { type: 'agent_modes', current: 'plan', modes: [{ id: 'plan', name: 'Plan' }] }),
+        at(4, { type: 'agent_usage', used: 5, size: 10 }),
+        at(5, {
+          type: 'agent_options',
+          options: [{ type: 'boolean', id: 'fast', name: 'Fast', current: true }],
+        }),
+      ],
+    });
+    expect(m.agentModes).toEqual({ current: 'plan', modes: [{ id: 'plan', name: 'Plan' }] });
+    expect(m.agentUsage).toMatchObject({ used: 5, size: 10 });
+    expect(m.agentOptions.map((o) => o.id)).toEqual(['fast']);
+  });
 });
