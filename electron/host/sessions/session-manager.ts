@@ -473,6 +473,7 @@ export class SessionManager implements Disposable {
             run_state: meta.run_state ?? 'idle',
             ...(meta.worktree ? { worktree: meta.worktree } : {}),
             ...(meta.remote ? { remote: meta.remote } : {}),
+            ...(meta.agent ? { agent: meta.agent } : {}),
           } satisfies SessionSummary;
         }),
     );

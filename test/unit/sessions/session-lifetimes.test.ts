@@ -41,6 +41,14 @@ describe('session lifetimes', () => {
     expect(again.summary().title).toBe('renamed');
   });
 
+  it('a session on an external agent is listed with its agent after it closed, as while open', async () => {
+    const sm = manager();
+    const s = await sm.create({ title: 'external', agent: 'claude-code' });
+    expect((await sm.list())[0]).toMatchObject({ id: s.id, agent: 'claude-code' });
+    await vi.waitFor(() => expect(sm.isLoaded(s.id)).toBe(false));
+    expect((await sm.list())[0]).toMatchObject({ id: s.id, agent: 'claude-code' });
+  });
+
   it('a session whose run failed is listed as failed after it closed, and as its live state once reopened', async () => {
     const sm = manager();
     const s = await sm.create({ title: 'broken' });
