@@ -1,7 +1,9 @@
 import { homePaths } from '../host/config/paths';
 import { loadConfigFile } from '../host/config/load-config';
 import { ProjectRegistry } from '../host/projects/project-registry';
-import { isSshUrl } from '../host/remote/ssh-url';
+import type { AppConfig } from '../host/config/schema';
+import { acceptHostKey, HostKeyAcceptError } from '../host/remote/host-key-accept';
+import { isSshUrl, parseSshUrl, type SshTarget } from '../host/remote/ssh-url';
 import type { ProjectEntry } from '../../shared/protocol/commands/projects';
 import { parseCliArgs, UsageError, type CliCommand } from './command';
 import { CliFailure, failure } from './cli-failure';
@@ -10,6 +12,7 @@ const usage = `Usage:
   mewbo projects list [--json]
   mewbo projects add DIR|URL [--name NAME]
   mewbo projects remove KEY
+  mewbo projects accept-host-key URL|HOST SHA256:FINGERPRINT
 
 The projects the app lists in its picker. add registers a local folder, or a folder on an SSH host
 by URL: ssh://[user@]host[:port]/absolute/path, or ssh://ALIAS/path with a Host of your
@@ -17,8 +20,14 @@ by URL: ssh://[user@]host[:port]/absolute/path, or ssh://ALIAS/path with a Host 
 remote project contacts nothing; it prints the project's key. list prints one project a line: key,
 kind, where it is (a folder, or the ssh:// URL) and, for a remote one, whether it is connected.
 remove forgets an added project (its files stay); configured ones live in configs/app.json.
+accept-host-key adds an SSH host's key to your known_hosts after you compared its fingerprint
+(shown when the host's unknown key stopped a connection) with the one the host's owner gave: the
+host is asked for its key again, and only the key with that fingerprint is added (any other is
+refused, as is a host already known with another key). URL is a project's ssh:// URL or
+ssh://[user@]host[:port]/; HOST an alias of your ~/.ssh/config or a host name.
 
-Exit status: 0 done, 1 a failure (a folder that is not there, an unknown key), 2 bad usage
+Exit status: 0 done, 1 a failure (a folder that is not there, an unknown key, a host key that is
+not the one given), 2 bad usage
 (a malformed ssh:// URL says what is wrong with it).`;
 
 function where(p: ProjectEntry): string {
@@ -67,10 +76,42 @@ async function remove(registry: ProjectRegistry, argv: string[]): Promise<number
   return 0;
 }
 
-const subcommands: Record<string, (r: ProjectRegistry, argv: string[]) => Promise<number>> = {
+async function acceptHostKeyCli(_r: ProjectRegistry, argv: string[], config: AppConfig) {
+  const { positionals } = parseCliArgs({ args: argv, allowPositionals: true });
+  const [where, fingerprint, extra] = positionals;
+  if (!where || !fingerprint)
+    throw new UsageError('the host (ssh:// URL or HOST) and the SHA256: fingerprint are required');
+  if (extra !== undefined) throw new UsageError(`one host at a time ('${extra}' is extra)`);
+  let target: SshTarget;
+  try {
+    target = parseSshUrl(isSshUrl(where) ? where : `ssh://${where}/`);
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  const result = await acceptHostKey({
+    target,
+    configFile: config.remote.ssh_config,
+    fingerprint,
+  }).catch((err: unknown) => {
+    if (err instanceof HostKeyAcceptError) throw new CliFailure(err.message);
+    throw err;
+  });
+  process.stderr.write(
+    result.outcome === 'added'
+      ? `mewbo projects accept-host-key: added ${fingerprint} for ${result.name} to ${result.knownHosts}\n`
+      : `mewbo projects accept-host-key: ${result.name} is already known with ${fingerprint} (${result.knownHosts})\n`,
+  );
+  return 0;
+}
+
+const subcommands: Record<
+  string,
+  (r: ProjectRegistry, argv: string[], config: AppConfig) => Promise<number>
+> = {
   list,
   add,
   remove,
+  'accept-host-key': acceptHostKeyCli,
 };
 
 export const projectsCommand: CliCommand = {
@@ -89,7 +130,7 @@ export const projectsCommand: CliCommand = {
       configuredRemote: config.remote_projects,
     });
     try {
-      return await fn(registry, rest);
+      return await fn(registry, rest, config);
     } catch (err) {
       if (err instanceof CliFailure) {
         process.stderr.write(`mewbo projects ${sub}: ${err.message}\n`);

@@ -12,6 +12,8 @@ import { browserOpener } from '../host/system/browser-opener';
 import type { Session } from '../host/sessions/session';
 import { HostError } from '../host/rpc/host-error';
 import { findAgent } from '../host/acp/client/agent-presets';
+import { HostKeyError, SshConnectError } from '../host/remote/host-key-error';
+import { RemoteSetupError } from '../host/remote/remote-setup-error';
 import { parseCliArgs, permissionModeOption, UsageError, type CliCommand } from './command';
 
 const usage = `Usage: mewbo run --project DIR|ssh://[USER@]HOST[:PORT]/PATH [--worktree [BRANCH]] [--trust] [--model M | --agent NAME] [--permission-mode ask|accept-edits|auto|plan] "prompt"
@@ -189,6 +191,22 @@ async function sessionFor(host: Host, args: ReturnType<typeof parse>): Promise<S
 
 class RunFailure extends Error {}
 
+/**
+ * Opens the project's host before the session starts: nobody is there to accept an unknown host
+ * key (or install Node), so the run ends with what to do before the model is ever called.
+ */
+async function connectFirst(host: Host, url: string): Promise<void> {
+  await host.remoteHosts.hostFor(url).catch((err: unknown) => {
+    if (
+      err instanceof HostKeyError ||
+      err instanceof SshConnectError ||
+      err instanceof RemoteSetupError
+    )
+      throw new RunFailure(err.message);
+    throw err;
+  });
+}
+
 /** The project folder of a session to resume, read before the host starts (for --trust). */
 async function rootOfSession(id: string | undefined): Promise<string | null> {
   if (id === undefined) return null;
@@ -225,7 +243,10 @@ export const runCommand: CliCommand = {
     try {
       let session: Session;
       try {
+        if (args.remote) await connectFirst(host, args.remote);
         session = await sessionFor(host, args);
+        const resumedOnHost = !args.remote && session.meta.remote;
+        if (resumedOnHost) await connectFirst(host, resumedOnHost);
       } catch (err) {
         if (!(err instanceof RunFailure)) throw err;
         process.stderr.write(`mewbo run: ${err.message}\n`);

@@ -34,6 +34,7 @@ import { deviceHandlers, devicesTopic } from './handlers/devices';
 import { withDeviceTools } from './devices/device-tool-source';
 import { SessionsRemoteBackend } from './devices/remote-backend';
 import { openRemoteSessions } from './remote/open-remote-sessions';
+import type { RemoteSessions } from './remote/remote-sessions';
 import { ShellService } from './shells/shell-service';
 import { shellHandlers, shellTopic } from './handlers/shells';
 import { remoteLinkTopic } from './handlers/remote';
@@ -117,6 +118,8 @@ export class Host extends DisposableObject {
     readonly commands: CommandService,
     /** Sessions in their own git worktree (issue 28). */
     readonly worktrees: SessionWorktrees,
+    /** The SSH hosts of remote projects' sessions, one connection each (issue #29). */
+    readonly remoteHosts: RemoteSessions,
   ) {
     super();
   }
@@ -405,6 +408,7 @@ export class Host extends DisposableObject {
       skills,
       commands,
       worktrees,
+      remoteHosts,
     );
     host.register(configStore);
     host.register(appSettings);

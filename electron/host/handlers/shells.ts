@@ -12,6 +12,7 @@ type ShellHandlers = Pick<
   | 'shells.resize'
   | 'shells.kill'
   | 'shells.sandbox'
+  | 'shells.remoteSandboxes'
   | 'shells.withheldEnv'
 >;
 
@@ -75,6 +76,7 @@ export function shellHandlers(
       return { status: result.status };
     },
     'shells.sandbox': () => shells.sandboxStatus(),
+    'shells.remoteSandboxes': async () => ({ hosts: remote.sandboxes() }),
     'shells.withheldEnv': async () => shells.withheldEnv(),
   };
 }

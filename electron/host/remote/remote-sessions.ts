@@ -1,6 +1,6 @@
 import { errorPayload, type ToolPayload } from '../../../shared/tools/payload';
 import type { SessionEventBody } from '../../../shared/protocol/events';
-import type { ConsoleCommand } from '../../../shared/protocol/commands/shells';
+import type { ConsoleCommand, RemoteSandbox } from '../../../shared/protocol/commands/shells';
 import type {
   HostKeyRefusal,
   RemoteConnectionState,
@@ -50,6 +50,8 @@ type Res<K extends keyof RemoteCommands> = z.output<RemoteCommands[K]['response'
 
 export class RemoteSessions implements RemoteTools, Disposable {
   private readonly hosts = new Map<string, Promise<RemoteHost>>();
+  /** Per host key: the last host that opened there (Settings shows its sandbox). */
+  private readonly connected = new Map<string, RemoteHost>();
   /** Per host key: the sessions that worked there, with their late-event subscription. */
   private readonly sessions = new Map<string, Map<string, Subscription>>();
   private readonly states = new Map<string, RemoteLinkState>();
@@ -102,6 +104,15 @@ export class RemoteSessions implements RemoteTools, Disposable {
         return errorPayload(err.code, err.message);
       throw err;
     }
+  }
+
+  /** The Landlock of every host this app has connected to (as its remote part said on connecting). */
+  sandboxes(): RemoteSandbox[] {
+    return [...this.connected].map(([host, { hello }]) => ({
+      host,
+      landlock_abi: hello.landlock_abi,
+      landlock_reason: hello.landlock_reason,
+    }));
   }
 
   /** A console command (`shells.list`, input, resize, kill) run on the session's host. */
@@ -224,6 +235,7 @@ export class RemoteSessions implements RemoteTools, Disposable {
         // The sessions of the old host take their late events from the new one.
         for (const sub of this.sessions.get(key)?.values() ?? []) void sub.dispose();
         this.sessions.get(key)?.clear();
+        this.connected.set(key, host);
         this.setState(key, 'connected');
         this.hostChanged.fire({ host: key, state: 'connected', hostKey: null });
         host.onDidChangeState((state) => {
@@ -244,6 +256,7 @@ export class RemoteSessions implements RemoteTools, Disposable {
   async dispose(): Promise<void> {
     const hosts = [...this.hosts.values()];
     this.hosts.clear();
+    this.connected.clear();
     this.changed.dispose();
     this.hostChanged.dispose();
     await Promise.all(
@@ -260,6 +273,12 @@ export class RemoteSessions implements RemoteTools, Disposable {
 /** What the picker shows of a connection its host key stopped; null for any other failure. */
 function hostKeyRefusal(err: unknown): HostKeyRefusal | null {
   return err instanceof HostKeyError
-    ? { problem: err.problem, host: err.host, port: err.port, fingerprint: err.fingerprint }
+    ? {
+        problem: err.problem,
+        host: err.host,
+        port: err.port,
+        fingerprint: err.fingerprint,
+        destination: err.destination,
+      }
     : null;
 }

@@ -1,6 +1,6 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Disposable } from '../lifecycle/disposable';
 import {
@@ -11,7 +11,7 @@ import {
 } from './constants';
 import { resolveHostTool } from '../projects/host-tools';
 import { HostKeyError, SshConnectError } from './host-key-error';
-import { sshDestinationArgs, type SshTarget } from './ssh-url';
+import { formatSshUrl, sshDestinationArgs, type SshTarget } from './ssh-url';
 
 // The OpenSSH client is the transport (never an SSH library): the user's ~/.ssh/config, keys,
 // agent, known_hosts, ProxyJump work as in a terminal. One master connection (ControlMaster)
@@ -34,13 +34,13 @@ export interface ExecResult {
 const SSH_FAILED = 255;
 
 /** The OpenSSH client's programs, by absolute path. */
-interface OpenSsh {
+export interface OpenSsh {
   ssh: string;
   keyscan: string | null;
   keygen: string | null;
 }
 
-function findOpenSsh(): OpenSsh {
+export function findOpenSsh(): OpenSsh {
   const ssh = resolveHostTool('ssh');
   if (!ssh)
     throw new SshConnectError(
@@ -136,11 +136,13 @@ export class SshTransport implements Disposable {
     if (/Host key verification failed/.test(stderr)) {
       const { host, port } = await this.resolved();
       const problem = /IDENTIFICATION HAS CHANGED/.test(stderr) ? 'changed' : 'unknown';
+      const [offered] = await offeredKeys(this.programs, host, port);
       return new HostKeyError(
         host,
         port,
         problem,
-        await offeredFingerprint(this.programs, host, port),
+        offered?.fingerprint ?? null,
+        formatSshUrl({ ...this.opts.target, path: '/' }),
       );
     }
     const words = stderr.trim().split('\n').slice(-3).join(' ').trim();
@@ -149,24 +151,13 @@ export class SshTransport implements Disposable {
     );
   }
 
-  /** The host name and port ssh really connects to, after the config's aliases (`ssh -G`). */
-  private async resolved(): Promise<{ host: string; port: number }> {
-    const out = await run(this.programs.ssh, [
-      ...this.commonArgs(),
-      '-G',
-      ...sshDestinationArgs(this.opts.target),
-    ]);
-    const field = (name: string) =>
-      new RegExp(`^${name} (.+)$`, 'm').exec(out.stdout.toString())?.[1]?.trim();
-    return {
-      host: field('hostname') ?? this.opts.target.host,
-      port: Number(field('port') ?? this.opts.target.port ?? 22),
-    };
+  private resolved(): Promise<ResolvedHost> {
+    return resolveHost(this.programs, this.opts);
   }
 
   /** Runs `command` (one POSIX shell string) on the host; `input` becomes its stdin. */
   async exec(command: string, input?: Buffer): Promise<ExecResult> {
-    const result = await run(this.programs.ssh, this.channelArgs(command), input);
+    const result = await runProgram(this.programs.ssh, this.channelArgs(command), input);
     if (result.code === SSH_FAILED && !this.isAlive()) throw await this.explain(result.stderr);
     return result;
   }
@@ -189,7 +180,7 @@ export class SshTransport implements Disposable {
 
   /** The master's process id, or null when no master answers on the control socket. */
   async masterPid(): Promise<number | null> {
-    const out = await run(this.programs.ssh, [
+    const out = await runProgram(this.programs.ssh, [
       ...this.commonArgs(),
       '-O',
       'check',
@@ -220,7 +211,8 @@ export class SshTransport implements Disposable {
   }
 }
 
-function run(file: string, args: string[], input?: Buffer): Promise<ExecResult> {
+/** Runs an OpenSSH program to its end; its exit status is an answer, failing to start it is not. */
+export function runProgram(file: string, args: string[], input?: Buffer): Promise<ExecResult> {
   return new Promise((resolve, reject) => {
     const child = execFile(
       file,
@@ -240,14 +232,56 @@ function run(file: string, args: string[], input?: Buffer): Promise<ExecResult> 
   });
 }
 
-/** The fingerprint of the key `host` offers (ssh-keyscan, then ssh-keygen -l), or null. */
-async function offeredFingerprint(
+/** What ssh makes of a destination after the config (`ssh -G`): where it connects, what it checks. */
+export interface ResolvedHost {
+  host: string;
+  port: number;
+  /** The name known_hosts files the host's key under (HostKeyAlias), null: `host` itself. */
+  hostKeyAlias: string | null;
+  /** Where ssh looks for, and adds, known keys (UserKnownHostsFile, `~` expanded). */
+  knownHostsFiles: string[];
+  /** HashKnownHosts: names are written hashed. */
+  hashKnownHosts: boolean;
+}
+
+export async function resolveHost(
+  programs: OpenSsh,
+  opts: SshTransportOptions,
+): Promise<ResolvedHost> {
+  const out = await runProgram(programs.ssh, [
+    ...(opts.configFile ? ['-F', opts.configFile] : []),
+    '-G',
+    ...sshDestinationArgs(opts.target),
+  ]);
+  const field = (name: string) =>
+    new RegExp(`^${name} (.+)$`, 'm').exec(out.stdout.toString())?.[1]?.trim();
+  const alias = field('hostkeyalias');
+  return {
+    host: field('hostname') ?? opts.target.host,
+    port: Number(field('port') ?? opts.target.port ?? 22),
+    hostKeyAlias: alias && alias !== 'none' ? alias : null,
+    knownHostsFiles: (field('userknownhostsfile') ?? '~/.ssh/known_hosts')
+      .split(/\s+/)
+      .map((f) => (f.startsWith('~/') ? join(homedir(), f.slice(2)) : f)),
+    hashKnownHosts: field('hashknownhosts') === 'yes',
+  };
+}
+
+/** One key a host offers: its known_hosts line (as ssh-keyscan wrote it) and fingerprint. */
+export interface OfferedKey {
+  line: string;
+  /** `SHA256:...` */
+  fingerprint: string;
+}
+
+/** The keys `host` offers (ssh-keyscan, then ssh-keygen -l), ed25519 first; none when it is down. */
+export async function offeredKeys(
   programs: OpenSsh,
   host: string,
   port: number,
-): Promise<string | null> {
-  if (!programs.keyscan || !programs.keygen) return null;
-  const scan = await run(programs.keyscan, [
+): Promise<OfferedKey[]> {
+  if (!programs.keyscan || !programs.keygen) return [];
+  const scan = await runProgram(programs.keyscan, [
     '-T',
     String(CONNECT_TIMEOUT_S),
     '-t',
@@ -256,13 +290,26 @@ async function offeredFingerprint(
     String(port),
     host,
   ]).catch(() => null);
-  const line = scan?.stdout
-    .toString()
+  const lines = (scan?.stdout.toString() ?? '')
     .split('\n')
-    .find((l) => l && !l.startsWith('#'));
-  if (!line) return null;
-  const printed = await run(programs.keygen, ['-l', '-f', '-'], Buffer.from(`${line}\n`)).catch(
-    () => null,
-  );
-  return /\b(SHA256:\S+)/.exec(printed?.stdout.toString() ?? '')?.[1] ?? null;
+    .filter((l) => l && !l.startsWith('#'))
+    .sort((a, b) => keyRank(a) - keyRank(b));
+  const keys: OfferedKey[] = [];
+  for (const line of lines) {
+    const printed = await runProgram(
+      programs.keygen,
+      ['-l', '-f', '-'],
+      Buffer.from(`${line}\n`),
+    ).catch(() => null);
+    const fingerprint = /\b(SHA256:\S+)/.exec(printed?.stdout.toString() ?? '')?.[1];
+    if (fingerprint) keys.push({ line, fingerprint });
+  }
+  return keys;
+}
+
+const KEY_ORDER = ['ssh-ed25519', 'ecdsa-sha2-', 'ssh-rsa'];
+function keyRank(line: string): number {
+  const type = line.split(' ')[1] ?? '';
+  const i = KEY_ORDER.findIndex((t) => type.startsWith(t));
+  return i < 0 ? KEY_ORDER.length : i;
 }

@@ -33,6 +33,8 @@ export const hostKeyRefusalSchema = z.object({
   host: z.string(),
   port: z.number().int(),
   fingerprint: z.string().nullable(),
+  /** The host as the project names it (`ssh://[user@]host[:port]/`): what the accept command takes. */
+  destination: z.string(),
 });
 export type HostKeyRefusal = z.infer<typeof hostKeyRefusalSchema>;
 

@@ -174,6 +174,7 @@ describe('remote projects over the protocol', () => {
       host: 'box',
       port: 22,
       fingerprint: 'SHA256:abc',
+      destination: 'ssh://box/',
     };
     await host.projects.setHostState('ssh://box/srv/other', 'disconnected', refusal);
     const listed = await ok<{ projects: ProjectEntry[] }>('projects.list', {});

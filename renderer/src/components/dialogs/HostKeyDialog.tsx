@@ -1,17 +1,11 @@
 import type { HostKeyRefusal } from '../../../../shared/protocol/commands/projects';
+import { hostKeyFixCommand } from '../../../../shared/remote/host-key-fix';
 import { Dialog } from '../common/Dialog';
-
-/** The command that adds the host's key to known_hosts after the user checked its fingerprint. */
-function acceptCommand(k: HostKeyRefusal): string {
-  return k.problem === 'unknown'
-    ? `ssh -p ${k.port} ${k.host}`
-    : `ssh-keygen -R ${k.port === 22 ? k.host : `[${k.host}]:${k.port}`}`;
-}
 
 /**
  * The accept step of a remote project whose host key stopped the connection (strict checking):
  * the fingerprint the host offered, for the user to compare with the one its owner gives, and
- * the one command that accepts it, run in a terminal as with any ssh host.
+ * the one command that accepts exactly that key (or removes a changed one), run in a terminal.
  */
 export function HostKeyDialog({
   name,
@@ -38,7 +32,7 @@ export function HostKeyDialog({
           ? 'If it is the same, accept it once in a terminal:'
           : 'If you know why, remove the old key:'}
       </p>
-      <code className="fingerprint">{acceptCommand(refusal)}</code>
+      <code className="fingerprint">{hostKeyFixCommand(refusal)}</code>
       <div className="actions">
         <button type="button" className="primary" autoFocus onClick={onClose}>
           Close

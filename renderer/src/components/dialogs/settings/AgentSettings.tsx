@@ -1,6 +1,7 @@
 import { useClient } from '../../../client-context';
 import { useHostQuery } from '../../../lib/use-host-query';
 import type { AppSettings } from '../../../../../shared/protocol/commands/settings';
+import type { RemoteSandbox } from '../../../../../shared/protocol/commands/shells';
 import { WithheldEnv } from './WithheldEnv';
 import type {
   NetworkStatus,
@@ -101,11 +102,27 @@ function sandboxLines(s: SandboxStatus): Line[] {
   }
 }
 
+/**
+ * The sandbox of each SSH host connected since the app started (issue #29): its shells run under
+ * its own kernel's Landlock, or unconfined where that kernel lacks it.
+ */
+function remoteSandboxLines(hosts: RemoteSandbox[]): Line[] {
+  return hosts.map((h) =>
+    h.landlock_abi > 0
+      ? { tone: 'ok', text: `On ${h.host}: Landlock is on (kernel ABI ${h.landlock_abi}).` }
+      : {
+          tone: 'warn',
+          text: `On ${h.host}: no Landlock (${h.landlock_reason ?? 'unknown'}); shell commands there run unconfined.`,
+        },
+  );
+}
+
 /** Default permission mode, edit backend, tool search, and the shell sandbox with its real state. */
 export function AgentSettings() {
   const client = useClient();
   const q = useHostQuery('settings.get', {}, 'settings');
   const sandbox = useHostQuery('shells.sandbox', {}, 'settings');
+  const remoteSandboxes = useHostQuery('shells.remoteSandboxes', {}, 'settings');
 
   if (q.error) return <p className="error-text">{q.error}</p>;
   if (!q.data) return <p className="muted">Loading…</p>;
@@ -115,7 +132,10 @@ export function AgentSettings() {
       await client.invoke('settings.update', patch);
       sandbox.reload();
     });
-  const lines = sandbox.data ? sandboxLines(sandbox.data) : [];
+  const lines = [
+    ...(sandbox.data ? sandboxLines(sandbox.data) : []),
+    ...remoteSandboxLines(remoteSandboxes.data?.hosts ?? []),
+  ];
   return (
     <div className="form">
       {q.actionError && (
