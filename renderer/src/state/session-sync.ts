@@ -5,6 +5,7 @@ import {
   type TransientEvent,
 } from '../../../shared/protocol/events';
 import { sessionsChangeSchema } from '../../../shared/protocol/session-summary';
+import { remoteLinkFrameSchema } from '../../../shared/protocol/remote-link';
 import { sessionSnapshotFrameSchema } from '../../../shared/protocol/session-snapshot';
 import type { Client } from '../transport/transport';
 import type { SessionsStore } from './sessions-store';
@@ -16,7 +17,7 @@ import type { SessionViews } from './session-view-store';
  */
 const PAGE_EVENTS = 256;
 
-/** Keeps the sessions list live from the `sessions` topic. Returns an unsubscribe. */
+/** Keeps the sessions list live from the `sessions` topic, and remote links from `remote`. Returns an unsubscribe. */
 export function syncSessionList(
   client: Client,
   sessions: SessionsStore,
@@ -31,6 +32,11 @@ export function syncSessionList(
       views.forget(change.data.id);
     }
   });
+  // Sessions on SSH hosts: every known link on subscribe, then each change (the sidebar shows it).
+  const links = client.subscribe('remote', undefined, (data) => {
+    const frame = remoteLinkFrameSchema.safeParse(data);
+    if (frame.success) sessions.getState().setLink(frame.data.session_id, frame.data.state);
+  });
   // Listed after subscribing (a session created in between is not missed), and again after every
   // reconnect: changes made while the socket was down never reached the topic.
   const list = () =>
@@ -44,6 +50,7 @@ export function syncSessionList(
   return () => {
     offStatus();
     sub.unsubscribe();
+    links.unsubscribe();
   };
 }
 

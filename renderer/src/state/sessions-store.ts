@@ -2,6 +2,7 @@ import { useStore } from 'zustand';
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { useAppStores } from './session-views-context';
 import type { SessionSummary } from '../../../shared/protocol/session-summary';
+import type { RemoteLinkState } from '../../../shared/protocol/remote-link';
 
 export interface SessionsState {
   sessions: SessionSummary[];
@@ -17,6 +18,9 @@ export interface SessionsState {
   removeSession(id: string): void;
   select(id: string | null): void;
   setConnected(c: boolean): void;
+  /** The link of each session on an SSH host the host has told of (the `remote` topic). */
+  links: Record<string, RemoteLinkState>;
+  setLink(sessionId: string, state: RemoteLinkState): void;
 }
 
 /** The open session, kept so a reload or a restart reopens it. */
@@ -77,6 +81,8 @@ export function createSessionsStore(): SessionsStore {
       set({ currentId });
     },
     setConnected: (connected) => set({ connected }),
+    links: {},
+    setLink: (sessionId, state) => set((st) => ({ links: { ...st.links, [sessionId]: state } })),
   }));
 }
 

@@ -12,6 +12,7 @@ import { AgentOptions } from './AgentOptions';
 import { AgentUsageMeter } from './AgentUsageMeter';
 import { useProjectName } from '../../state/projects-store';
 import { useUi } from '../../state/ui-store';
+import { remotePlaceOfUrl, remotePlaceText } from '../../lib/remote-place';
 
 const MODE_LABEL: Record<PermissionModeWire, string> = {
   ask: 'Ask first',
@@ -89,9 +90,17 @@ export function SessionHeader({
     <header className="session-header">
       <div className="session-title">
         <h1 title={summary?.title ?? title}>{summary?.title ?? title}</h1>
-        <span className="muted small path" title={root ?? ''}>
-          {project ?? 'no project'}
-        </span>
+        {summary?.remote ? (
+          // A folder on an SSH host: the host and the path, not the folder's name alone (a
+          // long path is cut at its start; the URL, port included, is the tooltip).
+          <span className="muted small path remote-place" title={summary.remote}>
+            <span dir="ltr">{remotePlaceText(remotePlaceOfUrl(summary.remote))}</span>
+          </span>
+        ) : (
+          <span className="muted small path" title={root ?? ''}>
+            {project ?? 'no project'}
+          </span>
+        )}
         {worktree && (
           <span
             className={`chip branch ${worktree.removed_at ? 'muted' : ''}`}

@@ -1,4 +1,5 @@
 import type { ProjectEntry } from '../../state/projects-store';
+import { remotePlaceText } from '../../lib/remote-place';
 
 export interface PickerOption {
   id: string;
@@ -35,8 +36,7 @@ const KIND_LABEL: Record<ProjectEntry['kind'], string | undefined> = {
 
 /** Where a project is, as the picker says it: a folder, a host and its folder, or no checkout. */
 function whereOf(p: ProjectEntry): string {
-  if (p.remote)
-    return `${p.remote.user ? `${p.remote.user}@` : ''}${p.remote.host}:${p.remote.path}`;
+  if (p.remote) return remotePlaceText(p.remote);
   return p.path ?? (p.repo ? `${p.repo} (no checkout)` : 'no checkout');
 }
 

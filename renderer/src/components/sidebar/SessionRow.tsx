@@ -1,6 +1,6 @@
 import { useCallback, useRef, useState, type FormEvent } from 'react';
 import { useClient } from '../../client-context';
-import { useSessionsStore } from '../../state/sessions-store';
+import { useSessions, useSessionsStore } from '../../state/sessions-store';
 import { errorText } from '../../state/agent-actions';
 import type { SessionSummary } from '../../../../shared/protocol/session-summary';
 import { formatAgo } from '../../lib/format';
@@ -9,6 +9,8 @@ import { ExportDialog } from '../rewind/ExportDialog';
 import { RowMenu } from './RowMenu';
 import { pluralize } from '../../lib/format';
 import type { SessionWorktree } from '../../../../shared/protocol/session-worktree';
+import type { RemoteLinkState } from '../../../../shared/protocol/remote-link';
+import { remotePlaceOfUrl } from '../../lib/remote-place';
 
 /**
  * The run's state in a word where the row says when it was last active: a live or failed run is
@@ -29,6 +31,21 @@ function WorktreeLine({ worktree }: { worktree: SessionWorktree }) {
       {worktree.changed_files !== undefined && (
         <span className="row-changed">{pluralize(worktree.changed_files, 'file')}</span>
       )}
+    </span>
+  );
+}
+
+/** A session on an SSH host: the host, and its link as the `remote` topic last said it. */
+function RemoteLine({ url, state }: { url: string; state: RemoteLinkState }) {
+  return (
+    <span
+      className="row-remote"
+      aria-label={`on ${remotePlaceOfUrl(url).host}, ${state}`}
+      // A narrow sidebar cuts the host: the whole URL on hover.
+      title={url}
+    >
+      <span className="row-host">{remotePlaceOfUrl(url).host}</span>
+      <span className={`chip link-state ${state}`}>{state}</span>
     </span>
   );
 }
@@ -54,6 +71,7 @@ export function SessionRow({
 }) {
   const client = useClient();
   const sessions = useSessionsStore();
+  const link = useSessions((st) => st.links[session.id]);
   const [renaming, setRenaming] = useState(false);
   const [title, setTitle] = useState(session.title);
   const [confirmDelete, setConfirmDelete] = useState(false);
@@ -137,6 +155,8 @@ export function SessionRow({
             <span className={`meta ${session.run_state}`}>{runWord(session)}</span>
           )}
           {session.worktree && <WorktreeLine worktree={session.worktree} />}
+          {/* Not told of yet: no link has been opened for it in this run of the app. */}
+          {session.remote && <RemoteLine url={session.remote} state={link ?? 'disconnected'} />}
           {snippet && <span className="snippet">{snippet}</span>}
         </button>
       )}
