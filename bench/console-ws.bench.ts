@@ -7,9 +7,8 @@ import { tempDir } from '../test/helpers/temp';
 import { exchangeCode, socketWithCookie } from '../test/helpers/web-login';
 import { Client } from '../renderer/src/transport/transport';
 import { WsTransport } from '../renderer/src/transport/ws-transport';
-import { isShellOutputBytes } from '../shared/protocol/shell-binary';
-import type { ShellStreamFrame } from '../shared/protocol/shell-stream';
 import { ROOT, requireBuild, serve } from './ui-host';
+import { drainConsole, startWaitingShell } from './console-drain';
 import { report } from './report';
 
 // 64 MiB of console output to a WebSocket client: a background shell of `mewbo serve` (PTY,
@@ -95,66 +94,9 @@ async function open(binary: boolean): Promise<{ client: Client; close(): void }>
 async function oursRun(binary: boolean): Promise<{ ms: number; bytes: number; frames: number }> {
   const { client, close } = await open(binary);
   try {
-    fake.script.push(
-      {
-        toolCalls: [
-          {
-            name: 'aider_shell_tool',
-            args: { command: `read go; ${PRODUCE}`, run_in_background: true, tty: true },
-          },
-        ],
-      },
-      { text: 'Started.' },
-    );
     const { session } = await client.invoke('sessions.create', { project: 'bench' });
-    await client.invoke('sessions.send', { id: session.id, text: 'Produce', capabilities: [] });
-    let shellId: string | undefined;
-    while (!shellId) {
-      const { shells } = await client.invoke('shells.list', { session_id: session.id });
-      shellId = shells.find((s) => s.status === 'running')?.shell_id;
-      if (!shellId) await new Promise((r) => setTimeout(r, 50));
-    }
-    let bytes = 0;
-    let frames = 0;
-    let t0 = 0;
-    const done = new Promise<void>((resolve, reject) => {
-      let subscribed = false;
-      const sub = client.subscribe(
-        `shell:${session.id}:${shellId}`,
-        0,
-        (raw) => {
-          if (isShellOutputBytes(raw)) {
-            bytes += raw.bytes.byteLength;
-            frames++;
-            const n = raw.characters;
-            setImmediate(() => sub.ack(n));
-            return;
-          }
-          const frame = raw as ShellStreamFrame;
-          if (frame.type === 'shell_output') {
-            bytes += Buffer.byteLength(frame.data);
-            frames++;
-            const n = frame.data.length;
-            setImmediate(() => sub.ack(n));
-          } else if (frame.shell.status === 'running') {
-            if (subscribed) return;
-            subscribed = true;
-            t0 = performance.now();
-            void client.invoke('shells.input', {
-              session_id: session.id,
-              shell_id: shellId!,
-              data: 'go\n',
-            });
-          } else {
-            sub.unsubscribe();
-            resolve();
-          }
-        },
-        (e) => reject(new Error(e.message)),
-      );
-    });
-    await done;
-    return { ms: performance.now() - t0, bytes, frames };
+    const shellId = await startWaitingShell(client, fake, session.id, PRODUCE);
+    return await drainConsole(client, session.id, shellId);
   } finally {
     close();
   }

@@ -5,12 +5,11 @@ import { shellQuote } from '../electron/host/remote/shell-quote';
 import { SshTransport } from '../electron/host/remote/ssh-transport';
 import { Client } from '../renderer/src/transport/transport';
 import { WsTransport } from '../renderer/src/transport/ws-transport';
-import { isShellOutputBytes } from '../shared/protocol/shell-binary';
-import type { ShellStreamFrame } from '../shared/protocol/shell-stream';
 import { FakeAnthropic } from '../test/helpers/fake-anthropic';
 import { startSshd } from '../test/helpers/sshd';
 import { tempDir } from '../test/helpers/temp';
 import { exchangeCode, socketWithCookie } from '../test/helpers/web-login';
+import { drainConsole, startWaitingShell } from './console-drain';
 import { report } from './report';
 import { ROOT, requireBuild, serve } from './ui-host';
 
@@ -191,67 +190,8 @@ async function consoleRun(
   sessionId: string,
   fake: FakeAnthropic,
 ): Promise<{ ms: number; bytes: number; frames: number }> {
-  fake.script.push(
-    {
-      toolCalls: [
-        {
-          name: 'aider_shell_tool',
-          args: { command: `read go; ${PRODUCE}`, run_in_background: true, tty: true },
-        },
-      ],
-    },
-    { text: 'Started.' },
-  );
-  const before = new Set(
-    (await client.invoke('shells.list', { session_id: sessionId })).shells.map((s) => s.shell_id),
-  );
-  await client.invoke('sessions.send', { id: sessionId, text: 'Produce', capabilities: [] });
-  let shellId: string | undefined;
-  while (!shellId) {
-    const { shells } = await client.invoke('shells.list', { session_id: sessionId });
-    shellId = shells.find((s) => s.status === 'running' && !before.has(s.shell_id))?.shell_id;
-    if (!shellId) await new Promise((r) => setTimeout(r, 50));
-  }
-  let bytes = 0;
-  let frames = 0;
-  let t0 = 0;
-  await new Promise<void>((resolve, reject) => {
-    let started = false;
-    const sub = client.subscribe(
-      `shell:${sessionId}:${shellId}`,
-      0,
-      (raw) => {
-        if (isShellOutputBytes(raw)) {
-          bytes += raw.bytes.byteLength;
-          frames++;
-          const n = raw.characters;
-          setImmediate(() => sub.ack(n));
-          return;
-        }
-        const frame = raw as ShellStreamFrame;
-        if (frame.type === 'shell_output') {
-          bytes += Buffer.byteLength(frame.data);
-          frames++;
-          const n = frame.data.length;
-          setImmediate(() => sub.ack(n));
-        } else if (frame.shell.status === 'running') {
-          if (started) return;
-          started = true;
-          t0 = performance.now();
-          void client.invoke('shells.input', {
-            session_id: sessionId,
-            shell_id: shellId!,
-            data: 'go\n',
-          });
-        } else {
-          sub.unsubscribe();
-          resolve();
-        }
-      },
-      (e) => reject(new Error(e.message)),
-    );
-  });
-  return { ms: performance.now() - t0, bytes, frames };
+  const shellId = await startWaitingShell(client, fake, sessionId, PRODUCE);
+  return drainConsole(client, sessionId, shellId);
 }
 
 try {
