@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import type { ClientContext, Subscription } from '../../../electron/host/rpc/router';
 import type { ShellStreamFrame } from '../../../shared/protocol/shell-stream';
 import type { RemoteLinkFrame } from '../../../shared/protocol/remote-link';
-import { Harness, ofType } from '../agent/harness';
+import { ofType, type Harness } from '../agent/harness';
+import { remoteHarness, remoteSessionIn } from './remote-session';
 import { startSshd, type Sshd } from '../../helpers/sshd';
 
 // A session on a project on an SSH host (a real sshd on 127.0.0.1), driven through the protocol
@@ -37,16 +38,8 @@ async function until(cond: () => boolean, what: string, ms = 60_000): Promise<vo
 
 /** A session whose project is `dir` on the test's SSH host, in auto mode (nobody approves). */
 async function remoteSession(dir: string): Promise<string> {
-  h = await Harness.start({ config: { remote: { ssh_config: sshd.clientConfig } } });
-  mkdirSync(dir, { recursive: true });
-  const session = await h.host.sessions.create({
-    title: 'remote',
-    project: null,
-    root: dir,
-    remote: `ssh://${sshd.alias}${dir}`,
-  });
-  await h.host.agent.setMode(session, 'auto');
-  return session.id;
+  h = await remoteHarness(sshd);
+  return remoteSessionIn(h, sshd, dir);
 }
 
 /** Runs one scripted turn that starts `command` in the background; returns its shell id. */

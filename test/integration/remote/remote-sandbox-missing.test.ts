@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chmodSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RemoteHost } from '../../../electron/host/remote/remote-host';
-import { Harness, ofType } from '../agent/harness';
+import { ofType, type Harness } from '../agent/harness';
+import { remoteHarness, remoteSessionIn } from './remote-session';
 import { isAlive, startSshd, type Sshd } from '../../helpers/sshd';
 import { tempDir } from '../../helpers/temp';
 
@@ -49,23 +50,15 @@ afterAll(async () => {
 
 describe('a remote host without Landlock', () => {
   it('runs its shells unconfined, and the shell payload and Settings say so', async () => {
-    h = await Harness.start({ config: { remote: { ssh_config: sshd.clientConfig } } });
+    h = await remoteHarness(sshd);
     // Nothing connected yet: Settings lists no host.
     expect(await h.invoke('shells.remoteSandboxes', {})).toEqual({ hosts: [] });
-    const dir = join(sshd.remoteHome, 'nolandlock');
-    mkdirSync(dir);
-    const session = await h.host.sessions.create({
-      title: 'remote',
-      project: null,
-      root: dir,
-      remote: `ssh://${sshd.alias}${dir}`,
-    });
-    await h.host.agent.setMode(session, 'auto');
+    const id = await remoteSessionIn(h, sshd, join(sshd.remoteHome, 'nolandlock'));
     h.script.push(
       { toolCalls: [{ name: 'aider_shell_tool', args: { command: 'echo ran' } }] },
       { text: 'done' },
     );
-    const events = await h.waitRunEnd(session.id, await h.send(session.id, 'run it'), 60_000);
+    const events = await h.waitRunEnd(id, await h.send(id, 'run it'), 60_000);
     const result = ofType(events, 'tool_result')[0]!;
     expect(result.payload).toMatchObject({
       kind: 'shell',

@@ -1,0 +1,24 @@
+import { mkdirSync } from 'node:fs';
+import { Harness } from '../agent/harness';
+import type { Sshd } from '../../helpers/sshd';
+
+// A session on a project on the test's SSH host, driven through the protocol as the desktop drives
+// it: the host's config points ssh at the server, the project is `dir` there, in auto mode.
+
+/** A harness whose ssh reaches `sshd`. */
+export function remoteHarness(sshd: Sshd): Promise<Harness> {
+  return Harness.start({ config: { remote: { ssh_config: sshd.clientConfig } } });
+}
+
+/** A session whose project is `dir` on the host, in auto mode (nobody approves); its id. */
+export async function remoteSessionIn(h: Harness, sshd: Sshd, dir: string): Promise<string> {
+  mkdirSync(dir, { recursive: true });
+  const session = await h.host.sessions.create({
+    title: 'remote',
+    project: null,
+    root: dir,
+    remote: `ssh://${sshd.alias}${dir}`,
+  });
+  await h.host.agent.setMode(session, 'auto');
+  return session.id;
+}
