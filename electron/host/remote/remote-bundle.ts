@@ -19,6 +19,9 @@ export interface RemoteBundle {
   version: string;
 }
 
+/** `mewbo remote-part`'s bundle (electron/cli/commands.ts runs each command from its own). */
+const REMOTE_COMMAND_BUNDLE = 'dist/cli-remote-part.cjs';
+
 /** The platform and `uname -m` name the bundle's native parts were built for. */
 export const BUNDLE_OS = 'Linux';
 export function bundleMachine(arch: string = process.arch): string {
@@ -40,11 +43,15 @@ export function remoteBundle(root: string): RemoteBundle {
   const pty = 'node_modules/node-pty';
   const files = [
     'package.json',
-    // The CLI and its chunks (no source maps: a third of the size), the grammars they read.
+    // The CLI and its chunks (no source maps: a third of the size), the grammars they read, and
+    // of the commands' own bundles (cli-NAME.cjs) the one the remote runs.
     ...walk(
       root,
       'dist',
-      (p) => /^dist\/cli[^/]*\.js$/.test(p) || p.startsWith('dist/tree-sitter/'),
+      (p) =>
+        /^dist\/cli[^/]*\.js$/.test(p) ||
+        p === REMOTE_COMMAND_BUNDLE ||
+        p.startsWith('dist/tree-sitter/'),
     ),
     LAUNCHER_RELATIVE_PATH,
     `${pty}/package.json`,
