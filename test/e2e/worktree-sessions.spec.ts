@@ -88,7 +88,18 @@ test('four worktree sessions at once: their states, branches and changes in the 
   const branches = await sidebar.locator('.row-branch').allTextContents();
   expect(branches).toHaveLength(4);
   expect(new Set(branches).size).toBe(4);
-  await shots(app, 'worktree-sidebar');
+  // At every size each row's title line is one line: its state word or badge beside the title
+  // (the title cut with an ellipsis), the branch one line under it.
+  await shots(app, 'worktree-sidebar', async () => {
+    for (const r of await sidebar.locator('.session-row').all()) {
+      const title = (await r.locator('.title').boundingBox())!;
+      const state = (await r.locator('.meta, .waiting-badge').boundingBox())!;
+      const branch = (await r.locator('.row-branch').boundingBox())!;
+      expect(Math.abs(state.y + state.height / 2 - (title.y + title.height / 2))).toBeLessThan(4);
+      expect(state.x).toBeGreaterThanOrEqual(title.x + title.width - 1);
+      expect(branch.height).toBeLessThan(title.height * 1.5);
+    }
+  });
   await app.setViewportSize({ width: 1280, height: 800 });
 
   // Down the list by keyboard to the waiting session; its approval is there, Alt+A answers it.
