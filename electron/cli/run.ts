@@ -233,7 +233,8 @@ export const runCommand: CliCommand = {
     const host = await Host.create({
       // Headless: nobody sees Settings, so a bad value stops the run before it acts on a default.
       configErrors: 'refuse',
-      trustRoots: args.trust && root ? [root] : [],
+      // A remote project is trusted by its URL: its files are read on the host.
+      trustRoots: args.trust && root ? [args.remote ?? root] : [],
       // Nobody presses Sign in here: a server that needs it opens the browser (bounded wait), or
       // the run says which command signs in and goes on without that server.
       mcpSignIn: headlessSignIn(browserOpener(), (line) =>
@@ -254,7 +255,7 @@ export const runCommand: CliCommand = {
       }
       process.stderr.write(`mewbo run: session ${session.id}\n`);
       if (session.meta.root) {
-        const root = session.meta.root;
+        const root = await host.policyRoot(session);
         const warnings = [
           ...(await host.rules.load(root)).warnings,
           ...(await host.skills.load(root)).warnings,

@@ -254,6 +254,7 @@ async function rewind(sessions: SessionManager, argv: string[]): Promise<number>
         keepaliveS: () => config.remote.keepalive_minutes * 60,
         append: async (_id, event) => void (await session.append(event)),
         appHome: paths.home,
+        policyDir: paths.remoteProjectsDir,
       })
     : null;
   try {

@@ -35,6 +35,10 @@ import { withDeviceTools } from './devices/device-tool-source';
 import { SessionsRemoteBackend } from './devices/remote-backend';
 import { openRemoteSessions } from './remote/open-remote-sessions';
 import type { RemoteSessions } from './remote/remote-sessions';
+import { policyRootOf } from './remote/policy-root';
+import type { Session } from './sessions/session';
+import { remoteProjectFolder } from './remote/remote-project-mirror';
+import { isSshUrl } from './remote/ssh-url';
 import { ShellService } from './shells/shell-service';
 import { shellHandlers, shellTopic } from './handlers/shells';
 import { remoteLinkTopic } from './handlers/remote';
@@ -124,6 +128,11 @@ export class Host extends DisposableObject {
     super();
   }
 
+  /** Where the project files of `session` the app obeys are read: its root, or a remote project's copy. */
+  policyRoot(session: Session): Promise<string | null> {
+    return policyRootOf(this.remoteHosts, session.id, session.meta.root);
+  }
+
   static async create(opts: HostOptions = {}): Promise<Host> {
     const env = opts.env ?? process.env;
     const paths = homePaths(env);
@@ -141,12 +150,16 @@ export class Host extends DisposableObject {
     });
     // What trusting a project covers: the content of its settings and `.mcp.json` as they were.
     const trustedContent = new TrustedContent(join(paths.stateDir, 'trusted-content.json'));
-    await trustedContent.trustForRun(opts.trustRoots ?? []);
+    await trustedContent.trustForRun((opts.trustRoots ?? []).filter((r) => !isSshUrl(r)));
+    // A project on an SSH host is trusted by its URL; its policy files are copied here.
+    const policyDir = paths.remoteProjectsDir;
     const trust = new WorkspaceTrust({
       config: configStore,
       onConfigChange: configStore.onDidChange,
       runTrusted: opts.trustRoots,
       content: trustedContent,
+      remoteFolder: (url) => remoteProjectFolder(policyDir, url),
+      refreshRemote: (url) => remoteHosts.policyRoot(url),
     });
     const projects = await ProjectRegistry.open({
       stateDir: paths.stateDir,
@@ -189,12 +202,24 @@ export class Host extends DisposableObject {
       env,
       // A project's hooks start confined like the session's shells (made below: their network
       // policy reads these rules).
-      confineHook: (sessionId, root, argv, hookEnv) =>
-        late.shells
+      confineHook: async (sessionId, root, argv, hookEnv) => {
+        // A project on an SSH host runs its hooks there; nothing of this environment goes along.
+        const url = await remoteHosts.remoteOf(sessionId);
+        if (url)
+          return {
+            remote: (run) =>
+              remoteHosts.runHook(url, {
+                session_id: sessionId,
+                root,
+                command: run.command,
+                input: run.input,
+                timeout_ms: run.timeoutMs,
+              }),
+          };
+        return late.shells
           ? late.shells.confine(sessionId, root, argv, hookEnv)
-          : Promise.resolve({
-              refused: errorPayload('sandbox_unavailable', 'the shells are not started yet'),
-            }),
+          : { refused: errorPayload('sandbox_unavailable', 'the shells are not started yet') };
+      },
       updateUserConfig: (mutate) => configStore.update(mutate),
     });
     // Sessions in their own git worktree: known before any shell runs, since every shell is
@@ -263,7 +288,14 @@ export class Host extends DisposableObject {
       keepaliveS: () => config.remote.keepalive_minutes * 60,
       append: async (id, event) => void (await (await sessions.get(id)).append(event)),
       appHome: paths.home,
+      policyDir,
     });
+    // `mewbo run --trust` on a remote project trusts its files as the host holds them now.
+    await trustedContent.trustForRun(
+      await Promise.all(
+        (opts.trustRoots ?? []).filter(isSshUrl).map((url) => remoteHosts.policyRoot(url)),
+      ),
+    );
     const checkpoints: SessionCheckpoints = new SessionCheckpoints({
       siteOf: checkpointSites({
         store: new CheckpointStore({

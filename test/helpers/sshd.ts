@@ -98,6 +98,33 @@ function listening(child: ChildProcess, log: { text: string }): Promise<void> {
 export interface SshdOptions {
   /** Environment of every command the server runs (sshd SetEnv), besides HOME. */
   env?: Record<string, string>;
+  /**
+   * Folders the server's commands see in place of others (remote path -> folder shown there), by a
+   * bind mount in a mount namespace of their own: the host and the desktop then see different
+   * files at one path, as two machines do, so a test can tell which side read a file.
+   */
+  hostView?: Record<string, string>;
+}
+
+/** sshd's ForceCommand: the client's command in a mount namespace where `hostView` applies. */
+function hostViewCommand(dir: string, view: Record<string, string>): string {
+  const script = join(dir, 'host-view.sh');
+  const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+  const mounts = Object.entries(view).map(
+    ([at, from]) => `mount --bind ${quote(from)} ${quote(at)}`,
+  );
+  // Not root: a user namespace of its own lets the same user mount.
+  const unshare = process.getuid?.() === 0 ? 'unshare -m' : 'unshare -Urm';
+  writeFileSync(
+    script,
+    [
+      '#!/bin/sh',
+      `exec ${unshare} --propagation private /bin/sh -c ${quote(`${mounts.join(' && ')} && exec /bin/sh -c "$SSH_ORIGINAL_COMMAND"`)}`,
+      '',
+    ].join('\n'),
+    { mode: 0o755 },
+  );
+  return script;
 }
 
 export async function startSshd(opts: SshdOptions = {}): Promise<Sshd> {
@@ -134,6 +161,7 @@ export async function startSshd(opts: SshdOptions = {}): Promise<Sshd> {
       `SetEnv HOME=${remoteHome} ${Object.entries(opts.env ?? {})
         .map(([k, v]) => `${k}=${v}`)
         .join(' ')}`.trim(),
+      ...(opts.hostView ? [`ForceCommand ${hostViewCommand(dir, opts.hostView)}`] : []),
       '',
     ].join('\n'),
   );

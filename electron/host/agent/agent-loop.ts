@@ -14,6 +14,7 @@ import { COMPACT_AT_SHARE } from './constants';
 import { dispatchCalls, type StepAgent } from './dispatch';
 import { createPlanTool } from './plan-tool';
 import { projectInstructions } from '../projects/instructions';
+import { policyRootOf } from '../remote/policy-root';
 import type { AgentSpec, RunContext } from './run-context';
 import { settleDangling } from './settle-dangling';
 import { stopHooksBlock } from '../hooks/session-hooks';
@@ -35,6 +36,8 @@ async function stepTools(
   spec: AgentSpec,
   root: string,
   runAgent: (s: AgentSpec) => Promise<SubagentOutcome>,
+  /** Where the project's skills are read (policyRootOf): `root`, or a remote project's copy. */
+  policyRoot: string = root,
 ) {
   const input = { session: run.session, agent: spec, root, headless: run.headless };
   const own: AnyTool[] = [];
@@ -42,7 +45,7 @@ async function stepTools(
   if (spec.id === 'root') {
     own.push(createPlanTool(run), createSubagentTool(run, { root, held: () => held }, runAgent));
   }
-  const skills = (await run.servicesFor(spec.id).skills?.load(root))?.skills ?? [];
+  const skills = (await run.servicesFor(spec.id).skills?.load(policyRoot))?.skills ?? [];
   if (skills.length) own.push(createSkillTool(skills));
   const candidates = [...(await run.tools.candidates(input)), ...own];
   const result = bindTools({
@@ -84,10 +87,13 @@ export async function runAgent(run: RunContext, spec: AgentSpec): Promise<Subage
     const stop = abortReason(run.signal);
     if (stop) throw stop;
     const where = spec.fixedRoot ? { root: spec.fixedRoot, hasProject: true } : run.currentRoot();
-    const { bound, deferredNames, skills } = await stepTools(run, spec, where.root, sub);
+    const policy = where.hasProject
+      ? await policyRootOf(run.servicesFor(spec.id).remote, run.session.id, where.root)
+      : where.root;
+    const { bound, deferredNames, skills } = await stepTools(run, spec, where.root, sub, policy);
     const mode = run.state.permissionMode(run.config.permission_mode);
     const instructions = where.hasProject
-      ? await projectInstructions(where.root).catch(() => null)
+      ? await projectInstructions(policy).catch(() => null)
       : null;
     const system = buildSystemPrompt({
       agent: spec.id === 'root' ? 'root' : 'sub',
@@ -150,6 +156,7 @@ export async function runAgent(run: RunContext, spec: AgentSpec): Promise<Subage
         spec.id === 'root' &&
         (await stopHooksBlock({
           rules: run.servicesFor(spec.id).rules,
+          remote: run.servicesFor(spec.id).remote,
           session: run.session,
           root: where.root,
           signal: run.signal,

@@ -47,6 +47,7 @@ import { closeOrphanedElicitations } from './elicitation-broker';
 import { RunAborted } from './stop-reason';
 import { Waiters } from './waiters';
 import { promptHooks } from '../hooks/session-hooks';
+import { policyRootOf } from '../remote/policy-root';
 import { HostError } from '../rpc/host-error';
 import { answerStart } from '../../../shared/protocol/rewinds';
 import type { ClientCapability } from '../../../shared/protocol/capabilities';
@@ -223,7 +224,8 @@ export class AgentService implements SessionRunner, Disposable {
     if (opts.model !== undefined) st.model = opts.model;
     const message_id = newMessageId();
     // A UserPromptSubmit hook that blocks drops the message: its card tells the user why.
-    if (!(await promptHooks({ rules: this.opts.services?.rules, session, prompt: text })))
+    const remote = this.opts.services?.remote;
+    if (!(await promptHooks({ rules: this.opts.services?.rules, remote, session, prompt: text })))
       return { message_id };
     // Before the message is written: an MCP prompt missing an argument, or refused by its server,
     // is the sender's error to fix, with nothing left half-sent. Other failures leave it as typed.
@@ -231,7 +233,7 @@ export class AgentService implements SessionRunner, Disposable {
     const expansion = session.meta.agent
       ? null
       : await this.opts.services?.commands
-          ?.expand(text, session.meta.root)
+          ?.expand(text, await policyRootOf(remote, session.id, session.meta.root))
           .catch((err: unknown) => {
             if (err instanceof HostError) throw err;
             return null;

@@ -1,5 +1,6 @@
 import { errorPayload, type ToolPayload } from '../../../shared/tools/payload';
 import { REMOTE_TOOL_NAMES, type RemoteTools } from '../remote/remote-tools';
+import { policyRootOf } from '../remote/policy-root';
 import type { ModelToolCall } from '../models/types';
 import { parseToolArgs } from '../tools/parse-args';
 import type { ToolServices } from '../tools/services';
@@ -365,9 +366,13 @@ export async function judgeCall(
 
 /** The user's rules and hooks for this call's project, read fresh (an edit applies to the next call). */
 async function userRules(run: JudgeScope, agent: JudgedAgent) {
-  const rules = run.servicesFor(agent.spec.id).rules;
+  const services = run.servicesFor(agent.spec.id);
+  const rules = services.rules;
   if (!rules) return null;
-  const settings = await rules.load(agent.root, run.session.id);
+  const settings = await rules.load(
+    await policyRootOf(services.remote, run.session.id, agent.root),
+    run.session.id,
+  );
   return { rules, settings };
 }
 

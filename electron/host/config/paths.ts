@@ -13,6 +13,8 @@ export interface HomePaths {
   checkpointsDir: string;
   /** Caches the app rebuilds when missing (the CLI's V8 code caches); owner-only. */
   cacheDir: string;
+  /** The app's copies of the policy files of projects on SSH hosts (remote-project-mirror.ts). */
+  remoteProjectsDir: string;
 }
 
 export function homePaths(env: NodeJS.ProcessEnv = process.env): HomePaths {
@@ -27,5 +29,6 @@ export function homePaths(env: NodeJS.ProcessEnv = process.env): HomePaths {
     stateDir: join(home, 'state'),
     checkpointsDir: join(home, 'checkpoints'),
     cacheDir: join(home, 'cache'),
+    remoteProjectsDir: join(home, 'state', 'remote-projects'),
   };
 }

@@ -29,15 +29,18 @@ export const projectConfigSchema = z.strictObject({
 });
 export type ProjectConfig = z.infer<typeof projectConfigSchema>;
 
+/** A remote project's `ssh://` URL (issue #29), checked as the remote part will read it. */
+const sshUrl = z.string().superRefine((url, ctx) => {
+  try {
+    parseSshUrl(url);
+  } catch (err) {
+    ctx.addIssue({ code: 'custom', message: (err as Error).message });
+  }
+});
+
 /** `remote_projects.NAME` (issue #29): a folder on an SSH host, never a local path. */
 export const remoteProjectConfigSchema = z.strictObject({
-  url: z.string().superRefine((url, ctx) => {
-    try {
-      parseSshUrl(url);
-    } catch (err) {
-      ctx.addIssue({ code: 'custom', message: (err as Error).message });
-    }
-  }),
+  url: sshUrl,
   name: z.string().optional(),
   description: z.string().default(''),
 });
@@ -325,7 +328,8 @@ export const appConfigSchema = z
     /** Projects on SSH hosts, apart from `projects`, whose paths the sandbox and trust read as local. */
     remote_projects: z.record(z.string().min(1), remoteProjectConfigSchema).default({}),
     /** Directories the user trusted from the UI (trust/workspace-trust.ts); real, absolute paths. */
-    trusted_projects: z.array(absPath).default([]),
+    /** Folders here, or on an SSH host as `ssh://` URLs (their files are read there). */
+    trusted_projects: z.array(z.union([absPath, sshUrl])).default([]),
     mcpServers: z.record(z.string().regex(/^[A-Za-z0-9_-]+$/), mcpServerConfigSchema).default({}),
     /** External ACP agents a session can be bound to (beside the presets found on PATH). */
     agents: z.record(z.string().regex(/^[A-Za-z0-9_-]+$/), externalAgentConfigSchema).default({}),

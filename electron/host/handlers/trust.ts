@@ -17,7 +17,7 @@ export function trustHandlers(
     'trust.status': async (req) => ({
       path: req.path,
       trusted: trust.isTrusted(req.path),
-      would_start: await previewTrust(req.path, preview),
+      would_start: await previewTrust(await trust.filesOf(req.path), preview),
       changed: await trust.contentChanges(req.path),
     }),
     'trust.grant': async (req) => ({ projects: await trust.trust(req.path) }),

@@ -95,7 +95,7 @@ function confined(
 }
 
 /** The result of a hook that was not started: a failure the card shows, and the run goes on. */
-function notRun(why: string): HookProcessResult {
+export function hookNotRun(why: string): HookProcessResult {
   return { exitCode: null, signal: null, stdout: '', stderr: why, timedOut: false, durationMs: 0 };
 }
 
@@ -120,7 +120,13 @@ export async function runEventHooks(i: HookEventInput): Promise<HookOutcome> {
   const results = await Promise.all(
     hooks.map(async (h) => {
       const start = h.scope === 'project' ? await confined(i, h.command, env) : { env };
-      if ('refused' in start) return { h, r: notRun(start.refused.message) };
+      if ('refused' in start) return { h, r: hookNotRun(start.refused.message) };
+      // A project on an SSH host: the hook runs there, confined by the host's sandbox.
+      if ('remote' in start)
+        return {
+          h,
+          r: await start.remote({ command: h.command, input, timeoutMs: h.timeoutS * 1000 }),
+        };
       const r = await runHook({
         command: h.command,
         ...start,

@@ -1,6 +1,8 @@
 import { homedir } from 'node:os';
 import type { SessionEventBody } from '../../../shared/protocol/events';
 import type { RulesService } from '../rules/rules-service';
+import { policyRootOf } from '../remote/policy-root';
+import type { RemoteTools } from '../remote/remote-tools';
 import type { Session } from '../sessions/session';
 import { STOP_HOOK_MAX_BLOCKS } from './constants';
 import { runEventHooks } from './hook-runner';
@@ -12,11 +14,15 @@ import { runEventHooks } from './hook-runner';
 
 interface SessionHookInput {
   rules: RulesService | undefined;
+  /** A project on an SSH host: its settings are read there (policyRootOf). */
+  remote?: RemoteTools;
   session: Session;
   signal?: AbortSignal;
 }
 
 const rootOf = (session: Session) => session.meta.root ?? homedir();
+const settingsOf = async (i: SessionHookInput, rules: RulesService) =>
+  rules.load(await policyRootOf(i.remote, i.session.id, i.session.meta.root), i.session.id);
 const appendTo = (session: Session) => (e: SessionEventBody) =>
   session.append(e).then(() => undefined);
 
@@ -24,7 +30,7 @@ const appendTo = (session: Session) => (e: SessionEventBody) =>
 export async function promptHooks(i: SessionHookInput & { prompt: string }): Promise<boolean> {
   if (!i.rules) return true;
   const root = rootOf(i.session);
-  const { hooks } = await i.rules.load(i.session.meta.root, i.session.id);
+  const { hooks } = await settingsOf(i, i.rules);
   if (!hooks.length) return true;
   const common = {
     hooks,
@@ -50,7 +56,7 @@ export async function stopHooksBlock(
   i: SessionHookInput & { root: string; blocksSoFar: number },
 ): Promise<boolean> {
   if (!i.rules || i.blocksSoFar >= STOP_HOOK_MAX_BLOCKS) return false;
-  const { hooks } = await i.rules.load(i.session.meta.root, i.session.id);
+  const { hooks } = await settingsOf(i, i.rules);
   if (!hooks.some((h) => h.event === 'Stop')) return false;
   const out = await runEventHooks({
     event: 'Stop',

@@ -37,3 +37,10 @@ export const RECONNECT_MAX_DELAY_MS = 30_000;
 export const DAEMON_START_TIMEOUT_MS = 20_000;
 /** A call made while the link is down waits this long for the reconnect before it is refused unsent. */
 export const CALL_WAITS_FOR_LINK_MS = 20_000;
+/**
+ * A project file the app obeys or shows the model (settings, instructions, a skill), read on the
+ * host and copied here: past this it is not a policy file anybody wrote by hand, and it is left out.
+ */
+export const POLICY_FILE_MAX_BYTES = 256 * 1024;
+/** Policy files copied per project (skills and commands are one file each): a vendored tree is cut. */
+export const POLICY_FILES_MAX = 500;

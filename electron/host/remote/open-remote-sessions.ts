@@ -18,12 +18,15 @@ export interface OpenRemoteSessionsOptions {
   sshConfig(): string | null;
   /** The app's $MEWBO_HOME, denied to the remote's shells too. */
   appHome: string;
+  /** Where the copies of remote projects' policy files live. */
+  policyDir: string;
 }
 
 export function openRemoteSessions(opts: OpenRemoteSessionsOptions): RemoteSessions {
   return new RemoteSessions({
     remoteOf: opts.remoteOf,
     append: opts.append,
+    policyDir: opts.policyDir,
     open: async (url) => {
       const installRoot = findInstallRoot(moduleDir());
       if (!installRoot)

@@ -4,6 +4,8 @@ import { toolPayloadSchema } from '../../../shared/tools/payload';
 import { checkpointCommands } from './checkpoint-commands';
 import { consoleCommands } from '../../../shared/protocol/commands/shells';
 import { diagnosticsCommands } from './diagnostics-commands';
+import { policyCommands } from './policy-commands';
+import { hookCommands } from './hook-commands';
 
 // The conversation between the app and its remote part (issue #29): the app's own frames
 // (shared/protocol/wire.ts, served by rpc/router.ts and rpc/connection.ts) over the SSH channel's
@@ -45,6 +47,8 @@ export const remoteCommands = {
   /** A session's background shells on the remote, and what consoles do with them. */
   ...consoleCommands,
   ...diagnosticsCommands,
+  ...policyCommands,
+  ...hookCommands,
 };
 
 export type RemoteCommands = typeof remoteCommands;

@@ -17,6 +17,9 @@ import { narrowRoot } from '../fs/safe-path';
 import { isErrorPayload } from '../../../shared/tools/payload';
 import { LateEvents } from './late-events';
 import { readLineFrames, writeLineFrame } from './line-frames';
+import { readPolicyFiles } from './project-policy-files';
+import { runHook } from '../hooks/run-hook';
+import { hookNotRun } from '../hooks/hook-runner';
 import { remoteCheckpointHandlers } from './remote-checkpoint-handlers';
 import { remoteCommands, type RemoteCommands } from './remote-commands';
 import { REMOTE_TOOL_NAMES } from './remote-tools';
@@ -156,6 +159,33 @@ export class RemotePart implements Disposable {
         const note = await ctx.services.lsp?.diagnosticsAfterEdit(ctx.root, req.files);
         return { note: note ?? null };
       },
+      'project.policyFiles': async (req) => ({
+        files: await readPolicyFiles(narrowRoot(req.root)),
+      }),
+      'hooks.run': async (req) => {
+        const { ctx } = await this.contextFor(req.session_id, req.root);
+        const root = narrowRoot(req.root);
+        const env = {
+          ...this.opts.env,
+          CLAUDE_PROJECT_DIR: root,
+          MEWBO_PROJECT_DIR: root,
+          MEWBO_SESSION_ID: req.session_id,
+        };
+        const start = await (ctx.services.shells as ShellService).confine(
+          req.session_id,
+          root,
+          ['/bin/sh', '-c', req.command],
+          env,
+        );
+        if ('refused' in start) return hookNotRun(start.refused.message);
+        return runHook({
+          command: req.command,
+          ...start,
+          cwd: root,
+          input: req.input,
+          timeoutMs: req.timeout_ms,
+        });
+      },
     };
     return Router.forCommands(remoteCommands, handlers, {
       shell: async (rest, cursor, sink) => {
@@ -195,23 +225,13 @@ export class RemotePart implements Disposable {
       context = createStandaloneContext({
         root,
         env: this.opts.env,
-        configure: (config) => this.withDenied(config),
+        configure: (config) => withDeniedPaths(config, this.opts.denied),
       });
       this.contexts.set(key, context);
       // A root that cannot be opened is asked again next time, not remembered as broken.
       context.catch(() => this.contexts.delete(key));
     }
     return context;
-  }
-
-  private withDenied(config: AppConfig): AppConfig {
-    return {
-      ...config,
-      agent: {
-        ...config.agent,
-        shell_denied_paths: [...config.agent.shell_denied_paths, ...this.opts.denied],
-      },
-    };
   }
 
   async dispose(): Promise<void> {
@@ -226,4 +246,15 @@ export class RemotePart implements Disposable {
       ),
     );
   }
+}
+
+/** `config` whose shells are also denied `denied` (the app's paths on this machine). */
+export function withDeniedPaths(config: AppConfig, denied: readonly string[]): AppConfig {
+  return {
+    ...config,
+    agent: {
+      ...config.agent,
+      shell_denied_paths: [...config.agent.shell_denied_paths, ...denied],
+    },
+  };
 }

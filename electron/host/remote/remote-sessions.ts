@@ -18,7 +18,8 @@ import { RemoteLinkError } from './remote-link-error';
 import type { RemoteHost } from './remote-host';
 import { RemoteSetupError } from './remote-setup-error';
 import type { RemoteTools } from './remote-tools';
-import { sshHostUrl } from './ssh-url';
+import { RemoteProjectMirror } from './remote-project-mirror';
+import { parseSshUrl, sshHostUrl } from './ssh-url';
 import type { z } from 'zod';
 
 // The app's remote hosts, one connection and remote part per host shared by every session whose
@@ -34,6 +35,8 @@ export interface RemoteSessionsOptions {
   open(url: string): Promise<RemoteHost>;
   /** Appends to the session's log what its remote tools emitted after their call returned. */
   append(sessionId: string, event: SessionEventBody): Promise<void>;
+  /** Where the copies of remote projects' policy files live ($MEWBO_HOME/state/remote-projects). */
+  policyDir: string;
 }
 
 /** A host's link changed (the project registry shows it on every project there). */
@@ -62,7 +65,27 @@ export class RemoteSessions implements RemoteTools, Disposable {
   /** A host's link changed, from `connecting` on (the projects there show it). */
   readonly onDidChangeHost: Event<HostLinkChange> = this.hostChanged.event;
 
-  constructor(private readonly opts: RemoteSessionsOptions) {}
+  private readonly mirror: RemoteProjectMirror;
+
+  constructor(private readonly opts: RemoteSessionsOptions) {
+    this.mirror = new RemoteProjectMirror({
+      dir: opts.policyDir,
+      fetch: async (url) => {
+        const host = await this.hostFor(url);
+        return (await host.invoke('project.policyFiles', { root: parseSshUrl(url).path })).files;
+      },
+    });
+  }
+
+  policyRoot(url: string): Promise<string> {
+    return this.mirror.sync(url);
+  }
+
+  /** Runs a project hook of the session on its host (hook-commands.ts). */
+  async runHook(url: string, req: Req<'hooks.run'>): Promise<Res<'hooks.run'>> {
+    const host = await this.hostFor(url, req.session_id);
+    return host.invoke('hooks.run', req);
+  }
 
   remoteOf(sessionId: string): Promise<string | null> {
     return this.opts.remoteOf(sessionId);

@@ -27,6 +27,12 @@ export interface RemoteTools {
   /** Runs `tool` on the session's remote; what it emitted there is appended through ctx.emit. */
   run(ctx: ToolContext, url: string, tool: string, args: unknown): Promise<ToolPayload>;
   /**
+   * The local folder holding the policy files of the project at `url` (instructions, settings,
+   * skills, commands, `.mcp.json`), just copied from its host: the app's readers and workspace
+   * trust read a remote project there (remote-project-mirror.ts).
+   */
+  policyRoot(url: string): Promise<string>;
+  /**
    * The passive diagnostics note after an edit of `files`, from the language servers on the
    * session's host (null: nothing to say, or the host could not be asked).
    */

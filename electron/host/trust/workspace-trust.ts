@@ -3,6 +3,7 @@ import { isInside } from '../fs/safe-path';
 import type { Disposable } from '../lifecycle/disposable';
 import { Emitter, type Event } from '../lifecycle/emitter';
 import { realPathLoose } from '../sandbox/real-path';
+import { isSshUrl } from '../remote/ssh-url';
 import type { TrustedProject } from '../../../shared/protocol/commands/trust';
 import type { Event as ConfigEvent } from '../lifecycle/emitter';
 import { editTrustedList, setProjectFlag, type TrustConfigSource } from './trust-config';
@@ -33,10 +34,19 @@ export interface WorkspaceTrustOptions {
    * content is admitted (a standalone tool run reads no settings).
    */
   content?: TrustedContent;
+  /**
+   * The local folder whose files stand for a project on an SSH host (an `ssh://` entry): the
+   * app's copy of its policy files (remote/remote-project-mirror.ts). Absent: no such entry trusts.
+   */
+  remoteFolder?(url: string): string;
+  /** Brings the copy of a remote project up to date before its content is recorded as trusted. */
+  refreshRemote?(url: string): Promise<unknown>;
 }
 
 interface Rule {
   path: string;
+  /** As Settings lists it: the path, or a remote project's URL. */
+  shown: string;
   trusted: boolean;
   source: TrustedProject['source'];
   project: string | null;
@@ -52,10 +62,17 @@ export class WorkspaceTrust implements Disposable {
   readonly onDidChange: Event<TrustedProject[]> = this.changed.event;
 
   constructor(private readonly opts: WorkspaceTrustOptions) {
-    this.runTrusted = (opts.runTrusted ?? []).map(realPathLoose);
+    this.runTrusted = (opts.runTrusted ?? []).map((p) => this.real(p));
     this.configSub = opts.onConfigChange?.((c) => {
       if (c.source === 'file') this.changed.fire(this.list());
     });
+  }
+
+  /** Where trust looks for `path`: the real folder, or for an `ssh://` URL the copy of its files. */
+  private real(path: string): string {
+    if (!isSshUrl(path)) return realPathLoose(path);
+    // Without a copy to stand for it, a remote entry names a folder that never exists.
+    return this.opts.remoteFolder ? realPathLoose(this.opts.remoteFolder(path)) : `\0${path}`;
   }
 
   /** Read from the live config at each question, so a hand edit applies at once. */
@@ -65,12 +82,19 @@ export class WorkspaceTrust implements Disposable {
     for (const [key, p] of Object.entries(projects))
       rules.push({
         path: realPathLoose(p.path),
+        shown: realPathLoose(p.path),
         trusted: p.trusted === true,
         source: 'config',
         project: key,
       });
     for (const path of trusted_projects)
-      rules.push({ path: realPathLoose(path), trusted: true, source: 'list', project: null });
+      rules.push({
+        path: this.real(path),
+        shown: isSshUrl(path) ? path : this.real(path),
+        trusted: true,
+        source: 'list',
+        project: null,
+      });
     return rules;
   }
 
@@ -82,7 +106,7 @@ export class WorkspaceTrust implements Disposable {
   /** Whether the host may start what `root` asks for. Null (no project) is never trusted. */
   isTrusted(root: string | null): boolean {
     if (root === null) return false;
-    const real = realPathLoose(root);
+    const real = this.real(root);
     if (this.runTrusted.some((p) => isInside(p, real))) return true;
     let best: Rule | null = null;
     for (const rule of this.rules()) {
@@ -115,10 +139,17 @@ export class WorkspaceTrust implements Disposable {
     return false;
   }
 
+  /** The folder whose files `path` stands for: itself, or a remote project's copy made fresh. */
+  async filesOf(path: string): Promise<string> {
+    if (!isSshUrl(path)) return path;
+    await this.opts.refreshRemote?.(path);
+    return this.real(path);
+  }
+
   /** The files of a trusted `root` changed since it was trusted (none when it is not trusted). */
   async contentChanges(root: string): Promise<ContentChange[]> {
     if (!this.isTrusted(root) || !this.opts.content) return [];
-    return this.opts.content.changes(root);
+    return this.opts.content.changes(await this.filesOf(root));
   }
 
   /** Keeps the app's own edit of a trusted file trusted (see TrustedContent.recordEdit). */
@@ -130,7 +161,7 @@ export class WorkspaceTrust implements Disposable {
   list(): TrustedProject[] {
     const out: TrustedProject[] = this.rules()
       .filter((r) => r.trusted)
-      .map(({ path, source, project }) => ({ path, source, project }));
+      .map(({ shown, source, project }) => ({ path: shown, source, project }));
     for (const path of this.runTrusted) out.push({ path, source: 'run', project: null });
     return out;
   }
@@ -140,23 +171,23 @@ export class WorkspaceTrust implements Disposable {
    * directory is listed. Trusting a trusted project again accepts its changed files.
    */
   async trust(path: string): Promise<TrustedProject[]> {
-    const real = realPathLoose(path);
+    const real = this.real(path);
     const key = this.configuredKey(real);
-    await this.opts.content?.record(real);
+    await this.opts.content?.record(await this.filesOf(path));
     return this.write((raw) => {
       if (key) setProjectFlag(raw, key, true);
-      else editTrustedList(raw, real, true, (p) => realPathLoose(p) === real);
+      else editTrustedList(raw, isSshUrl(path) ? path : real, true, (p) => this.real(p) === real);
     });
   }
 
   /** Withdraws every entry that names `path` itself (an ancestor's entry is its own). */
   async revoke(path: string): Promise<TrustedProject[]> {
-    const real = realPathLoose(path);
+    const real = this.real(path);
     const key = this.configuredKey(real);
     await this.opts.content?.forget(real);
     return this.write((raw) => {
       if (key) setProjectFlag(raw, key, undefined);
-      editTrustedList(raw, real, false, (p) => realPathLoose(p) === real);
+      editTrustedList(raw, real, false, (p) => this.real(p) === real);
     });
   }
 
