@@ -282,7 +282,9 @@ async function runCall(run: RunContext, agent: StepAgent, call: ModelToolCall): 
           if (!tool.flags.readOnly) await run.beforeWrite();
           payload = await executeTool(run, agent, tool, call.id, parsed.args, judged.policyWrites);
           await judged.after(payload);
-          if (payload.kind !== 'error')
+          // A remote project's folders are on its host: a local folder of the same path says nothing.
+          const remote = run.servicesFor(agent.spec.id).remote;
+          if (payload.kind !== 'error' && !(await remote?.remoteOf(run.session.id)))
             await loadNestedInstructions({
               tool: tool.name,
               args: (parsed.args ?? {}) as Record<string, unknown>,

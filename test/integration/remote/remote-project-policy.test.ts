@@ -49,6 +49,7 @@ beforeAll(async () => {
     'where.txt': 'desktop\n',
     '.mewbo/settings.json': hooksOf('echo desktop-prompt-hook', 'echo desktop-post-hook'),
     '.mewbo/skills/desktop-skill/SKILL.md': skill('desktop-skill', 'a skill of the desktop'),
+    'sub/CLAUDE.md': 'Read on the desktop: DESKTOP-NESTED.\n',
   });
   writeTree(host.dir, {
     'AGENTS.md': 'Read on the host: HOST-INSTRUCTIONS.\n',
@@ -58,6 +59,7 @@ beforeAll(async () => {
       'echo post-hook',
     ),
     '.mewbo/skills/host-skill/SKILL.md': skill('host-skill', 'a skill of the host'),
+    'sub/notes.txt': 'notes\n',
   });
   remote = await startRemoteRun({ hostView: { [project]: host.dir } });
 });
@@ -74,7 +76,11 @@ const shellTurn = (command: string) => ({
 describe('a project on an SSH host', () => {
   it('gives the model the host instructions, and an untrusted one runs no hook and lists no skill of it', async () => {
     const { fake } = remote;
-    fake.script.push(shellTurn('cat where.txt'), { text: 'Done.' });
+    fake.script.push(
+      shellTurn('cat where.txt'),
+      { toolCalls: [{ name: 'read_file', args: { path: 'sub/notes.txt' } }] },
+      { text: 'Done.' },
+    );
     const r = await remote.runOn(project, 'which side?');
     expect(r.code).toBe(0);
     const lines = jsonLines<Line>(r.stdout);
@@ -83,6 +89,9 @@ describe('a project on an SSH host', () => {
     const system = fake.requests.at(-1)!.system;
     expect(system).toContain('HOST-INSTRUCTIONS');
     expect(system).not.toContain('DESKTOP-INSTRUCTIONS');
+    // A folder read on the host loads no instructions file of the desktop's folder of that path.
+    expect(fake.requests.at(-1)!.transcript).toContain('notes');
+    expect(JSON.stringify(fake.requests.at(-1)!.body)).not.toContain('DESKTOP-NESTED');
     expect(system).not.toContain('host-skill');
     expect(system).not.toContain('desktop-skill');
     expect(lines.filter((l) => l.type === 'hook_run')).toEqual([]);
