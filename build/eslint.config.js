@@ -44,6 +44,7 @@ const programOwners = [
   'electron/host/system/browser-opener.ts', // the user's browser ($BROWSER, xdg-open)
   'electron/host/remote/ssh-transport.ts', // the OpenSSH client, resolved like git
   'electron/host/remote/remote-relay.ts', // on the remote: its own remote part's daemon (this node, this bundle)
+  'electron/host/remote/remote-mcp-server.ts', // on the remote: a trusted project's MCP server, confined
   'electron/host/acp/client/agent-process.ts', // external ACP agents, confined (agents.NAME)
 ];
 const childProcessImports = ['node:child_process', 'child_process'].map((name) => ({

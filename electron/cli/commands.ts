@@ -67,6 +67,11 @@ export const commands: CliCommandEntry[] = [
       commandBundle<typeof import('./remote-part')>('remote-part').exports.remotePartCommand,
   },
   {
+    name: 'remote-mcp',
+    summary: "run a trusted project's MCP server on this machine (started by the app over SSH)",
+    load: async () => (await import('./remote-mcp')).remoteMcpCommand,
+  },
+  {
     name: 'login',
     summary: 'print a new one-time login link for the running web host',
     load: async () => commandBundle<typeof import('./login')>('login').exports.loginCommand,

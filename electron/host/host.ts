@@ -38,6 +38,7 @@ import type { RemoteSessions } from './remote/remote-sessions';
 import { policyRootOf } from './remote/policy-root';
 import type { Session } from './sessions/session';
 import { remoteProjectFolder } from './remote/remote-project-mirror';
+import { remoteServerLaunch } from './remote/remote-server-launch';
 import { isSshUrl } from './remote/ssh-url';
 import { ShellService } from './shells/shell-service';
 import { shellHandlers, shellTopic } from './handlers/shells';
@@ -184,6 +185,11 @@ export class Host extends DisposableObject {
       store: mcpStore,
       secrets,
       signIn: opts.mcpSignIn ?? userStartedSignIn(opener),
+      remoteLaunch: remoteServerLaunch({
+        policyDir,
+        trust,
+        hostFor: (url) => remoteHosts.hostFor(url),
+      }),
     });
     const projectTools = new ProjectSwitcher(projects, sessions);
     // Language servers register with their own store so they shut down after the runs that use them.
@@ -336,7 +342,9 @@ export class Host extends DisposableObject {
             mcp,
             builtins: builtinTools,
             agentConfig: config.agent,
-            projectRoot: (s) => s.meta.root,
+            // A remote project's `.mcp.json` is read from the copy of its files (its servers run there).
+            projectRoot: (s) =>
+              s.meta.remote ? remoteProjectFolder(policyDir, s.meta.remote) : s.meta.root,
           }),
           devices.hub,
         ),

@@ -10,6 +10,7 @@ import { McpManager, type McpTrust } from './mcp-manager';
 import type { SecretStore } from '../secrets/secret-store';
 import type { SignInPolicy } from './sign-in-policy';
 import type { McpServerSandbox } from './server-sandbox';
+import type { RemoteServerLaunch } from '../remote/remote-server-launch';
 
 // The McpManager as the composition root builds it: the app's servers from configs/app.json and
 // the projects' `.mcp.json` servers. A project's stdio server is the repository's code: it starts
@@ -31,6 +32,8 @@ export interface CreateMcpOptions {
   signIn: SignInPolicy;
   /** Confined servers' egress proxies; without it their network is open. */
   networks?: ServerNetworks;
+  /** A remote project's server starts on its host (remote/remote-server-launch.ts). */
+  remoteLaunch?: RemoteServerLaunch;
 }
 
 export function createMcpManager(opts: CreateMcpOptions): McpManager {
@@ -53,12 +56,15 @@ export function createMcpManager(opts: CreateMcpOptions): McpManager {
     new McpManager({
       appServers: opts.config.mcpServers,
       trust: opts.trust,
-      sandbox: (root, argv, server) =>
-        root !== null
-          ? sandbox.wrap(root, argv, server)
-          : appWrap
-            ? appWrap(null, argv, server)
-            : Promise.resolve({ argv }),
+      sandbox: async (root, argv, server) => {
+        const remote =
+          root !== null && 'projectServer' in server
+            ? await opts.remoteLaunch?.(root, server.projectServer)
+            : null;
+        if (remote) return remote;
+        if (root !== null) return sandbox.wrap(root, argv, server);
+        return appWrap ? appWrap(null, argv, server) : { argv };
+      },
       secrets: opts.secrets,
       signIn: opts.signIn,
     }),

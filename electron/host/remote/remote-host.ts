@@ -13,7 +13,7 @@ import { RemoteClient, type RemoteSubscription } from './remote-client';
 import type { RemoteCommands } from './remote-commands';
 import { remoteBundle, type RemoteBundle } from './remote-bundle';
 import { ensureInstalled, type RemoteFacts } from './remote-install';
-import { startCommand } from './remote-layout';
+import { projectServerCommand, startCommand } from './remote-layout';
 import { RemoteLinkError } from './remote-link-error';
 import { RemoteSetupError } from './remote-setup-error';
 import type { SshTarget } from './ssh-url';
@@ -226,6 +226,16 @@ export class RemoteHost implements Disposable {
     }
     const { client } = await link(this.ssh, this.bundle, this.opts);
     this.client = client;
+  }
+
+  /**
+   * The argv that runs the project's `.mcp.json` server `name` on this host, over its master
+   * connection, if the file there is the one whose SHA-256 the app trusted (remote-mcp-server.ts).
+   */
+  projectServerArgv(root: string, name: string, sha256: string): string[] {
+    return this.ssh.commandArgv(
+      projectServerCommand(this.bundle.version, [this.opts.appHome], root, name, sha256),
+    );
   }
 
   /** The master connection's process (what a test kills to drop the link). */

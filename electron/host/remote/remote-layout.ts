@@ -52,17 +52,44 @@ export function startCommand(
   denied: readonly string[],
   keepaliveS: number,
 ): string {
-  const deny = denied.flatMap((p) => ['--deny', p]);
+  return cliCommand(version, denied, ['remote-part', '--keepalive-s', String(keepaliveS)]);
+}
+
+/**
+ * `mewbo ARGS` of the bundle `version`, in the remote home with the remote part's own $MEWBO_HOME,
+ * its sandbox denying the remote folder and `denied`.
+ */
+function cliCommand(version: string, denied: readonly string[], args: readonly string[]): string {
   return [
     'cd "$HOME" &&',
     `MEWBO_HOME=${BASE}/${STATE}`,
     'exec node',
     `${BASE}/${version}/dist/cli.js`,
-    'remote-part',
-    '--keepalive-s',
-    String(keepaliveS),
+    shellCommand(args),
     '--deny',
     BASE,
-    shellCommand(deny),
+    shellCommand(denied.flatMap((p) => ['--deny', p])),
   ].join(' ');
+}
+
+/**
+ * Runs the project's `.mcp.json` server `name` on the channel's stdio (remote-mcp-server.ts),
+ * confined with the remote folder and `denied` out of reach, if the file's SHA-256 is `sha256`.
+ */
+export function projectServerCommand(
+  version: string,
+  denied: readonly string[],
+  root: string,
+  name: string,
+  sha256: string,
+): string {
+  return cliCommand(version, denied, [
+    'remote-mcp',
+    '--root',
+    root,
+    '--server',
+    name,
+    '--sha256',
+    sha256,
+  ]);
 }

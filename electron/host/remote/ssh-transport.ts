@@ -162,6 +162,11 @@ export class SshTransport implements Disposable {
     return result;
   }
 
+  /** The argv that runs `command` on the host over the master connection (another program spawns it). */
+  commandArgv(command: string): string[] {
+    return [this.programs.ssh, ...this.channelArgs(command)];
+  }
+
   /** Starts `command` on the host with its stdio as pipes (a long-lived channel). */
   spawn(command: string): ChildProcess {
     return spawn(this.programs.ssh, this.channelArgs(command), { stdio: ['pipe', 'pipe', 'pipe'] });
