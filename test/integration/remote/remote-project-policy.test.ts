@@ -62,7 +62,7 @@ beforeAll(async () => {
     'sub/notes.txt': 'notes\n',
   });
   remote = await startRemoteRun({ hostView: { [project]: host.dir } });
-});
+}, 180_000);
 afterAll(async () => {
   await remote?.stop();
   desktop.cleanup();
@@ -95,7 +95,7 @@ describe('a project on an SSH host', () => {
     expect(system).not.toContain('host-skill');
     expect(system).not.toContain('desktop-skill');
     expect(lines.filter((l) => l.type === 'hook_run')).toEqual([]);
-  });
+  }, 180_000);
 
   it('trusted, runs its hooks on the host and lists its skills; a settings file changed there after trust is not obeyed', async () => {
     const { fake } = remote;
@@ -132,5 +132,5 @@ describe('a project on an SSH host', () => {
     expect(post[0]).toMatchObject({ command: 'echo post-hook', call_id: shells[0] });
     expect(post.map((l) => l.call_id)).not.toContain(shells[2]);
     expect(post.map((l) => l.command)).not.toContain('echo changed-post-hook');
-  });
+  }, 180_000);
 });

@@ -46,7 +46,7 @@ beforeAll(async () => {
     hostView: { [project]: host.dir },
     config: { agent: { tool_search: 'off' } },
   });
-});
+}, 180_000);
 afterAll(async () => {
   await remote?.stop();
   desktop.cleanup();
@@ -68,7 +68,7 @@ describe("a remote project's .mcp.json", () => {
     expect(JSON.stringify(result?.payload)).toContain('HOST-SIDE-FILE');
     expect(readFileSync(starts, 'utf8')).toMatch(/^started\n/);
     expect(existsSync(join(project, 'starts.log'))).toBe(false);
-  });
+  }, 180_000);
 
   it('untrusted, starts nothing, on the host or here', async () => {
     const { fake } = remote;
@@ -82,5 +82,5 @@ describe("a remote project's .mcp.json", () => {
     expect(JSON.stringify(result?.payload)).not.toContain('SIDE-FILE');
     expect(existsSync(starts)).toBe(false);
     expect(existsSync(join(project, 'starts.log'))).toBe(false);
-  });
+  }, 180_000);
 });
