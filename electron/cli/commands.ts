@@ -69,7 +69,8 @@ export const commands: CliCommandEntry[] = [
   {
     name: 'remote-mcp',
     summary: "run a trusted project's MCP server on this machine (started by the app over SSH)",
-    load: async () => (await import('./remote-mcp')).remoteMcpCommand,
+    load: async () =>
+      commandBundle<typeof import('./remote-mcp')>('remote-mcp').exports.remoteMcpCommand,
   },
   {
     name: 'login',

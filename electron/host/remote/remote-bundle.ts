@@ -19,8 +19,8 @@ export interface RemoteBundle {
   version: string;
 }
 
-/** `mewbo remote-part`'s bundle (electron/cli/commands.ts runs each command from its own). */
-const REMOTE_COMMAND_BUNDLE = 'dist/cli-remote-part.cjs';
+/** The bundles of `mewbo remote-part` and `remote-mcp` (electron/cli/commands.ts runs each command from its own). */
+const REMOTE_COMMAND_BUNDLES = ['dist/cli-remote-part.cjs', 'dist/cli-remote-mcp.cjs'];
 
 /** The platform and `uname -m` name the bundle's native parts were built for. */
 export const BUNDLE_OS = 'Linux';
@@ -44,13 +44,13 @@ export function remoteBundle(root: string): RemoteBundle {
   const files = [
     'package.json',
     // The CLI and its chunks (no source maps: a third of the size), the grammars they read, and
-    // of the commands' own bundles (cli-NAME.cjs) the one the remote runs.
+    // of the commands' own bundles (cli-NAME.cjs) the ones the remote runs.
     ...walk(
       root,
       'dist',
       (p) =>
         /^dist\/cli[^/]*\.js$/.test(p) ||
-        p === REMOTE_COMMAND_BUNDLE ||
+        REMOTE_COMMAND_BUNDLES.includes(p) ||
         p.startsWith('dist/tree-sitter/'),
     ),
     LAUNCHER_RELATIVE_PATH,
