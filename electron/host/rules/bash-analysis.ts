@@ -302,6 +302,7 @@ export function commandWords(
     // `{fd}>file` names the variable that gets the descriptor: part of the redirection.
     const skip = REDIRECTS.has(c.type) || redirectVariable(c, src);
     if (skip || (NOT_STATEMENTS.has(c.type) && c.type !== 'command_name')) {
+      if (prev) blankWordAfter(words, src, prev.endIndex);
       words.brk();
       prev = null;
     } else if (star && c.type === 'word' && c.text === '*') {
@@ -310,12 +311,37 @@ export function commandWords(
       prev = null;
     } else {
       if (prev) words.unquoted(src.slice(prev.endIndex, c.startIndex));
-      else words.brk();
+      else {
+        words.brk();
+        if (escapedBlankBefore(src, c.startIndex)) words.runtime();
+      }
       words.node(c);
       prev = c;
     }
   }
+  if (prev) blankWordAfter(words, src, prev.endIndex);
   return { assignments, words: words.words() };
+}
+
+// The grammar reads a backslash-escaped blank before a command's first word, or after its last
+// (before a redirection or the end), as white space; bash reads it as a word, or as the start of
+// the next one: `x \ ` runs x with a blank argument, `\<tab>rm` runs a program named <tab>rm.
+// Such a word is not judged as written: it counts as computed at run time.
+
+/** Whether the blank just before `at` is escaped (an odd run of backslashes before it). */
+function escapedBlankBefore(src: string, at: number): boolean {
+  if (at < 2 || !/[ \t]/.test(src[at - 1]!)) return false;
+  let slashes = 0;
+  for (let i = at - 2; i >= 0 && src[i] === '\\'; i--) slashes++;
+  return slashes % 2 === 1;
+}
+
+/** An escaped blank after the word that ends at `end` is a word of its own, computed. */
+function blankWordAfter(words: WordBuilder, src: string, end: number): void {
+  if (!/^[ \t]*\\[ \t]/.test(src.slice(end, end + 256))) return;
+  words.brk();
+  words.runtime();
+  words.brk();
 }
 
 /** Where the first syntax error is, for the reason shown to the user. */

@@ -51,8 +51,8 @@ export class WordBuilder {
     for (let i = 0; i < text.length; i++) this.active.push(active);
   }
 
-  /** Marks the current word as computed at run time. */
-  private runtime(): void {
+  /** Marks the current word as computed at run time (or read otherwise than bash reads it). */
+  runtime(): void {
     this.open = true;
     this.computed = true;
   }

@@ -99,6 +99,31 @@ describe('bash analysis: words as bash passes them', () => {
     expect(commands(cmd)).toContain(shown);
   });
 
+  it.each([
+    ['x \\ ', 'x ?'],
+    ['x \\\t', 'x ?'],
+    ['x \\  >f', 'x ?'],
+    ['echo a; x \\ ; y', 'x ?'],
+    ['\\\trm x', '? x'],
+  ])(
+    '%j: an escaped blank the grammar reads as white space (after the last word, before the first) counts as a computed word, as bash makes it a word',
+    (cmd, shown) => {
+      expect(show(analyze(cmd))).toContain(shown);
+    },
+  );
+
+  it.each([
+    ['x \\ a', 'x  a'],
+    ['x a\\ b', 'x a b'],
+    ['x \\\\ ', 'x \\'],
+    ['x \\\\\trm', 'x \\ rm'],
+  ])(
+    '%j: escaped blanks inside, and escaped backslashes before a blank, read as bash reads them',
+    (cmd, shown) => {
+      expect(commands(cmd)).toEqual([shown]);
+    },
+  );
+
   it('keeps assignments before a command apart from its words', () => {
     expect(commands('FOO=1 BAR="a b" rm x')).toEqual(['FOO=1 | BAR=a b | rm x']);
     expect(commands('FOO=$X rm')).toEqual(['? | rm']);
