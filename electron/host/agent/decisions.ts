@@ -237,6 +237,13 @@ export class AgentDecisions {
     const rule = request.suggested_rule;
     if (!rule)
       throw new HostError('no_rule', 'no rule can safely cover this call: approve it once instead');
+    // A project on an SSH host has its settings file there; the desktop's folder of the same path
+    // is another project (often the user's own checkout of it), which such a rule must not reach.
+    if (scope === 'project' && session.meta.remote)
+      throw new HostError(
+        'rule_failed',
+        `this project is on an SSH host (${session.meta.remote}), and the app does not write its settings file there: allow it for this session or everywhere, or add ${rule} to the project's .mewbo/settings.json on the host`,
+      );
     try {
       await rules.addRule(scope, 'allow', rule, { root: session.meta.root, sessionId: session.id });
     } catch (err) {
