@@ -141,6 +141,13 @@ await Promise.all([
     ignoreAnnotations: true,
     // Modules find their files from import.meta.url (dist/): code-cache.ts passes the bundle's URL.
     define: { 'import.meta.url': IMPORT_META_URL_PARAM },
+    // No import() left in a bundle: code compiled from V8's cached data loses the script's
+    // importModuleDynamically (node 20), so every run after the first failed "A dynamic import
+    // callback was not specified" where web-tree-sitter's ES module glue imports node:module, and
+    // `mewbo run` judged shell commands with no bash grammar. Its CommonJS build requires what it
+    // needs; what remains to import is node's own modules, which require() loads the same.
+    supported: { 'dynamic-import': false },
+    alias: { 'web-tree-sitter': './node_modules/web-tree-sitter/web-tree-sitter.cjs' },
   }),
   build({
     ...common,
