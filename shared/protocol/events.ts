@@ -418,7 +418,16 @@ export const sessionEventBodySchema = z.discriminatedUnion('type', [
     text: z.string(),
     agent_id: z.string().default('root'),
   }),
-  z.object({ type: z.literal('session_renamed'), title: z.string() }),
+  /**
+   * The session's title. `by`: who named it when not the user: the app (from the first message, a
+   * fork's "Fork N:") or an external agent (session_info_update), which may rename it again only
+   * while the user has not.
+   */
+  z.object({
+    type: z.literal('session_renamed'),
+    title: z.string(),
+    by: z.enum(['app', 'agent']).optional(),
+  }),
   /** A snapshot of the project's files (checkpoints/), taken before a turn first writes and after it. */
   z.object({
     type: z.literal('checkpoint'),

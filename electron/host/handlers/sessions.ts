@@ -60,7 +60,7 @@ export async function sendToSession(
   const sent = await runner.send(session, text, opts);
   // Untitled until now: the first message names it (the user can rename it any time).
   const title = session.meta.title === DEFAULT_SESSION_TITLE && titleFromMessage(text);
-  if (title) await sessions.rename(id, title);
+  if (title) await sessions.rename(id, title, 'app');
   return sent;
 }
 

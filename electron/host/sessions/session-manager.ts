@@ -507,11 +507,12 @@ export class SessionManager implements Disposable {
     return findInLog(this.paths(id).log, query, before);
   }
 
-  async rename(id: string, title: string): Promise<SessionSummary> {
+  /** `by`: absent when the user names it (an agent's title never replaces that). */
+  async rename(id: string, title: string, by?: 'app'): Promise<SessionSummary> {
     const session = await this.get(id);
     const clean = title.trim();
     // The log is the truth; meta.json is the index, rewritten from it.
-    await session.append({ type: 'session_renamed', title: clean });
+    await session.append({ type: 'session_renamed', title: clean, ...(by ? { by } : {}) });
     await writeJsonAtomic(this.paths(id).meta, { ...session.meta, event_count: session.length });
     return session.summary();
   }

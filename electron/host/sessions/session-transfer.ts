@@ -40,7 +40,7 @@ export async function forkSession(
     prefix,
   );
   await fork.append({ type: 'session_forked', from_session: session.id, at_seq: end });
-  await sessions.rename(fork.id, title);
+  await sessions.rename(fork.id, title, 'app');
   return fork;
 }
 

@@ -207,4 +207,22 @@ describe('what an external agent reports of its session', () => {
       'Make the port configurable',
     );
   });
+
+  it('an agent’s title replaces the one the first message gave, never a name the user gave', async () => {
+    const titled = (title: string) => [{ update: { sessionUpdate: 'session_info_update', title } }];
+    w = await AcpWorld.start({ turns: [titled('Agent title one'), titled('Agent title two')] });
+    const id = await w.session();
+    await w.turn(id, 'fix the port');
+    const title = async () =>
+      (await w!.h.invoke('sessions.list', {})).sessions.find((s) => s.id === id)!.title;
+    expect(await title()).toBe('Agent title one');
+    await w.h.invoke('sessions.rename', { id, title: 'My name for it' });
+    await w.turn(id, 'and the host');
+    expect(await title()).toBe('My name for it');
+    expect(ofType(await w.h.events(id), 'session_renamed').map((e) => [e.title, e.by])).toEqual([
+      ['fix the port', 'app'],
+      ['Agent title one', 'agent'],
+      ['My name for it', undefined],
+    ]);
+  });
 });

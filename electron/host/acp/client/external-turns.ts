@@ -318,6 +318,8 @@ export class ExternalTurns implements Disposable {
       root,
       terminal: (id) => terminals.describe(id),
       modes: () => holder.h?.agent.modes ?? null,
+      namedByUser: () =>
+        session.events().some((e) => e.type === 'session_renamed' && e.by === undefined),
     });
     const resume = lastAgentSession(session.events(), name);
     const agent = await ExternalAgent.open({

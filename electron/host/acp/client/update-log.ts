@@ -41,6 +41,8 @@ export interface UpdateLogDeps {
   ): { shellId: string; command: string; output: string; exitCode: number | null } | undefined;
   /** The agent's modes as it reported them last (current_mode_update names only the new one). */
   modes(): acp.SessionModeState | null;
+  /** Whether the user has named the session (an agent's title then leaves it alone). */
+  namedByUser(): boolean;
 }
 
 /** One connection's updates, applied in arrival order (one chain), per turn bounded. */
@@ -245,9 +247,11 @@ export class UpdateLog {
         return;
       }
       case 'session_info_update': {
-        // A title cleared (null) leaves the app's own; the agent's activity time is not the app's.
+        // A title cleared (null) leaves the app's own; the agent's activity time is not the app's;
+        // a name the user gave the session stays.
         const title = u.title ? titleFromMessage(u.title) : null;
-        if (title) await this.deps.append({ type: 'session_renamed', title });
+        if (title && !this.deps.namedByUser())
+          await this.deps.append({ type: 'session_renamed', title, by: 'agent' });
         return;
       }
       default:
