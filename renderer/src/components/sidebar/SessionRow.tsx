@@ -150,7 +150,10 @@ export function SessionRow({
           <span className={`run-dot ${session.run_state}`} aria-hidden="true" />
           <span className="title">{session.title}</span>
           {session.run_state === 'waiting' ? (
-            <span className="waiting-badge">waiting for you</span>
+            <span className="waiting-badge">
+              {/* A narrow list shows "waiting": the title keeps room beside it on one line. */}
+              waiting<span className="waiting-more"> for you</span>
+            </span>
           ) : (
             <span className={`meta ${session.run_state}`}>{runWord(session)}</span>
           )}
