@@ -211,7 +211,8 @@ async function walk(handle: FileHandle, o: WalkOptions): Promise<WalkResult> {
   try {
     for (;;) {
       if (line >= end && !keepCounting(pos)) return stop(false, false);
-      if (scanned >= o.budget || (timed && o.bound.spent(o.share))) {
+      // Every walk reads its first chunk whatever the bound, so each call makes progress.
+      if (scanned >= o.budget || (timed && scanned > 0 && o.bound.spent(o.share))) {
         if (line >= o.start && line < end && lineBytes > 0)
           lines.push(finishLine(parts, kept, lineBytes, true));
         return stop(false, true);
@@ -322,7 +323,9 @@ async function findTailStart(
   let buf: Buffer = Buffer.allocUnsafe(FIRST_CHUNK_BYTES);
   const timed = size > DEADLINE_FREE_BYTES;
   while (end > 0) {
-    if (scanned >= budget || (timed && bound.spent()))
+    // The first block is read whatever the bound: a call starved by others still finds the last
+    // lines (a bound spent before any read answered an empty tail numbered -0).
+    if (scanned >= budget || (timed && scanned > 1 && bound.spent()))
       return { pos: lineStart, found: found - 1, atStart: false, scanned };
     const len = Math.min(block, end, budget - scanned);
     const from = end - len;
@@ -383,8 +386,7 @@ export async function readLineWindow(
     }
     if (index.totalLines === null) {
       // A count that ran late still leaves the tail a little time of its own.
-      const tailBound = bound.spent() ? new ScanBound(0.1) : bound;
-      const tail = await readTail(handle, size, req, budget, tailBound);
+      const tail = await readTail(handle, size, req, budget, bound.orGrace());
       return { ...tail, countedTo: { ...index.reached } };
     }
     start = Math.max(0, index.totalLines + start);
@@ -462,7 +464,7 @@ async function readTail(
     budget: Math.max(budget - tail.scanned, MAX_CHUNK_BYTES),
     countAfter: 0,
     // The window itself gets a little time of its own after a long search.
-    bound: bound.spent() ? new ScanBound(0.1) : bound,
+    bound: bound.orGrace(),
   });
   result.lines = r.lines;
   result.more = start + r.lines.length < 0;

@@ -10,6 +10,8 @@
 export const SCAN_CPU_MS = 1000;
 /** Wall milliseconds one call's scan takes at most, however starved the process is. */
 export const SCAN_WALL_MS = 5000;
+/** The share of a full bound a phase gets when it must still run after the call's bound is spent. */
+const GRACE_SHARE = 0.1;
 
 export class ScanBound {
   private readonly cpu0 = process.cpuUsage();
@@ -17,6 +19,11 @@ export class ScanBound {
 
   /** A bound of `share` of the full one, starting now (a tail's own time after a long count). */
   constructor(private readonly share = 1) {}
+
+  /** This bound while time is left, else a little time of its own for a phase that must still run. */
+  orGrace(): ScanBound {
+    return this.spent() ? new ScanBound(GRACE_SHARE) : this;
+  }
 
   /** Whether `fraction` of this bound is spent. */
   spent(fraction = 1): boolean {

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { appendFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -8,6 +8,7 @@ import {
   type LineIndex,
 } from '../../../electron/host/fs/line-index';
 import { readLineWindow } from '../../../electron/host/fs/line-window';
+import { ScanBound } from '../../../electron/host/fs/scan-bound';
 import { tempDir } from '../../helpers/temp';
 
 // Windowed reads over the chunked scanner: lines that straddle chunk boundaries, windows past
@@ -182,6 +183,31 @@ describe('readLineWindow', () => {
     writeFileSync(file, 'x\n'.repeat(1000) + 'a\nb\nc');
     const w = await readAt(file, { offset: -2, limit: 2, ...opts, budgetBytes: 100 }, fresh());
     expect(w.lines.map((l) => l.text)).toEqual(['b', 'c']);
+  });
+
+  it('a call whose time is spent before its first read still reads the tail and its window', async () => {
+    // What 20 reads at once of an 8 TiB file do to one of them: the others spend the process's
+    // CPU, so the bound (and any grace after it) is gone before this call's first read returns.
+    class Starved extends ScanBound {
+      override spent(): boolean {
+        return true;
+      }
+      override orGrace(): ScanBound {
+        return this;
+      }
+    }
+    const t = tempDir();
+    cleanup = t.cleanup;
+    const file = join(t.dir, 'f.txt');
+    writeFileSync(file, 'head\n');
+    truncateSync(file, 64 << 20);
+    appendFileSync(file, '\nlast-but-one\nthe last line\n');
+    const opts = { maxLineBytes: 1000, maxWindowBytes: 1e9, bound: new Starved() };
+    const tail = await readAt(file, { offset: -2, limit: 2, ...opts }, fresh());
+    expect(tail).toMatchObject({ start: -2, fromEnd: true, totalLines: null });
+    expect(tail.lines.map((l) => l.text)).toEqual(['last-but-one', 'the last line']);
+    const head = await readAt(file, { offset: 0, limit: 1, ...opts }, fresh());
+    expect(head.lines.map((l) => l.text)).toEqual(['head']);
   });
 
   it('a tail read that reaches the start of the file numbers lines from the start', async () => {
