@@ -478,6 +478,16 @@ export class SessionModel {
     this.showVersion(turn, t.count - 1);
   }
 
+  /**
+   * Shows again the versions `prev` showed, for each turn whose versions are the same ones: a
+   * projection rebuilt (a snapshot after the replay, an older page) keeps what the user chose,
+   * while a turn regenerated since shows its new answer.
+   */
+  keepVersionsOf(prev: SessionModel): void {
+    for (const [turn, p] of prev.turns)
+      if (this.turns.get(turn)?.count === p.count) this.showVersion(turn, p.shown);
+  }
+
   /** Shows answer version `n` of the regenerated `turn` in place of the others. O(items), rare. */
   showVersion(turn: number, n: number): boolean {
     const t = this.turns.get(turn);

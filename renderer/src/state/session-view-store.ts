@@ -187,6 +187,7 @@ export class SessionViewStore {
     const model = new SessionModel(base);
     if (this.snapshot) model.applySnapshot(this.snapshot);
     for (const e of this.events) model.apply(e);
+    model.keepVersionsOf(this.model);
     this.model = model;
     this.publish({});
   }

@@ -164,4 +164,30 @@ describe('session view store', () => {
     expect(v.state.usage).not.toBe(before.usage);
     expect(v.state.usage.fill).toBeCloseTo(0.15);
   });
+  it('a rebuilt projection keeps the answer version the user chose; a new regenerate shows its answer', () => {
+    const answer = (seq: number, text: string) =>
+      ev(seq, { type: 'assistant_message', message_id: `a${seq}`, agent_id: 'root', text });
+    const texts = (v: SessionViewStore) =>
+      v.state.items.filter((i) => i.kind === 'assistant').map((i) => ('text' in i ? i.text : ''));
+    const v = new SessionViewStore();
+    // The newest page from seq 1: the first answer, the regenerate, the second answer.
+    v.openWindow(
+      null,
+      [
+        answer(1, 'first'),
+        ev(2, { type: 'regenerate', message_id: 'u', from_seq: 1 }),
+        answer(3, 'second'),
+      ],
+      1,
+    );
+    expect(texts(v)).toEqual(['second']);
+    v.showVersion(1, 0);
+    expect(texts(v)).toEqual(['first']);
+    // An older page arrives (or the topic's snapshot): the projection is rebuilt from the events.
+    v.prependEvents([ev(0, { type: 'user_message', text: 'q', message_id: 'u' })], 0);
+    expect(texts(v)).toEqual(['first']);
+    // Regenerated again: the new answer shows, whatever was chosen before.
+    v.addEvents([ev(4, { type: 'regenerate', message_id: 'u', from_seq: 1 }), answer(5, 'third')]);
+    expect(texts(v)).toEqual(['third']);
+  });
 });
