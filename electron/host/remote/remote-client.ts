@@ -4,7 +4,8 @@ import type { z } from 'zod';
 import { rpcErrorSchema } from '../../../shared/protocol/wire';
 import type { Disposable } from '../lifecycle/disposable';
 import { HostError } from '../rpc/host-error';
-import { readLineFrames, writeLineFrame } from './line-frames';
+import { readChannelFrames, writeLineFrame } from './channel-frames';
+import { decodeShellOutput } from '../../../shared/protocol/shell-binary';
 import type { RemoteCommands } from './remote-commands';
 import { remoteCommands } from './remote-commands';
 import { RemoteLinkError } from './remote-link-error';
@@ -51,11 +52,15 @@ export class RemoteClient implements Disposable {
     channel.stderr!.on('data', (d: string) => {
       this.stderrTail = (this.stderrTail + d).slice(-STDERR_TAIL_CHARS);
     });
-    readLineFrames(
-      channel.stdout!,
-      (frame) => this.onFrame(frame),
-      () => undefined,
-    );
+    readChannelFrames(channel.stdout!, {
+      frame: (frame) => this.onFrame(frame),
+      // A console's output (channel-frames.ts): its subscriber gets it as shell_output_bytes.
+      record: (message) => {
+        const output = decodeShellOutput(message);
+        if (output) this.subs.get(output.sub)?.sink(output.frame);
+      },
+      bad: () => undefined,
+    });
     // A write after the remote end closed is an EPIPE on stdin: the exit below reports it.
     channel.stdin!.on('error', () => undefined);
     this.closed = new Promise((resolve) => {

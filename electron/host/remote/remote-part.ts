@@ -16,7 +16,8 @@ import type { ShellService } from '../shells/shell-service';
 import { narrowRoot } from '../fs/safe-path';
 import { isErrorPayload } from '../../../shared/tools/payload';
 import { LateEvents } from './late-events';
-import { readLineFrames, writeLineFrame } from './line-frames';
+import { readChannelFrames, writeLineFrame, writeRecord } from './channel-frames';
+import { binaryShellOutput } from '../../web/shell-binary-frame';
 import { readPolicyFiles } from './project-policy-files';
 import { runHook } from '../hooks/run-hook';
 import { hookNotRun } from '../hooks/hook-runner';
@@ -55,17 +56,20 @@ export class RemotePart implements Disposable {
     const connection = new RpcConnection(
       this.router(),
       { clientId: 'app', transport: 'local' },
-      (f) => writeLineFrame(output, f),
+      // A console's output goes as a binary record (channel-frames.ts), everything else as JSON.
+      (f, topic) => {
+        const record = binaryShellOutput(f, topic);
+        if (record) writeRecord(output, record);
+        else writeLineFrame(output, f);
+      },
     );
-    readLineFrames(
-      input,
-      (frame) => connection.receive(frame),
-      (line) =>
-        writeLineFrame(output, {
-          t: 'error',
-          error: { code: 'bad_json', message: `not a JSON frame: ${line.slice(0, 80)}` },
-        }),
-    );
+    const refuse = (message: string) =>
+      writeLineFrame(output, { t: 'error', error: { code: 'bad_json', message } });
+    readChannelFrames(input, {
+      frame: (frame) => connection.receive(frame),
+      record: () => refuse('a binary record: the app sends JSON frames only'),
+      bad: refuse,
+    });
     return new Promise((resolve) => {
       const end = () => {
         connection.dispose();
