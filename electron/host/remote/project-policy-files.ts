@@ -48,11 +48,18 @@ export function isPolicyFile(path: string): boolean {
   return false;
 }
 
+/** A policy file's size as the limit counts it: its text's UTF-8 bytes, as it crosses the link. */
+export function policyTextBytes(text: string): number {
+  return Buffer.byteLength(text, 'utf8');
+}
+
 async function readSmall(file: string): Promise<string | null> {
   try {
     const st = await stat(file);
     if (!st.isFile() || st.size > POLICY_FILE_MAX_BYTES) return null;
-    return await readFile(file, 'utf8');
+    const text = await readFile(file, 'utf8');
+    // Bytes that are not UTF-8 grow as they are decoded: the app checks the text it is sent.
+    return policyTextBytes(text) > POLICY_FILE_MAX_BYTES ? null : text;
   } catch {
     return null;
   }

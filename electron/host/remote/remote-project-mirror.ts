@@ -1,14 +1,24 @@
 import { rm } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { writeFileAtomic } from '../store/atomic-json';
-import { isPolicyFile, readPolicyFiles, type PolicyFile } from './project-policy-files';
+import { POLICY_FILE_MAX_BYTES, POLICY_FILES_MAX } from './constants';
+import {
+  isPolicyFile,
+  policyTextBytes,
+  readPolicyFiles,
+  type PolicyFile,
+} from './project-policy-files';
+import { RemoteAnswerError } from './remote-answer-error';
 import { parseSshUrl, sshHostUrl } from './ssh-url';
 
 // The app's copy of the policy files of each project on an SSH host (issue #29 part 3): fetched
 // from the host before each use and kept under $MEWBO_HOME/state (no confined shell reaches it),
 // so the app's own readers (instructions, rules and hooks, skills, commands, `.mcp.json`) and
 // workspace trust read them as they read a local project's, and the trust digests are taken over
-// the host's files. Nothing the host names outside the policy files' list is written; a copy of a
+// the host's files. The host is not trusted to answer as the app's own remote part would (anyone
+// with a shell there can replace it): an answer is checked whole before anything is written, and
+// one naming a file outside the policy files' list (`../`, an absolute path, a NUL byte), a file
+// over the size limit or more files than the limit is refused with nothing written. A copy of a
 // project sits at the project's path under its host's folder, so trusting a remote folder covers
 // the projects inside it as it does for local folders.
 
@@ -50,7 +60,8 @@ export class RemoteProjectMirror {
 
   /**
    * Makes the copy of `url`'s policy files match the host's now, and returns its folder. A host
-   * that cannot be asked leaves the last copy as it was (its tools cannot run either).
+   * that cannot be asked leaves the last copy as it was (its tools cannot run either); one whose
+   * answer is refused throws RemoteAnswerError and leaves it as it was too.
    */
   sync(url: string): Promise<string> {
     const folder = this.folderOf(url);
@@ -58,18 +69,18 @@ export class RemoteProjectMirror {
       .catch(() => undefined)
       .then(async () => {
         const files = await this.opts.fetch(url).catch(() => null);
-        if (files) await this.replace(folder, files);
+        if (files) await this.replace(folder, checkedAnswer(url, files));
         return folder;
       });
     this.syncs.set(folder, run);
-    void run.finally(() => {
+    const forget = () => {
       if (this.syncs.get(folder) === run) this.syncs.delete(folder);
-    });
+    };
+    run.then(forget, forget);
     return run;
   }
 
-  private async replace(folder: string, files: readonly PolicyFile[]): Promise<void> {
-    const wanted = new Map(files.filter((f) => isPolicyFile(f.path)).map((f) => [f.path, f.text]));
+  private async replace(folder: string, wanted: ReadonlyMap<string, string>): Promise<void> {
     const held = await readPolicyFiles(folder);
     for (const { path } of held)
       if (!wanted.has(path)) await rm(join(folder, path), { force: true });
@@ -77,4 +88,32 @@ export class RemoteProjectMirror {
     for (const [path, text] of wanted)
       if (same.get(path) !== text) await writeFileAtomic(join(folder, path), text, { mode: 0o600 });
   }
+}
+
+/** The host's answer as path -> text, if every file of it is one the app may copy; else throws. */
+function checkedAnswer(url: string, files: readonly PolicyFile[]): Map<string, string> {
+  const host = parseSshUrl(url).host;
+  if (files.length > POLICY_FILES_MAX)
+    throw new RemoteAnswerError(
+      host,
+      `${files.length} policy files for ${url}, over the limit of ${POLICY_FILES_MAX}`,
+    );
+  const wanted = new Map<string, string>();
+  for (const { path, text } of files) {
+    if (!isPolicyFile(path))
+      throw new RemoteAnswerError(
+        host,
+        `a policy file named ${JSON.stringify(path)} for ${url}, which is none of a project's policy files (instructions, settings, .mcp.json, skills, commands, each a plain relative name)`,
+      );
+    if (wanted.has(path))
+      throw new RemoteAnswerError(host, `the policy file ${path} of ${url} twice`);
+    const bytes = policyTextBytes(text);
+    if (bytes > POLICY_FILE_MAX_BYTES)
+      throw new RemoteAnswerError(
+        host,
+        `the policy file ${path} of ${url} at ${bytes} bytes, over the limit of ${POLICY_FILE_MAX_BYTES}`,
+      );
+    wanted.set(path, text);
+  }
+  return wanted;
 }

@@ -16,11 +16,13 @@ import type { PassiveNote } from '../lsp/passive-diagnostics';
 import type { ToolContext } from '../tools/tool';
 import { HostKeyError, SshConnectError } from './host-key-error';
 import type { RemoteCommands } from './remote-commands';
+import { RemoteAnswerError } from './remote-answer-error';
 import { RemoteLinkError } from './remote-link-error';
 import type { RemoteHost } from './remote-host';
 import { RemoteSetupError } from './remote-setup-error';
 import type { RemoteTools } from './remote-tools';
 import { RemoteProjectMirror } from './remote-project-mirror';
+import { remoteToolEvent } from './remote-tool-events';
 import { parseSshUrl, sshHostUrl } from './ssh-url';
 import type { z } from 'zod';
 
@@ -111,7 +113,9 @@ export class RemoteSessions implements RemoteTools, Disposable {
         tool,
         args,
       });
-      for (const event of events) await ctx.emit(event as SessionEventBody);
+      // Checked whole first: a refused answer adds nothing to the log.
+      const checked = events.map((e) => remoteToolEvent(parseSshUrl(url).host, e));
+      for (const event of checked) await ctx.emit(event);
       return payload;
     } catch (err) {
       if (err instanceof HostKeyError)
@@ -124,7 +128,8 @@ export class RemoteSessions implements RemoteTools, Disposable {
       if (
         err instanceof RemoteLinkError ||
         err instanceof RemoteSetupError ||
-        err instanceof SshConnectError
+        err instanceof SshConnectError ||
+        err instanceof RemoteAnswerError
       )
         return errorPayload(err.code, err.message);
       throw err;
@@ -244,7 +249,16 @@ export class RemoteSessions implements RemoteTools, Disposable {
       `session:${sessionId}`,
       () => undefined,
       (data) => {
-        const { event } = data as { event: SessionEventBody };
+        let event: SessionEventBody;
+        try {
+          event = remoteToolEvent(
+            parseSshUrl(key).host,
+            (data as { event?: unknown } | null)?.event,
+          );
+        } catch (err) {
+          // Said in the log instead, and acked: the host does not send it again.
+          event = { type: 'notice', code: 'remote_refused', message: (err as Error).message };
+        }
         void this.opts.append(sessionId, event).then(() => late.ack?.(1));
       },
       () => ids.delete(sessionId),

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { Harness } from '../agent/harness';
+import type { PermissionModeWire } from '../../../shared/protocol/common';
 import type { Sshd } from '../../helpers/sshd';
 
 // A session on a project on the test's SSH host, driven through the protocol as the desktop drives
@@ -10,8 +11,13 @@ export function remoteHarness(sshd: Sshd): Promise<Harness> {
   return Harness.start({ config: { remote: { ssh_config: sshd.clientConfig } } });
 }
 
-/** A session whose project is `dir` on the host, in auto mode (nobody approves); its id. */
-export async function remoteSessionIn(h: Harness, sshd: Sshd, dir: string): Promise<string> {
+/** A session whose project is `dir` on the host, in `mode` (auto: nobody approves); its id. */
+export async function remoteSessionIn(
+  h: Harness,
+  sshd: Sshd,
+  dir: string,
+  mode: PermissionModeWire = 'auto',
+): Promise<string> {
   mkdirSync(dir, { recursive: true });
   const session = await h.host.sessions.create({
     title: 'remote',
@@ -19,6 +25,6 @@ export async function remoteSessionIn(h: Harness, sshd: Sshd, dir: string): Prom
     root: dir,
     remote: `ssh://${sshd.alias}${dir}`,
   });
-  await h.host.agent.setMode(session, 'auto');
+  await h.host.agent.setMode(session, mode);
   return session.id;
 }
