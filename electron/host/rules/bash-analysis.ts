@@ -33,7 +33,7 @@ export interface BashAnalysis {
 /** A command whose program is computed at run time: it may be any program, with any arguments. */
 const ANYTHING: JudgedCommand = { words: [null], assignments: [], moreArgs: true };
 
-/** Nodes made of statements (and words, which are scanned for substitutions). */
+/** Nodes made of statements, words (scanned for substitutions) and redirections. */
 const CONTAINERS = new Set([
   'program',
   'list',
@@ -50,8 +50,7 @@ const CONTAINERS = new Set([
   'do_group',
   'negated_command',
   'test_command',
-  'heredoc_redirect',
-  'herestring_redirect',
+  'redirected_statement',
 ]);
 
 /** Nodes that run nothing themselves; only a command or process substitution inside them does. */
@@ -91,10 +90,10 @@ const WORDS = new Set([
 const NOT_STATEMENTS = new Set(['command_name', 'variable_assignment', 'comment']);
 const SUBSTITUTIONS = new Set(['command_substitution', 'process_substitution']);
 const REDIRECTS = new Set(['file_redirect', 'heredoc_redirect', 'herestring_redirect']);
-/** Redirection operators that open a file for writing. */
-const WRITE_OPS = new Set(['>', '>>', '>|', '&>', '&>>', '<>', '>&', '&>|']);
-/** Targets a write redirection may name without writing a file. */
-const HARMLESS_TARGET = /^(\/dev\/null|\d+|-)$/;
+/** Redirection operators that open a file for writing (the grammar reads `<>` as a syntax error). */
+const WRITE_OPS = new Set(['>', '>>', '>|', '&>', '&>>', '>&']);
+/** Where `>&` copies a descriptor (`>&2`) or closes one (`>&-`); to any other word it writes. */
+const DESCRIPTOR = /^(\d+|-)$/;
 
 class Analyzer {
   readonly result: BashAnalysis = { commands: [], unjudged: [], writes: [] };
@@ -178,10 +177,6 @@ class Analyzer {
     } else if (t === 'function_definition') {
       // The body is judged as run: the function may be called, here or by a later command.
       for (const c of n.childrenForFieldName('body')) this.statement(c, src, depth);
-    } else if (t === 'redirected_statement') {
-      for (const c of n.namedChildren)
-        if (REDIRECTS.has(c.type)) this.redirect(c, src, depth);
-        else this.statement(c, src, depth);
     } else if (REDIRECTS.has(t)) this.redirect(n, src, depth);
     else if (CONTAINERS.has(t)) for (const c of n.namedChildren) this.statement(c, src, depth);
     else if (WORDS.has(t) || SUBSTITUTIONS.has(t)) this.scan(n, src, depth);
@@ -197,10 +192,12 @@ class Analyzer {
       for (const c of n.namedChildren) this.statement(c, src, depth);
       return;
     }
-    // An unquoted here-document delimiter's body is expanded (a quoted one's is not parsed), but
-    // the grammar leaves its backquotes as text: their commands are parsed here.
-    if (n.type === 'heredoc_content')
-      for (const inner of backquoted(n.text)) this.source(inner, depth + 1, true);
+    // Bash runs the backquotes inside ${...} and in the body of a here-document whose delimiter
+    // is unquoted, but the grammar leaves them there as text (a body with no $ in it is text
+    // alone): their commands are parsed here.
+    if (n.type === 'expansion' || (n.type === 'heredoc_body' && expandedBody(n)))
+      for (const inner of backquoted(textOutsideSubstitutions(n, src)))
+        this.source(inner, depth + 1, true);
     for (const c of n.namedChildren) this.scan(c, src, depth);
   }
 
@@ -214,7 +211,9 @@ class Analyzer {
     const target = n.childrenForFieldName('destination');
     if (!WRITE_OPS.has(op) || !target.length) return;
     const [name = null] = wordsOf(target, src);
-    if (name === null || !HARMLESS_TARGET.test(name)) this.result.writes.push(name);
+    // `> 1` and `> -` write files named 1 and -; only `>&` reads them as descriptors.
+    if (name === '/dev/null' || (op === '>&' && name !== null && DESCRIPTOR.test(name))) return;
+    this.result.writes.push(name);
   }
 
   /** The assignments' words; one that makes bash run hidden code may run anything. */
@@ -226,9 +225,9 @@ class Analyzer {
 
   private command(n: Node, src: string, depth: number): void {
     for (const c of n.namedChildren) {
-      if (REDIRECTS.has(c.type)) this.redirect(c, src, depth);
-      else if (WORDS.has(c.type) || NOT_STATEMENTS.has(c.type)) this.scan(c, src, depth);
-      // A statement where a word was expected (`coproc (rm x)`): judged, and the word is computed.
+      if (WORDS.has(c.type) || NOT_STATEMENTS.has(c.type)) this.scan(c, src, depth);
+      // A redirection, or a statement where a word was expected (`coproc (rm x)`): judged, and
+      // the word is computed.
       else this.statement(c, src, depth);
     }
     const { assignments, words } = commandWords(n, src);
@@ -279,6 +278,27 @@ function backquoted(text: string): string[] {
     }
   }
   return out;
+}
+
+/** Whether bash expands a here-document's body: its delimiter has no quote and no backslash. */
+function expandedBody(body: Node): boolean {
+  const start = body.parent?.children.find((c) => c.type === 'heredoc_start');
+  return start !== undefined && !/['"\\]/.test(start.text);
+}
+
+/**
+ * `n`'s text, each substitution or ${...} in it (judged from the tree, where a backquote in it
+ * is found too) read as a word computed at run time.
+ */
+function textOutsideSubstitutions(n: Node, src: string): string {
+  let out = '';
+  let at = n.startIndex;
+  for (const c of n.namedChildren)
+    if (SUBSTITUTIONS.has(c.type) || c.type === 'expansion') {
+      out += `${src.slice(at, c.startIndex)}\${_}`;
+      at = c.endIndex;
+    }
+  return out + src.slice(at, n.endIndex);
 }
 
 function assignmentOf(n: Node, src: string): Assignment {

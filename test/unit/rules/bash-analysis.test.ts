@@ -33,6 +33,7 @@ describe('bash analysis: where commands are', () => {
     ['while a; do b; done; until c; do d; done', ['a', 'b', 'c', 'd']],
     ['for i in x y; do a $i; done', ['a ?']],
     ['for ((;;)); do b; done', ['b']],
+    ['for ((;;)) { b; }', ['b']],
     ['select x in y; do a; done', ['a']],
     ['case $x in y) a;; *) b;; esac', ['a', 'b']],
     ['f() { a; }; g() ( b ); function h { c; }', ['a', 'b', 'c']],
@@ -44,10 +45,24 @@ describe('bash analysis: where commands are', () => {
     ['echo ${x:-$(a)}', ['a', 'echo ?']],
     ['cat > "$(a)"', ['a', 'cat']],
     ['cat <<EOF\n$(a) `b`\nEOF', ['cat', 'a', 'b']],
+    ['cat <<EOF\n\\`a\\` `b`\nEOF', ['cat', 'b']],
+    // A body with no $ in it, and backquotes on either side of an expansion.
+    ['cat <<EOF\n`a` `b`\nEOF', ['cat', 'a', 'b']],
+    ['cat <<-EOF\n\t`a $x` `b`\n\tEOF', ['cat', 'a ?', 'b']],
+    ['cat <<EOF\n`r${x}m`\nEOF', ['cat', '?']],
+    ['cat <<EOF\n${x:-`a`} $(b)\nEOF', ['cat', 'a', 'b']],
+    ['cat 3<<EOF\nx\nEOF', ['cat']],
+    // Backquotes inside ${...}, which the grammar leaves as text.
+    ['echo ${x:-`a`} "${y:+`b`}" ${z:-${w:-`c`}}', ['a', 'b', 'c', 'echo ? ? ?']],
+    ['x=${y:-`a`}', ['a', '? |']],
+    ["echo ${x:-\\`a\\`} '`b`'", ['echo ? `b`']],
+    ['export A=$(a); readonly B=$(b)', ['a', 'export ?', 'b', 'readonly ?']],
     ['cat <<EOF | b\nx\nEOF', ['cat', 'b']],
     ['cat <<< "$(a)"', ['cat', 'a']],
     ['[[ $(a) == x ]] && [ -f "$(b)" ]', ['a', 'b']],
     ['x=(1 $(a))', ['a', '? |']],
+    // Arithmetic and tests run nothing themselves.
+    ['(( 1 ? 2 : 3 )) && (( (1) + -2 )) && [[ ( a ) ]] && [[ ! -f x ]]', []],
   ])('%j runs %j', (cmd, expected) => {
     const got = commands(cmd);
     // Substitutions are judged where they are met; the order among them does not matter.
@@ -56,6 +71,9 @@ describe('bash analysis: where commands are', () => {
 
   it('a quoted here-document delimiter keeps its body as text', () => {
     expect(commands("cat <<'EOF'\n$(a)\nEOF")).toEqual(['cat']);
+    expect(commands("cat <<'EOF'\n`a`\nEOF")).toEqual(['cat']);
+    expect(commands('cat <<"EOF"\n`a` $(b)\nEOF')).toEqual(['cat']);
+    expect(commands('cat <<\\EOF\n`a`\nEOF')).toEqual(['cat']);
   });
 
   it('a # starts a comment only at the start of a word', () => {
@@ -78,6 +96,8 @@ describe('bash analysis: words as bash passes them', () => {
     ["echo 'a'\\''b'", "echo a'b"],
     ['echo ~/x "é" é', 'echo ~/x é é'],
     ['echo "*" \\* {} {x} a,b', 'echo * * {} {x} a,b'],
+    ['unsetenv x', 'unsetenv x'],
+    ['exec {fd}>/dev/null', 'exec'],
   ])('%j is %j', (cmd, words) => {
     expect(commands(cmd)).toEqual([words]);
   });
@@ -95,6 +115,7 @@ describe('bash analysis: words as bash passes them', () => {
     ["$'rm' y", '? y'],
     ['$"rm" y', '? y'],
     ['echo $((1+2))', 'echo ?'],
+    ["echo $'b' {1..2}", 'echo ? ?'],
   ])('%j has a word computed at run time', (cmd, shown) => {
     expect(commands(cmd)).toContain(shown);
   });
@@ -112,6 +133,10 @@ describe('bash analysis: words as bash passes them', () => {
     },
   );
 
+  it('an escaped blank in a later command leaves the commands before it as they are', () => {
+    expect(commands('echo a; x \\ ; y')).toEqual(['echo a', 'x ?', 'y']);
+  });
+
   it.each([
     ['x \\ a', 'x  a'],
     ['x a\\ b', 'x a b'],
@@ -125,16 +150,36 @@ describe('bash analysis: words as bash passes them', () => {
   );
 
   it('keeps assignments before a command apart from its words', () => {
+    // The blank after an assignment's escaped backslash is not escaped.
+    expect(commands('A=\\\\ rm x')).toEqual(['A=\\ | rm x']);
     expect(commands('FOO=1 BAR="a b" rm x')).toEqual(['FOO=1 | BAR=a b | rm x']);
     expect(commands('FOO=$X rm')).toEqual(['? | rm']);
     expect(commands('X=1; Y=2 Z=3')).toEqual(['X=1 |', 'Y=2 | Z=3 |']);
     expect(commands('export A=1 B')).toEqual(['export A=1 B']);
   });
 
-  it('a redirection that writes a file is recorded; /dev/null and descriptors are not', () => {
+  it('a redirection that writes a file is recorded; /dev/null and what >& copies or closes are not', () => {
     expect(analyze('a > out 2>>log &> both').writes).toEqual(['out', 'log', 'both']);
     expect(analyze('a >/dev/null 2>&1 <in >&- >|x').writes).toEqual(['x']);
     expect(analyze('a > "$f"').writes).toEqual([null]);
+    // `> 1` and `> -` write files named 1 and -: only `>&` reads a number or - as a descriptor.
+    expect(analyze('a > 1 > - &>2 >>3 &>>4 >|5 >&x >&1x').writes).toEqual([
+      '1',
+      '-',
+      '2',
+      '3',
+      '4',
+      '5',
+      'x',
+      '1x',
+    ]);
+    expect(analyze('a >&12 >& - >/dev/null &>/dev/null').writes).toEqual([]);
+    expect(analyze('a &>>f >x/dev/null 2>/dev/nullx 2>1x >&12').writes).toEqual([
+      'f',
+      'x/dev/null',
+      '/dev/nullx',
+      '1x',
+    ]);
   });
 });
 
@@ -241,6 +286,10 @@ describe('bash analysis: commands that run commands', () => {
     ]);
   });
 
+  it('assignments before a wrapper go with the command it runs', () => {
+    expect(commands('FOO=1 nice rm x')).toEqual(['FOO=1 | nice rm x', 'FOO=1 | rm x']);
+  });
+
   it('after time and coproc a command may start with assignments: both readings are judged', () => {
     expect(commands('time FOO=1 rm x')).toEqual(['FOO=1 rm x', 'FOO=1 | rm x']);
     expect(commands('coproc A=1 rm')).toEqual(['A=1 rm', 'A=1 | rm']);
@@ -260,6 +309,31 @@ describe('bash analysis: what it cannot judge', () => {
       /near ""unterminated" at character 6/,
     );
     expect(analyze('(rm x').unjudged[0]).toMatch(/"\)" missing at character 6/);
+    expect(analyze('a; (rm x').unjudged[0]).toMatch(/"\)" missing at character 9/);
+  });
+
+  it('the reasons name only what cannot be judged', () => {
+    expect(analyze('rm x; echo )').unjudged).toEqual([
+      'bash cannot parse it (near ")" at character 12)',
+    ]);
+    expect(analyze('(( i++ ))').unjudged).toEqual([
+      "((...)) evaluates a variable's value as arithmetic, which runs the command substitutions in its subscripts",
+    ]);
+    // The text near a syntax error is shown up to 40 characters.
+    expect(analyze(`echo "${'a'.repeat(60)}`).unjudged).toEqual([
+      `bash cannot parse it (near ""${'a'.repeat(39)}" at character 6)`,
+    ]);
+  });
+
+  it('nesting up to the limit (12) is judged, one more level is not', () => {
+    expect(analyze(`${'eval '.repeat(12)}rm x`).unjudged).toEqual([]);
+    expect(analyze(`${'eval '.repeat(13)}rm x`).unjudged).toEqual([
+      'commands nest more than 12 levels deep',
+    ]);
+    expect(analyze(`${'nice '.repeat(12)}rm x`).unjudged).toEqual([]);
+    expect(analyze(`${'nice '.repeat(13)}rm x`).unjudged).toEqual([
+      'commands nest more than 12 levels deep',
+    ]);
   });
 
   it('nesting deeper than the limit is unjudged', () => {
@@ -297,6 +371,10 @@ describe('bash analysis: what it cannot judge', () => {
       'the grammar read the reserved word "fi" as a command',
     ]);
     expect(show(a)).toEqual(['find . -exec rm {} ;', 'rm ?', 'echo x']);
+  });
+
+  it('a command of 100,000 characters is judged, a longer one is not', () => {
+    expect(commands(`echo ${'a'.repeat(100_000 - 5)}`)).toEqual([`echo ${'a'.repeat(99_995)}`]);
   });
 
   it('a command too long to read is unjudged', () => {
