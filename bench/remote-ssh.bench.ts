@@ -26,9 +26,10 @@ import { ROOT, requireBuild, serve } from './ui-host';
 //   (PTY on the host, ring buffer, frames over the SSH channel, the app, the WebSocket, acks) vs
 //   `ssh HOST cat FILE` of the same 64 MiB read to the end over an open ControlMaster connection:
 //   both carry the same bytes from the host through SSH's encryption to a process here; the
-//   ratio is ours / reference rate (goal >= 0.6). Sampled with ps at load 12-25, ours spent about
-//   7 CPU-seconds per 64 MiB (the app ~2.5, the host's remote part ~2, the client ~2, relay and
-//   ssh ~1) where `ssh cat` spent about 1: on two busy cores the framing on both ends is the bound.
+//   ratio is ours / reference rate (goal >= 0.6). Counted per process over whole runs (a one-run
+//   measurement subtracted from a two-run one, load 28-30), ours spent about 2.8 CPU-seconds per
+//   64 MiB (the host's remote part ~1.3, its relay ~0.4, sshd and ssh ~0.5, the app ~0.4, the
+//   client ~0.2) where `ssh cat` spent 0.5-1: on two busy cores the remote part is the bound.
 
 requireBuild();
 const READS = 31;
