@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../helpers/temp';
 import { decide, loaded } from './shell-verdicts';
 
@@ -29,25 +29,22 @@ const OLD_WRITE_VERDICTS: Record<string, { file: string; verdict: 'allow' }> = {
   'echo pwned > -': { file: '-', verdict: 'allow' },
 };
 
-const world = tempDir('mewbo-bash-backquotes-');
-afterAll(() => world.cleanup());
-let n = 0;
-let work: string;
+let dir: ReturnType<typeof tempDir>;
 beforeEach(() => {
-  work = join(world.dir, `work-${n++}`);
-  mkdirSync(work);
-  writeFileSync(join(work, 'victim'), 'keep me');
+  dir = tempDir('mewbo-bash-backquotes-');
+  writeFileSync(join(dir.dir, 'victim'), 'keep me');
 });
+afterEach(() => dir.cleanup());
 
 function bash(command: string): void {
-  const r = spawnSync('/bin/bash', ['-c', command], { cwd: work, encoding: 'utf8' });
+  const r = spawnSync('/bin/bash', ['-c', command], { cwd: dir.dir, encoding: 'utf8' });
   expect(r.error).toBeUndefined();
 }
 
 describe('a deny rule Bash(rm:*) against rm in backquotes the grammar leaves as text', () => {
   it.each(Object.keys(OLD_DENY_VERDICTS))('%j: bash runs rm, now denied', (attack) => {
     bash(attack);
-    expect(existsSync(join(work, 'victim')), 'bash runs rm').toBe(false);
+    expect(existsSync(join(dir.dir, 'victim')), 'bash runs rm').toBe(false);
     expect(OLD_DENY_VERDICTS[attack]).toBe('allow');
     expect(decide([loaded('allow', 'Bash'), loaded('deny', 'Bash(rm:*)')], attack)?.kind).toBe(
       'deny',
@@ -61,7 +58,7 @@ describe('an allow rule for the outer command against the command in its backquo
     (attack) => {
       const { rule, verdict } = OLD_ALLOW_VERDICTS[attack]!;
       bash(attack);
-      expect(existsSync(join(work, 'pwned')), 'bash runs touch').toBe(true);
+      expect(existsSync(join(dir.dir, 'pwned')), 'bash runs touch').toBe(true);
       expect(verdict).toBe('allow');
       expect(decide([loaded('allow', rule)], attack)).toBeNull();
     },
@@ -74,7 +71,7 @@ describe('an allow rule against a redirection bash reads as a file, not a descri
     (attack) => {
       const { file, verdict } = OLD_WRITE_VERDICTS[attack]!;
       bash(attack);
-      expect(readFileSync(join(work, file), 'utf8'), 'bash writes the file').toBe('pwned\n');
+      expect(readFileSync(join(dir.dir, file), 'utf8'), 'bash writes the file').toBe('pwned\n');
       expect(verdict).toBe('allow');
       expect(decide([loaded('allow', 'Bash(echo:*)')], attack)).toBeNull();
       // `>&2` and `>&-` write no file: still allowed.
