@@ -1,23 +1,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test as agentTest, expect } from './agent-fixtures';
+import { test, expect } from './remote-fixtures';
 import { shots } from './fixtures';
-import { startSshd, type Sshd } from '../helpers/sshd';
 
 // A session on a remote project from the picker, in Chromium against `mewbo serve` and a real
 // sshd (issue #29): the project is added by its ssh:// URL, opened, a session started in it, and
 // the model's shell runs in the folder on the host; the picker then shows the host connected.
-
-const test = agentTest.extend<{ sshd: Sshd }>({
-  // eslint-disable-next-line no-empty-pattern
-  sshd: async ({}, use) => {
-    const sshd = await startSshd();
-    await use(sshd);
-    await sshd.stop();
-  },
-  config: async ({ sshd }, use) =>
-    use({ remote: { ssh_config: sshd.clientConfig }, permission_mode: 'auto' }),
-});
 
 test('a session started from the picker on a remote project runs its shell on the host', async ({
   app,

@@ -7,7 +7,8 @@ import { useCardOpen, useSessionId } from '../timeline/session-context';
 import { APPROVE_KEYS, DENY_KEYS, approvalKey } from '../../lib/approval-keys';
 import { focusComposer } from '../../lib/focus';
 import { DiffLayoutToggle, DiffView } from './DiffView';
-import { AlwaysAllow, SCOPE_LABEL, type AlwaysScope } from './AlwaysAllow';
+import { AlwaysAllow, SCOPE_LABEL, alwaysScopes, type AlwaysScope } from './AlwaysAllow';
+import { useSessions } from '../../state/sessions-store';
 import { ruleInWords } from '../../lib/rule-words';
 import { AgentOptions, optionDecision, shortcutOption } from './AgentOptions';
 
@@ -32,6 +33,7 @@ export const ApprovalCard = memo(function ApprovalCard({ item }: { item: Approva
   const open = pending || (stored ?? false);
   const isDiff = looksLikeDiff(item.detail);
 
+  const remote = useSessions((st) => !!st.sessions.find((x) => x.id === sessionId)?.remote);
   const [scope, setScope] = useState<AlwaysScope>('session');
   const decide = async (decision: 'allow' | 'deny', always?: AlwaysScope, option?: string) => {
     if (busy) return;
@@ -162,6 +164,7 @@ export const ApprovalCard = memo(function ApprovalCard({ item }: { item: Approva
           {pending && item.suggestedRule && (
             <AlwaysAllow
               rule={item.suggestedRule}
+              scopes={alwaysScopes(remote)}
               scope={scope}
               onScope={setScope}
               busy={busy}

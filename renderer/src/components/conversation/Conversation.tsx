@@ -40,7 +40,9 @@ export function Conversation({ sessionId }: { sessionId: string }) {
     <SessionIdContext.Provider value={sessionId}>
       <section className="conversation" aria-label="Session">
         <SessionHeader id={sessionId} summary={summary} />
-        {loaded && <TrustPrompt root={root} />}
+        {/* A project on an SSH host is trusted by its URL: its root is a path on the host, which
+            names another folder (or none) on this computer. */}
+        {loaded && summary && <TrustPrompt root={summary.remote ?? root} />}
         {reviewing && summary?.worktree && (
           <ReviewView sessionId={sessionId} worktree={summary.worktree} />
         )}
