@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { PERMISSION_MODES, type PermissionMode } from '../host/config/schema';
+import { PERMISSION_MODES, type PermissionMode } from '../host/config/permission-modes';
 
 import { UsageError } from './usage-error';
 

@@ -1,12 +1,13 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Host } from '../host/host';
+import type { Host } from '../host/host';
 import { homePaths } from '../host/config/paths';
 import { browserOpener } from '../host/system/browser-opener';
 import { WebServer, type WebServerOptions } from '../web/web-server';
 import { loadOrCreateWebSecret } from '../web/web-secret';
 import { rememberedPort, rememberPort, webSecretFile } from '../web/web-host-state';
+import { HOST_LOAD_AFTER_MS } from '../web/constants';
 import { parseCliArgs, portOption, type CliCommand } from './command';
 
 const usage = `Usage: mewbo serve [--port N] [--host H] [--open]
@@ -74,6 +75,15 @@ async function listen(
 }
 
 /**
+ * The host (config, sessions, projects, model SDKs, the protocol's schemas): most of serve's code,
+ * loaded once the server listens, so the page and the login answer while it loads.
+ */
+async function loadHost(loginLinks: () => WebServer): Promise<Host> {
+  const { Host } = await import('../host/host');
+  return Host.create({ distDir: fileURLToPath(new URL('.', import.meta.url)), loginLinks });
+}
+
+/**
  * `startedUp` lets V8's young generation grow again; the registry holds it from before this
  * module's imports load the host (see startup-heap.ts).
  */
@@ -87,15 +97,27 @@ export const serveCommand = (startedUp: () => void): CliCommand => ({
     });
     const explicit = portOption(values.port);
     const paths = homePaths();
-    // The host's web.loginLink command asks the server, which needs the host's router first.
-    const links: { server?: WebServer } = {};
-    const host = await Host.create({
-      distDir: fileURLToPath(new URL('.', import.meta.url)),
-      loginLinks: () => links.server,
+    const stopped = new Promise<void>((resolve) => {
+      const stop = () => resolve();
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
     });
+    // The server listens first and answers the page and the login; the host loads at the first
+    // WebSocket, or HOST_LOAD_AFTER_MS after listening with none (constants.ts).
+    const links: { server?: WebServer } = {};
+    let load!: () => void;
+    const host = new Promise<void>((resolve) => (load = resolve)).then(() =>
+      loadHost(() => links.server!),
+    );
+    // A host that fails to load fails the command below; upgrades waiting on it are refused.
+    host.catch(() => {});
+    const router = () => {
+      load();
+      return host.then((h) => h.router);
+    };
     const server = await listen(
       {
-        router: host.router,
+        router,
         staticDir: fileURLToPath(new URL('./renderer', import.meta.url)),
         host: values.host ?? '127.0.0.1',
         secret: loadOrCreateWebSecret(webSecretFile(paths)),
@@ -104,6 +126,7 @@ export const serveCommand = (startedUp: () => void): CliCommand => ({
       explicit === undefined ? rememberedPort(paths) : null,
     );
     links.server = server;
+    const loadAnyway = setTimeout(load, HOST_LOAD_AFTER_MS);
     // --port N is remembered too, so `mewbo login` and an open tab look there next; --port 0 is not.
     if (explicit !== 0) await rememberPort(paths, server.port);
     const { url } = server.newLoginUrl();
@@ -114,15 +137,21 @@ export const serveCommand = (startedUp: () => void): CliCommand => ({
     const closeOpened = values.open
       ? await openLoggedIn(server, join(paths.stateDir, 'login-pages'))
       : () => {};
+    let loaded: Host;
+    try {
+      loaded = await host;
+      clearTimeout(loadAnyway);
+    } catch (err) {
+      clearTimeout(loadAnyway);
+      closeOpened();
+      await server.dispose();
+      throw err;
+    }
     startedUp();
-    await new Promise<void>((resolve) => {
-      const stop = () => resolve();
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
-    });
+    await stopped;
     closeOpened();
     await server.dispose();
-    await host.dispose();
+    await loaded.dispose();
     return 0;
   },
 });

@@ -29,6 +29,14 @@ export const REQUEST_TIMEOUT_MS = 30_000;
 /** How often Node checks the two timeouts above; finer than its 30 s default so they hold. */
 export const TIMEOUT_CHECK_MS = 1_000;
 
+/**
+ * `mewbo serve` answers the page and the login before it loads the host (most of its code): the
+ * first WebSocket loads it, and with no client by this long after listening it loads anyway, for
+ * what runs without a browser (paired phones, the MCP endpoint). Longer than a browser takes from
+ * the login link to the page's socket on a quiet machine, short beside a person opening the link.
+ */
+export const HOST_LOAD_AFTER_MS = 1_000;
+
 /** A login code dies on use and expires within a minute (issue #14): long enough to click it. */
 export const LOGIN_CODE_TTL_MS = 60_000;
 

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { RpcConnection } from '../host/rpc/connection';
+import type { RpcConnection } from '../host/rpc/connection';
 import type { Router } from '../host/rpc/router';
 import type { Disposable } from '../host/lifecycle/disposable';
 import { serveStatic } from './static-files';
@@ -16,7 +16,11 @@ import { binaryShellOutput } from './shell-binary-frame';
 import { BINARY_SHELL_OUTPUT_PROTOCOL } from '../../shared/protocol/shell-binary';
 
 export interface WebServerOptions {
-  router: Router;
+  /**
+   * The host's router, or a function that gives it once loaded: `mewbo serve` answers the page
+   * and the login before it loads the host, which the first WebSocket asks for (and waits for).
+   */
+  router: Router | (() => Promise<Router>);
   /** Built renderer (index.html and assets). */
   staticDir: string;
   /** The persisted web secret (web-secret.ts): the login cookie and login proofs derive from it. */
@@ -142,7 +146,7 @@ export class WebServer implements Disposable {
     }
   }
 
-  private onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+  private onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void | Promise<void> {
     if (requestPath(req.url) !== '/ws') return refuse(socket, 404, 'Not Found');
     if (
       !isOwnHost(req, this.port, this.opts.host) ||
@@ -150,18 +154,30 @@ export class WebServer implements Disposable {
       !this.loggedIn(req)
     )
       return refuse(socket, 403, 'Forbidden');
-    this.wss.handleUpgrade(req, socket, head, (ws) => this.onSocket(ws));
+    return this.upgradeWhenReady(req, socket, head);
+  }
+
+  private async upgradeWhenReady(
+    req: IncomingMessage,
+    socket: Duplex,
+    head: Buffer,
+  ): Promise<void> {
+    const router =
+      typeof this.opts.router === 'function' ? await this.opts.router() : this.opts.router;
+    // The protocol's schemas came with the host (loaded by now): not needed to answer the page.
+    const { RpcConnection } = await import('../host/rpc/connection');
+    this.wss.handleUpgrade(req, socket, head, (ws) => this.onSocket(ws, router, RpcConnection));
   }
 
   private loggedIn(req: IncomingMessage): boolean {
     return sameSecret(readCookie(req.headers.cookie, cookieName(this.port)), this.cookie);
   }
 
-  private onSocket(ws: WebSocket): void {
+  private onSocket(ws: WebSocket, router: Router, Connection: typeof RpcConnection): void {
     this.connections.add(ws);
     const binary = ws.protocol === BINARY_SHELL_OUTPUT_PROTOCOL;
-    const conn = new RpcConnection(
-      this.opts.router,
+    const conn = new Connection(
+      router,
       { clientId: `ws-${this.nextClient++}`, transport: 'ws' },
       (frame, topic) => {
         if (ws.readyState !== ws.OPEN) return;

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { parseDomainPattern } from '../network/domain-pattern';
 import { parseSshUrl } from '../remote/ssh-url';
+import { PERMISSION_MODES } from './permission-modes';
 
 // The one schema of configs/app.json. Defaults live here and nowhere else; the README's config
 // section is written from it.
 
-export const PERMISSION_MODES = ['ask', 'accept-edits', 'auto', 'plan'] as const;
+export { PERMISSION_MODES, type PermissionMode } from './permission-modes';
 export const permissionModeSchema = z.enum(PERMISSION_MODES);
-export type PermissionMode = z.infer<typeof permissionModeSchema>;
 
 const absPath = z.string().refine((p) => p.startsWith('/'), 'must be an absolute path');
 

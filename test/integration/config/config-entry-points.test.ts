@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { FakeAnthropic } from '../../helpers/fake-anthropic';
 import { CLI, startHost } from '../../helpers/host-process';
 import { runMewbo, type CliResult } from '../../helpers/mewbo-cli';
@@ -109,7 +109,8 @@ describe('an unknown key in configs/app.json is a warning naming it, and the com
   it('mewbo serve, and mewbo login beside it', async () => {
     const host = await startHost(home.dir);
     try {
-      expect(host.stderr()).toMatch(warning);
+      // The host, which reads the config, loads after the page answers (at most a second later).
+      await vi.waitFor(() => expect(host.stderr()).toMatch(warning), { timeout: 20_000 });
       const login = await mewbo(['login']);
       expect(login.code).toBe(0);
       expect(login.stdout).toMatch(/\/login\?code=/);
@@ -158,8 +159,12 @@ describe('a bad value in configs/app.json stops the one-shot commands naming the
   it('mewbo serve starts on the default and names the key (its Settings list it); login works', async () => {
     const host = await startHost(home.dir);
     try {
-      expect(host.stderr()).toMatch(
-        new RegExp(`error: .*${named.source}.*; using the default \\("ask"\\)`),
+      await vi.waitFor(
+        () =>
+          expect(host.stderr()).toMatch(
+            new RegExp(`error: .*${named.source}.*; using the default \\("ask"\\)`),
+          ),
+        { timeout: 20_000 },
       );
       const login = await mewbo(['login']);
       expect(login.code).toBe(0);
