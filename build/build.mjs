@@ -2,7 +2,7 @@
 // Vite. `--node-only` skips the renderer (tests that only drive the CLI).
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
-import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { buildLandlock } from './build-landlock.mjs';
 import { buildPhonePage } from './phone-page.mjs';
 
@@ -170,6 +170,21 @@ await Promise.all([
   // The phone page the pairing listener serves (static, so it is built with the Node side).
   buildPhonePage({ root }),
 ]);
+
+// The command bundles are read as Latin-1 when they are pure ASCII (electron/cli/code-cache.ts):
+// read as UTF-8, one non-ASCII character made V8 decode all 1.2 MB of `mewbo tool`'s bundle
+// into a two-byte string, ~27M instructions of a run that Node itself starts in 82M (issue #26
+// part 4). esbuild escapes non-ASCII in code (its default charset); what is left is in comments it
+// keeps (zod's, p-queue's), where an escape reads the same.
+for (const f of readdirSync(`${root}/dist`)) {
+  if (!/^cli-.*\.cjs$/.test(f)) continue;
+  const text = readFileSync(`${root}/dist/${f}`, 'utf8');
+  if (/[^\0-\x7f]/.test(text))
+    writeFileSync(
+      `${root}/dist/${f}`,
+      text.replace(/[^\0-\x7f]/gu, (c) => `\\u{${c.codePointAt(0).toString(16)}}`),
+    );
+}
 
 if (!nodeOnly) {
   const { build: viteBuild } = await import('vite');

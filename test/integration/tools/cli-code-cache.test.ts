@@ -1,7 +1,8 @@
+import { isAscii } from 'node:buffer';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { makeFixture, runCli, type Fixture } from '../../unit/tools/harness';
+import { makeFixture, REPO_ROOT, runCli, type Fixture } from '../../unit/tools/harness';
 
 // A `mewbo` command (here `mewbo tool`) runs from its bundle with a V8 code cache kept in
 // $MEWBO_HOME/cache (electron/cli/code-cache.ts): written by the first run, read by the next ones,
@@ -63,5 +64,12 @@ describe('mewbo command code cache', () => {
     readSmallFile();
     expect(cacheFiles()).toEqual([current]);
     expect(readdirSync(cacheDir())).toContain(otherBundle);
+  });
+
+  it('every command bundle is ASCII, so it loads as Latin-1 with no UTF-8 decoding', () => {
+    const dist = join(REPO_ROOT, 'dist');
+    const bundles = readdirSync(dist).filter((f) => /^cli-.*\.cjs$/.test(f));
+    expect(bundles).toContain('cli-tool.cjs');
+    expect(bundles.filter((f) => !isAscii(readFileSync(join(dist, f))))).toEqual([]);
   });
 });
