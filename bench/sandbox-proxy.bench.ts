@@ -29,11 +29,12 @@ import { report } from './report';
 // Download: 256 MiB fetched by `curl` in a confined shell, through its session's egress proxy,
 // against the same download by `curl` in an unconfined shell straight from the server, in the
 // same run. The goal row goes through a CONNECT tunnel (`curl -p`), the path every HTTPS download
-// takes; a second row, without a goal, has the proxy forward a plain HTTP request (it parses the
-// answer, so it costs more per byte). The server is a process of its own on
-// 127.0.0.2, standing in for the internet (the address is classified public here, as the network
-// tests do; its name is on the allowlist and resolved by a table). The figure is curl's own
-// average speed over the transfer, from its first byte asked to its last received.
+// takes; a second row, without a goal, has the proxy forward a plain HTTP request (it reads the
+// answer's head and relays the body as read, as a tunnel does, judging each request). The server
+// is a process of its own on 127.0.0.2, standing in for the internet (the address is classified
+// public here, as the network tests do; its name is on the allowlist and resolved by a table).
+// The figure is curl's own average speed over the transfer, from its first byte asked to its
+// last received.
 
 const RUNS = 21;
 const WARMUP = 3;

@@ -1,6 +1,5 @@
 import {
   createServer,
-  request as httpRequest,
   STATUS_CODES,
   type IncomingMessage,
   type Server,
@@ -17,6 +16,7 @@ import {
   RELAY_BUFFER_BYTES,
   UPSTREAM_CONNECT_TIMEOUT_MS,
 } from './constants';
+import { ForwardedResponse } from './forwarded-response';
 import { hostText } from './host-name';
 import {
   hostHeaderMismatch,
@@ -118,6 +118,33 @@ function authorityOf(target: Target): string {
   return target.port === 80 ? hostText(target.host) : `${hostText(target.host)}:${target.port}`;
 }
 
+/**
+ * The head of `req` as the destination is to get it: origin-form, the URL's Host, the end-to-end
+ * headers (no Proxy-Authorization, Proxy-Connection or other hop-by-hop header), then `extra`. A
+ * body the client sent chunked is sent chunked again, and no Content-Length goes beside it, so
+ * the destination reads the body's end the way the proxy did.
+ */
+function originHead(
+  req: IncomingMessage,
+  path: string,
+  target: Target,
+  extra: string[],
+  keepUpgrade = false,
+): string {
+  const chunked = req.headers['transfer-encoding'] !== undefined;
+  // node's server answered Expect itself; a chunked body's length is its chunks'.
+  const dropped = chunked ? /^(expect|content-length)$/i : /^expect$/i;
+  const headers = endToEnd(req.rawHeaders, keepUpgrade).filter(([k]) => !dropped.test(k));
+  const lines = [
+    `${req.method} ${path} HTTP/1.1`,
+    `Host: ${authorityOf(target)}`,
+    ...headers.map(([k, v]) => `${k}: ${v}`),
+    ...extra,
+    ...(chunked ? ['Transfer-Encoding: chunked'] : []),
+  ];
+  return `${lines.join('\r\n')}\r\n\r\n`;
+}
+
 function refusalBody(message: string): string {
   return `${message.replace(/[\r\n]+/g, ' ')}\n`;
 }
@@ -134,6 +161,15 @@ function answerRaw(socket: Duplex, status: number, message: string): void {
   );
 }
 
+/** What reads a destination's socket: node's onread into `buffer`, `read` deciding on each read. */
+interface Relay {
+  readonly buffer: Buffer;
+  /** The destination's socket, set once made, so `read` can resume it. */
+  from: Socket | null;
+  /** onread's callback: false pauses the destination's socket. */
+  read(n: number, buf: Uint8Array): boolean;
+}
+
 /**
  * The destination-to-client half of a tunnel, the way downloads flow: the destination's socket
  * reads into one buffer of the tunnel's own (node's onread), which is written to the client as it
@@ -142,7 +178,7 @@ function answerRaw(socket: Duplex, status: number, message: string): void {
  * allocated per chunk, so a large download makes no garbage, and each read takes up to the whole
  * buffer, so a busy machine moves more per wake-up.
  */
-class DownloadRelay {
+class DownloadRelay implements Relay {
   readonly buffer = Buffer.allocUnsafe(RELAY_BUFFER_BYTES);
   /** The destination's socket, once made (its onread is this relay's `read`). */
   from: Socket | null = null;
@@ -265,13 +301,9 @@ export class EgressProxy implements Disposable {
     }
   }
 
-  /** A TCP connection to the admitted address; resolves once connected. */
-  private dial(
-    address: string,
-    port: number,
-  ): Promise<{ upstream: Socket; relay: DownloadRelay } | Refusal> {
+  /** A TCP connection to the admitted address, read by `relay`; resolves once connected. */
+  private dial(address: string, port: number, relay: Relay): Promise<Socket | Refusal> {
     return new Promise((resolve) => {
-      const relay = new DownloadRelay();
       const upstream = connect({
         host: address,
         port,
@@ -299,7 +331,7 @@ export class EgressProxy implements Disposable {
       upstream.once('connect', () => {
         upstream.setTimeout(0);
         upstream.removeAllListeners('error');
-        resolve({ upstream, relay });
+        resolve(upstream);
       });
     });
   }
@@ -310,7 +342,8 @@ export class EgressProxy implements Disposable {
    */
   private splice(
     a: Duplex,
-    { upstream: b, relay }: { upstream: Socket; relay: DownloadRelay },
+    b: Socket,
+    relay: DownloadRelay,
     early: { bytes: Buffer; ended: boolean },
   ): void {
     if (early.bytes.length) b.write(early.bytes);
@@ -344,11 +377,12 @@ export class EgressProxy implements Disposable {
     const admission = await this.admit(parsed.target, client);
     if (client.destroyed) return;
     if (!admission.ok) return answerRaw(client, admission.status, admission.message);
-    const dialed = await this.dial(admission.address, parsed.target.port);
-    if ('ok' in dialed) return answerRaw(client, dialed.status, dialed.message);
-    if (client.destroyed) return void dialed.upstream.destroy();
-    open(dialed.upstream);
-    this.splice(client, dialed, early.release());
+    const relay = new DownloadRelay();
+    const upstream = await this.dial(admission.address, parsed.target.port, relay);
+    if ('ok' in upstream) return answerRaw(client, upstream.status, upstream.message);
+    if (client.destroyed) return void upstream.destroy();
+    open(upstream);
+    this.splice(client, upstream, relay, early.release());
   }
 
   private tunnel(req: IncomingMessage, client: Duplex, head: Buffer): Promise<void> {
@@ -359,8 +393,19 @@ export class EgressProxy implements Disposable {
     );
   }
 
+  /**
+   * An absolute-form request: judged, then sent to the destination on a connection of its own
+   * (Connection: close) as an origin-form request with the URL's Host, and its answer read by a
+   * ForwardedResponse straight into the client's response. node's server parses every request a
+   * client sends (one strict parser: two Content-Lengths, Content-Length beside Transfer-Encoding
+   * and folded headers are answered 400 before this runs), so each request of a keep-alive
+   * connection comes here and is judged on its own: the first request's destination says nothing
+   * about the next one's.
+   */
   private async forward(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    let upstream: Socket | null = null;
     const refuse = (status: number, message: string) => {
+      upstream?.destroy();
       if (res.headersSent) return void res.destroy();
       const body = refusalBody(message);
       res.writeHead(status, {
@@ -378,53 +423,59 @@ export class EgressProxy implements Disposable {
     const admission = await this.admit(target, req.socket);
     if (req.socket.destroyed) return;
     if (!admission.ok) return refuse(admission.status, admission.message);
+    // A pipelined request's answer waits for the one before it to own the client's socket: its
+    // bytes are written there from a buffer that is reused, never queued aside.
+    if (!res.socket)
+      await new Promise((resolve) => {
+        res.once('socket', resolve);
+        req.socket.once('close', resolve);
+      });
+    if (req.socket.destroyed) return;
     const authority = authorityOf(target);
-    const upstream = httpRequest({
-      host: admission.address,
-      port: target.port,
-      method: req.method,
-      path,
-      headers: [['Host', authority], ...endToEnd(req.rawHeaders)].flat(),
-      agent: false,
-      timeout: this.opts.connectTimeoutMs ?? UPSTREAM_CONNECT_TIMEOUT_MS,
+    const answer = new ForwardedResponse(res, req.method ?? 'GET', (message) =>
+      refuse(502, `mewbo proxy: ${authority}: ${message}`),
+    );
+    const dialed = await this.dial(admission.address, target.port, answer);
+    if ('ok' in dialed) return refuse(dialed.status, dialed.message);
+    upstream = dialed;
+    if (req.socket.destroyed) return void upstream.destroy();
+    upstream.on('error', () => answer.ended());
+    upstream.once('end', () => answer.ended());
+    // The destination's connection serves this one request (it was asked to close after it).
+    res.once('close', () => upstream?.destroy());
+    upstream.write(originHead(req, path, target, ['Connection: close']));
+    this.upload(req, upstream);
+  }
+
+  /**
+   * A forwarded request's body, as node's parser decoded it: sent chunked again when the client
+   * sent it chunked (originHead said so), as it is otherwise; the client is paused while the
+   * destination's socket is full.
+   */
+  private upload(req: IncomingMessage, upstream: Socket): void {
+    const chunked = req.headers['transfer-encoding'] !== undefined;
+    req.on('data', (d: Buffer) => {
+      if (!d.length) return;
+      upstream.cork();
+      if (chunked) upstream.write(`${d.length.toString(16)}\r\n`);
+      upstream.write(d);
+      if (chunked) upstream.write('\r\n');
+      upstream.uncork();
+      if (upstream.writableNeedDrain) {
+        req.pause();
+        upstream.once('drain', () => req.resume());
+      }
     });
-    upstream.on('socket', (s) => {
-      this.track(s);
-      // The timeout above is for connecting; a slow answer afterwards is the server's business.
-      s.once('connect', () => upstream.setTimeout(0));
-    });
-    upstream.on('timeout', () => {
-      upstream.destroy();
-      refuse(504, `mewbo proxy: ${authority} did not answer within the connect timeout`);
-    });
-    upstream.on('error', (err) => refuse(502, `mewbo proxy: ${authority}: ${err.message}`));
-    upstream.on('response', (answer) => {
-      res.writeHead(
-        answer.statusCode ?? 502,
-        answer.statusMessage,
-        endToEnd(answer.rawHeaders).flat(),
-      );
-      answer.pipe(res);
-      answer.on('error', () => res.destroy());
-    });
-    res.on('close', () => {
-      if (!res.writableFinished) upstream.destroy();
-    });
-    req.pipe(upstream);
+    if (chunked) req.once('end', () => upstream.write('0\r\n\r\n'));
+    req.resume();
   }
 
   /** An absolute-form request with Upgrade (WebSocket over plain HTTP): forwarded, then spliced. */
   private upgrade(req: IncomingMessage, client: Duplex, head: Buffer): Promise<void> {
     const parsed = parseAbsoluteTarget(req.url ?? '');
     return this.raw(client, head, parsed, (upstream) => {
-      if (!parsed.ok) return;
-      const lines = [
-        `${req.method} ${parsed.path} HTTP/1.1`,
-        `Host: ${authorityOf(parsed.target)}`,
-        'Connection: Upgrade',
-        ...endToEnd(req.rawHeaders, true).map(([k, v]) => `${k}: ${v}`),
-      ];
-      upstream.write(`${lines.join('\r\n')}\r\n\r\n`);
+      if (parsed.ok)
+        upstream.write(originHead(req, parsed.path, parsed.target, ['Connection: Upgrade'], true));
     });
   }
 

@@ -13,7 +13,7 @@ import {
   startHttpOrigin,
   startTcpOrigin,
 } from '../../helpers/net-fixtures';
-import { halfOpen, rawRequest } from '../../reliability/attacks/raw-http';
+import { halfOpen, keepAliveClient, rawRequest } from '../../reliability/attacks/raw-http';
 
 // The proxy's mechanics with real sockets and a real curl: forwarding, tunnels, limits, flow
 // control and disposal. Its decisions here are a stub (allowed.test and the loopback literals go
@@ -217,6 +217,186 @@ describe('forwarding and tunnels', () => {
   });
 });
 
+describe('plain HTTP forwarding', () => {
+  /** A destination that answers each request with `answers[path]`, written in the pieces given. */
+  async function scripted(answers: Record<string, string[]>) {
+    const o = await startTcpOrigin((s) => {
+      let head = '';
+      s.on('data', async (d: Buffer) => {
+        head += d.toString('latin1');
+        if (!head.includes('\r\n\r\n')) return;
+        const path = /^\S+ (\S+)/.exec(head)![1]!;
+        head = '';
+        for (const piece of answers[path] ?? [
+          'HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n',
+        ]) {
+          s.write(piece);
+          await new Promise((r) => setTimeout(r, 5));
+        }
+        if (path.startsWith('/close') || path.startsWith('/cut')) s.end();
+      });
+    });
+    cleanups.push(() => o.close());
+    return o.port;
+  }
+
+  test('curl keeps one connection for two hosts and each request is judged on its own', async () => {
+    const hosts: string[] = [];
+    const p = await proxy({
+      decide: async (t, c, s) => (hosts.push(hostKey(t.host)), stubDecide(t, c, s)),
+    });
+    const o = await origin();
+    const r = await curl([
+      ...via(p),
+      '-w',
+      ' connects=%{num_connects}\n',
+      `http://allowed.test:${o.port}/a`,
+      `http://127.0.0.1:${o.port}/b`,
+      `http://denied.test:${o.port}/c`,
+    ]);
+    const out = r.stdout.toString();
+    expect(out).toContain(`origin saw GET /a host=allowed.test:${o.port}`);
+    expect(out).toContain(`origin saw GET /b host=127.0.0.1:${o.port}`);
+    expect(out).toContain(`refused denied.test:${o.port} by the stub`);
+    // One connection to the proxy for all three (the second and third connect nothing new).
+    expect(out.match(/connects=\d/g)).toEqual(['connects=1', 'connects=0', 'connects=0']);
+    expect(hosts).toEqual(['allowed.test', '127.0.0.1', 'denied.test']);
+  });
+
+  test('a request whose body has two lengths is answered 400 and what it hid reaches nobody', async () => {
+    const [p, o] = [await proxy(), await origin()];
+    const hidden = `GET http://allowed.test:${o.port}/hidden HTTP/1.1\r\nHost: x\r\n\r\n`;
+    for (const framing of [
+      `Content-Length: 0\r\nContent-Length: ${hidden.length}`,
+      `Content-Length: ${hidden.length}\r\nTransfer-Encoding: chunked`,
+      `Transfer-Encoding: chunked\r\nTransfer-Encoding: identity`,
+    ]) {
+      const r = await rawRequest(
+        p.port,
+        `POST http://allowed.test:${o.port}/ HTTP/1.1\r\nHost: allowed.test\r\n${framing}\r\n\r\n${hidden}`,
+      );
+      expect(r.status, framing).toBe(400);
+    }
+    expect(o.seen).toEqual([]);
+  });
+
+  test('a chunked upload reaches the destination chunked, whole, without a Content-Length', async () => {
+    const [p, o] = [await proxy(), await origin()];
+    const r = await curl([
+      ...via(p),
+      '-H',
+      'Transfer-Encoding: chunked',
+      '--data-binary',
+      'a body sent in chunks',
+      `http://allowed.test:${o.port}/up`,
+    ]);
+    expect(r.stdout.toString()).toContain('body=a body sent in chunks');
+    expect(o.seen[0]!.headers).toHaveProperty('transfer-encoding', 'chunked');
+    expect(o.seen[0]!.headers).not.toHaveProperty('content-length');
+  });
+
+  test('answers framed by chunks, by the connection closing, to HEAD and 204 reach the client whole', async () => {
+    const port = await scripted({
+      '/chunked': [
+        'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nX-From: origin\r\n\r\n5\r',
+        '\nhello\r\n1',
+        '0;ext=1\r\n',
+        ', 16 bytes here!\r\n0\r',
+        '\nTrailer-X: 1\r\n\r\n',
+      ],
+      '/close': ['HTTP/1.1 200 OK\r\nConnection: close\r\n\r\nuntil ', 'the end'],
+      '/head': ['HTTP/1.1 200 OK\r\nContent-Length: 999\r\n\r\n'],
+      '/empty': ['HTTP/1.1 204 No Content\r\nContent-Length: 0\r\n\r\n'],
+      '/continue': [
+        'HTTP/1.1 100 Continue\r\n\r\n',
+        'HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok',
+      ],
+    });
+    const get = async (path: string, ...args: string[]) =>
+      (
+        await curl([...via(p), '-i', ...args, `http://allowed.test:${port}${path}`])
+      ).stdout.toString();
+    const p = await proxy();
+    const chunked = await get('/chunked');
+    expect(chunked).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(chunked).toContain('X-From: origin');
+    expect(chunked.endsWith('\r\n\r\nhello, 16 bytes here!')).toBe(true);
+    expect((await get('/close')).endsWith('\r\n\r\nuntil the end')).toBe(true);
+    const head = await get('/head', '-I');
+    expect(head).toContain('Content-Length: 999');
+    expect(head.endsWith('\r\n\r\n')).toBe(true);
+    expect(await get('/empty')).toMatch(/^HTTP\/1\.1 204 No Content\r\n[^]*\r\n\r\n$/);
+    expect((await get('/continue')).endsWith('\r\n\r\nok')).toBe(true);
+  });
+
+  test('an answer whose end cannot be told is a 502 saying why; one cut short is cut short', async () => {
+    const p = await proxy();
+    const port = await scripted({
+      '/both': ['HTTP/1.1 200 OK\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n'],
+      '/two': ['HTTP/1.1 200 OK\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\nabcd'],
+      '/gzip': ['HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip\r\n\r\n'],
+      '/fold': ['HTTP/1.1 200 OK\r\nX-A: 1\r\n folded\r\nContent-Length: 0\r\n\r\n'],
+      '/badchunk': ['HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n'],
+      '/cut': ['HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nonly this'],
+    });
+    const get = (path: string) =>
+      curl([...via(p), '-w', '\n%{http_code}', `http://allowed.test:${port}${path}`]);
+    for (const [path, reason] of [
+      ['/both', 'both Transfer-Encoding and Content-Length'],
+      ['/two', 'two different Content-Length headers'],
+      ['/gzip', 'transfer coding "gzip" is not one a proxy can pass on'],
+      ['/fold', 'malformed header line " folded"'],
+    ]) {
+      const r = await get(path!);
+      expect(r.stdout.toString(), path).toContain(reason);
+      expect(r.stdout.toString(), path).toMatch(/\n502$/);
+    }
+    // The head is out: the client sees its connection end early, as it would from the destination.
+    expect((await get('/badchunk')).code).not.toBe(0);
+    const cut = await get('/cut');
+    expect(cut.code).toBe(18);
+    expect(cut.stdout.toString()).toContain('only this');
+  });
+
+  test('a client that does not read holds the destination back, and then gets every byte in order', async () => {
+    const [p, o] = [await proxy(), await origin()];
+    const n = 48 * 1024 * 1024;
+    const { sha } = bodyOf(n);
+    const client = connect(p.port, '127.0.0.1');
+    client.write(
+      `GET http://allowed.test:${o.port}/bytes/${n} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
+    );
+    client.pause();
+    // Nothing is read until the proxy's buffers stop growing.
+    let last = -1;
+    for (let still = 0; still < 5;) {
+      await new Promise((r) => setTimeout(r, 100));
+      still = p.bufferedBytes === last ? still + 1 : 0;
+      last = p.bufferedBytes;
+    }
+    expect(p.bufferedBytes).toBeLessThan(8 * 1024 * 1024);
+    const got = await readAll(client);
+    const body = got.subarray(got.indexOf('\r\n\r\n') + 4);
+    expect(body.length).toBe(n);
+    expect(createHash('sha256').update(body).digest('hex')).toBe(sha);
+  });
+
+  test('a pipelined second request is answered after the first, each from its own destination', async () => {
+    const p = await proxy();
+    const [a, b] = [await origin(), await origin()];
+    const c = await keepAliveClient(p.port);
+    cleanups.push(() => c.close());
+    const first = c.send(
+      `GET http://allowed.test:${a.port}/bytes/300000 HTTP/1.1\r\nHost: x\r\n\r\n` +
+        `GET http://127.0.0.1:${b.port}/bytes/17 HTTP/1.1\r\nHost: x\r\n\r\n`,
+    );
+    expect((await first).body).toBe(bodyOf(300000).bytes.toString('latin1'));
+    expect((await c.send('')).body).toBe(bodyOf(17).bytes.toString('latin1'));
+    expect(a.seen.map((r) => r.url)).toEqual(['/bytes/300000']);
+    expect(b.seen.map((r) => r.url)).toEqual(['/bytes/17']);
+  });
+});
+
 describe('limits', () => {
   test('a request head over the limit is answered 431', async () => {
     const p = await proxy({ maxHeaderBytes: 8 * 1024 });
@@ -244,23 +424,27 @@ describe('dispose', () => {
     cleanups.push(() => o.close());
     const before = handles();
     let aborted: unknown = null;
+    let asked = false;
     const p = await EgressProxy.listen({
-      decide: (t, c, signal) =>
-        hostKey(t.host) === 'slow.test'
-          ? new Promise((resolve) =>
-              signal.addEventListener('abort', () => {
-                aborted = signal.reason;
-                resolve({ ok: false, status: 403, message: 'gone' });
-              }),
-            )
-          : stubDecide(t, c, signal),
+      decide: (t, c, signal) => {
+        if (hostKey(t.host) !== 'slow.test') return stubDecide(t, c, signal);
+        asked = true;
+        return new Promise((resolve) =>
+          signal.addEventListener('abort', () => {
+            aborted = signal.reason;
+            resolve({ ok: false, status: 403, message: 'gone' });
+          }),
+        );
+      },
     });
     const tunnels = await Promise.all(
       [1, 2, 3].map(() => openTunnel(p.port, `allowed.test:${o.port}`)),
     );
     const waiting: Socket = connect(p.port, '127.0.0.1');
     waiting.write('CONNECT slow.test:443 HTTP/1.1\r\n\r\n');
-    while (p.openSockets < 7) await new Promise((r) => setTimeout(r, 10));
+    // The waiting CONNECT is read and its decision under way (on a busy machine, well after its
+    // socket was accepted).
+    while (p.openSockets < 7 || !asked) await new Promise((r) => setTimeout(r, 10));
     // Each client sees its connection end (and closes its own half, as any client does).
     const closed = [...tunnels.map((t) => t.socket), waiting].map((s) => {
       s.on('error', () => {});

@@ -80,3 +80,49 @@ export async function startUnprotectedServer(
   });
   return { port, child, exited, stop: () => child.kill('SIGKILL') };
 }
+
+/**
+ * One connection kept open for several requests, as a keep-alive client uses it: `send` writes
+ * raw bytes and reads one answer (its head and a Content-Length body), or what came before the
+ * server closed the connection (status null when nothing did).
+ */
+export async function keepAliveClient(
+  port: number,
+): Promise<{ send(bytes: string): Promise<RawAnswer & { body: string }>; close(): void }> {
+  const socket = connect(port, '127.0.0.1');
+  await new Promise((r, j) => socket.once('connect', r).once('error', j));
+  let buf = '';
+  let closed = false;
+  let wake = () => {};
+  socket.on('data', (d) => ((buf += d.toString('latin1')), wake()));
+  socket.on('error', () => {});
+  socket.on('close', () => ((closed = true), wake()));
+  const answer = (): (RawAnswer & { body: string }) | null => {
+    const end = buf.indexOf('\r\n\r\n');
+    if (end === -1) return closed ? { status: null, text: buf, body: '' } : null;
+    const head = buf.slice(0, end);
+    const length = Number(/\r\ncontent-length: *(\d+)/i.exec(head)?.[1] ?? -1);
+    if (length < 0 || buf.length < end + 4 + length) {
+      if (!closed) return null;
+      const text = buf;
+      buf = '';
+      return { status: Number(head.slice(9, 12)), text, body: text.slice(end + 4) };
+    }
+    const text = buf.slice(0, end + 4 + length);
+    buf = buf.slice(text.length);
+    return { status: Number(head.slice(9, 12)), text, body: text.slice(end + 4) };
+  };
+  return {
+    send(bytes) {
+      socket.write(bytes);
+      return new Promise((resolve) => {
+        wake = () => {
+          const a = answer();
+          if (a) resolve(a);
+        };
+        wake();
+      });
+    },
+    close: () => socket.destroy(),
+  };
+}
