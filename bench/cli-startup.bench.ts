@@ -5,6 +5,7 @@ import { ROOT, requireBuild } from './ui-host';
 import { tempDir } from '../test/helpers/temp';
 import { exchangeCode } from '../test/helpers/web-login';
 import { report } from './report';
+import WebSocket from 'ws';
 
 // Start-up of `mewbo` processes against plain Node doing the least the same job needs, all
 // measured alternately in this run (medians, so a busy neighbour hits both sides alike):
@@ -13,7 +14,8 @@ import { report } from './report';
 // - `mewbo serve` until its page answers vs a bare Node static server (node:http + readFile of the
 //   same index.html) until its page answers: both spawn, listen and serve the same file; serve's
 //   one-time login link is followed as a browser does (the page needs the login cookie).
-// - the idle memory (RSS) of each of those two servers after it served its page, no client left.
+// - the idle memory (RSS) of each of those two servers after it served its page (serve also its
+//   page's WebSocket, which loads the host), no client left.
 
 requireBuild();
 const RUNS = 11;
@@ -96,8 +98,9 @@ process.on('SIGTERM', () => server.close(() => process.exit(0)));
       child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)));
     });
     let res: Response;
+    let cookie = '';
     if (login) {
-      const cookie = await exchangeCode(url);
+      cookie = await exchangeCode(url);
       res = await fetch(new URL(url).origin + '/', { headers: { cookie } });
     } else {
       res = await fetch(url);
@@ -106,7 +109,19 @@ process.on('SIGTERM', () => server.close(() => process.exit(0)));
     const ms = performance.now() - t0;
     if (res.status !== 200 || !body.includes('<div id="root">'))
       throw new Error(`${args.join(' ')}: the page did not answer (${res.status})`);
-    return { child, ms };
+    return { child, ms, origin: new URL(url).origin, cookie };
+  }
+  // serve loads its host after the page, at the page's WebSocket (or a second later): the idle
+  // host is measured once a socket, as the page opens it, has been answered and closed.
+  async function openAndCloseSocket(origin: string, cookie: string): Promise<void> {
+    const ws = new WebSocket(origin.replace(/^http/, 'ws') + '/ws', {
+      headers: { cookie, origin },
+    });
+    await new Promise<void>((resolve, reject) => {
+      ws.once('open', () => resolve());
+      ws.once('error', reject);
+    });
+    ws.close();
   }
   async function rssAfterIdle(child: ReturnType<typeof spawn>): Promise<number> {
     await new Promise((r) => setTimeout(r, 3000));
@@ -128,7 +143,10 @@ process.on('SIGTERM', () => server.close(() => process.exit(0)));
   for (let i = 0; i < 5; i++) {
     const s = await start([CLI, 'serve'], true);
     serveMs.push(s.ms);
-    if (i < 3) serveRss.push(await rssAfterIdle(s.child));
+    if (i < 3) {
+      await openAndCloseSocket(s.origin, s.cookie);
+      serveRss.push(await rssAfterIdle(s.child));
+    }
     await stop(s.child);
     const b = await start([bare], false);
     bareMs.push(b.ms);
