@@ -137,6 +137,15 @@ describe('bash analysis: words as bash passes them', () => {
     expect(commands('echo a; x \\ ; y')).toEqual(['echo a', 'x ?', 'y']);
   });
 
+  it('an escaped blank before a here-string is a computed word, and the words after it stay apart', () => {
+    expect(commands('x \\  <<< a')).toEqual(['x ?']);
+    expect(commands('x \\  <<< a y')).toEqual(['x ? y']);
+  });
+
+  it('an unquoted * is a glob, computed at run time', () => {
+    expect(commands('echo *')).toEqual(['echo ?']);
+  });
+
   it.each([
     ['x \\ a', 'x  a'],
     ['x a\\ b', 'x a b'],
@@ -325,7 +334,24 @@ describe('bash analysis: what it cannot judge', () => {
     ]);
   });
 
+  it('each reason is given once', () => {
+    expect(analyze('alias a=x; alias b=y').unjudged).toEqual([
+      'alias makes a later command word run other text, which later commands do not show',
+    ]);
+  });
+
+  it('a subscript in a declared name is named both as arithmetic and as a name set from a value', () => {
+    expect(analyze('declare a[$i]=1').unjudged).toEqual([
+      "the subscript of a[$i] evaluates a variable's value as arithmetic, which runs the command substitutions in its subscripts",
+      'declare assigns a variable named by a value, whose subscript bash evaluates, running its command substitutions',
+    ]);
+  });
+
   it('nesting up to the limit (12) is judged, one more level is not', () => {
+    // Past the limit nothing is read, also where no command would have said so.
+    expect(analyze(`${'eval '.repeat(13)}x=1`).unjudged).toEqual([
+      'commands nest more than 12 levels deep',
+    ]);
     expect(analyze(`${'eval '.repeat(12)}rm x`).unjudged).toEqual([]);
     expect(analyze(`${'eval '.repeat(13)}rm x`).unjudged).toEqual([
       'commands nest more than 12 levels deep',
