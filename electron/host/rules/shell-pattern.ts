@@ -50,7 +50,8 @@ export function patternAllows(p: ShellPattern, c: JudgedCommand): boolean {
       for (let k = j; k <= words.length; k++) if (go(i + 1, k)) return true;
       return false;
     }
-    return j < words.length && words[j] === p.words[i] && go(i + 1, j + 1);
+    // Past the command's end words[j] is undefined, which no pattern word is.
+    return words[j] === p.words[i] && go(i + 1, j + 1);
   };
   return go(0, 0);
 }
@@ -61,24 +62,29 @@ export function patternMayMatch(p: ShellPattern, c: JudgedCommand): boolean {
   if (p.assignments.some((a) => !assigned.includes(a) && !assigned.includes(null))) return false;
   const words: WordValue[] = c.moreArgs ? [...c.words, null] : c.words;
   const pw = p.words;
-  // Two programs named for sure, and not the same: no match (most commands, most rules).
-  const [program, first] = [pw[0], words[0]];
-  if (program !== undefined && program !== STAR && first && base(program) !== base(first))
-    return false;
+  // Two programs named for sure, and not the same: no match (most commands, most rules). The
+  // pattern's program is always a literal word (parsePattern reads no other).
+  // Stryker disable next-line ConditionalExpression: an early answer only; go() reaches the same false comparing the two programs
+  if (words[0] && base(pw[0]!) !== base(words[0])) return false;
+  // The pattern's program is compared by its last path component wherever it lands: computed
+  // words before it may be empty (`$X /bin/rm -rf /` runs /bin/rm when X is empty).
   const same = (i: number, j: number) =>
-    i === 0 && j === 0 ? base(pw[0]!) === base(words[0]!) : pw[i] === words[j];
+    i === 0 ? base(pw[0]!) === base(words[j]!) : pw[i] === words[j];
+  // Each (pattern word, command word) pair is judged once: a command of many computed words
+  // against a long pattern would otherwise be split in exponentially many ways.
   const seen = new Map<number, boolean>();
   const go = (i: number, j: number): boolean => {
+    if (i === pw.length && j === words.length) return true;
+    // Stryker disable next-line ArithmeticOperator: i * (n + 1) - j is as unique a key as + j (j is at most n)
     const key = i * (words.length + 1) + j;
-    const known = seen.get(key);
-    if (known !== undefined) return known;
-    let ok = i === pw.length && j === words.length;
+    let ok = seen.get(key);
+    if (ok !== undefined) return ok;
     // Either side's wildcard takes one more word of the other side, or ends.
-    if (!ok && pw[i] === STAR) ok = go(i + 1, j) || (j < words.length && go(i, j + 1));
-    if (!ok && j < words.length && words[j] === null)
+    if (pw[i] === STAR) ok = go(i + 1, j) || (j < words.length && go(i, j + 1));
+    else if (words[j] === null)
+      // Stryker disable next-line EqualityOperator: past the pattern's end go(i + 1, j) matches nothing either
       ok = go(i, j + 1) || (i < pw.length && go(i + 1, j));
-    if (!ok && i < pw.length && j < words.length && pw[i] !== STAR && words[j] !== null)
-      ok = same(i, j) && go(i + 1, j + 1);
+    else ok = j < words.length && same(i, j) && go(i + 1, j + 1);
     seen.set(key, ok);
     return ok;
   };

@@ -110,4 +110,34 @@ describe('a deny rule catches what is or may be the command it names', () => {
     expect(blocks('Bash(git * main)', 'git push origin dev')).toBe('no');
     expect(blocks('Bash(git * main)', 'git push $X')).toBe('yes');
   });
+
+  it('a command of computed words only may be any command the pattern names', () => {
+    expect(blocks('Bash(rm)', '$X')).toBe('yes');
+    expect(blocks('Bash(rm -rf)', '$X')).toBe('yes');
+    expect(blocks('Bash(git * main)', '$X main')).toBe('yes');
+    // X="git push" runs `git push git`.
+    expect(blocks('Bash(git * push:*)', '$X git')).toBe('yes');
+  });
+
+  it('after computed words that may be empty, the program is still compared by its last path component', () => {
+    // X empty: bash runs /bin/rm -rf /.
+    expect(blocks('Bash(rm -rf /)', '$X /bin/rm -rf /')).toBe('yes');
+    expect(blocks('Bash(rm -rf /)', '"$@" ./rm -rf /')).toBe('yes');
+    expect(blocks('Bash(rm x)', '$X /bin/cp x')).toBe('no');
+  });
+
+  it("xargs' run-time arguments may be any words, or none", () => {
+    expect(blocks('Bash(rm -rf:*)', 'ls | xargs rm')).toBe('yes');
+    expect(blocks('Bash(rm -rf)', 'ls | xargs rm')).toBe('yes');
+    expect(blocks('Bash(rm:*)', 'ls | xargs rm -f')).toBe('yes');
+    expect(blocks('Bash(rm -rf)', 'ls | xargs rm -i')).toBe('no');
+  });
+
+  it('a command of many computed words is judged against a long pattern (each way to split it is tried once)', () => {
+    // Tried path by path, the 40 computed words could stand for the pattern's 9 words after rm
+    // in about 10^10 ways; the verdict comes from the 420 pairs of positions instead.
+    const command = `rm ${'$A '.repeat(40)}z`;
+    expect(blocks('Bash(rm -r -f a b c d e f g)', command)).toBe('no');
+    expect(blocks('Bash(rm -r -f a b c d e f z)', command)).toBe('yes');
+  });
 });
