@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { WebSocketServer, type WebSocket } from 'ws';
+import type { WebSocket, WebSocketServer } from 'ws';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { RpcConnection } from '../host/rpc/connection';
@@ -42,7 +42,7 @@ export interface WebServerOptions {
  */
 export class WebServer implements Disposable {
   private readonly http: Server;
-  private readonly wss: WebSocketServer;
+  private wss?: Promise<WebSocketServer>;
   private readonly connections = new Set<WebSocket>();
   private readonly codes: LoginCodes;
   private readonly proofs: LoginProofVerifier;
@@ -67,14 +67,6 @@ export class WebServer implements Disposable {
           () => failResponse(res),
         ),
     );
-    this.wss = new WebSocketServer({
-      noServer: true,
-      maxPayload: C.MAX_FRAME_BYTES,
-      // The one subprotocol: binary shell output, for a client that offers it (PROTOCOL.md).
-      // Offering nothing, or only others, gets none: JSON frames.
-      handleProtocols: (offered) =>
-        offered.has(BINARY_SHELL_OUTPUT_PROTOCOL) ? BINARY_SHELL_OUTPUT_PROTOCOL : false,
-    });
     this.http.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
       // Node hands an upgrading socket over without its error listener: a reset would throw.
       socket.on('error', () => socket.destroy());
@@ -166,7 +158,24 @@ export class WebServer implements Disposable {
       typeof this.opts.router === 'function' ? await this.opts.router() : this.opts.router;
     // The protocol's schemas came with the host (loaded by now): not needed to answer the page.
     const { RpcConnection } = await import('../host/rpc/connection');
-    this.wss.handleUpgrade(req, socket, head, (ws) => this.onSocket(ws, router, RpcConnection));
+    const wss = await this.socketServer();
+    wss.handleUpgrade(req, socket, head, (ws) => this.onSocket(ws, router, RpcConnection));
+  }
+
+  /** The WebSocket server, loaded at the first upgrade: the page and the login do not need it. */
+  private socketServer(): Promise<WebSocketServer> {
+    this.wss ??= import('ws').then(
+      ({ WebSocketServer }) =>
+        new WebSocketServer({
+          noServer: true,
+          maxPayload: C.MAX_FRAME_BYTES,
+          // The one subprotocol: binary shell output, for a client that offers it (PROTOCOL.md).
+          // Offering nothing, or only others, gets none: JSON frames.
+          handleProtocols: (offered) =>
+            offered.has(BINARY_SHELL_OUTPUT_PROTOCOL) ? BINARY_SHELL_OUTPUT_PROTOCOL : false,
+        }),
+    );
+    return this.wss;
   }
 
   private loggedIn(req: IncomingMessage): boolean {
@@ -292,7 +301,7 @@ export class WebServer implements Disposable {
 
   async dispose(): Promise<void> {
     for (const ws of this.connections) ws.terminate();
-    this.wss.close();
+    if (this.wss) (await this.wss).close();
     await new Promise<void>((resolve) => {
       this.http.close(() => resolve());
       this.http.closeAllConnections();
