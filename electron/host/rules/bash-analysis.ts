@@ -60,20 +60,15 @@ const WORDS = new Set([
   'string',
   'raw_string',
   'ansi_c_string',
-  'translated_string',
   'string_content',
   'concatenation',
   'simple_expansion',
   'expansion',
   'arithmetic_expansion',
   'brace_expression',
-  'array',
   'subscript',
   'variable_name',
-  'special_variable_name',
   'file_descriptor',
-  'test_operator',
-  'regex',
   'extglob_pattern',
   'binary_expression',
   'unary_expression',
@@ -82,8 +77,17 @@ const WORDS = new Set([
   'parenthesized_expression',
   'heredoc_start',
   'heredoc_body',
-  'heredoc_content',
   'heredoc_end',
+  // Stryker disable StringLiteral: these occur only inside nodes that are scanned whole (a string,
+  // an assignment, an expansion, a test's expression, a here-document's body), never where a
+  // statement or a command's word is read, so no input tells their absence apart.
+  'translated_string',
+  'array',
+  'special_variable_name',
+  'test_operator',
+  'regex',
+  'heredoc_content',
+  // Stryker restore StringLiteral
 ]);
 
 /** Children of a command that are neither statements nor words. */
@@ -156,9 +160,11 @@ class Analyzer {
       // The names and options, each assignment's value left out (`export PATH=$PATH:x` names PATH).
       const named = n.children.flatMap((c) =>
         c.type === 'variable_assignment'
-          ? [`${c.childForFieldName('name')?.text ?? ''}=`]
+          ? // Stryker disable next-line OptionalChaining: an assignment always has its name.
+            [`${c.childForFieldName('name')?.text ?? ''}=`]
           : wordsOf([c], src),
       );
+      // Stryker disable next-line BooleanLiteral: `wrapped` changes only how test and [ read their words.
       const builtin = words[0] ? builtinFor(words[0], false) : undefined;
       for (const r of builtin?.unwrap(named.slice(1)) ?? []) this.follow(r, [], depth);
     } else if (t === 'variable_assignment' || t === 'variable_assignments') {
@@ -207,6 +213,7 @@ class Analyzer {
       return;
     }
     for (const c of n.namedChildren) this.scan(c, src, depth);
+    // Stryker disable next-line OptionalChaining,StringLiteral: a file redirection always has its operator.
     const op = n.children.find((c) => !c.isNamed)?.type ?? '';
     const target = n.childrenForFieldName('destination');
     if (!WRITE_OPS.has(op) || !target.length) return;
@@ -267,6 +274,7 @@ class Analyzer {
 function backquoted(text: string): string[] {
   const out: string[] = [];
   let open = -1;
+  // Stryker disable next-line EqualityOperator: past the end text[i] is undefined and matches nothing.
   for (let i = 0; i < text.length; i++) {
     if (text[i] === '\\') i++;
     else if (text[i] === '`') {
@@ -302,6 +310,7 @@ function textOutsideSubstitutions(n: Node, src: string): string {
 }
 
 function assignmentOf(n: Node, src: string): Assignment {
+  // Stryker disable next-line OptionalChaining,StringLiteral: an assignment always has its name.
   return { name: n.childForFieldName('name')?.text ?? '', word: wordsOf([n], src)[0] ?? null };
 }
 
@@ -367,6 +376,8 @@ function blankWordAfter(words: WordBuilder, src: string, end: number): void {
 /** Where the first syntax error is, for the reason shown to the user. */
 function syntaxError(root: Node): string {
   const bad = root.descendantsOfType(['ERROR'])[0] ?? findMissing(root);
+  // A tree with an error holds an ERROR or a MISSING node, and findMissing reaches the latter.
+  // Stryker disable next-line ConditionalExpression,StringLiteral: never reached, as said above.
   if (!bad) return 'a syntax error';
   return bad.isMissing
     ? `"${bad.type}" missing at character ${bad.startIndex + 1}`
@@ -376,6 +387,7 @@ function syntaxError(root: Node): string {
 function findMissing(n: Node): Node | null {
   if (n.isMissing) return n;
   for (const c of n.children) {
+    // Stryker disable next-line ConditionalExpression: a child without an error holds no MISSING node.
     const m = c.hasError || c.isMissing ? findMissing(c) : null;
     if (m) return m;
   }
