@@ -3,7 +3,6 @@ import type { CommandService } from '../commands/command-service';
 import type { RulesService } from '../rules/rules-service';
 import type { ConfigWarning } from '../rules/settings-sources';
 import type { HandlerMap } from '../rpc/router';
-import type { SessionManager } from '../sessions/session-manager';
 import type { SkillService } from '../skills/skill-service';
 
 type RulesHandlers = Pick<HandlerMap, 'rules.overview' | 'rules.remove' | 'commands.list'>;
@@ -12,9 +11,13 @@ export interface RulesHandlerDeps {
   rules: RulesService;
   skills: SkillService;
   commands: CommandService;
-  sessions: SessionManager;
   /** The project roots the app knows (configured and opened). */
   projectRoots(): string[];
+  /**
+   * Where a session's project files the app obeys are read: its root, or for a project on an SSH
+   * host the app's copy of the host's (remote/policy-root.ts), never a desktop folder of that path.
+   */
+  policyRoot(sessionId: string): Promise<string | null>;
 }
 
 async function overview(d: RulesHandlerDeps): Promise<RulesOverview> {
@@ -81,9 +84,8 @@ export function rulesHandlers(d: RulesHandlerDeps): RulesHandlers {
       });
       return overview(d);
     },
-    'commands.list': async (req) => {
-      const session = await d.sessions.get(req.id);
-      return { commands: await d.commands.list(session.meta.root) };
-    },
+    'commands.list': async (req) => ({
+      commands: await d.commands.list(await d.policyRoot(req.id)),
+    }),
   };
 }

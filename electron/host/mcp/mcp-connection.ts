@@ -83,6 +83,8 @@ export class McpConnection implements Disposable {
   private restarts = 0;
   private client: Client | null = null;
   private pidOf: () => number | null = () => null;
+  /** The project's folder on its SSH host when the last start ran the server there (else null). */
+  private remoteRoot: string | null = null;
   private timer: NodeJS.Timeout | null = null;
   private connectedAt = 0;
   private everConnected = false;
@@ -219,6 +221,7 @@ export class McpConnection implements Disposable {
     this.setState(this.everConnected ? 'restarting' : 'starting');
     const launch = await this.sandboxedLaunch();
     if (launch === 'refused' || this.disposed) return;
+    this.remoteRoot = launch?.remote?.root ?? null;
     const sdk = await loadSdk();
     const { Client, openTransport, ToolListChangedNotificationSchema } = sdk;
     const auth = await this.serverAuth();
@@ -414,7 +417,9 @@ export class McpConnection implements Disposable {
   }
 
   private roots(): { uri: string; name: string }[] {
-    return (this.opts.roots?.() ?? []).map((dir) => ({
+    // A server on an SSH host works in the project's folder there, not in the app's copy of it.
+    const dirs = this.remoteRoot !== null ? [this.remoteRoot] : (this.opts.roots?.() ?? []);
+    return dirs.map((dir) => ({
       uri: pathToFileURL(dir).href,
       name: basename(dir) || dir,
     }));

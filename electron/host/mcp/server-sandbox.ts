@@ -22,4 +22,11 @@ export interface McpLaunch {
   argv: string[];
   stdinPrefix?: Buffer;
   env?: Record<string, string>;
+  /**
+   * The server runs on an SSH host (a remote project's, remote/remote-server-launch.ts) and `argv`
+   * is only the ssh channel to it here: `root` is the project's folder there, which roots/list
+   * names; the channel gets none of the config's `env` or `cwd` (the host applies them to the
+   * server), so a project's file sets nothing in a process on this computer.
+   */
+  remote?: { root: string };
 }

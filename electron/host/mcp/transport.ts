@@ -28,7 +28,7 @@ export interface HttpAuth {
 /**
  * A fresh transport for one connection attempt (a transport cannot be restarted). Stdio servers
  * get the SDK's safe default environment plus their configured `env`, and run in their project's
- * root unless `cwd` says otherwise. HTTP servers use the SDK's Streamable HTTP transport, which
+ * root unless `cwd` says otherwise (a server on an SSH host: see McpLaunch.remote). HTTP servers use the SDK's Streamable HTTP transport, which
  * follows redirects only within the server's origin, so its token never leaves for another host.
  */
 export function openTransport(
@@ -51,11 +51,13 @@ export function openTransport(
   const Transport = launch?.stdinPrefix
     ? prefixedTransport(launch.stdinPrefix)
     : StdioClientTransport;
+  // A server on an SSH host gets its `env` and `cwd` there: the ssh channel here gets neither.
+  const local: { env?: Record<string, string>; cwd?: string } = launch?.remote ? {} : config;
   const transport = new Transport({
     command: command!,
     args,
-    env: withProxyEnv({ ...getDefaultEnvironment(), ...config.env }, launch?.env),
-    cwd: config.cwd ?? spec.root ?? undefined,
+    env: withProxyEnv({ ...getDefaultEnvironment(), ...local.env }, launch?.env),
+    cwd: local.cwd ?? spec.root ?? undefined,
     stderr: 'pipe',
   });
   stderr.attach(transport.stderr as import('node:stream').Readable | null);

@@ -42,6 +42,7 @@ export function remoteServerLaunch(opts: RemoteServerLaunchOptions): RemoteServe
       };
     const sha256 = createHash('sha256').update(text).digest('hex');
     const host = await opts.hostFor(url);
-    return { argv: host.projectServerArgv(parseSshUrl(url).path, name, sha256) };
+    const path = parseSshUrl(url).path;
+    return { argv: host.projectServerArgv(path, name, sha256), remote: { root: path } };
   };
 }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildMcpTestServer } from '../../helpers/mcp-test-server-build';
@@ -32,6 +33,22 @@ const mcpJson = (name: string, serverJs: string) =>
       },
     },
   });
+/**
+ * The host's file: `probe`, and `where`, whose `cwd` exists only on the host and whose `env` would
+ * stop the ssh channel on this computer (no PATH to find ssh on) if it were applied here.
+ */
+const hostMcpJson = (serverJs: string) =>
+  JSON.stringify({
+    mcpServers: {
+      ...JSON.parse(mcpJson('probe', serverJs)).mcpServers,
+      where: {
+        command: process.execPath,
+        args: [serverJs],
+        cwd: join(project, 'only-on-host'),
+        env: { PATH: '/nowhere', PROJECT_MARK: 'from-the-host-file' },
+      },
+    },
+  });
 const readWhere = { toolCalls: [{ name: 'mcp__probe__read', args: { path: 'where.txt' } }] };
 
 let remote: RemoteRun;
@@ -41,7 +58,8 @@ beforeAll(async () => {
   writeFileSync(join(project, 'where.txt'), 'DESKTOP-SIDE-FILE\n');
   writeFileSync(join(project, '.mcp.json'), mcpJson('decoy', serverJs));
   writeFileSync(join(host.dir, 'where.txt'), 'HOST-SIDE-FILE\n');
-  writeFileSync(join(host.dir, '.mcp.json'), mcpJson('probe', serverJs));
+  writeFileSync(join(host.dir, '.mcp.json'), hostMcpJson(serverJs));
+  mkdirSync(join(host.dir, 'only-on-host'));
   remote = await startRemoteRun({
     hostView: { [project]: host.dir },
     config: { agent: { tool_search: 'off' } },
@@ -68,6 +86,53 @@ describe("a remote project's .mcp.json", () => {
     expect(JSON.stringify(result?.payload)).toContain('HOST-SIDE-FILE');
     expect(readFileSync(starts, 'utf8')).toMatch(/^started\n/);
     expect(existsSync(join(project, 'starts.log'))).toBe(false);
+  }, 180_000);
+
+  it("trusted, a server runs in its cwd on the host, is told the host's folder as its root, gets its env there, and sees neither the desktop's $MEWBO_HOME nor the model key", async () => {
+    const { fake, home, sshd } = remote;
+    const desktopConfig = join(home, 'configs', 'app.json');
+    // Control: the desktop's home is on this host's disk too (the same machine here), readable by
+    // an unconfined process there.
+    const unconfined = execFileSync(
+      'ssh',
+      ['-F', sshd.clientConfig, sshd.alias, 'cat', desktopConfig],
+      {
+        encoding: 'utf8',
+      },
+    );
+    expect(unconfined).toContain('ssh_config');
+    const call = (name: string, args: Record<string, unknown> = {}) => ({
+      name: `mcp__where__${name}`,
+      args,
+    });
+    fake.script.push(
+      {
+        toolCalls: [
+          call('cwd'),
+          call('roots'),
+          call('env', { name: 'PROJECT_MARK' }),
+          call('env', { name: 'ANTHROPIC_API_KEY' }),
+          call('read', { path: desktopConfig }),
+        ],
+      },
+      { text: 'Done.' },
+    );
+    const r = await remote.runOn(project, 'look around', ['--trust']);
+    expect(r.code).toBe(0);
+    const results = jsonLines<Line>(r.stdout)
+      .filter((l) => l.type === 'tool_result' && l.name?.startsWith('mcp__where__'))
+      .map((l) => JSON.stringify(l.payload));
+    expect(results).toHaveLength(5);
+    const [cwd, roots, mark, key, read] = results;
+    expect(cwd).toContain(join(project, 'only-on-host'));
+    expect(roots).toContain(
+      JSON.stringify(JSON.stringify([{ uri: `file://${project}`, name: 'proj' }])).slice(1, -1),
+    );
+    expect(roots).not.toContain('remote-projects');
+    expect(mark).toContain('from-the-host-file');
+    expect(key).toContain('(unset)');
+    expect(key).not.toContain('test-key');
+    expect(read).toContain('READ EACCES');
   }, 180_000);
 
   it('untrusted, starts nothing, on the host or here', async () => {
