@@ -8,16 +8,8 @@ import type { ShellInfo } from '../../../shared/tools/shell-payload';
 import type { Client } from '../transport/transport';
 import type { TopicSubscription } from '../transport/transport';
 import { isPrimary } from '../lib/shortcuts';
+import { SCROLLBACK_LINES, TERMINAL_FONT } from './constants';
 
-/** How a console's terminal draws text: the size probe (console-size-probe.ts) lays out the same. */
-export const TERMINAL_FONT = {
-  fontFamily: 'ui-monospace, "SF Mono", "JetBrains Mono", Menlo, Consolas, monospace',
-  fontSize: 12,
-  lineHeight: 1.15,
-} as const;
-
-/** Lines a console keeps for scrolling back; the host keeps the full 1,000,000-character buffer. */
-const SCROLLBACK_LINES = 10_000;
 /**
  * The host sends the shell's state on subscribe and on exit; what it learns in between (URLs a
  * dev server printed) is fetched again after new output, at most this often.

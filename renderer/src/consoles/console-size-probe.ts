@@ -3,7 +3,7 @@ import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
 import { Terminal } from '@xterm/xterm';
 import { FitAddon } from '@xterm/addon-fit';
-import { TERMINAL_FONT } from './console-entry';
+import { TERMINAL_FONT } from './constants';
 import { TodoDock } from '../components/dock/TodoDock';
 import type { TodoItem } from '../state/timeline-items';
 
