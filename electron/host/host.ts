@@ -1,3 +1,4 @@
+import { RemoteGitWatch } from './remote/remote-git-watch';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DisposableObject } from './lifecycle/disposable';
@@ -466,6 +467,8 @@ export class Host extends DisposableObject {
         (c) => void projects.setHostState(c.host, c.state, c.hostKey).catch(() => {}),
       ),
     );
+    // ... and its branch and files not committed, read by the host's git.
+    host.register(new RemoteGitWatch({ sessions, remotes: remoteHosts, projects }));
     host.register(mcpStore);
     host.register(trust);
     host.register(projectTools);

@@ -193,3 +193,34 @@ export async function repoFacts(dir: string): Promise<RepoFacts | null> {
     originUrl: origin.ok ? origin.stdout.trim() || null : null,
   };
 }
+
+/** A folder's git state as the picker and the header show it. */
+export interface FolderGitState {
+  /** Short branch name; null when detached. */
+  branch: string | null;
+  origin: string | null;
+  /** Files not committed: changed, staged, deleted or untracked (ignored ones not). */
+  changed_files: number;
+}
+
+/** The branch, origin and files not committed of the repository holding `dir`; null when none does. */
+export async function folderGitState(dir: string): Promise<FolderGitState | null> {
+  const [status, origin] = await Promise.all([
+    git(['status', '--porcelain=v2', '--branch', '-z', '--no-renames'], dir),
+    git(['config', '--get', 'remote.origin.url'], dir),
+  ]);
+  if (!status.ok) return null;
+  let branch: string | null = null;
+  let changed = 0;
+  for (const record of status.stdout.split('\0')) {
+    if (record.startsWith('# branch.head ')) {
+      const head = record.slice('# branch.head '.length);
+      branch = head === '(detached)' ? null : head;
+    } else if (record && !record.startsWith('#')) changed++;
+  }
+  return {
+    branch,
+    origin: origin.ok ? origin.stdout.trim() || null : null,
+    changed_files: changed,
+  };
+}

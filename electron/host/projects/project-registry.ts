@@ -11,7 +11,7 @@ import type {
 import { HostError } from '../rpc/host-error';
 import { RECENT_MAX, REFRESH_INTERVAL_MS } from './constants';
 import { probeDir } from './disk';
-import { git, repoFacts, repoSlug } from './git';
+import { git, repoFacts, repoSlug, type FolderGitState } from './git';
 import { addWorktree, cloneRepository } from './git-ops';
 import {
   loadRegistryState,
@@ -68,6 +68,8 @@ export class ProjectRegistry implements Disposable {
   private readonly timer: NodeJS.Timeout;
   /** Each SSH host's link (sshHostUrl) as the remote part last set it (absent: disconnected); not persisted. */
   private readonly links = new Map<string, RemoteLink>();
+  /** Each remote project's git state (by its URL) as its host's git last read it; not persisted. */
+  private readonly remoteGits = new Map<string, FolderGitState | null>();
   private readonly changed = new Emitter<ProjectListing>();
   readonly onDidChange: Event<ProjectListing> = this.changed.event;
 
@@ -157,7 +159,12 @@ export class ProjectRegistry implements Disposable {
           this.rescan = false;
           next = [
             ...(await scanProjects(this.opts.configured, this.state)),
-            ...remoteEntries(this.opts.configuredRemote ?? {}, this.state, this.links),
+            ...remoteEntries(
+              this.opts.configuredRemote ?? {},
+              this.state,
+              this.links,
+              this.remoteGits,
+            ),
           ];
         } while (this.rescan);
         const changed = !this.scanned || JSON.stringify(next) !== JSON.stringify(this.entries);
@@ -273,6 +280,15 @@ export class ProjectRegistry implements Disposable {
     hostKey: HostKeyRefusal | null = null,
   ): Promise<void> {
     this.links.set(sshHostUrl(url), { state, hostKey });
+    await this.refresh();
+  }
+
+  /**
+   * The git state of the remote project at `url` (branch, origin, files not committed) as its
+   * host's git read it (remote/remote-git-watch.ts); null: the folder is in no repository.
+   */
+  async setRemoteGit(url: string, git: FolderGitState | null): Promise<void> {
+    this.remoteGits.set(formatSshUrl(parseSshUrl(url)), git);
     await this.refresh();
   }
 

@@ -7,10 +7,12 @@ import type {
 } from '../../../shared/protocol/commands/projects';
 import { formatSshUrl, parseSshUrl, sshHostUrl } from '../remote/ssh-url';
 import type { RegistryState } from './registry-state';
+import { repoSlug, type FolderGitState } from './git';
 
 // The registry's entries for projects on SSH hosts (issue #29 part 1). Nothing here touches a
 // disk or runs git: the folder is on another machine, and whether it is reachable is the link
-// state the remote part (electron/host/remote/) reports, not something a scan could find out.
+// state the remote part (electron/host/remote/) reports, not something a scan could find out;
+// its branch, origin and files not committed are what the host's git said (remote-git-watch.ts).
 
 /** The name a remote project gets when none is given: its folder's, or the host's for `/`. */
 export function remoteDefaultName(url: string): string {
@@ -31,9 +33,12 @@ function remoteEntry(
   state: RegistryState,
   /** By host, as sshHostUrl names it. */
   links: ReadonlyMap<string, RemoteLink>,
+  /** By project URL: its git state as the host's git last read it (absent: not read yet). */
+  gits: ReadonlyMap<string, FolderGitState | null>,
 ): ProjectEntry {
   const target = parseSshUrl(record.url);
   const link = links.get(sshHostUrl(record.url)) ?? { state: 'disconnected', hostKey: null };
+  const git = gits.get(formatSshUrl(target)) ?? null;
   return {
     key,
     name: state.names[key] ?? record.name,
@@ -41,8 +46,8 @@ function remoteEntry(
     description: record.description,
     path: null,
     available: link.state === 'connected',
-    repo: null,
-    branch: null,
+    repo: repoSlug(git?.origin),
+    branch: git?.branch ?? null,
     parent: null,
     last_opened_at: state.opened[key] ?? null,
     remote: {
@@ -53,6 +58,7 @@ function remoteEntry(
       path: target.path,
       state: link.state,
       host_key: link.hostKey,
+      changed_files: git?.changed_files ?? null,
     },
   };
 }
@@ -66,6 +72,7 @@ export function remoteEntries(
   configured: Record<string, RemoteProjectConfig>,
   state: RegistryState,
   links: ReadonlyMap<string, RemoteLink>,
+  gits: ReadonlyMap<string, FolderGitState | null>,
 ): ProjectEntry[] {
   return [
     ...Object.entries(configured).map(([key, c]) =>
@@ -75,8 +82,9 @@ export function remoteEntries(
         { url: c.url, name: c.name ?? key, description: c.description },
         state,
         links,
+        gits,
       ),
     ),
-    ...state.remotes.map((r) => remoteEntry(`remote:${r.id}`, 'remote', r, state, links)),
+    ...state.remotes.map((r) => remoteEntry(`remote:${r.id}`, 'remote', r, state, links, gits)),
   ];
 }

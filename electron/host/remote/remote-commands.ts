@@ -6,6 +6,7 @@ import { consoleCommands } from '../../../shared/protocol/commands/shells';
 import { diagnosticsCommands } from './diagnostics-commands';
 import { policyCommands } from './policy-commands';
 import { hookCommands } from './hook-commands';
+import { gitCommands } from './git-commands';
 
 // The conversation between the app and its remote part (issue #29): the app's own frames
 // (shared/protocol/wire.ts, served by rpc/router.ts and rpc/connection.ts) over the SSH channel's
@@ -49,6 +50,7 @@ export const remoteCommands = {
   ...diagnosticsCommands,
   ...policyCommands,
   ...hookCommands,
+  ...gitCommands,
 };
 
 export type RemoteCommands = typeof remoteCommands;

@@ -20,6 +20,7 @@ import { readChannelFrames, writeLineFrame, writeRecord } from './channel-frames
 import { binaryShellOutput } from '../../web/shell-binary-frame';
 import { readPolicyFiles } from './project-policy-files';
 import { runHook } from '../hooks/run-hook';
+import { folderGitState } from '../projects/git';
 import { hookNotRun } from '../hooks/hook-runner';
 import { remoteCheckpointHandlers } from './remote-checkpoint-handlers';
 import { remoteCommands, type RemoteCommands } from './remote-commands';
@@ -166,6 +167,7 @@ export class RemotePart implements Disposable {
       'project.policyFiles': async (req) => ({
         files: await readPolicyFiles(narrowRoot(req.root)),
       }),
+      'git.state': async (req) => ({ git: await folderGitState(narrowRoot(req.root)) }),
       'hooks.run': async (req) => {
         const { ctx } = await this.contextFor(req.session_id, req.root);
         const root = narrowRoot(req.root);

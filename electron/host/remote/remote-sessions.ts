@@ -16,6 +16,7 @@ import type { PassiveNote } from '../lsp/passive-diagnostics';
 import type { ToolContext } from '../tools/tool';
 import { HostKeyError, SshConnectError } from './host-key-error';
 import type { RemoteCommands } from './remote-commands';
+import type { FolderGit } from './git-commands';
 import { RemoteAnswerError } from './remote-answer-error';
 import { RemoteLinkError } from './remote-link-error';
 import type { RemoteHost } from './remote-host';
@@ -83,6 +84,16 @@ export class RemoteSessions implements RemoteTools, Disposable {
 
   policyRoot(url: string): Promise<string> {
     return this.mirror.sync(url);
+  }
+
+  /**
+   * The git state of the project at `url`, read by its host's git (git-commands.ts); undefined
+   * when the host is not connected now: none is opened for it.
+   */
+  async gitState(url: string): Promise<FolderGit | null | undefined> {
+    const host = await this.hosts.get(sshHostUrl(url))?.catch(() => undefined);
+    if (!host || host.state !== 'connected') return undefined;
+    return (await host.invoke('git.state', { root: parseSshUrl(url).path })).git;
   }
 
   /** Runs a project hook of the session on its host (hook-commands.ts). */

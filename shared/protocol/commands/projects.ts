@@ -50,6 +50,11 @@ export const remoteLocationSchema = z.object({
   state: remoteConnectionStateSchema,
   /** Set while the host's key stops the connection; cleared by the next state the remote part sets. */
   host_key: hostKeyRefusalSchema.nullable(),
+  /**
+   * Files not committed in the folder (untracked ones too), as the host's git counted them when
+   * its link connected or a session's run there last stopped; null: not read yet, or no repository.
+   */
+  changed_files: z.number().int().nullable(),
 });
 export type RemoteLocation = z.infer<typeof remoteLocationSchema>;
 

@@ -53,6 +53,8 @@ describe('mewbo projects with ssh:// URLs', () => {
           path: '/srv/app',
           state: 'disconnected',
           host_key: null,
+          // Nothing was contacted: the host's git has not been asked.
+          changed_files: null,
         },
       }),
     ]);

@@ -10,7 +10,8 @@ import { ModelPicker } from './ModelPicker';
 import { AgentSwitch } from './AgentSwitch';
 import { AgentOptions } from './AgentOptions';
 import { AgentUsageMeter } from './AgentUsageMeter';
-import { useProjectName } from '../../state/projects-store';
+import { useProjectName, useProjects } from '../../state/projects-store';
+import { pluralize } from '../../lib/format';
 import { useUi } from '../../state/ui-store';
 import { remotePlaceOfUrl, remotePlaceText } from '../../lib/remote-place';
 
@@ -52,6 +53,10 @@ export function SessionHeader({
   const reviewing = useUi((s) => s.reviewing === id);
   const setReviewing = useUi((s) => s.setReviewing);
   const worktree = summary?.worktree;
+  // A remote project's git state, as its host's git read it (the project list carries it).
+  const remoteProject = useProjects((s) =>
+    summary?.remote ? s.projects.find((p) => p.remote?.url === summary.remote) : undefined,
+  );
 
   const setMode = async (mode: PermissionModeWire) => {
     try {
@@ -107,6 +112,18 @@ export function SessionHeader({
             title={worktree.removed_at ? 'Discarded' : `Worktree: ${worktree.path}`}
           >
             ⎇ {worktree.branch}
+          </span>
+        )}
+        {remoteProject?.branch && (
+          // Short, so the chip keeps its count in a narrow header; the tooltip says it whole.
+          <span
+            className="chip branch"
+            title={`Branch ${remoteProject.branch} on ${remoteProject.remote!.host}, ${pluralize(remoteProject.remote!.changed_files ?? 0, 'file')} not committed, as its git said when the link connected or the run last stopped`}
+          >
+            ⎇ {remoteProject.branch}
+            {remoteProject.remote?.changed_files
+              ? ` · ${remoteProject.remote.changed_files} changed`
+              : ''}
           </span>
         )}
         <span className={`run-state ${runState}`} role="status" aria-label={`Run ${runState}`}>
