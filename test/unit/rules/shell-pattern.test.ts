@@ -41,7 +41,7 @@ describe('reading a pattern', () => {
   });
 
   it('a pattern that is no simple command, or computes a word or an assignment, is no pattern', () => {
-    for (const p of ['(ls)', 'X=1', 'ls; rm', 'ls | rm', 'X=$Y ls', 'ls $(id)', 'ls )'])
+    for (const p of ['(ls)', 'X=1', 'ls; rm', 'ls | rm', 'X=$Y ls', 'ls $(id)', 'ls )', ':*', ' '])
       expect(parsePattern(parser, p), p).toBeNull();
   });
 });
