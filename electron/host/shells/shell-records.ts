@@ -45,7 +45,7 @@ export function loadShellRecord(dir: string, shellId: string): ShellRecord | nul
 /**
  * The recorded shells of a session, oldest first, but for those named in `skip`, whose files are
  * not read: a live shell's record holds up to a whole buffer of output (1,000,000 characters by
- * default), rewritten every second, and a console asks for the list every two seconds while its
+ * default), rewritten every 1-5 s while it prints, and a console asks for the list every two seconds while its
  * shell prints (#26 part 2: parsing it took host CPU from the stream it was printing).
  */
 export function listShellRecords(
