@@ -117,7 +117,7 @@ export function SessionHeader({
         {remoteProject?.branch && (
           // Short, so the chip keeps its count in a narrow header; the tooltip says it whole.
           <span
-            className="chip branch"
+            className="chip branch remote-git"
             title={`Branch ${remoteProject.branch} on ${remoteProject.remote!.host}, ${pluralize(remoteProject.remote!.changed_files ?? 0, 'file')} not committed, as its git said when the link connected or the run last stopped`}
           >
             ⎇ {remoteProject.branch}
