@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ofType, type Harness } from '../../integration/agent/harness';
-import { remoteHarness } from '../../integration/remote/remote-session';
+import { remoteHarness, remoteSessionIn } from '../../integration/remote/remote-session';
 import { startSshd, type Sshd } from '../../helpers/sshd';
 import { tempDir } from '../../helpers/temp';
 
@@ -68,19 +68,12 @@ describe('"Always allow" in a session on an SSH host', () => {
 
     // The same choice in a session whose project is that path on the host.
     const remoteDir = join(t.dir, 'remote');
-    mkdirSync(remoteDir, { recursive: true });
-    const remote = await h.host.sessions.create({
-      title: 'remote',
-      project: null,
-      root: remoteDir,
-      remote: `ssh://${sshd.alias}${remoteDir}`,
-    });
-    await h.host.agent.setMode(remote, 'ask');
+    const remote = await remoteSessionIn(h, sshd, remoteDir, 'ask');
     // Both trusted: the project on the host, and the desktop's folder of that path (the user's
     // own checkout), so what refuses is where the rule would go, not either one's trust.
     await h.invoke('trust.grant', { path: `ssh://${sshd.alias}${remoteDir}` });
     await h.invoke('trust.grant', { path: remoteDir });
-    const attempt = await alwaysFor(remote.id, 'project');
+    const attempt = await alwaysFor(remote, 'project');
     const refused = await h.invokeError('agent.decideApproval', attempt.decide);
     expect(refused.code).toBe('rule_failed');
     expect(refused.message).toContain(`on an SSH host (ssh://${sshd.alias}${remoteDir})`);
@@ -89,7 +82,7 @@ describe('"Always allow" in a session on an SSH host', () => {
 
     // Still waiting: the user picks "this session" instead, and the call runs on the host.
     await h.invoke('agent.decideApproval', { ...attempt.decide, always: 'session' });
-    const events = await h.waitRunEnd(remote.id, attempt.from, 120_000);
+    const events = await h.waitRunEnd(remote, attempt.from, 120_000);
     expect(ofType(events, 'tool_result')[0]!.payload).toMatchObject({
       stdout: expect.stringContaining('hi'),
     });
