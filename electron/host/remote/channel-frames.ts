@@ -16,6 +16,12 @@ export const RECORD_MARK = 0x00;
 export const RECORD_HEAD_BYTES = 5;
 /** A record's message larger than this is not one the remote part writes: the stream is broken. */
 export const RECORD_MAX_BYTES = 64 * 1024 * 1024;
+/**
+ * A JSON line longer than this is not one the remote part writes (its largest is the project's
+ * policy files: at most 500 of 256 KiB, 128 MiB of text before escaping), so the stream is broken:
+ * without it, bytes with no newline from a hostile host would be buffered without end.
+ */
+export const LINE_MAX_BYTES = 256 * 1024 * 1024;
 const NEWLINE = 0x0a;
 
 export interface ChannelFrameHandlers {
@@ -23,8 +29,10 @@ export interface ChannelFrameHandlers {
   frame(frame: unknown): void;
   /** A binary record's message (a view valid only during the call). */
   record(message: Buffer): void;
-  /** A line that is not JSON, or a record longer than RECORD_MAX_BYTES (the stream then stops). */
+  /** A line that is not JSON (skipped: the frames after it are read). */
   bad(what: string): void;
+  /** A record or a line longer than any the remote part writes: nothing more is read. */
+  broken(what: string): void;
 }
 
 /**
@@ -40,7 +48,10 @@ export class ChannelFrameReader {
   private searched = 0;
   private broken = false;
 
-  constructor(private readonly on: ChannelFrameHandlers) {}
+  constructor(
+    private readonly on: ChannelFrameHandlers,
+    private readonly maxLineBytes = LINE_MAX_BYTES,
+  ) {}
 
   push(chunk: Buffer): void {
     if (this.broken || chunk.length === 0) return;
@@ -62,8 +73,7 @@ export class ChannelFrameReader {
       const head = first.length >= RECORD_HEAD_BYTES ? first : this.gather(RECORD_HEAD_BYTES);
       const length = head.readUInt32LE(1);
       if (length > RECORD_MAX_BYTES) {
-        this.broken = true;
-        this.on.bad(`a binary record of ${length} bytes (at most ${RECORD_MAX_BYTES})`);
+        this.break(`a binary record of ${length} bytes (at most ${RECORD_MAX_BYTES})`);
         return 0;
       }
       return (this.need = RECORD_HEAD_BYTES + length);
@@ -78,7 +88,16 @@ export class ChannelFrameReader {
       offset += chunk.length;
     }
     this.searched = offset;
+    if (offset > this.maxLineBytes)
+      this.break(`a line of more than ${this.maxLineBytes} bytes with no end`);
     return 0;
+  }
+
+  private break(what: string): void {
+    this.broken = true;
+    this.chunks.length = 0;
+    this.buffered = 0;
+    this.on.broken(what);
   }
 
   /** Hands over the `size` bytes at the front as one frame. */

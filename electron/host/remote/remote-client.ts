@@ -24,6 +24,7 @@ export interface RemoteChannel extends EventEmitter {
   stdin: Writable | null;
   stdout: Readable | null;
   stderr: Readable | null;
+  kill?(): boolean;
 }
 
 type Pending = { resolve(value: unknown): void; reject(err: Error): void; method: string };
@@ -41,6 +42,8 @@ export class RemoteClient implements Disposable {
   private nextSub = 1;
   private stderrTail = '';
   private ended: string | null = null;
+  /** Why the app cut the link itself, if it did. */
+  private cutFor: string | null = null;
   /** Resolves with the reason once the channel has ended. */
   readonly closed: Promise<string>;
 
@@ -59,14 +62,19 @@ export class RemoteClient implements Disposable {
         const output = decodeShellOutput(message);
         if (output) this.subs.get(output.sub)?.sink(output.frame);
       },
+      // A line that is not a frame (a login script's banner) is skipped.
       bad: () => undefined,
+      broken: (what) => this.cut(`the remote part sent ${what}`),
     });
     // A write after the remote end closed is an EPIPE on stdin: the exit below reports it.
     channel.stdin!.on('error', () => undefined);
     this.closed = new Promise((resolve) => {
       channel.once('close', (code, signal) => {
         const words = this.stderrTail.trim().split('\n').slice(-3).join(' ');
-        this.ended = `the connection to ${this.where} ended (${signal ?? `exit ${code}`})${words ? `: ${words}` : ''}`;
+        this.ended =
+          this.cutFor !== null
+            ? `the connection to ${this.where} was cut: ${this.cutFor}`
+            : `the connection to ${this.where} ended (${signal ?? `exit ${code}`})${words ? `: ${words}` : ''}`;
         for (const [id, p] of this.pending) {
           this.pending.delete(id);
           p.reject(
@@ -173,6 +181,17 @@ export class RemoteClient implements Disposable {
         ? new HostError(error.data.code, error.data.message)
         : new Error(`the remote part answered ${p.method} with a malformed error`),
     );
+  }
+
+  /**
+   * Ends the link on a stream no remote part of ours writes (a hostile or broken host): what
+   * follows cannot be read as frames, and calls in flight end with the reason.
+   */
+  private cut(reason: string): void {
+    if (this.cutFor !== null) return;
+    this.cutFor = reason;
+    this.channel.stdin!.end();
+    this.channel.kill?.();
   }
 
   dispose(): void {

@@ -70,6 +70,11 @@ export class RemotePart implements Disposable {
       frame: (frame) => connection.receive(frame),
       record: () => refuse('a binary record: the app sends JSON frames only'),
       bad: refuse,
+      // The app never writes such a frame: nothing after it can be read as frames.
+      broken: (what) => {
+        refuse(what);
+        input.destroy();
+      },
     });
     return new Promise((resolve) => {
       const end = () => {

@@ -5,6 +5,7 @@ import {
   RECORD_HEAD_BYTES,
   RECORD_MARK,
   RECORD_MAX_BYTES,
+  ChannelFrameReader,
   readChannelFrames,
   writeLineFrame,
   writeRecord,
@@ -58,6 +59,7 @@ async function received(bytes: Buffer, cuts: number[]): Promise<{ got: Sent[]; b
       got.push({ sub: output.sub, cursor: output.frame.cursor, text });
     },
     bad: (what) => bad.push(what),
+    broken: (what) => bad.push(`broken: ${what}`),
   });
   const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
   let at = 0;
@@ -135,8 +137,28 @@ describe('frames on the SSH channel', () => {
     const bytes = Buffer.concat([head, await written([{ json: { after: true } }])]);
     const { got, bad } = await received(bytes, []);
     expect(bad).toEqual([
-      `a binary record of ${RECORD_MAX_BYTES + 1} bytes (at most ${RECORD_MAX_BYTES})`,
+      `broken: a binary record of ${RECORD_MAX_BYTES + 1} bytes (at most ${RECORD_MAX_BYTES})`,
     ]);
     expect(got).toEqual([]);
+  });
+
+  it('stops at a line longer than any the remote part writes instead of buffering it without end', () => {
+    // A hostile host's bytes with no newline: held up to the cap, then dropped with the reason.
+    const broken: string[] = [];
+    const got: unknown[] = [];
+    const reader = new ChannelFrameReader(
+      {
+        frame: (f) => got.push(f),
+        record: () => undefined,
+        bad: () => undefined,
+        broken: (w) => broken.push(w),
+      },
+      1000,
+    );
+    reader.push(Buffer.from('{"ok":1}\n'));
+    for (let i = 0; i < 20; i++) reader.push(Buffer.alloc(100, 0x61));
+    reader.push(Buffer.from('\n{"after":true}\n'));
+    expect(got).toEqual([{ ok: 1 }]);
+    expect(broken).toEqual(['a line of more than 1000 bytes with no end']);
   });
 });
