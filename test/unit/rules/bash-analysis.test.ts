@@ -142,6 +142,14 @@ describe('bash analysis: words as bash passes them', () => {
     expect(commands('x \\  <<< a y')).toEqual(['x ? y']);
   });
 
+  it('a subshell where coproc expects a word is judged as commands', () => {
+    expect(show(analyze('coproc (rm x)'))).toContain('rm x');
+  });
+
+  it('>& to a word that only ends in a digit writes a file', () => {
+    expect(analyze('a >&x1').writes).toEqual(['x1']);
+  });
+
   it('an unquoted * is a glob, computed at run time', () => {
     expect(commands('echo *')).toEqual(['echo ?']);
   });
