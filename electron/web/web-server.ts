@@ -43,6 +43,10 @@ export interface WebServerOptions {
 export class WebServer implements Disposable {
   private readonly http: Server;
   private wss?: Promise<WebSocketServer>;
+  /** Upgrades still waiting for the router are refused once this is set. */
+  private disposed = false;
+  /** Upgrades waiting for the router (the host loading). */
+  private readonly upgrading = new Set<Duplex>();
   private readonly connections = new Set<WebSocket>();
   private readonly codes: LoginCodes;
   private readonly proofs: LoginProofVerifier;
@@ -154,12 +158,22 @@ export class WebServer implements Disposable {
     socket: Duplex,
     head: Buffer,
   ): Promise<void> {
-    const router =
-      typeof this.opts.router === 'function' ? await this.opts.router() : this.opts.router;
-    // The protocol's schemas came with the host (loaded by now): not needed to answer the page.
-    const { RpcConnection } = await import('../host/rpc/connection');
-    const wss = await this.socketServer();
-    wss.handleUpgrade(req, socket, head, (ws) => this.onSocket(ws, router, RpcConnection));
+    // Held until the socket is handed over: an upgraded socket is the net server's still, so
+    // dispose ends it, or closing the server would wait for it.
+    this.upgrading.add(socket);
+    try {
+      const router =
+        typeof this.opts.router === 'function' ? await this.opts.router() : this.opts.router;
+      // The protocol's schemas came with the host (loaded by now): not needed to answer the page.
+      const { RpcConnection } = await import('../host/rpc/connection');
+      const wss = await this.socketServer();
+      // Disposed while the host loaded (serve stopped): a socket opened now would outlive the
+      // server and keep the process alive.
+      if (this.disposed) return void socket.destroy();
+      wss.handleUpgrade(req, socket, head, (ws) => this.onSocket(ws, router, RpcConnection));
+    } finally {
+      this.upgrading.delete(socket);
+    }
   }
 
   /** The WebSocket server, loaded at the first upgrade: the page and the login do not need it. */
@@ -300,6 +314,8 @@ export class WebServer implements Disposable {
   }
 
   async dispose(): Promise<void> {
+    this.disposed = true;
+    for (const socket of this.upgrading) socket.destroy();
     for (const ws of this.connections) ws.terminate();
     if (this.wss) (await this.wss).close();
     await new Promise<void>((resolve) => {

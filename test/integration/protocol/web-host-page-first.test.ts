@@ -75,4 +75,36 @@ describe('mewbo serve answers the page before the host loads', () => {
       await host.dispose();
     }
   });
+  it('a WebSocket waiting for the router when the server is disposed is refused, never opened', async () => {
+    // `mewbo serve` stopped (SIGTERM) while the host loaded: an upgrade that went on afterwards
+    // opened a socket on the disposed server and kept the process alive.
+    let loaded!: (router: Router) => void;
+    const router = new Promise<Router>((resolve) => (loaded = resolve));
+    let asked!: () => void;
+    const upgradeWaits = new Promise<void>((resolve) => (asked = resolve));
+    const server = new WebServer({
+      router: () => (asked(), router),
+      staticDir: home.dir,
+      secret: randomBytes(32),
+    });
+    const host = await Host.create({ env: { ...process.env, MEWBO_HOME: home.dir } });
+    try {
+      await server.listen();
+      const cookie = await exchangeCode(server.newLoginUrl().url);
+      const ws = new WebSocket(`ws://127.0.0.1:${server.port}/ws`, {
+        headers: { cookie, origin: server.origin },
+      });
+      let open = false;
+      ws.on('open', () => (open = true));
+      const ended = new Promise<void>((resolve) => ws.once('close', () => resolve()));
+      ws.on('error', () => undefined);
+      await upgradeWaits;
+      await server.dispose();
+      loaded(host.router);
+      await ended;
+      expect(open).toBe(false);
+    } finally {
+      await host.dispose();
+    }
+  });
 });
