@@ -34,9 +34,15 @@ test('in the browser, a dropped folder says it cannot be opened from here and ho
   app,
 }) => {
   await expect(app.getByRole('navigation', { name: 'Sessions' })).toBeVisible();
-  await dragFolder(app, 'dragover', 'my-app');
-  await expect(app.getByText('Drop a folder to open it as a project')).toBeVisible();
-  await app.screenshot({ path: `${SCREENSHOTS}/folder-drag.png` });
+  // A real drag repeats dragover every few ms, and the overlay leaves 200 ms after the last one:
+  // one event alone can be gone before a loaded machine looks.
+  await expect(async () => {
+    await dragFolder(app, 'dragover', 'my-app');
+    await expect(app.getByText('Drop a folder to open it as a project')).toBeVisible({
+      timeout: 100,
+    });
+    await app.screenshot({ path: `${SCREENSHOTS}/folder-drag.png` });
+  }).toPass();
   await dragFolder(app, 'drop', 'my-app');
   await expect(app.getByText('Drop a folder to open it as a project')).toHaveCount(0);
   const notice = app.getByRole('alert').filter({ hasText: 'my-app' });
