@@ -20,6 +20,20 @@ beforeEach(() => {
 });
 afterEach(() => home.cleanup());
 
+/** A web server whose router comes when `loaded` is called; `upgradeWaits` once one waits for it. */
+function serverAwaitingRouter() {
+  let loaded!: (router: Router) => void;
+  const router = new Promise<Router>((resolve) => (loaded = resolve));
+  let asked!: () => void;
+  const upgradeWaits = new Promise<void>((resolve) => (asked = resolve));
+  const server = new WebServer({
+    router: () => (asked(), router),
+    staticDir: home.dir,
+    secret: randomBytes(32),
+  });
+  return { server, loaded, upgradeWaits };
+}
+
 describe('mewbo serve answers the page before the host loads', () => {
   it('prints its login link before the host loads: a host that cannot load fails after it, named', async () => {
     // The sessions folder is a file: Host.create fails on it.
@@ -40,13 +54,7 @@ describe('mewbo serve answers the page before the host loads', () => {
 
   it('answers the page and the login while the router loads; the WebSocket opens once it has', async () => {
     writeFileSync(join(home.dir, 'index.html'), '<div id="root"></div>');
-    let loaded!: (router: Router) => void;
-    const router = new Promise<Router>((resolve) => (loaded = resolve));
-    const server = new WebServer({
-      router: () => router,
-      staticDir: home.dir,
-      secret: randomBytes(32),
-    });
+    const { server, loaded } = serverAwaitingRouter();
     const host = await Host.create({ env: { ...process.env, MEWBO_HOME: home.dir } });
     try {
       await server.listen();
@@ -75,18 +83,11 @@ describe('mewbo serve answers the page before the host loads', () => {
       await host.dispose();
     }
   });
+
   it('a WebSocket waiting for the router when the server is disposed is refused, never opened', async () => {
     // `mewbo serve` stopped (SIGTERM) while the host loaded: an upgrade that went on afterwards
     // opened a socket on the disposed server and kept the process alive.
-    let loaded!: (router: Router) => void;
-    const router = new Promise<Router>((resolve) => (loaded = resolve));
-    let asked!: () => void;
-    const upgradeWaits = new Promise<void>((resolve) => (asked = resolve));
-    const server = new WebServer({
-      router: () => (asked(), router),
-      staticDir: home.dir,
-      secret: randomBytes(32),
-    });
+    const { server, loaded, upgradeWaits } = serverAwaitingRouter();
     const host = await Host.create({ env: { ...process.env, MEWBO_HOME: home.dir } });
     try {
       await server.listen();
