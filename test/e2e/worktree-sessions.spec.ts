@@ -92,9 +92,14 @@ test('four worktree sessions at once: their states, branches and changes in the 
   // (the title cut with an ellipsis), the branch one line under it.
   await shots(app, 'worktree-sidebar', async () => {
     for (const r of await sidebar.locator('.session-row').all()) {
-      const title = (await r.locator('.title').boundingBox())!;
-      const state = (await r.locator('.meta, .waiting-badge').boundingBox())!;
-      const branch = (await r.locator('.row-branch').boundingBox())!;
+      // One layout read for the three boxes: a row's "done · now" turning into "done · 1m ago"
+      // between separate reads moved the title's end after its state word was measured.
+      const [title, state, branch] = await r.evaluate((el) =>
+        ['.title', '.meta, .waiting-badge', '.row-branch'].map((q) => {
+          const b = el.querySelector(q)!.getBoundingClientRect();
+          return { x: b.x, y: b.y, width: b.width, height: b.height };
+        }),
+      );
       expect(Math.abs(state.y + state.height / 2 - (title.y + title.height / 2))).toBeLessThan(4);
       expect(state.x).toBeGreaterThanOrEqual(title.x + title.width - 1);
       expect(branch.height).toBeLessThan(title.height * 1.5);
