@@ -87,15 +87,22 @@ export const MODULES = {
     ],
     tests: ['test/unit/web/*.test.ts'],
   },
-  // The egress proxy's policy and what it parses (issue #25 part 1): decisions over plain facts.
+  // The egress proxy's policy and what it parses (issue #25 part 1): decisions over plain facts,
+  // and the strict reader of a destination's answer to a forwarded request, which only real
+  // sockets through the proxy reach (its integration tests and the kept-alive attack).
   network: {
     mutate: [
       'electron/host/network/address-kind.ts',
       'electron/host/network/domain-pattern.ts',
+      'electron/host/network/forwarded-response.ts',
       'electron/host/network/network-policy.ts',
       'electron/host/network/proxy-target.ts',
     ],
-    tests: ['test/unit/network/*.test.ts'],
+    tests: [
+      'test/unit/network/*.test.ts',
+      'test/integration/network/egress-proxy.test.ts',
+      'test/reliability/attacks/network-keepalive.test.ts',
+    ],
   },
   // Workspace trust and the digest of the content it covers (issue #25 part 3).
   trust: {

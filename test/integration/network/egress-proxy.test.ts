@@ -4,6 +4,7 @@ import { connect, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { afterEach, describe, expect, test } from 'vitest';
 import { EgressProxy, type Decide } from '../../../electron/host/network/egress-proxy';
+import { MAX_HEADER_BYTES } from '../../../electron/host/network/constants';
 import { hostKey } from '../../../electron/host/network/host-name';
 import {
   bodyOf,
@@ -356,6 +357,244 @@ describe('plain HTTP forwarding', () => {
     const cut = await get('/cut');
     expect(cut.code).toBe(18);
     expect(cut.stdout.toString()).toContain('only this');
+  });
+
+  /** The proxy's answer to a GET of `path` at `port`, as the client's socket received it. */
+  const rawAnswer = (p: EgressProxy, port: number, path: string) =>
+    rawRequest(
+      p.port,
+      `GET http://allowed.test:${port}${path} HTTP/1.1\r\nHost: allowed.test\r\nConnection: close\r\n\r\n`,
+    );
+  /** The 502 body the proxy answers a malformed answer of the destination at `port` with. */
+  const bad = (port: number, why: string) => `mewbo proxy: allowed.test:${port}: ${why}\n`;
+  const ok = (headers: string, body = 'ok') =>
+    `HTTP/1.1 200 OK\r\n${headers}${headers ? '\r\n' : ''}\r\n${body}`;
+
+  test("the destination's hop-by-hop headers, and those its Connection header names, stop at the proxy", async () => {
+    const p = await proxy();
+    const port = await scripted({
+      '/hop': [
+        ok(
+          [
+            'Connection: keep-alive, X-Hop',
+            'Keep-Alive: timeout=77',
+            'Proxy-Connection: keep-alive',
+            'Proxy-Authenticate: Basic realm=x',
+            'TE: trailers',
+            'Trailer: X-Sum',
+            'Upgrade: h2c',
+            'x-hop: named by Connection',
+            'X-End:   kept  ',
+            'Content-Length: 2',
+          ].join('\r\n'),
+        ),
+      ],
+    });
+    const r = await rawAnswer(p, port, '/hop');
+    const head = r.text.slice(0, r.text.indexOf('\r\n\r\n'));
+    expect(r.status).toBe(200);
+    expect(head).toContain('\r\nX-End: kept\r\n');
+    expect(r.text.endsWith('\r\n\r\nok')).toBe(true);
+    for (const gone of [
+      /keep-alive/i,
+      /timeout=77/,
+      /^proxy-/im,
+      /^te:/im,
+      /^trailer:/im,
+      /upgrade/i,
+      /hop/i,
+    ])
+      expect(head).not.toMatch(gone);
+  });
+
+  test('a status line or header line that is not HTTP/1.x, or a length that is no number, is a 502 saying which', async () => {
+    const p = await proxy();
+    const long = 'X'.repeat(150);
+    const answers: Record<string, [string, string]> = {
+      '/h2': [
+        'HTTP/2 200 OK\r\n\r\n',
+        `the destination's status line "HTTP/2 200 OK" is not HTTP/1.x`,
+      ],
+      '/nocode': [
+        'HTTP/1.1 20 OK\r\n\r\n',
+        `the destination's status line "HTTP/1.1 20 OK" is not HTTP/1.x`,
+      ],
+      '/tab': [
+        'HTTP/1.1\t200 OK\r\n\r\n',
+        `the destination's status line "HTTP/1.1\t200 OK" is not HTTP/1.x`,
+      ],
+      '/long': [
+        `${long}\r\n\r\n`,
+        `the destination's status line "${long.slice(0, 100)}" is not HTTP/1.x`,
+      ],
+      '/nocolon': [
+        ok('NoColon\r\nContent-Length: 2'),
+        'the destination sent a malformed header line "NoColon"',
+      ],
+      '/noname': [
+        ok(': x\r\nContent-Length: 2'),
+        'the destination sent a malformed header line ": x"',
+      ],
+      '/badname': [ok('Bad@Name: 1'), 'the destination sent a malformed header line "Bad@Name: 1"'],
+      '/longline': [
+        ok(`${long}`),
+        `the destination sent a malformed header line "${long.slice(0, 100)}"`,
+      ],
+      '/nan': [ok('Content-Length: 2x'), `the destination's Content-Length "2x" is not a number`],
+      '/neg': [ok('Content-Length: -2'), `the destination's Content-Length "-2" is not a number`],
+      '/huge': [
+        ok('Content-Length: 1234567890123456'),
+        `the destination's Content-Length "1234567890123456" is not a number`,
+      ],
+      '/codings': [
+        ok('Transfer-Encoding: gzip, chunked'),
+        `the destination's transfer coding "gzip, chunked" is not one a proxy can pass on`,
+      ],
+      '/twice': [
+        ok('Transfer-Encoding: chunked\r\nTransfer-Encoding: chunked'),
+        `the destination's transfer coding "chunked, chunked" is not one a proxy can pass on`,
+      ],
+      '/both-head': [
+        ok('Transfer-Encoding: chunked\r\nContent-Length: 2'),
+        'the destination sent both Transfer-Encoding and Content-Length (its end is ambiguous)',
+      ],
+      '/ctl': [
+        ok('X-Bad: a\x01b\r\nContent-Length: 2'),
+        `the destination's answer cannot be passed on: Invalid character in header content ["X-Bad"]`,
+      ],
+      '/close-silent': ['', 'the destination closed the connection without answering'],
+    };
+    const port = await scripted(
+      Object.fromEntries(Object.entries(answers).map(([k, [a]]) => [k, a ? [a] : []])),
+    );
+    for (const [path, [, why]] of Object.entries(answers)) {
+      const r = await rawAnswer(p, port, path);
+      expect(r.status, path).toBe(502);
+      expect(r.text.slice(r.text.indexOf('\r\n\r\n') + 4), path).toBe(bad(port, why));
+    }
+  });
+
+  test('a status line without a reason, an HTTP/1.0 one, a repeated equal length and a chunked coding in any case are passed on', async () => {
+    const p = await proxy();
+    const port = await scripted({
+      '/noreason': ['HTTP/1.1 200\r\nContent-Length: 2\r\n\r\nok'],
+      '/http10': ['HTTP/1.0 299 Fine By Me\r\nContent-Length: 2\r\n\r\nok'],
+      '/same': [ok('Content-Length: 2\r\ncontent-length:2')],
+      '/coding': [ok('Transfer-Encoding:  Chunked ', '2\r\nok\r\n0\r\n\r\n')],
+    });
+    expect((await rawAnswer(p, port, '/noreason')).text).toMatch(
+      /^HTTP\/1\.1 200 \r\n[^]*\r\n\r\nok$/,
+    );
+    expect((await rawAnswer(p, port, '/http10')).text).toMatch(
+      /^HTTP\/1\.1 299 Fine By Me\r\n[^]*\r\n\r\nok$/,
+    );
+    expect((await rawAnswer(p, port, '/same')).text).toMatch(
+      /^HTTP\/1\.1 200 OK\r\n[^]*\r\n\r\nok$/,
+    );
+    const r = await curl([...via(p), `http://allowed.test:${port}/coding`]);
+    expect([r.code, r.stdout.toString()]).toEqual([0, 'ok']);
+  });
+
+  test('a head split anywhere across reads, up to the size limit, is read whole; one past the limit is a 502', async () => {
+    const p = await proxy();
+    const start = 'HTTP/1.1 200 OK\r\nContent-Length: 2\r\nX-Pad: ';
+    const padded = (n: number) => `${start}${'a'.repeat(n - start.length)}\r\n\r\nok`;
+    const port = await scripted({
+      '/split1': ['HTTP/1.1 200 OK\r\nContent-Length: 2\r', '\n\r\nok'],
+      '/split2': ['HTTP/1.1 200 OK\r\nContent-Length: 2\r\n', '\r\nok'],
+      '/split3': ['HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r', '\nok'],
+      '/split4': ['HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n', 'ok'],
+      '/max': [padded(MAX_HEADER_BYTES)],
+      '/over': [padded(MAX_HEADER_BYTES + 1)],
+      '/pieces': [
+        'HTTP/1.1 200 OK\r\n',
+        ...Array.from({ length: 20 }, (_, i) => `X-Pad-${i}: ${'b'.repeat(1000)}\r\n`),
+        '\r\nok',
+      ],
+    });
+    for (const path of ['/split1', '/split2', '/split3', '/split4', '/max']) {
+      const r = await rawAnswer(p, port, path);
+      expect(r.status, path).toBe(200);
+      expect(r.text.endsWith('\r\n\r\nok'), path).toBe(true);
+    }
+    for (const path of ['/over', '/pieces']) {
+      const r = await rawAnswer(p, port, path);
+      expect(r.status, path).toBe(502);
+      expect(r.text, path).toContain(
+        bad(port, `the destination's answer head is longer than ${MAX_HEADER_BYTES} bytes`),
+      );
+    }
+  });
+
+  test('a body is passed on to its framed end and not a byte further', async () => {
+    const p = await proxy();
+    const port = await scripted({
+      '/extra': [ok('Content-Length: 2', 'okEXTRA')],
+      '/later': [ok('Content-Length: 2', 'o'), 'kLATER', 'MORE'],
+      '/chunked-extra': [ok('Transfer-Encoding: chunked', '2\r\nok\r\n0\r\n\r\nEXTRA')],
+      '/early': ['HTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\n', ok('Content-Length: 2')],
+    });
+    for (const path of ['/extra', '/later', '/chunked-extra', '/early']) {
+      const r = await curl([...via(p), '-i', `http://allowed.test:${port}${path}`]);
+      expect(r.code, path).toBe(0);
+      expect(r.stdout.toString(), path).toMatch(/^HTTP\/1\.1 200 OK\r\n[^]*\r\n\r\nok$/);
+      expect(r.stdout.toString(), path).not.toContain('Early');
+    }
+  });
+
+  test('chunk sizes in hex of up to 12 digits, with extensions, are read; a malformed chunk frame cuts the answer', async () => {
+    const p = await proxy();
+    const chunked = (body: string) => [ok('Transfer-Encoding: chunked', body)];
+    const port = await scripted({
+      '/sizes': chunked('A ;x=1\r\n0123456789\r\n000000000002\t;y\r\nab\r\n0\r\n\r\n'),
+      '/trailers': chunked('2\r\nok\r\n0\r\nX-Sum: 1\r\nX-Other: 2\r\n\r\n'),
+      '/no-crlf': chunked('2\r\nokXY0\r\n\r\n'),
+      '/cr-cr': chunked('2\r\nok\r\r0\r\n\r\n'),
+      '/lf-lf': chunked('2\r\nok\n\n0\r\n\r\n'),
+      '/lf-size': chunked('1;\nx\r\n0\r\n\r\n'),
+      '/long-ext': chunked(`1;${'x'.repeat(5000)}\r\nx\r\n0\r\n\r\n`),
+      '/13-digits': chunked('0000000000002\r\nab\r\n0\r\n\r\n'),
+      '/cut-chunk': chunked('5\r\nhel'),
+    });
+    const get = (path: string) => curl([...via(p), `http://allowed.test:${port}${path}`]);
+    expect(await get('/sizes')).toMatchObject({ code: 0 });
+    expect((await get('/sizes')).stdout.toString()).toBe('0123456789ab');
+    expect((await get('/trailers')).stdout.toString()).toBe('ok');
+    for (const path of [
+      '/no-crlf',
+      '/cr-cr',
+      '/lf-lf',
+      '/lf-size',
+      '/long-ext',
+      '/13-digits',
+      '/cut-chunk',
+    ])
+      expect((await get(path)).code, path).not.toBe(0);
+  });
+
+  test('an answer without a body (304, Content-Length: 0) ends at its head: the next pipelined request is answered', async () => {
+    const p = await proxy();
+    const port = await scripted({
+      '/304': ['HTTP/1.1 304 Not Modified\r\nContent-Length: 5\r\n\r\n'],
+      '/zero': [ok('Content-Length: 0', '')],
+      '/after': [ok('Content-Length: 5', 'after')],
+    });
+    const client = connect(p.port, '127.0.0.1');
+    cleanups.push(() => void client.destroy());
+    let text = '';
+    const all = new Promise<void>((resolve) =>
+      client.on('data', (d: Buffer) => {
+        text += d.toString('latin1');
+        if (text.endsWith('\r\n\r\nafter')) resolve();
+      }),
+    );
+    const get = (path: string) =>
+      `GET http://allowed.test:${port}${path} HTTP/1.1\r\nHost: allowed.test\r\n\r\n`;
+    client.write(get('/304') + get('/zero') + get('/after'));
+    await all;
+    expect(text).toMatch(
+      /^HTTP\/1\.1 304 Not Modified\r\n[^]*\r\n\r\nHTTP\/1\.1 200 OK\r\n[^]*\r\n\r\nHTTP\/1\.1 200 OK\r\n/,
+    );
   });
 
   test('a client that does not read holds the destination back, and then gets every byte in order', async () => {
