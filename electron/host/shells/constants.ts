@@ -14,6 +14,11 @@ export const DEFAULT_WRITE_WAIT_MS = 2_000;
 /** Once output arrives, a wait ends after this much quiet, so one reply comes back whole. */
 export const REPLY_SETTLE_MS = 100;
 
+/**
+ * A shell's reads of one event-loop turn are joined up to this many characters before they reach
+ * its ring buffer and stream (output-batcher.ts): one frame's worth, so a full batch is a frame.
+ */
+export const OUTPUT_BATCH_MAX_CHARS = 64_000;
 /** Stream batching (Hyper): flush every ~16 ms (one frame), or at once past this size. */
 export const STREAM_BATCH_MS = 16;
 /**

@@ -9,6 +9,7 @@ import {
   REPLY_SETTLE_MS,
 } from './constants';
 import { HeadTailCollector, type Capped } from './output-cap';
+import { OutputBatcher } from './output-batcher';
 import { OutputStream, type ShellSink, type ShellSubscription } from './output-stream';
 import { killByToken } from './process-tree';
 import { RingBuffer } from './ring-buffer';
@@ -47,6 +48,7 @@ export class ShellSession implements Disposable {
   readonly stream: OutputStream;
   private readonly spawned: Spawned;
   private readonly collector: HeadTailCollector | null;
+  private readonly batcher = new OutputBatcher((text) => this.onData(text));
   private readonly now: () => number;
   private readonly appended = new Emitter<number>();
   private readonly exitedEmitter = new Emitter<ShellInfo>();
@@ -80,7 +82,7 @@ export class ShellSession implements Disposable {
     const child = init.spawned.child;
     this.stream = new OutputStream(this.id, this.buffer, child, this.now);
     this.whenExited = new Promise((resolve) => this.exitedEmitter.event(resolve));
-    child.onData((text) => this.onData(text));
+    child.onData((text) => this.batcher.push(text));
     child.onExit((exit) => this.onExit(exit));
   }
 
@@ -132,6 +134,8 @@ export class ShellSession implements Disposable {
   }
 
   private onExit(exit: ChildExit): void {
+    // The last reads first: the exit follows every character of output.
+    this.batcher.flush();
     this.exit = exit;
     this.endedAt = this.now();
     // Without the launcher, or when it was killed hard, strays may have left the tree.
@@ -250,6 +254,7 @@ export class ShellSession implements Disposable {
 
   async dispose(): Promise<void> {
     await this.terminate('shutdown', 0);
+    this.batcher.dispose();
     this.stream.dispose();
     this.appended.dispose();
   }

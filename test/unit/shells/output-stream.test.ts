@@ -85,6 +85,18 @@ describe('shell output stream', () => {
     sub.dispose();
   });
 
+  test('on a PTY, the echo of one keystroke reaches the subscriber without more output following it', async () => {
+    const m = setup();
+    const s = await start(m, 'cat', true);
+    const c = collector();
+    const sub = m.subscribe(s.id, undefined, c.sink)!;
+    m.input(s.id, 'k');
+    // The terminal echoes the one byte and cat waits for a line: nothing else comes.
+    await until(() => c.text().includes('k'), 'the echo of one keystroke');
+    expect(c.text()).toBe('k');
+    sub.dispose();
+  });
+
   test('a subscription from a cursor replays only what came after it; one from an evicted cursor reports missed characters', async () => {
     const m = setup({ shells: { buffer_chars: 1024 } });
     const s = await start(m, 'for i in $(seq 1 300); do echo "row $i"; done');
