@@ -22,3 +22,5 @@ const server = createServer((_req, res) => {
 });
 server.listen(0, host, () => console.log(server.address().port));
 process.on('SIGTERM', () => process.exit(0));
+// Started detached, it would outlive a bench that died: the bench's IPC channel closing ends it.
+process.on('disconnect', () => process.exit(0));
