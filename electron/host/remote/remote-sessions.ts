@@ -7,8 +7,8 @@ import type {
 } from '../../../shared/protocol/commands/projects';
 import type { RemoteLinkFrame, RemoteLinkState } from '../../../shared/protocol/remote-link';
 import type { ShellSink } from '../shells/output-stream';
-import type { ShellOutputFrame } from '../../../shared/protocol/shell-stream';
-import { isShellOutputBytes, type ShellOutputBytes } from '../../../shared/protocol/shell-binary';
+import { isShellOutputBytes } from '../../../shared/protocol/shell-binary';
+import { shellOutputFromRecord } from '../../web/shell-binary-frame';
 import type { Disposable } from '../lifecycle/disposable';
 import { Emitter, type Event } from '../lifecycle/emitter';
 import type { Subscription } from '../rpc/router';
@@ -186,10 +186,15 @@ export class RemoteSessions implements RemoteTools, Disposable {
         `shell:${sessionId}:${shellId}`,
         () => cursor,
         (data) => {
-          const frame = isShellOutputBytes(data)
-            ? shellOutputOf(shellId, data)
-            : (data as Parameters<ShellSink>[0]);
-          if (frame.type === 'shell_output') cursor = frame.cursor + frame.data.length;
+          let frame: Parameters<ShellSink>[0];
+          if (isShellOutputBytes(data)) {
+            // A binary record: passed on as bytes (shell-binary-frame.ts), its length from its header.
+            frame = shellOutputFromRecord(shellId, data);
+            cursor = data.cursor + data.characters;
+          } else {
+            frame = data as Parameters<ShellSink>[0];
+            if (frame.type === 'shell_output') cursor = frame.cursor + frame.data.length;
+          }
           if (!answered) {
             answered = true;
             resolve(sub);
@@ -320,21 +325,6 @@ export class RemoteSessions implements RemoteTools, Disposable {
       ),
     );
   }
-}
-
-/** A console's output as the remote part sent it (a binary record): its UTF-8, decoded once here. */
-function shellOutputOf(shellId: string, output: ShellOutputBytes): ShellOutputFrame {
-  return {
-    type: 'shell_output',
-    shell_id: shellId,
-    cursor: output.cursor,
-    data: Buffer.from(
-      output.bytes.buffer,
-      output.bytes.byteOffset,
-      output.bytes.byteLength,
-    ).toString('utf8'),
-    ...(output.missed_characters ? { missed_characters: output.missed_characters } : {}),
-  };
 }
 
 /** What the picker shows of a connection its host key stopped; null for any other failure. */

@@ -7,6 +7,13 @@ import type { RemoteLinkFrame } from '../../../shared/protocol/remote-link';
 import { ofType, type Harness } from '../agent/harness';
 import { remoteHarness, remoteSessionIn } from './remote-session';
 import { startSshd, type Sshd } from '../../helpers/sshd';
+import { randomBytes } from 'node:crypto';
+import { WebServer } from '../../../electron/web/web-server';
+import { Client } from '../../../renderer/src/transport/transport';
+import { WsTransport } from '../../../renderer/src/transport/ws-transport';
+import { isShellOutputBytes } from '../../../shared/protocol/shell-binary';
+import { exchangeCode, socketWithCookie } from '../../helpers/web-login';
+import { tempDir } from '../../helpers/temp';
 
 // A session on a project on an SSH host (a real sshd on 127.0.0.1), driven through the protocol
 // as the desktop UI drives it: its background shells run on the host, their consoles are the
@@ -153,6 +160,89 @@ describe('consoles of background shells on an SSH host', () => {
     );
     await c.sub.dispose();
     await links.sub.dispose();
+  }, 180_000);
+
+  it('reach a binary WebSocket client as the UTF-8 the host sent and a JSON client as the same text, cursors contiguous', async () => {
+    const dir = join(sshd.remoteHome, 'binary-consoles');
+    const id = await remoteSession(dir);
+    const line = (i: number) => `ligne ${i}: héllo wörld ✓ 𝄞\n`;
+    const shellId = await startBackground(
+      id,
+      `read -r go; for i in $(seq 1 3000); do printf 'ligne %d: héllo wörld ✓ 𝄞\\n' $i; done`,
+    );
+    const site = tempDir('mewbo-remote-ws-');
+    writeFileSync(join(site.dir, 'index.html'), '<div id="root"></div>');
+    const web = new WebServer({
+      router: h!.host.router,
+      staticDir: site.dir,
+      secret: randomBytes(32),
+    });
+    await web.listen();
+    const cookie = await exchangeCode(web.newLoginUrl().url);
+    const transports: WsTransport[] = [];
+    const receive = async (binary: boolean) => {
+      const transport = new WsTransport(`ws://127.0.0.1:${web.port}/ws`, socketWithCookie(cookie), {
+        binaryShellOutput: binary,
+      });
+      transports.push(transport);
+      await new Promise<void>((resolve) => {
+        const off = transport.onStatus((up) => {
+          if (!up) return;
+          queueMicrotask(() => off());
+          resolve();
+        });
+      });
+      const client = new Client(transport);
+      const parts: Buffer[] = [];
+      const frames: { cursor: number; characters: number; binary: boolean }[] = [];
+      let ready!: () => void;
+      let done!: () => void;
+      const out = {
+        parts,
+        frames,
+        ready: new Promise<void>((r) => (ready = r)),
+        done: new Promise<void>((r) => (done = r)),
+      };
+      const sub = client.subscribe(`shell:${id}:${shellId}`, 0, (raw) => {
+        if (isShellOutputBytes(raw)) {
+          parts.push(Buffer.from(raw.bytes));
+          frames.push({ cursor: raw.cursor, characters: raw.characters, binary: true });
+          sub.ack(raw.characters);
+          return;
+        }
+        const frame = raw as ShellStreamFrame;
+        if (frame.type === 'shell_output') {
+          parts.push(Buffer.from(frame.data, 'utf8'));
+          frames.push({ cursor: frame.cursor, characters: frame.data.length, binary: false });
+          sub.ack(frame.data.length);
+        } else if (frame.shell.status === 'running') ready();
+        else done();
+      });
+      return out;
+    };
+    try {
+      const json = await receive(false);
+      const binary = await receive(true);
+      await Promise.all([json.ready, binary.ready]);
+      await h!.invoke('shells.input', { session_id: id, shell_id: shellId, data: 'go\n' });
+      await Promise.all([json.done, binary.done]);
+      const expected = Array.from({ length: 3000 }, (_, i) => line(i + 1)).join('');
+      for (const r of [json, binary]) {
+        expect(Buffer.concat(r.parts).toString('utf8')).toBe(expected);
+        let next = 0;
+        for (const f of r.frames) {
+          expect(f.cursor).toBe(next);
+          next = f.cursor + f.characters;
+        }
+        expect(next).toBe(expected.length);
+      }
+      expect(binary.frames.every((f) => f.binary)).toBe(true);
+      expect(json.frames.every((f) => !f.binary)).toBe(true);
+    } finally {
+      for (const t of transports) t.close();
+      await web.dispose();
+      site.cleanup();
+    }
   }, 180_000);
 
   it('say how many characters were missed when the remote ring buffer wrapped while the link was down', async () => {
