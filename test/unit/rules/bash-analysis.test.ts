@@ -69,6 +69,21 @@ describe('bash analysis: where commands are', () => {
     expect([...got].sort()).toEqual([...expected].sort());
   });
 
+  it('the arithmetic of a C-style for runs no command, its body does', () => {
+    expect(show(analyze('for ((i = 0; i < 3; i++)); do b; done'))).toEqual(['b']);
+  });
+
+  it('backquotes inside ${...} are parsed as source a shell gets: one level deeper, a syntax error may run anything', () => {
+    const evals = 'eval '.repeat(11);
+    expect(commands(`echo \${x:-\`${evals}rm x\`}`)).toEqual(['rm x', 'echo ?']);
+    expect(analyze(`echo \${x:-\`eval ${evals}rm x\`}`).unjudged).toEqual([
+      'commands nest more than 12 levels deep',
+    ]);
+    const broken = analyze('echo ${x:-`rm (`}');
+    expect(broken.unjudged).toEqual([]);
+    expect(show(broken)).toContain('? ...');
+  });
+
   it('a quoted here-document delimiter keeps its body as text', () => {
     expect(commands("cat <<'EOF'\n$(a)\nEOF")).toEqual(['cat']);
     expect(commands("cat <<'EOF'\n`a`\nEOF")).toEqual(['cat']);
@@ -126,12 +141,24 @@ describe('bash analysis: words as bash passes them', () => {
     ['x \\  >f', 'x ?'],
     ['echo a; x \\ ; y', 'x ?'],
     ['\\\trm x', '? x'],
+    // Blanks before the backslash, however many, leave the escaped one a word.
+    ['x  \\  >f', 'x ?'],
+    ['x \t \\  >f', 'x ?'],
   ])(
     '%j: an escaped blank the grammar reads as white space (after the last word, before the first) counts as a computed word, as bash makes it a word',
     (cmd, shown) => {
       expect(show(analyze(cmd))).toContain(shown);
     },
   );
+
+  it('a line continuation before the first word is no escaped blank: the program is read as written', () => {
+    expect(commands('\\\nrm x')).toEqual(['rm x']);
+    expect(commands('a; \\\nrm x')).toEqual(['a', 'rm x']);
+  });
+
+  it('a comment the grammar puts inside a command (after an empty assignment) is no word of it', () => {
+    expect(analyze('A=1 B= # c\nrm x').commands.map((c) => c.words)).toEqual([['rm', 'x']]);
+  });
 
   it('an escaped blank in a later command leaves the commands before it as they are', () => {
     expect(commands('echo a; x \\ ; y')).toEqual(['echo a', 'x ?', 'y']);
@@ -544,6 +571,21 @@ describe('bash analysis: code bash runs from data', () => {
     expect(commands('mapfile -t arr')).toEqual(['mapfile -t arr']);
     expect(show(analyze('mapfile -C "$cb" arr'))).toEqual(['mapfile -C ? arr', '? ...']);
     expect(show(analyze('mapfile -C'))).toEqual(['mapfile -C', '? ...']);
+  });
+
+  it('assigning a variable bash runs code from may run anything, also after an option the declaration stops at', () => {
+    const a = analyze('declare -i BASH_ENV=./x');
+    expect(show(a)).toEqual(['declare -i BASH_ENV=./x', '? ...']);
+    expect(a.unjudged).toEqual([
+      "declare -i makes the variable's values arithmetic or names, which runs the command substitutions in their subscripts",
+    ]);
+    expect(show(analyze('local -n PS1=x'))).toEqual(['local -n PS1=x', '? ...']);
+  });
+
+  it('a subscript in arithmetic is read as words: only the arithmetic is named', () => {
+    expect(analyze('(( a[1] ))').unjudged).toEqual([
+      "((...)) evaluates a variable's value as arithmetic, which runs the command substitutions in its subscripts",
+    ]);
   });
 
   it('a name given to export or readonly that bash runs code from may run anything', () => {
