@@ -26,8 +26,8 @@ ssh://[user@]host[:port]/absolute/path or ssh://ALIAS/path (an alias of ~/.ssh/c
 run on that host. --resume continues session ID with its whole history (the model sees
 it); --continue continues the most recent session of --project (default: the current directory).
 --worktree runs the new session in its own git worktree of DIR's repository, on a new branch from
-its HEAD (named for the prompt, or BRANCH: --worktree BRANCH "prompt" or --worktree=BRANCH); the
-checkout stays as it is (mewbo sessions diff, apply and discard take the work from there). Nobody is there to ask: no ask_user_question, no device tools, and in
+its HEAD (named for the prompt, or BRANCH: --worktree BRANCH "prompt" or --worktree=BRANCH; for an
+ssh:// project, made on that host by its git, beside the repository); the checkout stays as it is (mewbo sessions diff, apply and discard take the work from there). Nobody is there to ask: no ask_user_question, no device tools, and in
 ask mode (the default) a call that needs approval is refused with a reason the model sees; use
 --permission-mode accept-edits or auto to let it edit or run commands.
 
@@ -103,8 +103,6 @@ function parse(argv: string[]) {
   let remote: string | undefined;
   if (dir !== undefined && isSshUrl(dir)) {
     // A folder on an SSH host: its tools run there (issue #29); nothing here is looked at.
-    if (values.worktree !== undefined)
-      throw new UsageError('--worktree is not available for a project on an SSH host yet');
     let target: SshTarget;
     try {
       target = parseSshUrl(dir);
@@ -163,6 +161,8 @@ async function sessionFor(host: Host, args: ReturnType<typeof parse>): Promise<S
         project: null,
         projectRoot: args.project!,
         request: args.worktree ? { branch: args.worktree } : true,
+        // On an SSH host: made there by the host's git.
+        ...(args.remote ? { remote: args.remote } : {}),
       })
       .catch((err: unknown) => {
         if (err instanceof HostError) throw new RunFailure(err.message);

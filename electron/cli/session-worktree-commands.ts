@@ -3,6 +3,8 @@ import { homePaths } from '../host/config/paths';
 import { loadConfigFile } from '../host/config/load-config';
 import type { SessionManager } from '../host/sessions/session-manager';
 import { SessionWorktrees } from '../host/worktrees/session-worktrees';
+import { openRemoteSessions } from '../host/remote/open-remote-sessions';
+import { remoteWorktreeSites } from '../host/remote/remote-worktree-site';
 import { parseCliArgs, UsageError } from './command';
 import { confirmed, failure } from './cli-failure';
 
@@ -14,16 +16,31 @@ async function withWorktrees<T>(
 ): Promise<T> {
   const paths = homePaths();
   const config = loadConfigFile(paths.configFile);
+  // A session on a project on an SSH host has its worktree there: its host is connected when
+  // the command first needs it, never for a local session.
+  const remotes = openRemoteSessions({
+    remoteOf: async (id) => (await sessions.get(id)).meta.remote ?? null,
+    sshConfig: () => config.remote.ssh_config,
+    keepaliveS: () => config.remote.keepalive_minutes * 60,
+    append: async (id, event) => void (await (await sessions.get(id)).append(event)),
+    appHome: paths.home,
+    policyDir: paths.remoteProjectsDir,
+  });
   const worktrees = await SessionWorktrees.open({
     appHome: paths.home,
     config: () => config,
     sessions,
     scratchDir: join(paths.stateDir, 'worktree-scratch'),
+    remoteSite: remoteWorktreeSites(
+      () => remotes,
+      () => config.worktrees.copy,
+    ),
   });
   try {
     return await fn(worktrees).catch(failure);
   } finally {
     worktrees.dispose();
+    await remotes.dispose();
   }
 }
 

@@ -1,4 +1,5 @@
 import { RemoteGitWatch } from './remote/remote-git-watch';
+import { remoteWorktreeSites } from './remote/remote-worktree-site';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DisposableObject } from './lifecycle/disposable';
@@ -146,7 +147,7 @@ export class Host extends DisposableObject {
     const configStore = ConfigStore.open({ file: paths.configFile, errors: opts.configErrors });
     const config = configStore.config;
     // A live shell keeps its session open; `shells` exists once the services below are built.
-    const late: { shells?: ShellService } = {};
+    const late: { shells?: ShellService; remoteHosts?: RemoteSessions } = {};
     const sessions = new SessionManager(paths.sessionsDir, {
       busy: (id) => late.shells?.hasRunningShells(id) ?? false,
     });
@@ -236,6 +237,11 @@ export class Host extends DisposableObject {
       config: () => config,
       sessions,
       scratchDir: join(paths.stateDir, 'worktree-scratch'),
+      // A remote project's session worktrees are its host's (made below, before any session runs).
+      remoteSite: remoteWorktreeSites(
+        () => late.remoteHosts,
+        () => config.worktrees.copy,
+      ),
     });
     const shells = new ShellService({
       paths,
@@ -297,6 +303,7 @@ export class Host extends DisposableObject {
       appHome: paths.home,
       policyDir,
     });
+    late.remoteHosts = remoteHosts;
     // `mewbo run --trust` on a remote project trusts its files as the host holds them now.
     await trustedContent.trustForRun(
       await Promise.all(

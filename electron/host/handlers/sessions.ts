@@ -76,11 +76,11 @@ export function sessionHandlers({
     'sessions.list': async () => ({ sessions: await sessions.list() }),
     'sessions.create': async (req) => {
       const project = await resolveProject(req.project ?? null);
-      if (project.remote && (req.agent !== undefined || req.worktree))
-        // Both work on a local checkout: an agent process confined to it, a git worktree of it.
+      if (project.remote && req.agent !== undefined)
+        // An agent process is confined to a local checkout.
         throw new HostError(
           'unsupported',
-          `a session on a project on an SSH host (${project.remote}) runs the app's own agent in the project's folder there: create it without ${req.agent !== undefined ? 'an external agent' : 'a worktree'}`,
+          `a session on a project on an SSH host (${project.remote}) runs the app's own agent in the project's folder there: create it without an external agent`,
         );
       if (req.agent !== undefined) {
         if (!checkAgent) throw new HostError('no_agent', 'this host runs no external agents');
@@ -102,6 +102,8 @@ export function sessionHandlers({
           project: project.key,
           projectRoot: project.root,
           request: req.worktree,
+          // A remote project's worktree is made on its host, by its git.
+          ...(project.remote ? { remote: project.remote } : {}),
         });
         return { session: made.session.summary(), copy: made.copy };
       }

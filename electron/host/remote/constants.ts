@@ -44,3 +44,7 @@ export const CALL_WAITS_FOR_LINK_MS = 20_000;
 export const POLICY_FILE_MAX_BYTES = 256 * 1024;
 /** Policy files copied per project (skills and commands are one file each): a vendored tree is cut. */
 export const POLICY_FILES_MAX = 500;
+/** A path the host names (a worktree, its checkout): Linux's PATH_MAX; past it no path is genuine. */
+export const HOST_PATH_MAX_CHARS = 4096;
+/** A commit's subject or author as the host lists it: a line, not a file's worth of text. */
+export const HOST_TEXT_MAX_CHARS = 4096;

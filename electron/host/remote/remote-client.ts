@@ -108,7 +108,16 @@ export class RemoteClient implements Disposable {
         resolve: (value) => {
           const parsed = spec.response.safeParse(value);
           if (parsed.success) resolve(parsed.data as z.output<RemoteCommands[K]['response']>);
-          else reject(new Error(`the remote part answered ${method} with a malformed value`));
+          else
+            reject(
+              new HostError(
+                'remote_refused',
+                `the remote part answered ${method} with what its protocol does not allow (${parsed.error.issues
+                  .slice(0, 3)
+                  .map((i) => `${i.path.join('.') || 'the answer'}: ${i.message}`)
+                  .join('; ')}); nothing of that answer was used`,
+              ),
+            );
         },
       });
       writeLineFrame(this.channel.stdin!, { t: 'invoke', id, method, params });
@@ -178,7 +187,8 @@ export class RemoteClient implements Disposable {
     const error = rpcErrorSchema.safeParse(f.error);
     p.reject(
       error.success
-        ? new HostError(error.data.code, error.data.message)
+        ? // Its issues too: a refused Apply names each conflicting file in one.
+          new HostError(error.data.code, error.data.message, error.data.issues)
         : new Error(`the remote part answered ${p.method} with a malformed error`),
     );
   }

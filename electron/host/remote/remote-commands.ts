@@ -7,6 +7,7 @@ import { diagnosticsCommands } from './diagnostics-commands';
 import { policyCommands } from './policy-commands';
 import { hookCommands } from './hook-commands';
 import { gitCommands } from './git-commands';
+import { worktreeCommands } from './worktree-commands';
 
 // The conversation between the app and its remote part (issue #29): the app's own frames
 // (shared/protocol/wire.ts, served by rpc/router.ts and rpc/connection.ts) over the SSH channel's
@@ -51,6 +52,7 @@ export const remoteCommands = {
   ...policyCommands,
   ...hookCommands,
   ...gitCommands,
+  ...worktreeCommands,
 };
 
 export type RemoteCommands = typeof remoteCommands;

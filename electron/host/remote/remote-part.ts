@@ -23,6 +23,7 @@ import { runHook } from '../hooks/run-hook';
 import { folderGitState } from '../projects/git';
 import { hookNotRun } from '../hooks/hook-runner';
 import { remoteCheckpointHandlers } from './remote-checkpoint-handlers';
+import { remoteWorktreeHandlers } from './remote-worktree-handlers';
 import { remoteCommands, type RemoteCommands } from './remote-commands';
 import { REMOTE_TOOL_NAMES } from './remote-tools';
 
@@ -135,6 +136,7 @@ export class RemotePart implements Disposable {
         }
       },
       ...remoteCheckpointHandlers(homePaths(this.opts.env).checkpointsDir),
+      ...remoteWorktreeHandlers(homePaths(this.opts.env)),
       'shells.list': async (req) => ({
         shells: (await this.shellsOf(req.session_id))?.list(req.session_id) ?? [],
       }),

@@ -8,20 +8,9 @@ import { isInside } from '../fs/safe-path';
 import { worktreeGrant, type WorktreeGrant } from '../sandbox/worktree-grant';
 import { realPathLoose } from '../sandbox/real-path';
 import type { CopyOutcome } from './copy-listed-files';
-import { createWorktree } from './create-worktree';
-import { applyToCheckout } from './apply-to-checkout';
-import {
-  changedFiles,
-  sessionCommits,
-  sessionPatch,
-  uncommittedPaths,
-  unmergedCommits,
-  workTree,
-} from './session-work';
-import { checkoutGit, worktreeGit } from './worktree-git';
-import { GIT_WRITE_TIMEOUT_MS } from '../projects/constants';
+import { checkoutGit } from './worktree-git';
 import type { WorktreeLoss, WorktreeReview } from '../../../shared/protocol/commands/worktrees';
-import { removeSessionWorktree } from './remove-worktree';
+import { LocalWorktreeSite, type WorktreeSite } from './worktree-site';
 
 /** The queue (serial()) every worktree creation goes through. */
 const CREATE_QUEUE = 'create';
@@ -33,26 +22,41 @@ export interface SessionWorktreesOptions {
   sessions: SessionManager;
   /** The host's own scratch folder (never the agent's): index copies, three-way merge inputs. */
   scratchDir: string;
+  /**
+   * The site of a remote project's worktrees (`url`: the project's ssh:// URL): its host's git,
+   * through the remote part. Absent where nothing connects to hosts (a headless command): a
+   * remote session's worktree is then refused, saying where to review it.
+   */
+  remoteSite?: (url: string) => WorktreeSite;
 }
 
 /**
  * The git worktrees sessions work in (issue 28): makes them, and knows every session's, so the
  * sandbox can give a session's shells its own worktree and the read-only checkout, and deny
- * them every other session's worktree.
+ * them every other session's worktree. A session of a project on an SSH host has its worktree on
+ * that host (#29 part 3): its record is kept in the session as any other, but its git runs there
+ * (worktree-site.ts) and its paths, which name the host's folders, are never used on this
+ * computer: not tracked for this computer's shells, never pruned or removed here.
  */
 export class SessionWorktrees implements Disposable {
   private readonly bySession = new Map<string, SessionWorktree>();
   private readonly queues = new Map<string, Promise<void>>();
   private readonly subscriptions: Disposable[];
+  private readonly local: LocalWorktreeSite;
 
   private constructor(private readonly opts: SessionWorktreesOptions) {
+    this.local = new LocalWorktreeSite({
+      appHome: opts.appHome,
+      config: () => opts.config().worktrees,
+      scratchDir: opts.scratchDir,
+    });
     // Whoever loads a session (a run, a view, an import) makes its worktree known before use;
     // each time its run stops or pauses, what it changed is counted again for the sidebar (the
     // subscription ends with the session's own emitter when it closes).
     this.subscriptions = [
       opts.sessions.onDidOpen((s) => {
         if (!s.meta.worktree || s.meta.worktree.removed_at) return;
-        this.track(s.id, s.meta.worktree);
+        if (!s.meta.remote) this.track(s.id, s.meta.worktree);
         s.onDidAppend((e) => {
           if (e.type === 'run_state' && e.state !== 'running') void this.recount(s.id);
         });
@@ -65,6 +69,8 @@ export class SessionWorktrees implements Disposable {
     const service = new SessionWorktrees(opts);
     const known: SessionWorktree[] = [];
     for (const s of await opts.sessions.list()) {
+      // A remote session's worktree is a folder of its host: nothing here to track or prune.
+      if (s.remote) continue;
       if (s.worktree) known.push(s.worktree);
       if (s.worktree && !s.worktree.removed_at) service.track(s.id, s.worktree);
     }
@@ -73,23 +79,24 @@ export class SessionWorktrees implements Disposable {
   }
 
   /**
-   * A new session working in a new worktree of the repository holding `projectRoot`; nothing is
-   * left behind (no folder, no branch) when either part fails.
+   * A new session working in a new worktree of the repository holding `projectRoot` (a folder of
+   * the SSH host of `remote` when given); nothing is left behind (no folder, no branch) when
+   * either part fails.
    */
   async createSession(opts: {
     title?: string;
     project: string | null;
     projectRoot: string;
     request: WorktreeRequest;
+    remote?: string;
   }): Promise<{ session: Session; copy: CopyOutcome }> {
+    const site = this.siteOf(opts.remote);
     // One at a time: two made at once would both pick the first free branch name.
     const made = await this.serial(CREATE_QUEUE, () =>
-      createWorktree({
+      site.create({
         projectDir: opts.projectRoot,
         request: opts.request,
         title: opts.title ?? '',
-        appHome: this.opts.appHome,
-        config: this.opts.config().worktrees,
       }),
     );
     try {
@@ -98,10 +105,11 @@ export class SessionWorktrees implements Disposable {
         project: opts.project,
         root: made.root,
         worktree: made.worktree,
+        ...(opts.remote ? { remote: opts.remote } : {}),
       });
       return { session, copy: made.copy };
     } catch (err) {
-      await removeSessionWorktree(made.worktree).catch(() => {});
+      await site.remove(made.worktree).catch(() => {});
       throw err;
     }
   }
@@ -126,9 +134,13 @@ export class SessionWorktrees implements Disposable {
     );
   }
 
-  /** A session's live worktree, or a refusal saying why it has none. */
-  private async live(id: string): Promise<SessionWorktree> {
-    const wt = (await this.opts.sessions.get(id)).meta.worktree;
+  /**
+   * A session's live worktree and the site its git runs on (this computer's, or its project's
+   * SSH host's), or a refusal saying why it has none.
+   */
+  private async live(id: string): Promise<{ wt: SessionWorktree; site: WorktreeSite }> {
+    const meta = (await this.opts.sessions.get(id)).meta;
+    const wt = meta.worktree;
     if (!wt)
       throw new HostError(
         'no_worktree',
@@ -139,7 +151,18 @@ export class SessionWorktrees implements Disposable {
         'worktree_removed',
         `session ${id}'s worktree (branch ${wt.branch}) was discarded`,
       );
-    return wt;
+    return { wt, site: this.siteOf(meta.remote) };
+  }
+
+  /** Where the git of a session's worktree runs: here, or on the host of its remote project. */
+  private siteOf(remote: string | undefined): WorktreeSite {
+    if (!remote) return this.local;
+    if (!this.opts.remoteSite)
+      throw new HostError(
+        'remote_unavailable',
+        `the worktree is on the SSH host of ${remote}, and this command does not connect to hosts: review it in the app (or mewbo serve)`,
+      );
+    return this.opts.remoteSite(remote);
   }
 
   /** One operation at a time per key (a session, a checkout); other keys go on meanwhile. */
@@ -159,24 +182,8 @@ export class SessionWorktrees implements Disposable {
   /** What the session changed since its base (committed or not), and its commits. */
   review(id: string): Promise<WorktreeReview> {
     return this.serial(id, async () => {
-      const wt = await this.live(id);
-      const tree = await workTree(wt, this.opts.scratchDir);
-      const [files, commits, uncommitted] = await Promise.all([
-        changedFiles(wt, tree),
-        sessionCommits(wt),
-        uncommittedPaths(wt, tree),
-      ]);
-      return {
-        worktree: wt,
-        files: files.map((f) => ({
-          path: f.path,
-          status: f.status,
-          additions: f.additions,
-          deletions: f.deletions,
-        })),
-        commits,
-        uncommitted,
-      };
+      const { wt, site } = await this.live(id);
+      return { worktree: wt, ...(await site.review(wt)) };
     });
   }
 
@@ -187,46 +194,51 @@ export class SessionWorktrees implements Disposable {
    */
   recount(id: string): Promise<void> {
     return this.serial(id, async () => {
-      const wt = await this.live(id);
-      const files = await changedFiles(wt, await workTree(wt, this.opts.scratchDir));
-      if (files.length !== wt.changed_files)
-        await this.opts.sessions.setWorktree(id, { ...wt, changed_files: files.length });
+      const { wt, site } = await this.live(id);
+      const count = await site.changedCount(wt);
+      if (count !== wt.changed_files)
+        await this.opts.sessions.setWorktree(id, { ...wt, changed_files: count });
     }).catch(() => {});
   }
 
   /** The unified diff from the base to the work now (one file, or all). */
   diff(id: string, path?: string): Promise<string> {
     return this.serial(id, async () => {
-      const wt = await this.live(id);
-      return sessionPatch(wt, await workTree(wt, this.opts.scratchDir), { path });
+      const { wt, site } = await this.live(id);
+      return site.diff(wt, path);
     });
   }
 
-  /** Where a session's live worktree is, for the user's own tools (Open folder). */
+  /**
+   * Where a session's live worktree is, for the user's own tools (Open folder). A worktree on an
+   * SSH host is no folder of this computer: refused, saying where it is.
+   */
   async folder(id: string): Promise<string> {
-    return (await this.live(id)).path;
+    const { wt } = await this.live(id);
+    const remote = (await this.opts.sessions.get(id)).meta.remote;
+    if (remote)
+      throw new HostError(
+        'remote_folder',
+        `the worktree is on the SSH host of ${remote}, at ${wt.path}: open it there (ssh to the host, cd ${wt.path}); nothing on this computer is that folder`,
+      );
+    return wt.path;
   }
 
   /** The work not committed yet (what Commit would commit): its diff from HEAD and its files. */
   uncommitted(id: string): Promise<{ patch: string; files: string[] }> {
     return this.serial(id, async () => {
-      const wt = await this.live(id);
-      const tree = await workTree(wt, this.opts.scratchDir);
-      const [patch, files] = await Promise.all([
-        sessionPatch(wt, tree, { from: 'HEAD' }),
-        uncommittedPaths(wt, tree),
-      ]);
-      return { patch, files };
+      const { wt, site } = await this.live(id);
+      return site.uncommitted(wt);
     });
   }
 
   /** Apply: the work onto the checkout as uncommitted edits, all or nothing (apply-to-checkout.ts). */
   apply(id: string): Promise<string[]> {
     return this.serial(id, async () => {
-      const wt = await this.live(id);
-      const tree = await workTree(wt, this.opts.scratchDir);
-      const files = await this.serial(`checkout:${wt.checkout}`, () =>
-        applyToCheckout(wt, tree, this.opts.scratchDir),
+      const { wt, site } = await this.live(id);
+      const remote = (await this.opts.sessions.get(id)).meta.remote;
+      const files = await this.serial(`checkout:${remote ?? ''}:${wt.checkout}`, () =>
+        site.apply(wt),
       );
       await this.note(
         id,
@@ -242,24 +254,8 @@ export class SessionWorktrees implements Disposable {
   /** Commits everything not committed in the worktree on the session's branch. */
   commit(id: string, message: string): Promise<string> {
     return this.serial(id, async () => {
-      const wt = await this.live(id);
-      const add = await worktreeGit(wt, ['add', '--all', '--', '.'], {
-        timeoutMs: GIT_WRITE_TIMEOUT_MS,
-      });
-      if (!add.ok) throw new HostError('git_failed', `git add failed in ${wt.path}: ${add.error}`);
-      const r = await worktreeGit(wt, ['commit', '--quiet', '--no-verify', '-m', message], {
-        timeoutMs: GIT_WRITE_TIMEOUT_MS,
-      });
-      if (!r.ok)
-        throw new HostError(
-          /nothing to commit|no changes added/.test(r.error + r.stdout)
-            ? 'nothing_to_commit'
-            : 'git_failed',
-          /nothing to commit|no changes added/.test(r.error + r.stdout)
-            ? `nothing to commit in ${wt.path}: every change is on branch ${wt.branch} already`
-            : `git commit failed in ${wt.path}: ${r.error || r.stdout.trim()}`,
-        );
-      const sha = (await worktreeGit(wt, ['rev-parse', 'HEAD'])).stdout.trim();
+      const { wt, site } = await this.live(id);
+      const sha = await site.commit(wt, message);
       await this.note(
         id,
         'worktree_committed',
@@ -272,21 +268,16 @@ export class SessionWorktrees implements Disposable {
   /** What Discard would lose: uncommitted work, commits no other branch has. */
   loss(id: string): Promise<WorktreeLoss> {
     return this.serial(id, async () => {
-      const wt = await this.live(id);
-      const tree = await workTree(wt, this.opts.scratchDir);
-      const [uncommitted, commits] = await Promise.all([
-        uncommittedPaths(wt, tree),
-        unmergedCommits(wt),
-      ]);
-      return { uncommitted, commits };
+      const { wt, site } = await this.live(id);
+      return site.loss(wt);
     });
   }
 
   /** Removes the worktree and its branch; the session keeps its history. */
   discard(id: string): Promise<void> {
     return this.serial(id, async () => {
-      const wt = await this.live(id);
-      await removeSessionWorktree(wt);
+      const { wt, site } = await this.live(id);
+      await site.remove(wt);
       const removed = { ...wt, removed_at: Date.now() };
       await this.opts.sessions.setWorktree(id, removed);
       this.bySession.delete(id);
@@ -305,14 +296,12 @@ export class SessionWorktrees implements Disposable {
    */
   removeForDelete(id: string, opts: { discardWork: boolean }): Promise<void> {
     return this.serial(id, async () => {
-      const wt = (await this.opts.sessions.get(id)).meta.worktree;
+      const meta = (await this.opts.sessions.get(id)).meta;
+      const wt = meta.worktree;
       if (!wt || wt.removed_at) return;
+      const site = this.siteOf(meta.remote);
       if (!opts.discardWork) {
-        const tree = await workTree(wt, this.opts.scratchDir);
-        const [uncommitted, commits] = await Promise.all([
-          uncommittedPaths(wt, tree),
-          unmergedCommits(wt),
-        ]);
+        const { uncommitted, commits } = await site.loss(wt);
         if (uncommitted.length || commits.length)
           throw new HostError(
             'worktree_has_work',
@@ -326,7 +315,7 @@ export class SessionWorktrees implements Disposable {
             ],
           );
       }
-      await removeSessionWorktree(wt);
+      await site.remove(wt);
       this.bySession.delete(id);
     });
   }
