@@ -77,6 +77,8 @@ describe('plain names and literal arithmetic', () => {
       '(1<<4)%3',
       '1 ? 2 : 3',
       '!1 && ~2 || 3^4',
+      '12 + 345',
+      '10 - 2 / 1 >= 3, 4 == 4',
       '',
     ])
       expect(literalArithmetic(t), t).toBe(true);
@@ -120,7 +122,18 @@ describe('test and [ read -v NAME', () => {
   it('numeric special parameters and quoted words never split; other unquoted expansions may', () => {
     for (const cmd of ['[ $# -eq 1 ]', '[ $? ]', '[ $$ ]', '[ $! ]', '[ ${#a} ]', '[ "$x" ]'])
       expect(unjudged(cmd), cmd).toEqual([]);
-    for (const cmd of ['[ $x ]', '[ $@ ]', '[ ${x} = y ]', '[ a$x ]', 'test $x'])
+    // A numeric parameter beside another expansion is no longer the whole word: `[ $#$x ]` with
+    // x='x -o -v a[$(cmd)]' runs cmd.
+    for (const cmd of [
+      '[ $x ]',
+      '[ $@ ]',
+      '[ ${x} = y ]',
+      '[ a$x ]',
+      'test $x',
+      '[ $#$x ]',
+      '[ $x$? ]',
+      '[ ${#a}$x ]',
+    ])
       expect(unjudged(cmd), cmd).toEqual([
         asName('test with an unquoted expansion, which may become -v NAME,'),
       ]);
@@ -152,6 +165,7 @@ describe('arithmetic', () => {
     ['echo "${s:x}"', '${name:offset:length}'],
     ['echo "${s:1:n}"', '${name:offset:length}'],
     ['echo "${s:(1+x)}"', '${name:offset:length}'],
+    ['echo "${s::x}"', '${name:offset:length}'],
     ['exec {fd[i]}>/dev/null', '{fd[i]}>'],
     ['[[ x -eq 1 ]]', '[[ -eq ]]'],
     ['[[ 1 -ne $x ]]', '[[ -ne ]]'],
@@ -175,7 +189,7 @@ describe('arithmetic', () => {
     'echo ${a[0]} ${a[@]} ${a[*]} ${#a[@]}',
     'a[0]=1',
     'a=([0]=1 [12]+=2 x [y])',
-    'echo ${s:1} ${s:1:2} ${s: -1} ${x:-d} ${x:+y} ${x#p} ${x/a/b}',
+    'echo ${s:1} ${s:1:2} ${s::2} ${s: -1} ${x:-d} ${x:+y} ${x#p} ${x/a/b}',
     'echo $( (a) )',
     'exec {fd}>/dev/null {g[0]}<x',
     'echo {fd}',
