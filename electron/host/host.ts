@@ -40,7 +40,7 @@ import type { RemoteSessions } from './remote/remote-sessions';
 import { policyRootOf } from './remote/policy-root';
 import type { Session } from './sessions/session';
 import { remoteProjectFolder } from './remote/remote-project-mirror';
-import { remoteServerLaunch } from './remote/remote-server-launch';
+import { remoteHttpRefusal, remoteServerLaunch } from './remote/remote-server-launch';
 import { isSshUrl } from './remote/ssh-url';
 import { ShellService } from './shells/shell-service';
 import { shellHandlers, shellTopic } from './handlers/shells';
@@ -192,6 +192,7 @@ export class Host extends DisposableObject {
         trust,
         hostFor: (url) => remoteHosts.hostFor(url),
       }),
+      projectHttpRefusal: remoteHttpRefusal(policyDir),
     });
     const projectTools = new ProjectSwitcher(projects, sessions);
     // Language servers register with their own store so they shut down after the runs that use them.

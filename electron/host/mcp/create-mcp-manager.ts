@@ -34,6 +34,8 @@ export interface CreateMcpOptions {
   networks?: ServerNetworks;
   /** A remote project's server starts on its host (remote/remote-server-launch.ts). */
   remoteLaunch?: RemoteServerLaunch;
+  /** Why a remote project's HTTP server is not connected from here (remote-server-launch.ts). */
+  projectHttpRefusal?: (root: string) => string | null;
 }
 
 export function createMcpManager(opts: CreateMcpOptions): McpManager {
@@ -67,6 +69,7 @@ export function createMcpManager(opts: CreateMcpOptions): McpManager {
       },
       secrets: opts.secrets,
       signIn: opts.signIn,
+      projectHttpRefusal: opts.projectHttpRefusal,
     }),
   );
 }

@@ -47,6 +47,11 @@ export interface McpConnectionOptions {
    * project, for an app server the projects of the sessions using it now. Absent: none.
    */
   roots?: () => readonly string[];
+  /**
+   * Why a project's HTTP server is not connected from here, or null to connect it: a remote
+   * project's `.mcp.json` names addresses as its host sees them (remote-server-launch.ts).
+   */
+  projectHttpRefusal?: (root: string) => string | null;
 }
 
 /**
@@ -398,7 +403,15 @@ export class McpConnection implements Disposable {
   /** Fresh launcher rules per start; a refusal fails the server, never runs it unconfined. */
   private async sandboxedLaunch(): Promise<McpLaunch | undefined | 'refused'> {
     const config = this.spec.config;
-    if (!this.opts.sandbox || 'url' in config) return undefined;
+    if ('url' in config) {
+      const refusal =
+        this.spec.root !== null ? this.opts.projectHttpRefusal?.(this.spec.root) : null;
+      if (!refusal) return undefined;
+      this.errorText = `not started: ${refusal}`;
+      this.setState('failed');
+      return 'refused';
+    }
+    if (!this.opts.sandbox) return undefined;
     const key = specKey(this.spec);
     // A project cannot grant itself network: a `.mcp.json` server's `network` is not read.
     const wrapped = await this.opts.sandbox(

@@ -56,6 +56,8 @@ export interface McpManagerOptions {
   secrets?: SecretStore;
   /** When a server needs sign-in; default: when the user asks, with no browser to open. */
   signIn?: SignInPolicy;
+  /** Why a project's HTTP server is not connected from here (McpConnectionOptions). */
+  projectHttpRefusal?: (root: string) => string | null;
 }
 
 /**
@@ -89,6 +91,7 @@ export class McpManager implements Disposable {
       sandbox: opts.sandbox,
       secrets: opts.secrets ?? new MemorySecretStore(),
       signIn: opts.signIn ?? userStartedSignIn(null),
+      projectHttpRefusal: opts.projectHttpRefusal,
     };
     this.app = new ServerGroup(specs, [], () => this.changed.fire(), {
       ...this.connectionOptions,

@@ -46,3 +46,17 @@ export function remoteServerLaunch(opts: RemoteServerLaunchOptions): RemoteServe
     return { argv: host.projectServerArgv(path, name, sha256), remote: { root: path } };
   };
 }
+
+/**
+ * Why an HTTP server in a remote project's `.mcp.json` is not connected: its address is one the
+ * host sees (its `localhost`, its network), and connected from here it would reach this
+ * computer's instead: a cloned repository could point the app at a service of the desktop's own.
+ * Null for a local project's copy.
+ */
+export function remoteHttpRefusal(policyDir: string): (root: string) => string | null {
+  return (root) => {
+    const url = remoteProjectUrl(policyDir, root);
+    if (!url) return null;
+    return `an HTTP server of a project on an SSH host (${url}) is not connected from this computer, which would reach its own addresses instead of the host's: run it as a stdio server in ${PROJECT_MCP_FILE}, or add it to configs/app.json mcpServers if this computer should reach it`;
+  };
+}

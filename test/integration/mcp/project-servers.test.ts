@@ -1,6 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { McpManager } from '../../../electron/host/mcp/mcp-manager';
 import type { McpServerConfig } from '../../../electron/host/config/schema';
 import { buildMcpTestServer } from '../../helpers/mcp-test-server-build';
@@ -190,5 +192,38 @@ describe('workspace trust', () => {
     await waitFor('the revoked project server to exit', () => !alive(pid!));
     expect((await m.servers())[0]).toMatchObject({ state: 'disabled' });
     expect(await m.toolsForRun(s, root)).toEqual([]);
+  });
+});
+
+describe("a project whose HTTP servers the host refuses (a remote project's copy)", () => {
+  it('leaves its HTTP server failed with the reason and never connects it; another project connects', async () => {
+    const hits: string[] = [];
+    const service = createServer((req, res) => {
+      hits.push(req.url ?? '');
+      res.writeHead(404).end();
+    });
+    await new Promise<void>((r) => service.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(service.address() as AddressInfo).port}`;
+      const refused = project('remote-copy', { web: { type: 'http', url: `${url}/refused` } });
+      const local = project('local-http', { web: { type: 'http', url: `${url}/local` } });
+      const m = new McpManager({
+        appServers: {},
+        trust: TRUST_ALL,
+        limits: FAST_LIMITS,
+        projectHttpRefusal: (root) => (root === refused ? 'its addresses are the host’s' : null),
+      });
+      managers.push(m);
+      expect(await m.toolsForRun(sessionRef(), refused)).toEqual([]);
+      expect((await m.servers()).find((s) => s.scope === 'project')).toMatchObject({
+        state: 'failed',
+        error: 'not started: its addresses are the host’s',
+      });
+      await m.toolsForRun(sessionRef(), local);
+      expect(hits).toContain('/local');
+      expect(hits).not.toContain('/refused');
+    } finally {
+      service.close();
+    }
   });
 });

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { buildMcpTestServer } from '../../helpers/mcp-test-server-build';
 import { jsonLines } from '../../helpers/mewbo-cli';
@@ -34,13 +36,23 @@ const mcpJson = (name: string, serverJs: string) =>
     },
   });
 /**
- * The host's file: `probe`, and `where`, whose `cwd` exists only on the host and whose `env` would
+ * A service of the desktop's own (on its loopback) that notes each request: what an HTTP server
+ * named in a remote project's file must never reach, since its address is meant as the host's.
+ */
+let desktopService: Server;
+const desktopHits: string[] = [];
+const serviceUrl = () => `http://127.0.0.1:${(desktopService.address() as AddressInfo).port}/mcp`;
+const httpMcpJson = () => ({ web: { type: 'http', url: serviceUrl() } });
+
+/**
+ * The host's file: `probe`, `web` (an HTTP server), and `where`, whose `cwd` exists only on the host and whose `env` would
  * stop the ssh channel on this computer (no PATH to find ssh on) if it were applied here.
  */
 const hostMcpJson = (serverJs: string) =>
   JSON.stringify({
     mcpServers: {
       ...JSON.parse(mcpJson('probe', serverJs)).mcpServers,
+      ...httpMcpJson(),
       where: {
         command: process.execPath,
         args: [serverJs],
@@ -54,6 +66,11 @@ const readWhere = { toolCalls: [{ name: 'mcp__probe__read', args: { path: 'where
 let remote: RemoteRun;
 beforeAll(async () => {
   const serverJs = await buildMcpTestServer();
+  desktopService = createServer((req, res) => {
+    desktopHits.push(`${req.method} ${req.url}`);
+    res.writeHead(404).end();
+  });
+  await new Promise<void>((r) => desktopService.listen(0, '127.0.0.1', r));
   mkdirSync(project, { recursive: true });
   writeFileSync(join(project, 'where.txt'), 'DESKTOP-SIDE-FILE\n');
   writeFileSync(join(project, '.mcp.json'), mcpJson('decoy', serverJs));
@@ -67,6 +84,7 @@ beforeAll(async () => {
 }, 180_000);
 afterAll(async () => {
   await remote?.stop();
+  desktopService?.close();
   desktop.cleanup();
   host.cleanup();
 });
@@ -147,5 +165,36 @@ describe("a remote project's .mcp.json", () => {
     expect(JSON.stringify(result?.payload)).not.toContain('SIDE-FILE');
     expect(existsSync(starts)).toBe(false);
     expect(existsSync(join(project, 'starts.log'))).toBe(false);
+  }, 180_000);
+
+  it("trusted, an HTTP server it names is never connected from the desktop: control, the same entry in a local project's file is", async () => {
+    const { fake } = remote;
+    const local = join(desktop.dir, 'local-proj');
+    mkdirSync(local, { recursive: true });
+    writeFileSync(join(local, '.mcp.json'), JSON.stringify({ mcpServers: httpMcpJson() }));
+    desktopHits.length = 0;
+    fake.script.push({ text: 'Done.' });
+    const here = await remote.mewbo([
+      'run',
+      '--project',
+      local,
+      '--permission-mode',
+      'auto',
+      '--trust',
+      'hello',
+    ]);
+    expect(here.code).toBe(0);
+    expect(desktopHits.length).toBeGreaterThan(0);
+
+    desktopHits.length = 0;
+    fake.script.push(readWhere, { text: 'Done.' });
+    const first = fake.requests.length;
+    const r = await remote.runOn(project, 'read it', ['--trust']);
+    expect(r.code).toBe(0);
+    // The host's other servers start as before; the HTTP one is left out, and nothing reached
+    // the desktop's service.
+    expect(fake.requests[first]!.tools).toContain('mcp__probe__read');
+    expect(fake.requests[first]!.tools.filter((t) => t.startsWith('mcp__web__'))).toEqual([]);
+    expect(desktopHits).toEqual([]);
   }, 180_000);
 });
