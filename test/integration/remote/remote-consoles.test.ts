@@ -1,12 +1,11 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ClientContext, Subscription } from '../../../electron/host/rpc/router';
 import type { ShellStreamFrame } from '../../../shared/protocol/shell-stream';
 import type { RemoteLinkFrame } from '../../../shared/protocol/remote-link';
 import { ofType, type Harness } from '../agent/harness';
-import { remoteHarness, remoteSessionIn } from './remote-session';
-import { startSshd, type Sshd } from '../../helpers/sshd';
+import { remoteSessionIn, useRemoteHost } from './remote-session';
 import { randomBytes } from 'node:crypto';
 import { WebServer } from '../../../electron/web/web-server';
 import { Client } from '../../../renderer/src/transport/transport';
@@ -22,18 +21,8 @@ import { tempDir } from '../../helpers/temp';
 
 const CLIENT: ClientContext = { clientId: 'test', transport: 'local' };
 
-let sshd: Sshd;
+const host = useRemoteHost();
 let h: Harness | undefined;
-beforeAll(async () => {
-  sshd = await startSshd();
-});
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
-afterAll(async () => {
-  await sshd?.stop();
-});
 
 async function until(cond: () => boolean, what: string, ms = 60_000): Promise<void> {
   const end = Date.now() + ms;
@@ -45,8 +34,8 @@ async function until(cond: () => boolean, what: string, ms = 60_000): Promise<vo
 
 /** A session whose project is `dir` on the test's SSH host, in auto mode (nobody approves). */
 async function remoteSession(dir: string): Promise<string> {
-  h = await remoteHarness(sshd);
-  return remoteSessionIn(h, sshd, dir);
+  h = await host.harness();
+  return remoteSessionIn(h, host.sshd, dir);
 }
 
 /** Runs one scripted turn that starts `command` in the background; returns its shell id. */
@@ -110,14 +99,14 @@ async function linkStates(): Promise<{ states: RemoteLinkFrame[]; sub: Subscript
 
 /** Kills the desktop's master SSH connection to the host: every channel on it drops. */
 function killConnection(): void {
-  const masters = sshd.clientPids('master');
+  const masters = host.sshd.clientPids('master');
   expect(masters.length).toBeGreaterThan(0);
   for (const pid of masters) process.kill(pid, 'SIGKILL');
 }
 
 describe('consoles of background shells on an SSH host', () => {
   it('stream over the protocol, and resume from their cursor when the connection is killed mid-stream, nothing duplicated or lost', async () => {
-    const dir = join(sshd.remoteHome, 'consoles');
+    const dir = join(host.sshd.remoteHome, 'consoles');
     const id = await remoteSession(dir);
     const shellId = await startBackground(
       id,
@@ -163,7 +152,7 @@ describe('consoles of background shells on an SSH host', () => {
   }, 180_000);
 
   it('reach a binary WebSocket client as the UTF-8 the host sent and a JSON client as the same text, cursors contiguous', async () => {
-    const dir = join(sshd.remoteHome, 'binary-consoles');
+    const dir = join(host.sshd.remoteHome, 'binary-consoles');
     const id = await remoteSession(dir);
     const line = (i: number) => `ligne ${i}: héllo wörld ✓ 𝄞\n`;
     const shellId = await startBackground(
@@ -247,13 +236,13 @@ describe('consoles of background shells on an SSH host', () => {
 
   it('say how many characters were missed when the remote ring buffer wrapped while the link was down', async () => {
     // The remote part's own config: a small ring, so 5,000 characters wrap it.
-    const remoteConfig = join(sshd.remoteHome, '.mewbo-remote', 'home', 'configs');
+    const remoteConfig = join(host.sshd.remoteHome, '.mewbo-remote', 'home', 'configs');
     mkdirSync(remoteConfig, { recursive: true });
     writeFileSync(
       join(remoteConfig, 'app.json'),
       JSON.stringify({ shells: { buffer_chars: 1024 } }),
     );
-    const dir = join(sshd.remoteHome, 'wrapped');
+    const dir = join(host.sshd.remoteHome, 'wrapped');
     const id = await remoteSession(dir);
     try {
       const shellId = await startBackground(
@@ -264,7 +253,7 @@ describe('consoles of background shells on an SSH host', () => {
       await until(() => c.text().includes('ready'), 'ready');
       const seen = c.text().length;
       // The link stays down (the key is away) until the shell has printed past the ring.
-      const identity = join(sshd.dir, 'id_ed25519');
+      const identity = join(host.sshd.dir, 'id_ed25519');
       renameSync(identity, `${identity}.away`);
       try {
         killConnection();
@@ -289,7 +278,7 @@ describe('consoles of background shells on an SSH host', () => {
   }, 180_000);
 
   it('end a tool call in flight when the connection is killed with a clear error, and never run it twice', async () => {
-    const dir = join(sshd.remoteHome, 'inflight');
+    const dir = join(host.sshd.remoteHome, 'inflight');
     const id = await remoteSession(dir);
     h!.script.push(
       {

@@ -1,7 +1,8 @@
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { mkdirSync } from 'node:fs';
 import { Harness } from '../agent/harness';
 import type { PermissionModeWire } from '../../../shared/protocol/common';
-import type { Sshd } from '../../helpers/sshd';
+import { startSshd, type Sshd } from '../../helpers/sshd';
 
 // A session on a project on the test's SSH host, driven through the protocol as the desktop drives
 // it: the host's config points ssh at the server, the project is `dir` there, in auto mode.
@@ -27,4 +28,33 @@ export async function remoteSessionIn(
   });
   await h.host.agent.setMode(session, mode);
   return session.id;
+}
+
+/**
+ * The test file's SSH host, started once, and a harness per test that reaches it, closed after
+ * that test: `sshd` is read inside tests (it exists once the file's beforeAll ran).
+ */
+export function useRemoteHost(): { readonly sshd: Sshd; harness(): Promise<Harness> } {
+  let sshd: Sshd | undefined;
+  let open: Harness | undefined;
+  beforeAll(async () => {
+    sshd = await startSshd();
+  });
+  afterEach(async () => {
+    await open?.close();
+    open = undefined;
+  });
+  afterAll(async () => {
+    await sshd?.stop();
+  });
+  return {
+    get sshd() {
+      if (!sshd) throw new Error('the SSH host is started by beforeAll: read sshd inside a test');
+      return sshd;
+    },
+    async harness() {
+      open = await remoteHarness(this.sshd);
+      return open;
+    },
+  };
 }

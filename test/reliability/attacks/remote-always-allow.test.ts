@@ -1,9 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ofType, type Harness } from '../../integration/agent/harness';
-import { remoteHarness, remoteSessionIn } from '../../integration/remote/remote-session';
-import { startSshd, type Sshd } from '../../helpers/sshd';
+import { remoteSessionIn, useRemoteHost } from '../../integration/remote/remote-session';
 import { tempDir } from '../../helpers/temp';
 
 // "Always allow in this project" writes the rule into the project's .mewbo/settings.json. For a
@@ -12,20 +11,10 @@ import { tempDir } from '../../helpers/temp';
 // what local sessions may do. The choice is refused for a remote session and nothing is written;
 // the control is the same choice in a local session of that same folder, which writes it.
 
-let sshd: Sshd;
+const host = useRemoteHost();
 let h: Harness | undefined;
 const t = tempDir('mewbo-remote-always-');
-beforeAll(async () => {
-  sshd = await startSshd();
-});
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
-afterAll(async () => {
-  await sshd?.stop();
-  t.cleanup();
-});
+afterAll(() => t.cleanup());
 
 /** Runs `echo hi` in `id` (ask mode) and answers its approval "always" for `scope`. */
 async function alwaysFor(id: string, scope: 'project' | 'session') {
@@ -52,7 +41,7 @@ async function alwaysFor(id: string, scope: 'project' | 'session') {
 
 describe('"Always allow" in a session on an SSH host', () => {
   it('"this project" is refused and writes nothing in the desktop folder of the same path; a local session of such a folder writes it (control); "this session" works', async () => {
-    h = await remoteHarness(sshd);
+    h = await host.harness();
     const settingsOf = (dir: string) => join(dir, '.mewbo', 'settings.json');
 
     // Control: a local session's "always for this project" writes the project's settings file.
@@ -68,15 +57,15 @@ describe('"Always allow" in a session on an SSH host', () => {
 
     // The same choice in a session whose project is that path on the host.
     const remoteDir = join(t.dir, 'remote');
-    const remote = await remoteSessionIn(h, sshd, remoteDir, 'ask');
+    const remote = await remoteSessionIn(h, host.sshd, remoteDir, 'ask');
     // Both trusted: the project on the host, and the desktop's folder of that path (the user's
     // own checkout), so what refuses is where the rule would go, not either one's trust.
-    await h.invoke('trust.grant', { path: `ssh://${sshd.alias}${remoteDir}` });
+    await h.invoke('trust.grant', { path: `ssh://${host.sshd.alias}${remoteDir}` });
     await h.invoke('trust.grant', { path: remoteDir });
     const attempt = await alwaysFor(remote, 'project');
     const refused = await h.invokeError('agent.decideApproval', attempt.decide);
     expect(refused.code).toBe('rule_failed');
-    expect(refused.message).toContain(`on an SSH host (ssh://${sshd.alias}${remoteDir})`);
+    expect(refused.message).toContain(`on an SSH host (ssh://${host.sshd.alias}${remoteDir})`);
     expect(refused.message).toContain('for this session or everywhere');
     expect(existsSync(settingsOf(remoteDir))).toBe(false);
 
