@@ -92,14 +92,19 @@ test('four worktree sessions at once: their states, branches and changes in the 
   // (the title cut with an ellipsis), the branch one line under it.
   await shots(app, 'worktree-sidebar', async () => {
     for (const r of await sidebar.locator('.session-row').all()) {
-      // One layout read for the three boxes: a row's "done · now" turning into "done · 1m ago"
-      // between separate reads moved the title's end after its state word was measured.
-      const [title, state, branch] = await r.evaluate((el) =>
-        ['.title', '.meta, .waiting-badge', '.row-branch'].map((q) => {
+      // One layout read for the three boxes: read one by one, the row's layout changed between
+      // reads (its padding while hovered or focused, its state word) and the boxes disagreed.
+      const { title, state, branch } = await r.evaluate((el) => {
+        const box = (q: string) => {
           const b = el.querySelector(q)!.getBoundingClientRect();
           return { x: b.x, y: b.y, width: b.width, height: b.height };
-        }),
-      );
+        };
+        return {
+          title: box('.title'),
+          state: box('.meta, .waiting-badge'),
+          branch: box('.row-branch'),
+        };
+      });
       expect(Math.abs(state.y + state.height / 2 - (title.y + title.height / 2))).toBeLessThan(4);
       expect(state.x).toBeGreaterThanOrEqual(title.x + title.width - 1);
       expect(branch.height).toBeLessThan(title.height * 1.5);
