@@ -90,6 +90,7 @@ export function testRunsData(words: readonly TestWord[]): Unwrapped[] {
   for (let i = 0; i < words.length; i++) {
     const { value, splits } = words[i]!;
     const next = words[i + 1];
+    // Stryker disable next-line ConditionalExpression: splits is true only of a computed word (testWord)
     if (value === null && splits)
       return [asName('test with an unquoted expansion, which may become -v NAME,')];
     if (value === '-v' && next && !plainName(next.value)) return [asName('test -v')];
@@ -232,6 +233,7 @@ function atNode(n: Node, src: string): Unwrapped[] {
 /** `[[ ... ]]`: arithmetic comparisons and `-v NAME`. */
 function doubleBracket(n: Node, src: string): Unwrapped[] {
   for (const e of n.descendantsOfType(['binary_expression', 'unary_expression'])) {
+    // Stryker disable next-line ConditionalExpression: descendantsOfType lists nodes, never null
     if (!e) continue;
     const op =
       e.childForFieldName('operator')?.text ??

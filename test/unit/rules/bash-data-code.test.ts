@@ -167,6 +167,9 @@ describe('arithmetic', () => {
     ['echo "${s:(1+x)}"', '${name:offset:length}'],
     ['echo "${s::x}"', '${name:offset:length}'],
     ['exec {fd[i]}>/dev/null', '{fd[i]}>'],
+    ['exec {abc[i]}>/dev/null', '{abc[i]}>'],
+    ['[[ x1 -eq 1 ]]', '[[ -eq ]]'],
+    ['[[ 1x -eq 1 ]]', '[[ -eq ]]'],
     ['[[ x -eq 1 ]]', '[[ -eq ]]'],
     ['[[ 1 -ne $x ]]', '[[ -ne ]]'],
     ['[[ 1 -lt x ]]', '[[ -lt ]]'],
@@ -193,6 +196,9 @@ describe('arithmetic', () => {
     'echo $( (a) )',
     'exec {fd}>/dev/null {g[0]}<x',
     'echo {fd}',
+    'echo xa[i]y',
+    '[[ 12 -eq 12 ]]',
+    '[ ${#ab} ]',
     '[[ 1 -eq 1 ]] && [[ "1" -ne -1 ]] && [[ a == b ]] && [[ -n $x ]] && [[ $x < y ]]',
   ])('%j is judged', (cmd) => {
     expect(unjudged(cmd)).toEqual([]);
@@ -205,6 +211,20 @@ describe('arithmetic', () => {
       ['echo', '{g}'],
     ]);
     expect(analyzeBash(parser, 'echo {fd}>x').commands.map((c) => c.words)).toEqual([['echo']]);
+    // Only the whole word, a name with any subscript in braces, is a variable.
+    for (const cmd of ['echo {abc}>x', 'echo {a[12]}>x'])
+      expect(
+        analyzeBash(parser, cmd).commands.map((c) => c.words),
+        cmd,
+      ).toEqual([['echo']]);
+    for (const [cmd, word] of [
+      ['echo x{fd}>x', 'x{fd}'],
+      ['echo {fd}x>x', '{fd}x'],
+    ] as const)
+      expect(
+        analyzeBash(parser, cmd).commands.map((c) => c.words),
+        cmd,
+      ).toEqual([['echo', word]]);
   });
 });
 
