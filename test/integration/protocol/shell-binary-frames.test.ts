@@ -5,14 +5,11 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { Host } from '../../../electron/host/host';
 import { WebServer } from '../../../electron/web/web-server';
-import { Client } from '../../../renderer/src/transport/transport';
-import { WsTransport } from '../../../renderer/src/transport/ws-transport';
-import {
-  BINARY_SHELL_OUTPUT_PROTOCOL,
-  isShellOutputBytes,
-} from '../../../shared/protocol/shell-binary';
-import type { ShellStreamFrame } from '../../../shared/protocol/shell-stream';
-import { exchangeCode, socketWithCookie } from '../../helpers/web-login';
+import type { Client } from '../../../renderer/src/transport/transport';
+import type { WsTransport } from '../../../renderer/src/transport/ws-transport';
+import { BINARY_SHELL_OUTPUT_PROTOCOL } from '../../../shared/protocol/shell-binary';
+import { exchangeCode } from '../../helpers/web-login';
+import { connectWs, receiveConsole, type Received } from '../../helpers/ws-console';
 import { tempDir } from '../../helpers/temp';
 
 // Binary shell_output (electron/web/PROTOCOL.md) against the default JSON frames, through the real
@@ -46,62 +43,14 @@ afterAll(async () => {
   home?.cleanup();
 });
 
-function connect(binary: boolean): Promise<{ client: Client; transport: WsTransport }> {
-  const transport = new WsTransport(`ws://127.0.0.1:${server.port}/ws`, socketWithCookie(cookie), {
-    binaryShellOutput: binary,
-  });
-  clients.push({ transport });
-  return new Promise((resolve) => {
-    const off = transport.onStatus((up) => {
-      if (!up) return;
-      queueMicrotask(() => off());
-      resolve({ client: new Client(transport), transport });
-    });
-  });
+async function connect(binary: boolean): Promise<{ client: Client; transport: WsTransport }> {
+  const c = await connectWs(`ws://127.0.0.1:${server.port}/ws`, cookie, binary);
+  clients.push({ transport: c.transport });
+  return c;
 }
 
-interface Received {
-  bytes: Buffer;
-  /** Each output frame's cursor and characters, in order. */
-  frames: { cursor: number; characters: number; binary: boolean }[];
-  done: Promise<void>;
-  ready: Promise<void>;
-}
-
-/** Subscribes to a shell and collects its output as bytes until its final state, acking as a console does. */
 function receive(client: Client, shellId: string): Received {
-  const parts: Buffer[] = [];
-  const frames: Received['frames'] = [];
-  let ready!: () => void;
-  let done!: () => void;
-  const out: Received = {
-    bytes: Buffer.alloc(0),
-    frames,
-    ready: new Promise((r) => (ready = r)),
-    done: new Promise((r) => (done = r)),
-  };
-  const sub = client.subscribe(`shell:${sessionId}:${shellId}`, 0, (raw) => {
-    if (isShellOutputBytes(raw)) {
-      parts.push(Buffer.from(raw.bytes));
-      frames.push({ cursor: raw.cursor, characters: raw.characters, binary: true });
-      sub.ack(raw.characters);
-      return;
-    }
-    const frame = raw as ShellStreamFrame;
-    if (frame.type === 'shell_output') {
-      parts.push(Buffer.from(frame.data, 'utf8'));
-      frames.push({ cursor: frame.cursor, characters: frame.data.length, binary: false });
-      sub.ack(frame.data.length);
-    } else if (frame.shell.status === 'running') {
-      ready();
-    } else {
-      out.bytes = Buffer.concat(parts);
-      sub.unsubscribe();
-      ready();
-      done();
-    }
-  });
-  return out;
+  return receiveConsole(client, `shell:${sessionId}:${shellId}`);
 }
 
 /** bash's printf with every byte as \xHH: arbitrary bytes, nothing the shell interprets. */

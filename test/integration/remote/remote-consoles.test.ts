@@ -8,10 +8,9 @@ import { ofType, type Harness } from '../agent/harness';
 import { remoteSessionIn, useRemoteHost } from './remote-session';
 import { randomBytes } from 'node:crypto';
 import { WebServer } from '../../../electron/web/web-server';
-import { Client } from '../../../renderer/src/transport/transport';
-import { WsTransport } from '../../../renderer/src/transport/ws-transport';
-import { isShellOutputBytes } from '../../../shared/protocol/shell-binary';
-import { exchangeCode, socketWithCookie } from '../../helpers/web-login';
+import type { WsTransport } from '../../../renderer/src/transport/ws-transport';
+import { exchangeCode } from '../../helpers/web-login';
+import { connectWs, receiveConsole } from '../../helpers/ws-console';
 import { tempDir } from '../../helpers/temp';
 
 // A session on a project on an SSH host (a real sshd on 127.0.0.1), driven through the protocol
@@ -170,44 +169,13 @@ describe('consoles of background shells on an SSH host', () => {
     const cookie = await exchangeCode(web.newLoginUrl().url);
     const transports: WsTransport[] = [];
     const receive = async (binary: boolean) => {
-      const transport = new WsTransport(`ws://127.0.0.1:${web.port}/ws`, socketWithCookie(cookie), {
-        binaryShellOutput: binary,
-      });
+      const { client, transport } = await connectWs(
+        `ws://127.0.0.1:${web.port}/ws`,
+        cookie,
+        binary,
+      );
       transports.push(transport);
-      await new Promise<void>((resolve) => {
-        const off = transport.onStatus((up) => {
-          if (!up) return;
-          queueMicrotask(() => off());
-          resolve();
-        });
-      });
-      const client = new Client(transport);
-      const parts: Buffer[] = [];
-      const frames: { cursor: number; characters: number; binary: boolean }[] = [];
-      let ready!: () => void;
-      let done!: () => void;
-      const out = {
-        parts,
-        frames,
-        ready: new Promise<void>((r) => (ready = r)),
-        done: new Promise<void>((r) => (done = r)),
-      };
-      const sub = client.subscribe(`shell:${id}:${shellId}`, 0, (raw) => {
-        if (isShellOutputBytes(raw)) {
-          parts.push(Buffer.from(raw.bytes));
-          frames.push({ cursor: raw.cursor, characters: raw.characters, binary: true });
-          sub.ack(raw.characters);
-          return;
-        }
-        const frame = raw as ShellStreamFrame;
-        if (frame.type === 'shell_output') {
-          parts.push(Buffer.from(frame.data, 'utf8'));
-          frames.push({ cursor: frame.cursor, characters: frame.data.length, binary: false });
-          sub.ack(frame.data.length);
-        } else if (frame.shell.status === 'running') ready();
-        else done();
-      });
-      return out;
+      return receiveConsole(client, `shell:${id}:${shellId}`);
     };
     try {
       const json = await receive(false);
@@ -217,7 +185,7 @@ describe('consoles of background shells on an SSH host', () => {
       await Promise.all([json.done, binary.done]);
       const expected = Array.from({ length: 3000 }, (_, i) => line(i + 1)).join('');
       for (const r of [json, binary]) {
-        expect(Buffer.concat(r.parts).toString('utf8')).toBe(expected);
+        expect(r.bytes.toString('utf8')).toBe(expected);
         let next = 0;
         for (const f of r.frames) {
           expect(f.cursor).toBe(next);
