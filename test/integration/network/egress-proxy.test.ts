@@ -639,10 +639,11 @@ describe('plain HTTP forwarding', () => {
       expect(await answerOf(p, port, path), path).toMatchObject({ complete: false });
   });
 
-  test('an answer without a body (304, Content-Length: 0) ends at its head: the next pipelined request is answered', async () => {
+  test('an answer without a body (304, 204, Content-Length: 0) ends at its head: the next pipelined request is answered', async () => {
     const p = await proxy();
     const port = await scripted({
       '/304': ['HTTP/1.1 304 Not Modified\r\nContent-Length: 5\r\n\r\n'],
+      '/204': ['HTTP/1.1 204 No Content\r\nContent-Length: 5\r\n\r\n'],
       '/zero': [ok('Content-Length: 0', '')],
       '/after': [ok('Content-Length: 5', 'after')],
     });
@@ -657,10 +658,10 @@ describe('plain HTTP forwarding', () => {
     );
     const get = (path: string) =>
       `GET http://allowed.test:${port}${path} HTTP/1.1\r\nHost: allowed.test\r\n\r\n`;
-    client.write(get('/304') + get('/zero') + get('/after'));
+    client.write(get('/304') + get('/204') + get('/zero') + get('/after'));
     await all;
     expect(text).toMatch(
-      /^HTTP\/1\.1 304 Not Modified\r\n[^]*\r\n\r\nHTTP\/1\.1 200 OK\r\n[^]*\r\n\r\nHTTP\/1\.1 200 OK\r\n/,
+      /^HTTP\/1\.1 304 Not Modified\r\n[^]*\r\n\r\nHTTP\/1\.1 204 No Content\r\n[^]*\r\n\r\nHTTP\/1\.1 200 OK\r\n[^]*\r\n\r\nHTTP\/1\.1 200 OK\r\n/,
     );
   });
 
