@@ -136,6 +136,7 @@ function expansion(n: Node): Unwrapped[] {
   }
   for (let i = 0; i < kids.length; i++) {
     const k = kids[i]!;
+    // Stryker disable next-line ConditionalExpression,OptionalChaining: the grammar gives a P operator only after @, and @ is never the last child (the closing brace is)
     if (k.type === '@' && kids[i + 1]?.type === 'P')
       out.push(
         unjudged('${x@P} expands a value as a prompt, which runs its command substitutions'),
@@ -238,6 +239,7 @@ function doubleBracket(n: Node, src: string): Unwrapped[] {
     const op =
       e.childForFieldName('operator')?.text ??
       e.namedChildren.find((c) => c.type === 'test_operator')?.text;
+    // Stryker disable next-line ConditionalExpression,LogicalOperator: only a binary expression has -eq and the like as its operator, and has(undefined) is false
     if (e.type === 'binary_expression' && op && ARITHMETIC_TESTS.has(op)) {
       const sides = [e.childForFieldName('left'), e.childForFieldName('right')];
       // A literal integer: `1`, `"1"`, or `-1` (which the grammar reads as a unary expression).
@@ -245,6 +247,7 @@ function doubleBracket(n: Node, src: string): Unwrapped[] {
         !!s && (INTEGER.test(s.text) || INTEGER.test(wordsOf([s], src)[0] ?? ''));
       if (!sides.every(integer)) return [arithmetic(`[[ ${op} ]]`)];
     }
+    // Stryker disable next-line ConditionalExpression: only a unary expression has -v as its operator
     if (e.type === 'unary_expression' && op === '-v') {
       const operand = e.namedChildren.find((c) => c.type !== 'test_operator');
       // Inside [[ ]] nothing is a glob: `a[0]` written plainly is that name.
