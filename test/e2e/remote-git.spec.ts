@@ -1,10 +1,8 @@
-import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test as remoteTest, expect } from './remote-fixtures';
+import { hostViewTest, expect } from './remote-fixtures';
 import { shots } from './fixtures';
 import { openProject } from './agent-fixtures';
-import { tempDir } from '../helpers/temp';
 
 // A remote project's git state in the window (issue #29 part 3), in Chromium against
 // `mewbo serve` and a real sshd whose commands see another folder at the project's path (a bind
@@ -12,47 +10,7 @@ import { tempDir } from '../helpers/temp';
 // files not committed that the host's git reads there, never those of this computer's folder of
 // the same path.
 
-interface Views {
-  /** The project's path: this computer's folder, a repository on branch desktop-copy. */
-  desk: string;
-  /** What the host shows at that path: a repository on branch feature/on-host. */
-  host: string;
-}
-
-function repo(dir: string, branch: string, files: Record<string, string>): void {
-  const git = (...args: string[]) =>
-    execFileSync(
-      'git',
-      ['-c', 'user.name=Mewbo Test', '-c', 'user.email=test@example.com', ...args],
-      { cwd: dir, stdio: 'ignore' },
-    );
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
-  git('init', '-q', '-b', branch);
-  git('add', '-A');
-  git('commit', '-q', '-m', 'initial');
-}
-
-const test = remoteTest.extend<{ views: Views }>({
-  // eslint-disable-next-line no-empty-pattern
-  views: async ({}, use) => {
-    const desk = tempDir('mewbo-e2e-desk-');
-    const host = tempDir('mewbo-e2e-host-');
-    repo(desk.dir, 'desktop-copy', { 'notes.txt': 'on the desktop\n' });
-    repo(host.dir, 'feature/on-host', { 'notes.txt': 'on the host\n' });
-    // Not committed on the host: an untracked draft.
-    writeFileSync(join(host.dir, 'draft.txt'), 'a draft\n');
-    await use({ desk: desk.dir, host: host.dir });
-    desk.cleanup();
-    host.cleanup();
-  },
-  sshdOptions: async ({ views }, use) => use({ hostView: { [views.desk]: views.host } }),
-  config: async ({ sshd, views }, use) =>
-    use({
-      remote: { ssh_config: sshd.clientConfig },
-      permission_mode: 'auto',
-      remote_projects: { vision: { url: `ssh://${sshd.alias}${views.desk}` } },
-    }),
-});
+const test = hostViewTest;
 
 test("a remote session's header and the picker show the branch and changes the host's git reads", async ({
   app,

@@ -44,7 +44,7 @@ export function Conversation({ sessionId }: { sessionId: string }) {
             names another folder (or none) on this computer. */}
         {loaded && summary && <TrustPrompt root={summary.remote ?? root} />}
         {reviewing && summary?.worktree && (
-          <ReviewView sessionId={sessionId} worktree={summary.worktree} />
+          <ReviewView sessionId={sessionId} worktree={summary.worktree} remote={summary.remote} />
         )}
         <div className="timeline-area" hidden={reviewing}>
           <FindBar sessionId={sessionId} />

@@ -114,7 +114,8 @@ export function SessionHeader({
             ⎇ {worktree.branch}
           </span>
         )}
-        {remoteProject?.branch && (
+        {/* A worktree session's chip is its own branch: the checkout's would read as the session's. */}
+        {!worktree && remoteProject?.branch && (
           // Short, so the chip keeps its count in a narrow header; the tooltip says it whole.
           <span
             className="chip branch remote-git"

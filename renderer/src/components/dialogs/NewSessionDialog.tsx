@@ -7,6 +7,7 @@ import { errorText } from '../../state/agent-actions';
 import { useHostQuery } from '../../lib/use-host-query';
 import { Dialog } from '../common/Dialog';
 import { AgentChoices } from './AgentChoices';
+import { remotePlaceText } from '../../lib/remote-place';
 
 /**
  * "New session" with a choice of agent (issue 30: the app's own, or an external ACP agent from
@@ -32,9 +33,14 @@ export function NewSessionDialog({ onClose }: { onClose: () => void }) {
   const [busy, setBusy] = useState(false);
   const defaults = settings.data?.worktrees_default_for ?? [];
   const isDefault = current !== null && defaults.includes(current);
-  // A worktree needs a git checkout with a branch; the host says why for anything subtler.
-  const repo = !!project?.path && !!project.branch;
+  // A worktree needs a git checkout with a branch; the host says why for anything subtler. A
+  // project on an SSH host whose host is not connected yet has no branch read: its host's git
+  // makes the worktree, or says why it cannot.
+  const repo = project?.remote
+    ? !!project.branch || project.remote.state !== 'connected'
+    : !!project?.path && !!project?.branch;
   const canWorktree = repo && agent === null;
+  const checkout = project?.remote ? remotePlaceText(project.remote) : project?.path;
 
   const create = async (e: FormEvent) => {
     e.preventDefault();
@@ -72,8 +78,9 @@ export function NewSessionDialog({ onClose }: { onClose: () => void }) {
               onChange={() => setWhere('worktree')}
               autoFocus={canWorktree}
             />
-            In a new worktree: its own branch{project?.branch ? ` from ${project.branch}` : ''}, the
-            checkout untouched until you apply its work
+            In a new worktree{project?.remote ? ` on ${project.remote.host}` : ''}: its own branch
+            {project?.branch ? ` from ${project.branch}` : ''}, the checkout untouched until you
+            apply its work
           </label>
           <label className="radio">
             <input
@@ -83,7 +90,7 @@ export function NewSessionDialog({ onClose }: { onClose: () => void }) {
               onChange={() => setWhere('checkout')}
               autoFocus={!canWorktree}
             />
-            In the checkout{project?.path ? ` (${project.path})` : ''}
+            In the checkout{checkout ? ` (${checkout})` : ''}
           </label>
           {!repo && (
             <p className="muted small">

@@ -28,9 +28,12 @@ const STATUS_WORD: Record<ReviewFile['status'], string> = {
 export function ReviewView({
   sessionId,
   worktree,
+  remote,
 }: {
   sessionId: string;
   worktree: SessionWorktree;
+  /** The project's ssh:// URL when the worktree is on that host (its git runs there). */
+  remote?: string;
 }) {
   const runState = useSessionView(sessionId, (v) => v.runState);
   const review = useHostQuery('worktrees.review', { id: sessionId });
@@ -162,7 +165,7 @@ export function ReviewView({
               </ul>
             </section>
           )}
-          <OpenBranch sessionId={sessionId} path={worktree.path} />
+          <OpenBranch sessionId={sessionId} path={worktree.path} remote={remote} />
         </div>
       </div>
     </div>
