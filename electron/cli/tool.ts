@@ -1,11 +1,12 @@
+import './zod-jitless';
 import { readFile } from 'node:fs/promises';
-import { z } from 'zod';
 import { isErrorPayload } from '../../shared/tools/payload';
 import { builtinToolLoaders, loadBuiltinTool } from '../host/tools/builtin-tool-loaders';
 import { parseToolArgs } from '../host/tools/parse-args';
 import { createStandaloneContext } from '../host/tools/standalone-context';
 import { parseCliArgs, UsageError, type CliCommand } from './command';
 import { rootOption } from './root-option';
+import { writeStdout } from './write-stdout';
 
 const usage = `Usage: mewbo tool NAME [--root DIR] [--args JSON | --args @FILE | --args -]
 
@@ -49,9 +50,6 @@ export const toolCommand: CliCommand = {
   name: 'tool',
   usage,
   async run(argv) {
-    // One process, one call: each schema is used once, so zod's compiled fast path (generated
-    // code, compiled on a schema's first parse) costs more than it saves (~20 ms, issue #18).
-    z.config({ jitless: true });
     const parsed = parseCliArgs({
       args: argv,
       allowPositionals: true,
@@ -78,7 +76,7 @@ export const toolCommand: CliCommand = {
     });
     try {
       const payload = await tool.run(standalone.ctx, check.args);
-      process.stdout.write(`${JSON.stringify(payload, null, 2)}\n`);
+      writeStdout(`${JSON.stringify(payload, null, 2)}\n`);
       return isErrorPayload(payload) ? 1 : 0;
     } finally {
       await standalone.dispose();
