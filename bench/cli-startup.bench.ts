@@ -10,7 +10,9 @@ import WebSocket from 'ws';
 // Start-up of `mewbo` processes against plain Node doing the least the same job needs, all
 // measured alternately in this run (medians, so a busy neighbour hits both sides alike):
 // - `mewbo --help` and `mewbo tool read_file` on a small file vs `node -e 0`: a process that
-//   starts, prints and exits; Node's own start-up is the floor of any CLI written for it.
+//   starts, prints and exits; Node's own start-up is the floor of any CLI written for it. It is
+//   fair and a little hard on mewbo: the same binary, flags and environment, and mewbo must also
+//   read and print, the work the user asked for (a few KB), which the floor does not do.
 // - `mewbo serve` until its page answers vs a bare Node static server (node:http + readFile of the
 //   same index.html) until its page answers: both spawn, listen and serve the same file; serve's
 //   one-time login link is followed as a browser does (the page needs the login cookie).

@@ -15,7 +15,9 @@ const GRACE_SHARE = 0.1;
 
 export class ScanBound {
   private readonly cpu0 = process.cpuUsage();
-  private readonly wall0 = performance.now();
+  // process.hrtime, not performance.now(): the `performance` global loads perf_hooks (ten modules)
+  // at its first use, in `mewbo tool read_file` for this alone (issue #26 part 4).
+  private readonly wall0 = process.hrtime.bigint();
 
   /** A bound of `share` of the full one, starting now (a tail's own time after a long count). */
   constructor(private readonly share = 1) {}
@@ -28,7 +30,7 @@ export class ScanBound {
   /** Whether `fraction` of this bound is spent. */
   spent(fraction = 1): boolean {
     const f = fraction * this.share;
-    if (performance.now() - this.wall0 > SCAN_WALL_MS * f) return true;
+    if (Number(process.hrtime.bigint() - this.wall0) / 1e6 > SCAN_WALL_MS * f) return true;
     const cpu = process.cpuUsage(this.cpu0);
     return (cpu.user + cpu.system) / 1000 > SCAN_CPU_MS * f;
   }

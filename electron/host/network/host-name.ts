@@ -1,4 +1,4 @@
-import { isIP } from 'node:net';
+import { lazyRequire } from '../system/lazy-require';
 
 // One spelling per destination host, so a rule, an allowlist entry and a request compare equal
 // when they name the same place: lower case, no trailing dot, internationalized names as
@@ -6,6 +6,12 @@ import { isIP } from 'node:net';
 // parser (and the C resolver's inet_aton) accepts (`0x7f.1`, `2130706433`) as a dotted quad.
 
 export type Host = { kind: 'name'; name: string } | { kind: 'ip'; address: string; family: 4 | 6 };
+
+// Loaded at the first host judged: the config schema imports this module, so every command that
+// reads configs/app.json loaded node:net (eight modules) with it, `mewbo tool read_file` among
+// them, which judges no host (issue #26 part 4).
+const net = lazyRequire<typeof import('node:net')>('node:net');
+const isIP = (text: string) => net().isIP(text);
 
 const LABEL = /^[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?$/;
 /** A DNS name is at most 253 characters written out. */

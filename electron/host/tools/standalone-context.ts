@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { loadConfigFile } from '../config/load-config';
 import type { AppConfig } from '../config/schema';
 import { homePaths } from '../config/paths';
@@ -63,7 +62,9 @@ export async function createStandaloneContext(opts: StandaloneOptions): Promise<
   }
   const ctx: ToolContext = {
     root,
-    sessionId: `standalone_${randomBytes(4).toString('hex')}`,
+    // Unique among this machine's contexts, not secret (the shells' temp folders are mkdtemp's):
+    // no node:crypto, whose 17 modules were a tenth of `mewbo tool read_file` (issue #26 part 4).
+    sessionId: `standalone_${process.pid.toString(36)}_${Math.random().toString(36).slice(2, 10)}`,
     agentId: 'root',
     signal: abort.signal,
     config,

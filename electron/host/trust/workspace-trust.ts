@@ -1,14 +1,18 @@
-import { createHash } from 'node:crypto';
 import { isInside } from '../fs/safe-path';
 import type { Disposable } from '../lifecycle/disposable';
 import { Emitter, type Event } from '../lifecycle/emitter';
 import { realPathLoose } from '../sandbox/real-path';
 import { isSshUrl } from '../remote/ssh-url';
+import { lazyRequire } from '../system/lazy-require';
 import type { TrustedProject } from '../../../shared/protocol/commands/trust';
 import type { Event as ConfigEvent } from '../lifecycle/emitter';
 import { editTrustedList, setProjectFlag, type TrustConfigSource } from './trust-config';
 import type { TrustedContent } from './trusted-content';
 import type { ContentChange } from '../../../shared/protocol/commands/trust';
+
+// Loaded when a policy file's content is first judged: `mewbo tool read_file` builds this
+// service and judges none, and node:crypto is 17 modules to load (issue #26 part 4).
+const crypto = lazyRequire<typeof import('node:crypto')>('node:crypto');
 
 // Workspace trust: is this project root trusted? A project is untrusted until the user says so
 // (as in VS Code and Claude Code). Until then its `.mcp.json` servers do not start and nothing
@@ -130,7 +134,7 @@ export class WorkspaceTrust implements Disposable {
       realPathLoose(root),
       rel,
       // Stryker disable next-line StringLiteral: any encoding of the digest keeps keys apart (a Buffer's JSON too)
-      createHash('sha256').update(text).digest('hex'),
+      crypto().createHash('sha256').update(text).digest('hex'),
     ]);
     if (!this.announced.has(key)) {
       this.announced.add(key);
