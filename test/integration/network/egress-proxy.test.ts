@@ -2,9 +2,10 @@ import { createHash } from 'node:crypto';
 import { createServer as createHttpServer, request as httpRequest } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
+import fc from 'fast-check';
 import { afterEach, describe, expect, test } from 'vitest';
 import { EgressProxy, type Decide } from '../../../electron/host/network/egress-proxy';
-import { MAX_HEADER_BYTES } from '../../../electron/host/network/constants';
+import { MAX_HEADER_BYTES, RELAY_BUFFER_BYTES } from '../../../electron/host/network/constants';
 import { hostKey } from '../../../electron/host/network/host-name';
 import {
   bodyOf,
@@ -215,6 +216,122 @@ describe('forwarding and tunnels', () => {
     // Reading again drains it all, in order.
     const got = await readAll(t.socket);
     expect(got.length).toBe(total);
+  });
+});
+
+/** `n` bytes of a xorshift stream from `seed`: a chunk moved or repeated anywhere shows. */
+function noise(n: number, seed: number): Buffer {
+  const out = Buffer.allocUnsafe(n);
+  let x = seed | 1;
+  for (let i = 0; i < n; i++) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    out[i] = x & 0xff;
+  }
+  return out;
+}
+
+const macrotask = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('tunnel relay under any chunking', () => {
+  // The download half reads the destination into one reused buffer and pauses while the client's
+  // socket has not taken a write whole (DownloadRelay); the upload half is a pipe(). Whatever sizes
+  // the two ends write in, whenever the client stops reading, every byte arrives once and in order
+  // both ways, and a client that stops reading until everything upstream is full finds the proxy
+  // holding no more than one relay buffer and a socket's chunk (more than the loopback sockets
+  // hold is sent, so the proxy's own flow control is what stops the destination).
+  test('every byte arrives once and in order both ways, and a stalled reader keeps the proxy bounded (property)', async () => {
+    const p = await proxy();
+    const MiB = 1024 * 1024;
+    const plan = fc.record({
+      seed: fc.integer({ min: 1, max: 2 ** 31 - 1 }),
+      // The download's length and where the destination's writes split it; odd pieces wait a
+      // macrotask first, so the proxy's reads see other boundaries too.
+      total: fc.integer({ min: 8 * MiB, max: 12 * MiB }),
+      cuts: fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 16 }),
+      // What the client sends up the tunnel while it downloads.
+      up: fc.array(fc.integer({ min: 1, max: 96 * 1024 }), { maxLength: 6 }),
+      // The read after which the client stops until nothing moves upstream, then short pauses.
+      holdAfter: fc.integer({ min: 0, max: 20 }),
+      pauses: fc.array(
+        fc.record({ after: fc.integer({ min: 0, max: 60 }), ms: fc.integer({ min: 1, max: 20 }) }),
+        { maxLength: 3 },
+      ),
+    });
+    await fc.assert(
+      fc.asyncProperty(plan, async ({ seed, total, cuts, up, holdAfter, pauses }) => {
+        const downBytes = noise(total, seed);
+        const upBytes = noise(
+          up.reduce((n, c) => n + c, 0),
+          seed ^ 0x5bd1e995,
+        );
+        const bounds = [...new Set([0, ...cuts.map((c) => Math.floor(c * total)), total])].sort(
+          (x, y) => x - y,
+        );
+        let written = 0;
+        let uploaded!: Promise<Buffer>;
+        const o = await startTcpOrigin((s) => {
+          uploaded = readAll(s);
+          void (async () => {
+            for (let i = 1; i < bounds.length; i++) {
+              if (i % 2) await macrotask(0);
+              const drained = s.write(downBytes.subarray(bounds[i - 1], bounds[i]));
+              written = bounds[i]!;
+              if (!drained) await new Promise((r) => s.once('drain', r));
+            }
+            await uploaded;
+            s.end();
+          })();
+        });
+        try {
+          const t = await openTunnel(p.port, `allowed.test:${o.port}`);
+          expect(t.status).toBe(200);
+          let at = 0;
+          for (const size of up) {
+            t.socket.write(upBytes.subarray(at, at + size));
+            at += size;
+          }
+          t.socket.end();
+          /** Waits until the destination has written no more for a few polls: all is full. */
+          const untilStill = async () => {
+            let last = -1;
+            for (let still = 0; still < 4;) {
+              await macrotask(25);
+              still = written === last ? still + 1 : 0;
+              last = written;
+            }
+          };
+          const chunks: Buffer[] = [];
+          let reads = 0;
+          let heldBuffered = 0;
+          const pending = [...pauses].sort((x, y) => x.after - y.after);
+          await new Promise<void>((resolve, reject) => {
+            const stop = (until: Promise<unknown>) => {
+              t.socket.pause();
+              void until.then(() => t.socket.resume());
+            };
+            t.socket.on('data', (d: Buffer) => {
+              chunks.push(d);
+              reads++;
+              if (reads === holdAfter + 1)
+                stop(untilStill().then(() => (heldBuffered = p.bufferedBytes)));
+              else if (pending[0] && pending[0].after <= reads)
+                stop(macrotask(pending.shift()!.ms));
+            });
+            t.socket.once('end', resolve);
+            t.socket.once('error', reject);
+            t.socket.resume();
+          });
+          expect(Buffer.concat(chunks).equals(downBytes)).toBe(true);
+          expect((await uploaded).equals(upBytes)).toBe(true);
+          expect(heldBuffered).toBeLessThanOrEqual(RELAY_BUFFER_BYTES + 256 * 1024);
+        } finally {
+          await o.close();
+        }
+      }),
+      { numRuns: 10 },
+    );
   });
 });
 
