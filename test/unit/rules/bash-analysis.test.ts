@@ -582,6 +582,11 @@ describe('bash analysis: code bash runs from data', () => {
     expect(show(analyze('local -n PS1=x'))).toEqual(['local -n PS1=x', '? ...']);
   });
 
+  it('a bare assignment of a variable bash runs code from may run anything', () => {
+    expect(show(analyze('PS1=x'))).toEqual(['? ...', 'PS1=x |']);
+    expect(show(analyze('x=1 BASH_ENV=./a'))).toEqual(['? ...', 'x=1 | BASH_ENV=./a |']);
+  });
+
   it('a subscript in arithmetic is read as words: only the arithmetic is named', () => {
     expect(analyze('(( a[1] ))').unjudged).toEqual([
       "((...)) evaluates a variable's value as arithmetic, which runs the command substitutions in its subscripts",
