@@ -95,15 +95,15 @@ describe('a session on a remote project, made as the picker makes it', () => {
     await link.dispose();
   });
 
-  it('a session on a remote project cannot have a worktree or an external agent: both need a local checkout', async () => {
+  it("a session on a remote project cannot have an external agent (it needs a local checkout); its worktree is the host's, so a host out of reach fails it and leaves no session", async () => {
     h = await Harness.start();
     const { project } = await h.invoke('projects.addRemote', { url: 'ssh://box/srv/app' });
     const worktree = await h.invokeError('sessions.create', {
       project: project.key,
       worktree: true,
     });
-    expect(worktree).toMatchObject({ code: 'unsupported' });
-    expect(worktree.message).toContain('create it without a worktree');
+    expect(worktree).toMatchObject({ code: 'ssh_connect' });
+    expect((await h.invoke('sessions.list', {})).sessions).toEqual([]);
     const agent = await h.invokeError('sessions.create', { project: project.key, agent: 'codex' });
     expect(agent).toMatchObject({ code: 'unsupported' });
     expect(agent.message).toContain('create it without an external agent');
