@@ -54,6 +54,13 @@ import { report } from './report';
 // download's server had that share alone (this process idles then), a cost no user meets: the
 // same build read 0.61 and 0.67 that way against 0.77 and 0.96 this way, alternately, at load 23-25.
 // The reference itself did not move (355-436 MiB/s both ways): only the tunnel stopped paying it.
+//
+// The floor: a third way fetches through bench/relay-floor.c, the least any relaying proxy does
+// (read and write through a 1 MiB buffer, a thread per direction, in C, no policy), from an
+// unconfined curl. On a quiet 2-core machine the copies a relay adds bound the ratio well below
+// the goal whatever the proxy is written in (2026-12-05, load 0.5: the tunnel 0.54, this relay
+// 0.55-0.63, a Node `socket.pipe` relay 0.20-0.33 of the direct download), so the tunnel is
+// printed against the floor too: that ratio is what the proxy's own code costs.
 
 const RUNS = 21;
 const WARMUP = 3;
@@ -159,7 +166,8 @@ try {
   );
 
   const origin = await byteServer(ORIGIN.address, DOWNLOAD_BYTES);
-  const url = (host: string) => `http://${host}:${origin.port}/bytes`;
+  const floor = await relayFloor(base, ORIGIN.address, origin.port);
+  const url = (host: string, port = origin.port) => `http://${host}:${port}/bytes`;
   // curl prints its average download speed (bytes/s) and how many bytes it got.
   // /usr/bin/time adds curl's own CPU seconds (user, system) on the line after.
   const curl = (args: string) =>
@@ -207,17 +215,21 @@ try {
     const tunnelled: number[] = [];
     const forwarded: number[] = [];
     const direct: number[] = [];
+    const relayed: number[] = [];
     const ways = [
       () => speed(0, confined, `-p ${url(ORIGIN.name)}`),
       () => speed(1, confined, url(ORIGIN.name)),
       () => speed(2, unconfined, `--noproxy '*' ${url(ORIGIN.address)}`),
     ];
+    if (floor)
+      ways.push(() => speed(3, unconfined, `--noproxy '*' ${url('127.0.0.1', floor.port)}`));
     for (const way of ways) await way();
     cpu.clear();
     for (let i = 0; i < DOWNLOAD_RUNS; i++) {
       tunnelled.push(await ways[0]!());
       forwarded.push(await ways[1]!());
       direct.push(await ways[2]!());
+      if (ways[3]) relayed.push(await ways[3]());
     }
     const reference = 'an unconfined curl straight from the server';
     report(
@@ -256,12 +268,57 @@ try {
       'MiB/s',
       reference,
     );
+    if (floor) {
+      report(
+        '256 MiB download through a minimal C relay (read/write, no policy)',
+        median(relayed),
+        'MiB/s',
+        median(direct),
+        'MiB/s',
+        reference,
+      );
+      report(
+        'the confined tunnel against that relay (what the proxy itself costs)',
+        median(tunnelled),
+        'MiB/s',
+        median(relayed),
+        'MiB/s',
+        'the minimal C relay',
+      );
+    } else console.log('  (no minimal relay: gcc not found)');
   } finally {
     origin.stop();
+    floor?.stop();
   }
 } finally {
   for (const s of services) await s.dispose();
   t.cleanup();
+}
+
+/**
+ * bench/relay-floor.c built with gcc (which the Landlock launcher's build needs anyway) and started
+ * in a session of its own like the server, relaying 127.0.0.1:PORT to `host:port`; null without gcc.
+ */
+async function relayFloor(
+  dir: string,
+  host: string,
+  port: number,
+): Promise<{ port: number; stop(): void } | null> {
+  const bin = join(dir, 'relay-floor');
+  try {
+    execFileSync('gcc', ['-O2', '-o', bin, join('bench', 'relay-floor.c'), '-lpthread']);
+  } catch {
+    return null;
+  }
+  const child = spawn(bin, [host, String(port)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    detached: true,
+  });
+  const own = await new Promise<number>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`relay exited (${code})`)));
+    child.stdout!.once('data', (d: Buffer) => resolve(Number(d.toString().trim())));
+  });
+  return { port: own, stop: () => child.kill('SIGTERM') };
 }
 
 /**
