@@ -207,8 +207,9 @@ function atNode(n: Node, src: string): Unwrapped[] {
         ? doubleBracket(n, src)
         : testRunsData(bracketWords(n, src, []).slice(1, -1));
     case 'command': {
-      const name = n.childForFieldName('name');
-      if (name?.text !== 'test' && name?.text !== '[') return [];
+      // The program as bash reads it: `'test'`, `\test` and `"["` are test and [ too.
+      const [program] = wordsOf(n.childrenForFieldName('name'), src);
+      if (program !== 'test' && program !== '[') return [];
       const args = n.childrenForFieldName('argument').filter((c) => !redirectVariable(c, src));
       return testRunsData(args.map((c) => testWord(c, src)));
     }

@@ -63,6 +63,17 @@ const GLUED_ENABLE: [string, RegExp] = [
   /enable -f loads a builtin from a shared object/,
 ];
 
+/**
+ * test or [ named quoted or escaped, which bash runs as test and [ all the same. The control:
+ * main 366529d allowed each under the same rules (the name was compared as written), recorded
+ * before the fix.
+ */
+const QUOTED_TEST: [string, RegExp][] = [
+  ['\'test\' -v "$(cat payload)"', /test -v uses a value as a variable name/],
+  ['\\test -v "$(cat payload)"', /test -v uses a value as a variable name/],
+  ['"[" -v "$(cat payload)" ]', /test -v uses a value as a variable name/],
+];
+
 /** Run in an interactive bash on a terminal, followed by the keys that set them off. */
 const INTERACTIVE: [string, string, RegExp][] = [
   ["complete -C 'rm victim' foo", 'foo \t\n', /complete -C \/ -W runs a command/],
@@ -160,6 +171,10 @@ describe('a deny rule Bash(rm:*) against rm run from data', () => {
   );
   it.each(GLUED)(
     '%s: bash reads the glued option, runs rm; the rules allowed it, now they ask',
+    attack,
+  );
+  it.each(QUOTED_TEST)(
+    '%s: bash runs test, whose -v runs rm; the rules allowed it, now they ask',
     attack,
   );
   it.skipIf(!haveCc)(

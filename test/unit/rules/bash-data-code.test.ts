@@ -144,6 +144,18 @@ describe('test and [ read -v NAME', () => {
     expect(unjudged('[ -v x ] && [ -n "$x" ]')).toEqual([]);
   });
 
+  it('test and [ named quoted or escaped are test and [ all the same', () => {
+    for (const cmd of [
+      "'test' -v 'a[$(x)]'",
+      '\\test -v "$x"',
+      '"[" -v "$x" ]',
+      '\\[ -v a[$(x)] ]',
+    ])
+      expect(unjudged(cmd), cmd).toEqual([asName('test -v')]);
+    for (const cmd of ['"[" -v x ]', "'test' a", 'tests -v "$x"'])
+      expect(unjudged(cmd), cmd).toEqual([]);
+  });
+
   it('a {var}> redirection is no argument of test', () => {
     expect(unjudged('test -v {fd}>/dev/null x')).toEqual([]);
   });
