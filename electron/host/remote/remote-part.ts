@@ -24,6 +24,7 @@ import { folderGitState } from '../projects/git';
 import { hookNotRun } from '../hooks/hook-runner';
 import { remoteCheckpointHandlers } from './remote-checkpoint-handlers';
 import { remoteWorktreeHandlers } from './remote-worktree-handlers';
+import { hostWorktreeGrant } from './host-worktree-grant';
 import { remoteCommands, type RemoteCommands } from './remote-commands';
 import { REMOTE_TOOL_NAMES } from './remote-tools';
 
@@ -239,6 +240,8 @@ export class RemotePart implements Disposable {
         root,
         env: this.opts.env,
         configure: (config) => withDeniedPaths(config, this.opts.denied),
+        // Worked out on this host from the spawn's folder, never from the app's record.
+        worktree: (_sessionId, root) => hostWorktreeGrant(root),
       });
       this.contexts.set(key, context);
       // A root that cannot be opened is asked again next time, not remembered as broken.

@@ -17,7 +17,9 @@ export interface WorktreeGrant {
   gitWritable: string[];
 }
 
-export function worktreeGrant(wt: SessionWorktree): WorktreeGrant {
+export function worktreeGrant(
+  wt: Pick<SessionWorktree, 'checkout' | 'git_dir' | 'name'>,
+): WorktreeGrant {
   return {
     checkout: wt.checkout,
     gitWritable: [

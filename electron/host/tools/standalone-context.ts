@@ -5,7 +5,11 @@ import { DisposableStore, toDisposable } from '../lifecycle/disposable';
 import type { SessionEventBody } from '../../../shared/protocol/events';
 import { narrowRoot } from '../fs/safe-path';
 import type { ToolServices } from './services';
-import { standaloneServiceFactories, type ServiceFactory } from './standalone-services';
+import {
+  standaloneServiceFactories,
+  type ServiceFactory,
+  type StandaloneEnv,
+} from './standalone-services';
 import type { ToolContext } from './tool';
 
 // A ToolContext for running tools with no session and no model: config from $MEWBO_HOME, the
@@ -23,6 +27,11 @@ export interface StandaloneOptions {
    */
   readOnly?: boolean;
   factories?: ServiceFactory[];
+  /**
+   * What the shells of a session working in a git worktree get of its repository (the remote
+   * part works it out on its host: remote/host-worktree-grant.ts).
+   */
+  worktree?: StandaloneEnv['worktree'];
   /** Adjusts the loaded config (the remote part adds the app's own paths to the deny list). */
   configure?: (config: AppConfig) => AppConfig;
 }
@@ -52,6 +61,7 @@ export async function createStandaloneContext(opts: StandaloneOptions): Promise<
         store,
         dedupReads: opts.dedupReads ?? true,
         readOnly: opts.readOnly ?? false,
+        worktree: opts.worktree,
       });
       // Descriptors, not values: a service a factory builds on first use stays a getter.
       Object.defineProperties(services, Object.getOwnPropertyDescriptors(part));

@@ -4,7 +4,7 @@ import type { DisposableStore } from '../lifecycle/disposable';
 import { ReadState } from './read-state';
 import type { ToolServices } from './services';
 import { lazyLspService } from '../lsp/lazy-lsp';
-import type { ShellService } from '../shells/shell-service';
+import type { ShellService, ShellServiceOptions } from '../shells/shell-service';
 import { WorkspaceTrust } from '../trust/workspace-trust';
 
 // The services a tool gets when it runs without a session or a model (`mewbo tool`, `mewbo mcp`).
@@ -20,6 +20,8 @@ export interface StandaloneEnv {
   dedupReads: boolean;
   /** Only read-only tools run (StandaloneOptions.readOnly): services they never use are left out. */
   readOnly: boolean;
+  /** What the shells of a session working in a git worktree get of its repository. */
+  worktree?: ShellServiceOptions['worktree'];
 }
 
 export type ServiceFactory = (
@@ -55,7 +57,11 @@ export const standaloneServiceFactories: ServiceFactory[] = [
     return {
       get shells() {
         return (shells ??= env.store.add(
-          new ShellService({ paths: env.home, config: () => env.config }),
+          new ShellService({
+            paths: env.home,
+            config: () => env.config,
+            worktree: env.worktree,
+          }),
         ));
       },
     };

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { RemoteHost } from '../../../electron/host/remote/remote-host';
-import { SshTransport } from '../../../electron/host/remote/ssh-transport';
+import type { RemoteHost } from '../../../electron/host/remote/remote-host';
+import type { SshTransport } from '../../../electron/host/remote/ssh-transport';
+import { openAttackHost, type AttackHost } from './remote-attack-host';
 import { startSshd, type Sshd } from '../../helpers/sshd';
 import { tempDir } from '../../helpers/temp';
 
@@ -13,8 +13,8 @@ import { tempDir } from '../../helpers/temp';
 // Unix socket, which Landlock does not guard. Each is first done by an unconfined process on the
 // same host (an ssh command), so the test cannot pass because the thing is simply not there.
 
-const installRoot = fileURLToPath(new URL('../../..', import.meta.url));
 let sshd: Sshd;
+let host: AttackHost;
 let ssh: SshTransport;
 let remote: RemoteHost;
 const appHome = tempDir('mewbo-attack-app-home-');
@@ -25,21 +25,11 @@ beforeAll(async () => {
   mkdirSync(join(appHome.dir, 'configs'), { recursive: true });
   writeFileSync(join(appHome.dir, 'configs', 'secrets.json'), 'desktop-secret');
   mkdirSync(project());
-  remote = await RemoteHost.open({
-    target: { host: sshd.alias, path: '/' },
-    sshConfig: sshd.clientConfig,
-    installRoot,
-    appHome: appHome.dir,
-    keepaliveS: 60,
-  });
-  ssh = await SshTransport.connect({
-    target: { host: sshd.alias, path: '/' },
-    configFile: sshd.clientConfig,
-  });
+  host = await openAttackHost(sshd, appHome.dir);
+  ({ remote, ssh } = host);
 }, 120_000);
 afterAll(async () => {
-  ssh?.dispose();
-  await remote?.dispose();
+  await host?.dispose();
   await sshd?.stop();
   appHome.cleanup();
 });
@@ -47,17 +37,9 @@ afterAll(async () => {
 /** The same command, unconfined (a plain ssh command on the host) and in the agent's shell there. */
 async function both(command: string) {
   const unconfined = await ssh.exec(command);
-  const shell = await remote.runTool({
-    session_id: 's_attack1',
-    agent_id: 'root',
-    root: project(),
-    tool: 'aider_shell_tool',
-    args: { command },
-  });
-  expect(shell.payload).toMatchObject({ kind: 'shell', sandbox: { mode: 'landlock' } });
   return {
     unconfined: { code: unconfined.code, out: unconfined.stdout.toString() },
-    confined: { code: shell.payload.exit_code, out: String(shell.payload.stdout) },
+    confined: await host.confined('s_attack1', project(), command),
   };
 }
 

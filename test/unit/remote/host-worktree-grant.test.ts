@@ -1,0 +1,65 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { hostWorktreeGrant } from '../../../electron/host/remote/host-worktree-grant';
+import { tempDir } from '../../helpers/temp';
+
+// The remote part's grant for a shell in a session worktree on its host, worked out from the
+// folders git made: given for the worktree's own entry, refused for anything that only looks
+// like one (a main checkout, a worktree made elsewhere, a pointer whose entry does not name it back).
+
+const base = tempDir('mewbo-host-wt-grant-');
+const repo = () => join(realpathSync(base.dir), 'repo');
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', ['-c', 'user.name=T', '-c', 'user.email=t@example.com', ...args], {
+    cwd,
+    encoding: 'utf8',
+  });
+const session = () => `${repo()}.worktrees/one`;
+const elsewhere = () => join(realpathSync(base.dir), 'elsewhere');
+
+beforeAll(() => {
+  mkdirSync(join(repo(), 'sub'), { recursive: true });
+  writeFileSync(join(repo(), 'sub', 'f.txt'), 'x\n');
+  git(repo(), 'init', '-q', '-b', 'main');
+  git(repo(), 'add', '-A');
+  git(repo(), 'commit', '-q', '-m', 'initial');
+  git(repo(), 'worktree', 'add', '-q', '-b', 'one', session());
+  git(repo(), 'worktree', 'add', '-q', '-b', 'two', elsewhere());
+});
+afterAll(() => base.cleanup());
+
+describe('hostWorktreeGrant', () => {
+  it("gives a session worktree's shells its entry, objects, refs and logs, from any folder in it", () => {
+    const gitDir = join(repo(), '.git');
+    const grant = {
+      checkout: repo(),
+      gitWritable: ['objects', 'refs', 'logs', 'worktrees/one'].map((p) => join(gitDir, p)),
+    };
+    expect(hostWorktreeGrant(session())).toEqual(grant);
+    expect(hostWorktreeGrant(join(session(), 'sub'))).toEqual(grant);
+  });
+
+  it('gives nothing to a main checkout, a folder outside git, or a worktree not beside its checkout', () => {
+    expect(hostWorktreeGrant(repo())).toBeUndefined();
+    expect(hostWorktreeGrant(join(repo(), 'sub'))).toBeUndefined();
+    expect(hostWorktreeGrant(base.dir)).toBeUndefined();
+    expect(hostWorktreeGrant(elsewhere())).toBeUndefined();
+    expect(hostWorktreeGrant(join(base.dir, 'missing'))).toBeUndefined();
+  });
+
+  it('gives nothing when the entry the .git file names does not name this worktree back', () => {
+    const entry = join(repo(), '.git', 'worktrees', 'one');
+    for (const link of ['gitdir', 'commondir']) {
+      const own = readFileSync(join(entry, link), 'utf8');
+      writeFileSync(join(entry, link), `${join(elsewhere(), '.git')}\n`);
+      try {
+        expect(hostWorktreeGrant(session())).toBeUndefined();
+      } finally {
+        writeFileSync(join(entry, link), own);
+      }
+    }
+    expect(hostWorktreeGrant(session())).toBeDefined();
+  });
+});
