@@ -88,8 +88,9 @@ export const MODULES = {
     tests: ['test/unit/web/*.test.ts'],
   },
   // The egress proxy's policy and what it parses (issue #25 part 1): decisions over plain facts,
-  // and the strict reader of a destination's answer to a forwarded request, which only real
-  // sockets through the proxy reach (its integration tests and the kept-alive attack).
+  // and the strict reader of a destination's answer to a forwarded request, driven directly by
+  // forwarded-response.test.ts (in test/unit/network/) and through the proxy by its integration
+  // tests and the kept-alive attack.
   network: {
     mutate: [
       'electron/host/network/address-kind.ts',

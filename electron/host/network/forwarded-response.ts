@@ -258,9 +258,11 @@ export class ForwardedResponse {
     return at;
   }
 
-  /** Writes buf[from, to) to the client as it is: no copy unless the client's socket queues it. */
+  /**
+   * Writes buf[from, to) to the client as it is: no copy unless the client's socket queues it.
+   * Never empty: every caller stops at `n` and has bytes left to pass on.
+   */
   private write(buf: Uint8Array, from: number, to: number): void {
-    if (to <= from) return;
     this.pending++;
     this.res.write(buf.subarray(from, to), () => {
       this.pending--;
