@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { SessionWorktree } from '../../../shared/protocol/session-worktree';
@@ -8,6 +7,7 @@ import type { RemoteHost } from '../../../electron/host/remote/remote-host';
 import type { SshTransport } from '../../../electron/host/remote/ssh-transport';
 import { findLauncher, probeLandlock } from '../../../electron/host/sandbox/launcher';
 import { startSshd, type Sshd } from '../../helpers/sshd';
+import { git, hostRepo } from '../../helpers/host-repo';
 import { tempDir } from '../../helpers/temp';
 import { openAttackHost, type AttackHost } from './remote-attack-host';
 
@@ -33,9 +33,6 @@ let other: { worktree: SessionWorktree; root: string };
 const appHome = tempDir('mewbo-rwt-shells-app-');
 const repo = () => join(sshd.dir, 'repo');
 
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
-
 async function newWorktree(branch: string) {
   const made = await remote.invoke('worktree.create', {
     root: repo(),
@@ -56,13 +53,7 @@ describe.skipIf(noLandlock !== null)(
   () => {
     beforeAll(async () => {
       sshd = await startSshd();
-      mkdirSync(repo());
-      writeFileSync(join(repo(), 'notes.txt'), 'one\n');
-      git(repo(), 'init', '-q', '-b', 'main');
-      git(repo(), 'config', 'user.name', 'Host User');
-      git(repo(), 'config', 'user.email', 'host@example.com');
-      git(repo(), 'add', '-A');
-      git(repo(), 'commit', '-q', '-m', 'initial');
+      hostRepo(repo(), { 'notes.txt': 'one\n' });
       host = await openAttackHost(sshd, appHome.dir);
       ({ remote, ssh } = host);
       mine = await newWorktree('feature/mine');
