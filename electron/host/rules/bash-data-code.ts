@@ -75,7 +75,10 @@ const INTEGER = /^[+-]?\d+$/;
 /** `[[ a -eq b ]]` and the like compare arithmetic expressions. */
 const ARITHMETIC_TESTS = new Set(['-eq', '-ne', '-lt', '-le', '-gt', '-ge']);
 
-/** One word of `test` / `[`: its value, and whether an unquoted expansion may split it into several. */
+/**
+ * One word of `test` / `[`: its value, and whether, computed, it may split into several (an
+ * unquoted expansion); `splits` is read only of computed words.
+ */
 export interface TestWord {
   value: WordValue;
   splits: boolean;
@@ -90,7 +93,6 @@ export function testRunsData(words: readonly TestWord[]): Unwrapped[] {
   for (let i = 0; i < words.length; i++) {
     const { value, splits } = words[i]!;
     const next = words[i + 1];
-    // Stryker disable next-line ConditionalExpression: splits is true only of a computed word (testWord)
     if (value === null && splits)
       return [asName('test with an unquoted expansion, which may become -v NAME,')];
     if (value === '-v' && next && !plainName(next.value)) return [asName('test -v')];
@@ -106,7 +108,7 @@ const NUMERIC_PARAMETER = /^\$[?#$!]$|^\$\{#[^}]*\}$/;
 /** A word of `test` / `[` as written in the tree. */
 function testWord(n: Node, src: string): TestWord {
   const [value = null] = wordsOf([n], src);
-  const splits = value === null && n.type !== 'string' && !NUMERIC_PARAMETER.test(n.text);
+  const splits = n.type !== 'string' && !NUMERIC_PARAMETER.test(n.text);
   return { value, splits };
 }
 
@@ -115,7 +117,8 @@ function bracketWords(n: Node, src: string, out: TestWord[]): TestWord[] {
   for (const c of n.children) {
     if (['binary_expression', 'unary_expression', 'parenthesized_expression'].includes(c.type))
       bracketWords(c, src, out);
-    else if (c.type === 'test_operator' || !c.isNamed) out.push({ value: c.text, splits: false });
+    // An operator's node is no word; the brackets, `!` and `=` are read as words as written.
+    else if (c.type === 'test_operator') out.push({ value: c.text, splits: false });
     else out.push(testWord(c, src));
   }
   return out;
@@ -126,12 +129,16 @@ function expansion(n: Node): Unwrapped[] {
   const kids = n.children;
   const out: Unwrapped[] = [];
   const named = n.namedChildren;
-  if (kids[1]?.type === '!') {
+  const [first] = named;
+  // `${!}` is `$!`, a process id.
+  // Stryker disable next-line OptionalChaining: an expansion has `${` and a child after it (the closing brace at least)
+  if (kids[1]?.type === '!' && first) {
     // `${!prefix*}`, `${!prefix@}` and `${!a[@]}` list names or keys; every other `${!x}` reads x's value as a name.
+    // Stryker disable next-line OptionalChaining: with `${`, `!` and a named child, the child before the closing brace exists
     const last = kids[kids.length - 2]?.type;
-    const index = named[0]?.type === 'subscript' ? named[0].childForFieldName('index')?.text : '';
-    const lists =
-      (named.length === 1 && (last === '*' || last === '@')) || /^[@*]$/.test(index ?? '');
+    // Stryker disable next-line OptionalChaining,StringLiteral: the grammar gives every subscript its index
+    const index = first.type === 'subscript' ? (first.childForFieldName('index')?.text ?? '') : '';
+    const lists = (named.length === 1 && (last === '*' || last === '@')) || /^[@*]$/.test(index);
     if (!lists) out.push(asName('${!name}'));
   }
   for (let i = 0; i < kids.length; i++) {
@@ -145,14 +152,16 @@ function expansion(n: Node): Unwrapped[] {
     if (k.type === ':') {
       const operand = kids[i + 1];
       if (
+        // Stryker disable next-line OptionalChaining: the closing brace at least follows the colon
         operand?.isNamed &&
         !(LITERAL_ARITHMETIC.has(operand.type) && literalArithmeticNode(operand))
       )
         out.push(arithmetic('${name:offset:length}'));
     }
     // `${NAME:=value}` assigns NAME.
-    if ((k.type === '=' || k.type === ':=') && named[0] && isCodeVariable(named[0].text))
-      out.push(anything(`\${${named[0].text}${k.type}...} sets a variable bash runs code from`));
+    if ((k.type === '=' || k.type === ':=') && first && isCodeVariable(first.text))
+      // Stryker disable next-line StringLiteral: an anything's reason is not shown (the command counts as any program)
+      out.push(anything(`\${${first.text}${k.type}...} sets a variable bash runs code from`));
   }
   return out;
 }
@@ -174,6 +183,7 @@ function atNode(n: Node, src: string): Unwrapped[] {
       // In a here-document the grammar reads `$((x))` as a command x in a subshell; bash reads arithmetic.
       return n.text.startsWith('$((') ? [arithmetic('$((...))')] : [];
     case 'compound_statement':
+      // Stryker disable next-line OptionalChaining: a compound statement has its opening token
       return n.children[0]?.type === '((' && !literalArithmeticNode(n)
         ? [arithmetic('((...))')]
         : [];
@@ -203,6 +213,7 @@ function atNode(n: Node, src: string): Unwrapped[] {
     case 'expansion':
       return expansion(n);
     case 'test_command':
+      // Stryker disable next-line OptionalChaining: a test command has its opening bracket
       return n.children[0]?.type === '[['
         ? doubleBracket(n, src)
         : testRunsData(bracketWords(n, src, []).slice(1, -1));
@@ -214,12 +225,11 @@ function atNode(n: Node, src: string): Unwrapped[] {
       return testRunsData(args.map((c) => testWord(c, src)));
     }
     case 'for_statement': {
-      const v = n.childForFieldName('variable')?.text ?? '';
-      return isCodeVariable(v)
-        ? [anything(`for ${v} in ... sets a variable bash runs code from`)]
-        : [];
+      const code = n.childrenForFieldName('variable').filter((v) => isCodeVariable(v.text));
+      // Stryker disable next-line StringLiteral: an anything's reason is not shown (the command counts as any program)
+      return code.map((v) => anything(`for ${v.text} in ... sets a variable bash runs code from`));
     }
-    case 'word':
+    // The grammar reads `{name}` and `{name[i]}` as a concatenation (`{`, the name, `}`), never one word.
     case 'concatenation': {
       if (!redirectVariable(n, src)) return [];
       const name = n.text.slice(1, -1);
@@ -237,15 +247,15 @@ function doubleBracket(n: Node, src: string): Unwrapped[] {
   for (const e of n.descendantsOfType(['binary_expression', 'unary_expression'])) {
     // Stryker disable next-line ConditionalExpression: descendantsOfType lists nodes, never null
     if (!e) continue;
-    const op =
-      e.childForFieldName('operator')?.text ??
-      e.namedChildren.find((c) => c.type === 'test_operator')?.text;
+    // Stryker disable next-line OptionalChaining: the grammar gives every binary and unary expression its operator
+    const op = e.childForFieldName('operator')?.text;
     // Stryker disable next-line ConditionalExpression,LogicalOperator: only a binary expression has -eq and the like as its operator, and has(undefined) is false
     if (e.type === 'binary_expression' && op && ARITHMETIC_TESTS.has(op)) {
-      const sides = [e.childForFieldName('left'), e.childForFieldName('right')];
+      const sides = [...e.childrenForFieldName('left'), ...e.childrenForFieldName('right')];
       // A literal integer: `1`, `"1"`, or `-1` (which the grammar reads as a unary expression).
-      const integer = (s: Node | null) =>
-        !!s && (INTEGER.test(s.text) || INTEGER.test(wordsOf([s], src)[0] ?? ''));
+      // A computed word (null) is read as "null", no integer.
+      const integer = (s: Node) =>
+        INTEGER.test(s.text) || INTEGER.test(String(wordsOf([s], src)[0]));
       if (!sides.every(integer)) return [arithmetic(`[[ ${op} ]]`)];
     }
     // Stryker disable next-line ConditionalExpression: only a unary expression has -v as its operator

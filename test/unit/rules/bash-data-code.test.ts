@@ -117,6 +117,8 @@ describe('test and [ read -v NAME', () => {
     expect(testRunsData([w(null)])).toEqual([]);
     expect(testRunsData([w(null), w('x')])).toEqual([]);
     expect(testRunsData([])).toEqual([]);
+    // A word's `splits` is read only when it is computed (`command test` gives it to every word).
+    expect(testRunsData([w('-f', true), w('x', true)])).toEqual([]);
   });
 
   it('numeric special parameters and quoted words never split; other unquoted expansions may', () => {
@@ -142,6 +144,10 @@ describe('test and [ read -v NAME', () => {
   it('the words inside [ ] nested expressions are read in order', () => {
     expect(unjudged('[ a = b -a -v "$x" ]')).toEqual([asName('test -v')]);
     expect(unjudged('[ -v x ] && [ -n "$x" ]')).toEqual([]);
+    expect(unjudged('[ ( -v "$x" ) ]')).toEqual([asName('test -v')]);
+    expect(unjudged('[ ! -v "$x" ] && [ "$x" = "(" ] && [ a != "$x" ]')).toEqual([
+      asName('test -v'),
+    ]);
   });
 
   it('test and [ named quoted or escaped are test and [ all the same', () => {
@@ -210,6 +216,8 @@ describe('arithmetic', () => {
     'a=([0]=1 [12]+=2 x [y])',
     'echo ${s:1} ${s:1:2} ${s::2} ${s: -1} ${x:-d} ${x:+y} ${x#p} ${x/a/b}',
     'echo $( (a) )',
+    '(( 1++ ))',
+    'a=(x[i]=1)',
     'exec {fd}>/dev/null {g[0]}<x',
     'echo {fd}',
     'echo xa[i]y',
@@ -260,9 +268,19 @@ describe('values used as names and as prompts', () => {
 
   it.each([
     'echo ${!pre*} ${!pre@} ${!a[@]} ${!a[*]}',
+    // `${!}` is `$!`; `${!#}` names a positional parameter.
+    'echo ${!} ${!#}',
     'echo ${x@Q} ${x@U} ${x}',
     '[[ -v name ]] && [[ -v a[0] ]] && [[ -v "a" ]] && [[ -n a[i] ]]',
   ])('%j is judged', (cmd) => {
     expect(unjudged(cmd)).toEqual([]);
+  });
+
+  it('only a subscript of @ or * alone lists keys', () => {
+    for (const sub of ['i@', '@i', 'i*', '*i'])
+      expect(unjudged(`echo "\${!a[${sub}]}"`), sub).toEqual([
+        asName('${!name}'),
+        arithmetic(`the subscript of a[${sub}]`),
+      ]);
   });
 });
