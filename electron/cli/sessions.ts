@@ -10,6 +10,8 @@ import {
   type SessionCheckpointsOptions,
 } from '../host/checkpoints/session-checkpoints';
 import { openRemoteSessions } from '../host/remote/open-remote-sessions';
+import { formatSshUrl, isSshUrl, parseSshUrl, sshUrlOn } from '../host/remote/ssh-url';
+import type { SessionSummary } from '../../shared/protocol/session-summary';
 import type { RewindMode } from '../../shared/protocol/commands/checkpoints';
 import { SessionManager } from '../host/sessions/session-manager';
 import type { Session } from '../host/sessions/session';
@@ -31,7 +33,7 @@ import { removeSessionWorktree } from '../host/worktrees/remove-worktree';
 import { HostError } from '../host/rpc/host-error';
 
 const usage = `Usage:
-  mewbo sessions list [--project DIR] [--json]
+  mewbo sessions list [--project DIR|URL] [--json]
   mewbo sessions export <id> --format markdown|jsonl [-o FILE]
   mewbo sessions import FILE.jsonl [--project KEY [--in-checkout]]
   mewbo sessions fork <id> [--at-turn N]
@@ -57,6 +59,8 @@ diff, apply and discard take the work of a session made in its own git worktree 
 --stat: one line a file), apply puts that onto the checkout as uncommitted changes, all or nothing
 (refused, naming the files, where you changed the same lines), discard removes its worktree and
 branch after saying what is lost (asks, or goes ahead with --yes). list shows each one's branch.
+A session of a project on an SSH host is listed with its folders as ssh://HOST/path URLs, and
+--project takes such a URL to list the sessions there (a folder here never matches them).
 
 Exit status: 0 done, 1 a failure (unknown session, bad file, a refused rewind or apply), 2 bad usage.`;
 
@@ -72,30 +76,45 @@ function turnSeq(session: Session, n: string | undefined, flag: string): number 
   return turns[i - 1]!.seq;
 }
 
+/** --project as list compares it: a folder here (its real path), or a host's folder as its URL. */
+async function projectPlace(project: string): Promise<string> {
+  if (!isSshUrl(project)) return realpath(resolve(project)).catch(() => resolve(project));
+  try {
+    return formatSshUrl(parseSshUrl(project));
+  } catch (err) {
+    return failure(err);
+  }
+}
+
 async function list(sessions: SessionManager, argv: string[]): Promise<number> {
   const { values } = parseCliArgs({
     args: argv,
     options: { project: { type: 'string' }, json: { type: 'boolean' } },
   });
+  // A session on an SSH host names its host's folders as ssh:// URLs, never as folders here.
+  const placeOf = (r: SessionSummary, path: string) => (r.remote ? sshUrlOn(r.remote, path) : path);
   let rows = await sessions.list();
   if (values.project) {
-    const dir = await realpath(resolve(values.project)).catch(() => resolve(values.project!));
-    rows = rows.filter((r) => r.root === dir);
+    const want = await projectPlace(values.project);
+    rows = rows.filter((r) => r.root !== null && placeOf(r, r.root) === want);
   }
-  const out = rows.map((r) => ({
-    id: r.id,
-    title: r.title,
-    project: r.root,
-    updated: new Date(r.updated_at).toISOString(),
-    events: r.event_count,
-    ...(r.worktree
-      ? {
-          worktree: r.worktree.removed_at ? null : r.worktree.path,
-          branch: r.worktree.removed_at ? null : r.worktree.branch,
-          base: r.worktree.base,
-        }
-      : {}),
-  }));
+  const out = rows.map((r) => {
+    const place = (path: string) => placeOf(r, path);
+    return {
+      id: r.id,
+      title: r.title,
+      project: r.root === null ? null : place(r.root),
+      updated: new Date(r.updated_at).toISOString(),
+      events: r.event_count,
+      ...(r.worktree
+        ? {
+            worktree: r.worktree.removed_at ? null : place(r.worktree.path),
+            branch: r.worktree.removed_at ? null : r.worktree.branch,
+            base: r.worktree.base,
+          }
+        : {}),
+    };
+  });
   if (values.json) {
     process.stdout.write(JSON.stringify(out, null, 2) + '\n');
     return 0;

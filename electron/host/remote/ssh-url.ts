@@ -149,12 +149,17 @@ export function formatSshUrl(target: SshTarget): string {
   return `${SCHEME}${user}${host}${port}${path}`;
 }
 
+/** `path` on the host of project `url`, as a URL: a host's folder never reads as one of this computer. */
+export function sshUrlOn(url: string, path: string): string {
+  return formatSshUrl({ ...parseSshUrl(url), path });
+}
+
 /**
  * The host a URL is on, as one connection serves it: the canonical URL with the path `/`. Every
  * project and session on `ssh://ana@box:2222/...` shares the link `ssh://ana@box:2222/`.
  */
 export function sshHostUrl(url: string): string {
-  return formatSshUrl({ ...parseSshUrl(url), path: '/' });
+  return sshUrlOn(url, '/');
 }
 
 /**

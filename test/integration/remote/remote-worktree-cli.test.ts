@@ -77,4 +77,35 @@ describe("mewbo sessions on a remote worktree session's work", () => {
     expect(discard.stdout).toContain('Shout two, add beta');
     expect(git(repo(), 'branch', '--list', 'cli-apply')).toBe('');
   }, 240_000);
+
+  it('lists the session with its folders as ssh:// URLs of its host, never as folders here', async () => {
+    remote.fake.script.push({ text: 'Nothing to do.' });
+    const run = await remote.runOn(repo(), 'look around', ['--worktree', 'listed']);
+    expect(run.code).toBe(0);
+    const id = /mewbo run: session (\S+)/.exec(run.stderr)![1]!;
+    const place = remote.urlOf(`${repo()}.worktrees/listed`);
+    const listed = await remote.mewbo(['sessions', 'list']);
+    expect(listed.code).toBe(0);
+    const row = listed.stdout.split('\n').find((l) => l.startsWith(`${id}\t`));
+    expect(row?.split('\t')[3]).toBe(place);
+    expect(row).toMatch(/\tworktree listed$/);
+    const json = await remote.mewbo(['sessions', 'list', '--json']);
+    const entry = (JSON.parse(json.stdout) as { id: string }[]).find((r) => r.id === id);
+    expect(entry).toMatchObject({ project: place, worktree: place, branch: 'listed' });
+    // --project takes the URL; the same path as a folder of this computer is another place.
+    const there = await remote.mewbo(['sessions', 'list', '--project', place]);
+    expect(
+      there.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.split('\t')[0]),
+    ).toEqual([id]);
+    const here = await remote.mewbo([
+      'sessions',
+      'list',
+      '--project',
+      `${repo()}.worktrees/listed`,
+    ]);
+    expect(here.stdout).toBe('');
+  }, 240_000);
 });
