@@ -4,6 +4,7 @@ import { loadConfigFile } from '../host/config/load-config';
 import type { SessionManager } from '../host/sessions/session-manager';
 import { SessionWorktrees } from '../host/worktrees/session-worktrees';
 import { openRemoteSessions } from '../host/remote/open-remote-sessions';
+import { remoteSessionsOptions } from '../host/remote/remote-sessions-options';
 import { remoteWorktreeSites } from '../host/remote/remote-worktree-site';
 import { parseCliArgs, UsageError } from './command';
 import { confirmed, failure } from './cli-failure';
@@ -18,14 +19,7 @@ async function withWorktrees<T>(
   const config = loadConfigFile(paths.configFile);
   // A session on a project on an SSH host has its worktree there: its host is connected when
   // the command first needs it, never for a local session.
-  const remotes = openRemoteSessions({
-    remoteOf: async (id) => (await sessions.get(id)).meta.remote ?? null,
-    sshConfig: () => config.remote.ssh_config,
-    keepaliveS: () => config.remote.keepalive_minutes * 60,
-    append: async (id, event) => void (await (await sessions.get(id)).append(event)),
-    appHome: paths.home,
-    policyDir: paths.remoteProjectsDir,
-  });
+  const remotes = openRemoteSessions(remoteSessionsOptions(sessions, () => config, paths));
   const worktrees = await SessionWorktrees.open({
     appHome: paths.home,
     config: () => config,

@@ -10,6 +10,7 @@ import {
   type SessionCheckpointsOptions,
 } from '../host/checkpoints/session-checkpoints';
 import { openRemoteSessions } from '../host/remote/open-remote-sessions';
+import { remoteSessionsOptions } from '../host/remote/remote-sessions-options';
 import { formatSshUrl, isSshUrl, parseSshUrl, sshUrlOn } from '../host/remote/ssh-url';
 import type { SessionSummary } from '../../shared/protocol/session-summary';
 import type { RewindMode } from '../../shared/protocol/commands/checkpoints';
@@ -267,14 +268,7 @@ async function rewind(sessions: SessionManager, argv: string[]): Promise<number>
   const session = await sessions.get(id).catch(failure);
   // A session on a project on an SSH host is rewound there (its checkpoints are on the host).
   const remote = session.meta.remote
-    ? openRemoteSessions({
-        remoteOf: async () => session.meta.remote ?? null,
-        sshConfig: () => config.remote.ssh_config,
-        keepaliveS: () => config.remote.keepalive_minutes * 60,
-        append: async (_id, event) => void (await session.append(event)),
-        appHome: paths.home,
-        policyDir: paths.remoteProjectsDir,
-      })
+    ? openRemoteSessions(remoteSessionsOptions(sessions, () => config, paths))
     : null;
   try {
     return await rewindSession(session, mode, values['to-turn'], values.yes === true, {

@@ -36,6 +36,7 @@ import { deviceHandlers, devicesTopic } from './handlers/devices';
 import { withDeviceTools } from './devices/device-tool-source';
 import { SessionsRemoteBackend } from './devices/remote-backend';
 import { openRemoteSessions } from './remote/open-remote-sessions';
+import { remoteSessionsOptions } from './remote/remote-sessions-options';
 import type { RemoteSessions } from './remote/remote-sessions';
 import { policyRootOf } from './remote/policy-root';
 import type { Session } from './sessions/session';
@@ -296,14 +297,7 @@ export class Host extends DisposableObject {
       prompts: offerings,
     });
     // Sessions whose project is on an SSH host run their file and shell tools there (issue #29).
-    const remoteHosts = openRemoteSessions({
-      remoteOf: async (id) => (await sessions.get(id)).meta.remote ?? null,
-      sshConfig: () => config.remote.ssh_config,
-      keepaliveS: () => config.remote.keepalive_minutes * 60,
-      append: async (id, event) => void (await (await sessions.get(id)).append(event)),
-      appHome: paths.home,
-      policyDir,
-    });
+    const remoteHosts = openRemoteSessions(remoteSessionsOptions(sessions, () => config, paths));
     late.remoteHosts = remoteHosts;
     // `mewbo run --trust` on a remote project trusts its files as the host holds them now.
     await trustedContent.trustForRun(
