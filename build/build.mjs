@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { buildLandlock } from './build-landlock.mjs';
 import { buildPhonePage } from './phone-page.mjs';
+import { buildToolSnapshot } from './tool-snapshot.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const nodeOnly = process.argv.includes('--node-only');
@@ -88,8 +89,33 @@ for (const wasm of [
 // The shell launcher (C, Landlock + process-tree supervisor); skipped when up to date.
 buildLandlock();
 
+// The command bundles' options (dist/cli-NAME.cjs), also those of `mewbo tool`'s snapshot.
+const commandBundleOptions = {
+  ...common,
+  format: 'cjs',
+  packages: undefined,
+  external: ['node-pty', 'electron'],
+  plugins: [zodPlugin],
+  // zod's package says it has no side effects, so esbuild drops its entry modules (only
+  // re-exports) and binds `z.string()` to zod's inner modules. In one CommonJS bundle those are
+  // initialized lazily (a dynamic import reaches them), and with the entry dropped a module whose
+  // top level builds a schema ran before them ("Class is not a constructor"). Honouring no
+  // package's side-effect claims keeps the entries; the tool bundle grows 7%, its cache covers it.
+  ignoreAnnotations: true,
+  // Modules find their files from import.meta.url (dist/): code-cache.ts passes the bundle's URL.
+  define: { 'import.meta.url': IMPORT_META_URL_PARAM },
+  // No import() left in a bundle: code compiled from V8's cached data loses the script's
+  // importModuleDynamically (node 20), so every run after the first failed "A dynamic import
+  // callback was not specified" where web-tree-sitter's ES module glue imports node:module, and
+  // `mewbo run` judged shell commands with no bash grammar. Its CommonJS build requires what it
+  // needs; what remains to import is node's own modules, which require() loads the same.
+  supported: { 'dynamic-import': false },
+  alias: { 'web-tree-sitter': './node_modules/web-tree-sitter/web-tree-sitter.cjs' },
+};
+
 await Promise.all([
-  // The CLI: dist/cli.js holds the entry and the command list. `mewbo serve` is split into chunks
+  // The CLI: dist/cli.js holds the entry and the command list (the bin, dist/mewbo, runs it, or
+  // `mewbo tool` from its snapshot: build/tool-snapshot.mjs). `mewbo serve` is split into chunks
   // beside it, loaded by dynamic import (its SDKs and rarely used parts stay on disk until used,
   // which keeps the idle host small). Every other command is a CommonJS bundle of its own,
   // dist/cli-NAME.cjs, which the entry runs with a V8 code cache (electron/cli/code-cache.ts: Node
@@ -122,32 +148,13 @@ await Promise.all([
     },
   }),
   build({
-    ...common,
+    ...commandBundleOptions,
     // One bundle per command, named like its module (electron/cli/NAME.ts, commands.ts).
     entryPoints: Object.fromEntries(
       cliCommands.map((name) => [`cli-${name}`, `electron/cli/${name}.ts`]),
     ),
     outdir: 'dist',
     outExtension: { '.js': '.cjs' },
-    format: 'cjs',
-    packages: undefined,
-    external: ['node-pty', 'electron'],
-    plugins: [zodPlugin],
-    // zod's package says it has no side effects, so esbuild drops its entry modules (only
-    // re-exports) and binds `z.string()` to zod's inner modules. In one CommonJS bundle those are
-    // initialized lazily (a dynamic import reaches them), and with the entry dropped a module whose
-    // top level builds a schema ran before them ("Class is not a constructor"). Honouring no
-    // package's side-effect claims keeps the entries; the tool bundle grows 7%, its cache covers it.
-    ignoreAnnotations: true,
-    // Modules find their files from import.meta.url (dist/): code-cache.ts passes the bundle's URL.
-    define: { 'import.meta.url': IMPORT_META_URL_PARAM },
-    // No import() left in a bundle: code compiled from V8's cached data loses the script's
-    // importModuleDynamically (node 20), so every run after the first failed "A dynamic import
-    // callback was not specified" where web-tree-sitter's ES module glue imports node:module, and
-    // `mewbo run` judged shell commands with no bash grammar. Its CommonJS build requires what it
-    // needs; what remains to import is node's own modules, which require() loads the same.
-    supported: { 'dynamic-import': false },
-    alias: { 'web-tree-sitter': './node_modules/web-tree-sitter/web-tree-sitter.cjs' },
   }),
   build({
     ...common,
@@ -185,6 +192,14 @@ for (const f of readdirSync(`${root}/dist`)) {
       text.replace(/[^\0-\x7f]/gu, (c) => `\\u{${c.codePointAt(0).toString(16)}}`),
     );
 }
+
+// After the Latin-1 pass above, which makes the snapshot's bundle ASCII too: its source is part of
+// the heap the snapshot holds, one byte a character.
+await buildToolSnapshot({
+  root,
+  bundleOptions: commandBundleOptions,
+  importMetaUrlParam: IMPORT_META_URL_PARAM,
+});
 
 if (!nodeOnly) {
   const { build: viteBuild } = await import('vite');

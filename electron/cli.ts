@@ -1,6 +1,5 @@
 import { commands } from './cli/commands';
-import { UsageError } from './cli/usage-error';
-import { ConfigError } from './host/config/config-error';
+import { exitWith, runCommand } from './cli/run-command';
 
 function help(): string {
   const width = Math.max(...commands.map((c) => c.name.length), 4);
@@ -27,34 +26,7 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`mewbo: unknown command '${name}'\n\n${help()}\n`);
     return 2;
   }
-  const command = await entry.load();
-  if (rest.includes('--help') || rest.includes('-h')) {
-    process.stdout.write(`${command.usage}\n`);
-    return 0;
-  }
-  try {
-    return await command.run(rest);
-  } catch (err) {
-    if (err instanceof UsageError) {
-      process.stderr.write(`mewbo ${name}: ${err.message}\n${command.usage}\n`);
-      return 2;
-    }
-    // configs/app.json holds a value the command will not act on: the message names the key.
-    if (err instanceof ConfigError) {
-      process.stderr.write(`mewbo ${name}: ${err.message}\n`);
-      return 1;
-    }
-    process.stderr.write(`mewbo ${name}: ${(err as Error).stack ?? String(err)}\n`);
-    return 1;
-  }
+  return runCommand(name, await entry.load(), rest);
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (err) => {
-    process.stderr.write(`${(err as Error).stack ?? String(err)}\n`);
-    process.exitCode = 1;
-  },
-);
+exitWith(main(process.argv.slice(2)));

@@ -1,0 +1,192 @@
+import { spawnSync } from 'node:child_process';
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CLI, makeFixture, REPO_ROOT, type Fixture } from '../../unit/tools/harness';
+
+// `mewbo` (dist/mewbo, package.json's bin) runs `mewbo tool` from a V8 start-up snapshot built by
+// `npm run build` (build/tool-snapshot.mjs): it must answer exactly as dist/cli.js does, and run
+// dist/cli.js instead whenever the snapshot cannot be used (no blob, another node). Which way the
+// launcher went is read from `sh -x`'s trace of its exec line.
+
+const BIN = join(REPO_ROOT, 'dist/mewbo');
+const BLOB = join(REPO_ROOT, 'dist/cli-tool.blob');
+
+let fx: Fixture;
+let extra: string | undefined;
+afterEach(() => {
+  fx?.cleanup();
+  if (extra) rmSync(extra, { recursive: true, force: true });
+  extra = undefined;
+});
+
+interface Run {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+  /** The launcher's exec line (`sh -x`), absent when dist/cli.js ran directly. */
+  exec?: string;
+}
+
+function run(
+  how: 'launcher' | 'cli',
+  args: string[],
+  opts: { input?: string; path?: string; bin?: string; nodeOptions?: string } = {},
+): Run {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_OPTIONS: opts.nodeOptions,
+    MEWBO_HOME: fx.home,
+    PATH: opts.path ?? `${dirname(process.execPath)}:${process.env.PATH ?? ''}`,
+  };
+  const [command, argv] =
+    how === 'cli'
+      ? [process.execPath, [CLI, ...args]]
+      : ['/bin/sh', ['-x', opts.bin ?? BIN, ...args]];
+  const r = spawnSync(command, argv, {
+    input: opts.input ?? '',
+    env,
+    cwd: fx.root,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  const trace = r.stderr.split('\n').filter((l) => l.startsWith('+ '));
+  return {
+    status: r.status,
+    stdout: r.stdout,
+    stderr: r.stderr
+      .split('\n')
+      .filter((l) => !l.startsWith('+ '))
+      .join('\n'),
+    exec: trace.find((l) => l.startsWith('+ exec ')),
+  };
+}
+
+const answer = ({ status, stdout, stderr }: Run) => ({ status, stdout, stderr });
+const fromSnapshot = (r: Run) => r.exec?.includes('--snapshot-blob') === true;
+
+/** `mewbo tool read_file` on a small file through the launcher ran dist/cli.js, same answer. */
+function expectReadFileFromCli(opts: Parameters<typeof run>[2] = {}): void {
+  fx = makeFixture();
+  writeFileSync(join(fx.root, 'a.txt'), 'one\n');
+  const args = ['tool', 'read_file', '--args', '{"path":"a.txt"}'];
+  const launched = run('launcher', args, opts);
+  expect(launched.exec).toContain('dist/cli.js');
+  expect(answer(launched)).toEqual(answer(run('cli', args)));
+}
+
+describe('mewbo tool from its start-up snapshot', () => {
+  it('answers as dist/cli.js does: payloads, errors, usage, help, stdin', () => {
+    fx = makeFixture();
+    writeFileSync(join(fx.root, 'a.txt'), 'one\ntwo\nthree\n');
+    writeFileSync(join(fx.root, 'u.txt'), 'h\u00e9llo \u20ac\n');
+    const cases: { args: string[]; input?: string }[] = [
+      { args: ['tool', 'read_file', '--args', '{"path":"a.txt"}'] },
+      { args: ['tool', 'read_file', '--args', '{"path":"u.txt","offset":0,"limit":1}'] },
+      { args: ['tool', 'read_file', '--args', '-'], input: '{"path":"a.txt","offset":-2}' },
+      { args: ['tool', 'read_file', '--args', '{"path":"missing.txt"}'] },
+      { args: ['tool', 'read_file', '--args', '{"path":"../outside"}'] },
+      { args: ['tool', 'aider_list_dir_tool'] },
+      { args: ['tool', 'no_such_tool'] },
+      { args: ['tool', 'read_file', '--args', 'not json'] },
+      { args: ['tool', '--help'] },
+      { args: ['tool'] },
+    ];
+    for (const c of cases) {
+      const snap = run('launcher', c.args, c);
+      expect(fromSnapshot(snap), c.args.join(' ')).toBe(true);
+      expect(answer(snap), c.args.join(' ')).toEqual(answer(run('cli', c.args, c)));
+    }
+  });
+
+  it("reads $MEWBO_HOME's config when it runs, not the build's", () => {
+    fx = makeFixture();
+    writeFileSync(join(fx.root, 'a.txt'), 'one\n');
+    mkdirSync(join(fx.home, 'configs'));
+    writeFileSync(
+      join(fx.home, 'configs/app.json'),
+      JSON.stringify({ checkpoints: { enabled: 'not a boolean' } }),
+    );
+    const args = ['tool', 'read_file', '--args', '{"path":"a.txt"}'];
+    const snap = run('launcher', args);
+    expect(fromSnapshot(snap)).toBe(true);
+    expect(snap.stderr).toContain('checkpoints');
+    expect(answer(snap)).toEqual(answer(run('cli', args)));
+  });
+
+  it('writes and runs shells as dist/cli.js does', () => {
+    fx = makeFixture();
+    writeFileSync(join(fx.root, 'b.txt'), 'alpha\n');
+    const edit = run('launcher', [
+      'tool',
+      'aider_edit_block_tool',
+      '--args',
+      JSON.stringify({
+        content: 'b.txt\n```\n<<<<<<< SEARCH\nalpha\n=======\nbeta\n>>>>>>> REPLACE\n```\n',
+      }),
+    ]);
+    expect(fromSnapshot(edit)).toBe(true);
+    expect(edit.status, edit.stderr).toBe(0);
+    expect(readFileSync(join(fx.root, 'b.txt'), 'utf8')).toBe('beta\n');
+
+    const shell = run('launcher', [
+      'tool',
+      'aider_shell_tool',
+      '--args',
+      '{"command":"cat b.txt; exit 3"}',
+    ]);
+    expect(fromSnapshot(shell)).toBe(true);
+    const payload = JSON.parse(shell.stdout) as { stdout: string; exit_code: number };
+    expect([payload.stdout, payload.exit_code]).toEqual(['beta\n', 3]);
+  });
+
+  it('npm links the bin: through a symlink the launcher still finds its snapshot', () => {
+    fx = makeFixture();
+    writeFileSync(join(fx.root, 'a.txt'), 'one\n');
+    extra = mkdtempSync(join(tmpdir(), 'mewbo-bin-'));
+    symlinkSync(BIN, join(extra, 'mewbo'));
+    const args = ['tool', 'read_file', '--args', '{"path":"a.txt"}'];
+    const linked = run('launcher', args, { bin: join(extra, 'mewbo') });
+    expect(fromSnapshot(linked)).toBe(true);
+    expect(answer(linked)).toEqual(answer(run('cli', args)));
+  });
+
+  it('another node on PATH (whose heap the blob cannot be) runs dist/cli.js, same answer', () => {
+    extra = mkdtempSync(join(tmpdir(), 'mewbo-node-'));
+    // A different file that is a node: a wrapper, as version managers' shims are.
+    writeFileSync(join(extra, 'node'), `#!/bin/sh\nexec '${process.execPath}' "$@"\n`);
+    chmodSync(join(extra, 'node'), 0o755);
+    expectReadFileFromCli({ path: `${extra}:${process.env.PATH ?? ''}` });
+  });
+
+  it('with NODE_OPTIONS (V8 flags there make node refuse the blob) runs dist/cli.js, same answer', () => {
+    expectReadFileFromCli({ nodeOptions: '--max-old-space-size=512' });
+  });
+
+  it('with no blob (a build that could not make one) runs dist/cli.js, same answer', () => {
+    const aside = `${BLOB}.aside-${process.pid}`;
+    renameSync(BLOB, aside);
+    try {
+      expectReadFileFromCli();
+    } finally {
+      renameSync(aside, BLOB);
+    }
+  });
+
+  it('every other command runs from dist/cli.js', () => {
+    fx = makeFixture();
+    const help = run('launcher', ['--help']);
+    expect(help.exec).toContain('dist/cli.js');
+    expect(answer(help)).toEqual(answer(run('cli', ['--help'])));
+  });
+});
