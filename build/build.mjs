@@ -181,10 +181,12 @@ await Promise.all([
 // The command bundles are read as Latin-1 when they are pure ASCII (electron/cli/code-cache.ts):
 // read as UTF-8, one non-ASCII character made V8 decode all 1.2 MB of `mewbo tool`'s bundle
 // into a two-byte string, ~27M instructions of a run that Node itself starts in 82M (issue #26
-// part 4). esbuild escapes non-ASCII in code (its default charset); what is left is in comments it
-// keeps (zod's, p-queue's), where an escape reads the same.
+// part 4). serve's chunks (dist/cli-*.js) too: V8 keeps a module's source in the heap for as long
+// as the process runs, and one character made zod's 291 KiB chunk a 582 KiB two-byte string in
+// the idle host. esbuild escapes non-ASCII in code (its default charset); what is left is in
+// comments it keeps (zod's, p-queue's), where an escape reads the same.
 for (const f of readdirSync(`${root}/dist`)) {
-  if (!/^cli-.*\.cjs$/.test(f)) continue;
+  if (!/^cli-.*\.c?js$/.test(f)) continue;
   const text = readFileSync(`${root}/dist/${f}`, 'utf8');
   if (/[^\0-\x7f]/.test(text))
     writeFileSync(
