@@ -13,12 +13,17 @@ import WebSocket from 'ws';
 //   starts, prints and exits; Node's own start-up is the floor of any CLI written for it. It is
 //   fair and a little hard on mewbo: the same binary, flags and environment, and mewbo must also
 //   read and print, the work the user asked for (a few KB), which the floor does not do. mewbo
-//   runs as its bin (dist/mewbo, a shell launcher), so the launcher's cost is counted.
+//   runs as its bin (dist/mewbo, a shell launcher), so the launcher's cost is counted (about 2 ms).
+//   `tool read_file` from its V8 start-up snapshot: 2.38 (243 / 102 ms) at load average 7-9,
+//   2.77 the build before (208 / 75 ms, quiet); instructions 218.5M -> 140.8M against `node -e 0`'s
+//   78.1M (callgrind, main thread, hash seed left out), the rest being the snapshot's
+//   deserialization and its page faults, which instructions do not count.
 // - `mewbo serve` until its page answers vs a bare Node static server (node:http + readFile of the
 //   same index.html) until its page answers: both spawn, listen and serve the same file; serve's
 //   one-time login link is followed as a browser does (the page needs the login cookie).
 // - the idle memory (RSS) of each of those two servers after it served its page (serve also its
-//   page's WebSocket, which loads the host), no client left.
+//   page's WebSocket, which loads the host), no client left: 1.54 (67.2 / 43.6 MiB) at load
+//   10-11, the gap being the loaded host's live heap (17 MiB used), not garbage (README).
 
 requireBuild();
 const RUNS = 11;
