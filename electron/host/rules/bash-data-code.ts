@@ -112,16 +112,16 @@ function testWord(n: Node, src: string): TestWord {
   return { value, splits };
 }
 
-/** The words of a `[ ... ]` the grammar read as an expression, in order. */
-function bracketWords(n: Node, src: string, out: TestWord[]): TestWord[] {
-  for (const c of n.children) {
+/** The words of these nodes of a `[ ... ]`, which the grammar read as an expression, in order. */
+function bracketWords(nodes: readonly Node[], src: string): TestWord[] {
+  return nodes.flatMap((c) => {
     if (['binary_expression', 'unary_expression', 'parenthesized_expression'].includes(c.type))
-      bracketWords(c, src, out);
-    // An operator's node is no word; the brackets, `!` and `=` are read as words as written.
-    else if (c.type === 'test_operator') out.push({ value: c.text, splits: false });
-    else out.push(testWord(c, src));
-  }
-  return out;
+      return bracketWords(c.children, src);
+    // An operator's node is no word; the parentheses, `!` and `=` are read as words as written.
+    // Stryker disable next-line BooleanLiteral: splits is read only of computed words, and an operator's value is its text
+    if (c.type === 'test_operator') return [{ value: c.text, splits: false }];
+    return [testWord(c, src)];
+  });
 }
 
 /** The words of an expansion's operator part: `${s:o:l}` offsets, `${!x}`, `${x@P}`. */
@@ -136,9 +136,10 @@ function expansion(n: Node): Unwrapped[] {
     // `${!prefix*}`, `${!prefix@}` and `${!a[@]}` list names or keys; every other `${!x}` reads x's value as a name.
     // Stryker disable next-line OptionalChaining: with `${`, `!` and a named child, the child before the closing brace exists
     const last = kids[kids.length - 2]?.type;
-    // Stryker disable next-line OptionalChaining,StringLiteral: the grammar gives every subscript its index
-    const index = first.type === 'subscript' ? (first.childForFieldName('index')?.text ?? '') : '';
-    const lists = (named.length === 1 && (last === '*' || last === '@')) || /^[@*]$/.test(index);
+    // Only a subscript has an index (none: "undefined", no match). The grammar gives `*` and `@`
+    // a node of their own only after a name alone, so they end no other expansion.
+    const index = String(first.childForFieldName('index')?.text);
+    const lists = last === '*' || last === '@' || /^[@*]$/.test(index);
     if (!lists) out.push(asName('${!name}'));
   }
   for (let i = 0; i < kids.length; i++) {
@@ -216,7 +217,7 @@ function atNode(n: Node, src: string): Unwrapped[] {
       // Stryker disable next-line OptionalChaining: a test command has its opening bracket
       return n.children[0]?.type === '[['
         ? doubleBracket(n, src)
-        : testRunsData(bracketWords(n, src, []).slice(1, -1));
+        : testRunsData(bracketWords(n.children.slice(1, -1), src));
     case 'command': {
       // The program as bash reads it: `'test'`, `\test` and `"["` are test and [ too.
       const [program] = wordsOf(n.childrenForFieldName('name'), src);
@@ -233,9 +234,8 @@ function atNode(n: Node, src: string): Unwrapped[] {
     case 'concatenation': {
       if (!redirectVariable(n, src)) return [];
       const name = n.text.slice(1, -1);
-      return /^[A-Za-z_][A-Za-z0-9_]*\[/.test(name) && !plainName(name)
-        ? [arithmetic(`{${name}}>`)]
-        : [];
+      // A name without a subscript is plain (REDIRECT_VARIABLE).
+      return plainName(name) ? [] : [arithmetic(`{${name}}>`)];
     }
     default:
       return [];

@@ -135,6 +135,7 @@ describe('test and [ read -v NAME', () => {
       '[ $#$x ]',
       '[ $x$? ]',
       '[ ${#a}$x ]',
+      '[ $x${#a} ]',
     ])
       expect(unjudged(cmd), cmd).toEqual([
         asName('test with an unquoted expansion, which may become -v NAME,'),
@@ -223,6 +224,8 @@ describe('arithmetic', () => {
     'echo xa[i]y',
     '[[ 12 -eq 12 ]]',
     '[ ${#ab} ]',
+    // `-v` alone is a word tested for being non-empty; the closing bracket is no name after it.
+    '[ -v ]',
     '[[ 1 -eq 1 ]] && [[ "1" -ne -1 ]] && [[ a == b ]] && [[ -n $x ]] && [[ $x < y ]]',
   ])('%j is judged', (cmd) => {
     expect(unjudged(cmd)).toEqual([]);
