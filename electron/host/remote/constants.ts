@@ -1,5 +1,7 @@
 // Limits of projects on SSH hosts (issue #29), each with its unit and its reason.
 
+import { FLOW_LOW_WATERMARK_CHARS, FLOW_STALL_MS } from '../shells/constants';
+
 /** Authentication and the first round trip; past this a host is unreachable, not slow. */
 export const CONNECT_TIMEOUT_S = 15;
 /**
@@ -48,3 +50,16 @@ export const POLICY_FILES_MAX = 500;
 export const HOST_PATH_MAX_CHARS = 4096;
 /** A commit's subject or author as the host lists it: a line, not a file's worth of text. */
 export const HOST_TEXT_MAX_CHARS = 4096;
+/**
+ * A remote console's acks are passed on to the remote part once this many characters are acked
+ * (or REMOTE_ACK_HOLD_MS after the first one held): one ack line per console frame crossed ssh,
+ * sshd, the relay and the remote part each (#29: 1,200 a 64 MiB stream, as many as the frames
+ * the other way); held so, about a quarter as many cross. Half the low watermark, so a console
+ * that has taken everything leaves the remote part below it and a paused producer resumes.
+ */
+export const REMOTE_ACK_BATCH_CHARS = FLOW_LOW_WATERMARK_CHARS / 2;
+/**
+ * Acks held no longer than this: a console acking slowly still holds its producer (the remote
+ * part lets go of a subscriber silent for FLOW_STALL_MS), and idle output is not left unacked.
+ */
+export const REMOTE_ACK_HOLD_MS = FLOW_STALL_MS / 50;

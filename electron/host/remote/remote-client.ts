@@ -9,6 +9,7 @@ import { decodeShellOutput } from '../../../shared/protocol/shell-binary';
 import type { RemoteCommands } from './remote-commands';
 import { remoteCommands } from './remote-commands';
 import { RemoteLinkError } from './remote-link-error';
+import { REMOTE_ACK_HOLD_MS } from './constants';
 
 // The app's side of the conversation with its remote part: invoke frames out over the SSH
 // channel's stdin, result frames back on its stdout, each response checked against its schema.
@@ -124,14 +125,29 @@ export class RemoteClient implements Disposable {
     });
   }
 
-  /** Subscribes to `topic` from `cursor`; nothing comes once the channel has ended. */
+  /**
+   * Subscribes to `topic` from `cursor`; nothing comes once the channel has ended. With
+   * `ackBatch`, acks are held until they add up to that many (or for REMOTE_ACK_HOLD_MS), then
+   * sent as one: a console's, whose acks only pace its output. What is held when the link ends
+   * goes with it: the next link's subscription starts from the cursor with nothing unacked.
+   */
   subscribe(
     topic: string,
     cursor: number | undefined,
     sink: (data: unknown) => void,
     onError: (err: Error) => void,
+    ackBatch = 0,
   ): RemoteSubscription {
     const sub = this.nextSub++;
+    let held = 0;
+    let holdTimer: NodeJS.Timeout | null = null;
+    const sendHeld = () => {
+      if (holdTimer) clearTimeout(holdTimer);
+      holdTimer = null;
+      if (held > 0 && this.subs.has(sub))
+        writeLineFrame(this.channel.stdin!, { t: 'ack', sub, n: held });
+      held = 0;
+    };
     if (this.ended === null) {
       this.subs.set(sub, { sink, onError });
       writeLineFrame(this.channel.stdin!, {
@@ -143,9 +159,13 @@ export class RemoteClient implements Disposable {
     }
     return {
       ack: (n) => {
-        if (this.subs.has(sub) && n > 0) writeLineFrame(this.channel.stdin!, { t: 'ack', sub, n });
+        if (!this.subs.has(sub) || !(n > 0)) return;
+        held += n;
+        if (held >= ackBatch) sendHeld();
+        else holdTimer ??= setTimeout(sendHeld, REMOTE_ACK_HOLD_MS);
       },
       dispose: () => {
+        if (holdTimer) clearTimeout(holdTimer);
         if (this.subs.delete(sub)) writeLineFrame(this.channel.stdin!, { t: 'unsubscribe', sub });
       },
     };

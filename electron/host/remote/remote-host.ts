@@ -50,6 +50,8 @@ interface LastingSub {
   cursor(): number | undefined;
   sink(data: unknown): void;
   onError(err: Error): void;
+  /** Acks held up to this many before they are sent (RemoteClient.subscribe). */
+  ackBatch: number;
   current: RemoteSubscription | null;
 }
 
@@ -112,14 +114,16 @@ export class RemoteHost implements Disposable {
   /**
    * Subscribes to a topic of the remote part, again on every new link from `cursor()` (what the
    * subscriber has had), until disposed. A refusal (no such shell) ends it through `onError`.
+   * `ackBatch` as RemoteClient.subscribe takes it.
    */
   subscribe(
     topic: string,
     cursor: () => number | undefined,
     sink: (data: unknown) => void,
     onError: (err: Error) => void,
+    ackBatch = 0,
   ): Subscription {
-    const sub: LastingSub = { topic, cursor, sink, onError, current: null };
+    const sub: LastingSub = { topic, cursor, sink, onError, ackBatch, current: null };
     const fail = (err: Error) => {
       this.subs.delete(sub);
       onError(err);
@@ -137,7 +141,13 @@ export class RemoteHost implements Disposable {
   }
 
   private attach(sub: LastingSub): void {
-    sub.current = this.client.subscribe(sub.topic, sub.cursor(), sub.sink, sub.onError);
+    sub.current = this.client.subscribe(
+      sub.topic,
+      sub.cursor(),
+      sub.sink,
+      sub.onError,
+      sub.ackBatch,
+    );
   }
 
   /** The open link, waiting for a reconnect in progress; throws RemoteLinkError (not sent). */

@@ -25,6 +25,7 @@ import type { RemoteTools } from './remote-tools';
 import { RemoteProjectMirror } from './remote-project-mirror';
 import { remoteToolEvent } from './remote-tool-events';
 import { parseSshUrl, sshHostUrl } from './ssh-url';
+import { REMOTE_ACK_BATCH_CHARS } from './constants';
 import type { z } from 'zod';
 
 // The app's remote hosts, one connection and remote part per host shared by every session whose
@@ -205,6 +206,8 @@ export class RemoteSessions implements RemoteTools, Disposable {
           if (!answered) reject(err);
           answered = true;
         },
+        // A console's acks only pace its output: passed on in batches (constants.ts).
+        REMOTE_ACK_BATCH_CHARS,
       );
     });
   }
