@@ -30,6 +30,11 @@ import { ROOT, requireBuild, serve } from './ui-host';
 //   measurement subtracted from a two-run one, load 28-30), ours spent about 2.8 CPU-seconds per
 //   64 MiB (the host's remote part ~1.3, its relay ~0.4, sshd and ssh ~0.5, the app ~0.4, the
 //   client ~0.2) where `ssh cat` spent 0.5-1: on two busy cores the remote part is the bound.
+//   At load 7-12 every process on the path was idle most of a run (the remote part busy 25% of
+//   the wall time, the app 24%, the relay 16%): the remote part waits on the PTY (4 KB a wakeup)
+//   or, 11-27% of the time, has it paused for acks; the kernel's tty work adds 0.2-1.6 CPU-s. The acks, one per
+//   frame across the whole path, now go in batches (REMOTE_ACK_BATCH_CHARS, ~300 instead of
+//   ~1,200 per 64 MiB): ratios 0.16-0.22 after vs 0.18-0.30 before, alternated, noise-sized.
 
 requireBuild();
 const READS = 31;
