@@ -18,7 +18,9 @@ if (!files.length) {
   process.exit(2);
 }
 // Inside the repo so the bundles resolve node_modules like the sources do (ESM ignores NODE_PATH).
-const out = join(root, 'node_modules', '.cache', 'mewbo-bench');
+// A folder per run: worktrees share one node_modules, and a run removes its folder when done, so
+// a shared one would lose the bundles of another lane's run still going.
+const out = join(root, 'node_modules', '.cache', `mewbo-bench-${process.pid}`);
 mkdirSync(out, { recursive: true });
 let failed = 0;
 try {
