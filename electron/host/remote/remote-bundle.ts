@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { create as createTar } from 'tar';
 import { LAUNCHER_RELATIVE_PATH } from '../sandbox/launcher';
 
 // What the app copies to a remote (issue #29 part 2): the CLI's code (the tools and the remote
@@ -74,8 +73,13 @@ export function remoteBundle(root: string): RemoteBundle {
   return { root, files, version: `${pkg.version}-${hash.digest('hex').slice(0, 16)}` };
 }
 
-/** The bundle's files as a gzipped tar stream (modes kept: the launcher stays executable). */
-export function bundleTar(bundle: RemoteBundle): Readable {
+/**
+ * The bundle's files as a gzipped tar stream (modes kept: the launcher stays executable). tar is
+ * loaded here, at an install, not with the host: 113 KiB of source and its objects held by every
+ * idle host for a step most starts never take (issue #26 part 4).
+ */
+export async function bundleTar(bundle: RemoteBundle): Promise<Readable> {
+  const { create: createTar } = await import('tar');
   return createTar(
     { gzip: true, cwd: bundle.root, portable: true },
     bundle.files,

@@ -56,7 +56,10 @@ export async function ensureInstalled(
   const why = unsupported(facts, where);
   if (why) throw new RemoteSetupError(why);
   if (facts.installed) return facts;
-  const copy = await ssh.exec(installCommand(bundle.version), await readAll(bundleTar(bundle)));
+  const copy = await ssh.exec(
+    installCommand(bundle.version),
+    await readAll(await bundleTar(bundle)),
+  );
   if (copy.code !== 0)
     throw new RemoteSetupError(
       `copying the remote part to ${where} failed (exit ${copy.code}): ${copy.stderr.trim() || 'no message'}`,
