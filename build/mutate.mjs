@@ -27,8 +27,9 @@ export const MODULES = {
       'electron/host/sandbox/policy-mounts.ts',
       'electron/host/sandbox/real-path.ts',
       'electron/host/sandbox/sandbox.ts',
+      'electron/host/remote/host-worktree-grant.ts',
     ],
-    tests: ['test/unit/sandbox/*.test.ts'],
+    tests: ['test/unit/sandbox/*.test.ts', 'test/unit/remote/host-worktree-grant.test.ts'],
   },
   fs: {
     mutate: [

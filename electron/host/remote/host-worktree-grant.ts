@@ -22,8 +22,10 @@ import { BESIDE_REPO_SUFFIX } from '../worktrees/constants';
 export function hostWorktreeGrant(root: string): WorktreeGrant | undefined {
   try {
     const top = worktreeTop(realpathSync(root));
+    // Stryker disable next-line ConditionalExpression: equivalent, join() throws on no top and the catch says undefined
     if (!top) return undefined;
     const pointer = /^gitdir: (.+)$/.exec(readFileSync(join(top, '.git'), 'utf8').trim());
+    // Stryker disable next-line ConditionalExpression,OptionalChaining: equivalent, resolve() throws on no match and the catch says undefined
     if (!pointer?.[1]) return undefined;
     const admin = realpathSync(resolve(top, pointer[1]));
     const entries = dirname(admin);
@@ -40,8 +42,9 @@ export function hostWorktreeGrant(root: string): WorktreeGrant | undefined {
       dirname(top) === `${checkout}${BESIDE_REPO_SUFFIX}`;
     return fits ? worktreeGrant({ checkout, git_dir: common, name }) : undefined;
   } catch {
-    return undefined;
+    // Anything that does not read (a missing file, a dangling link) is no session worktree.
   }
+  return undefined;
 }
 
 /** The nearest folder at or above `dir` whose `.git` is a file (a linked worktree's top). */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { hostWorktreeGrant } from '../../../electron/host/remote/host-worktree-grant';
 import { tempDir } from '../../helpers/temp';
 
@@ -61,5 +61,51 @@ describe('hostWorktreeGrant', () => {
       }
     }
     expect(hostWorktreeGrant(session())).toBeDefined();
+  });
+
+  it('gives nothing for a .git file that is not one line naming the entry', () => {
+    const pointer = join(session(), '.git');
+    const own = readFileSync(pointer, 'utf8');
+    for (const text of [`x${own}`, `${own.trim()}\nmore\n`]) {
+      writeFileSync(pointer, text);
+      try {
+        expect(hostWorktreeGrant(session())).toBeUndefined();
+      } finally {
+        writeFileSync(pointer, own);
+      }
+    }
+  });
+
+  it("gives nothing for an entry outside the git directory's worktrees/", () => {
+    const entry = join(repo(), '.git', 'worktrees', 'one');
+    const moved = join(repo(), '.git', 'elsewhere', 'one');
+    const pointer = join(session(), '.git');
+    const own = readFileSync(pointer, 'utf8');
+    mkdirSync(moved, { recursive: true });
+    writeFileSync(join(moved, 'commondir'), '../..\n');
+    writeFileSync(join(moved, 'gitdir'), `${pointer}\n`);
+    writeFileSync(pointer, `gitdir: ${moved}\n`);
+    try {
+      expect(hostWorktreeGrant(session())).toBeUndefined();
+    } finally {
+      writeFileSync(pointer, own);
+    }
+    expect(hostWorktreeGrant(session())?.gitWritable).toContain(entry);
+  });
+
+  it("gives nothing where the git directory is not a checkout's .git (a separate one)", () => {
+    const top = realpathSync(base.dir);
+    const store = join(top, 'sep', 'store');
+    const own = join(top, 'sep-repo');
+    mkdirSync(own);
+    mkdirSync(dirname(store));
+    writeFileSync(join(own, 'f.txt'), 'x\n');
+    git(own, 'init', '-q', '-b', 'main', `--separate-git-dir=${store}`);
+    git(own, 'add', '-A');
+    git(own, 'commit', '-q', '-m', 'initial');
+    // Beside the folder that holds the git directory, as the location check would read it.
+    const wt = join(top, 'sep.worktrees', 'w');
+    git(own, 'worktree', 'add', '-q', '-b', 'w', wt);
+    expect(hostWorktreeGrant(wt)).toBeUndefined();
   });
 });
