@@ -6,6 +6,7 @@ import { SessionWorktrees } from '../host/worktrees/session-worktrees';
 import { openRemoteSessions } from '../host/remote/open-remote-sessions';
 import { remoteSessionsOptions } from '../host/remote/remote-sessions-options';
 import { remoteWorktreeSites } from '../host/remote/remote-worktree-site';
+import { sshUrlOn } from '../host/remote/ssh-url';
 import { parseCliArgs, UsageError } from './command';
 import { confirmed, failure } from './cli-failure';
 
@@ -36,6 +37,11 @@ async function withWorktrees<T>(
     worktrees.dispose();
     await remotes.dispose();
   }
+}
+
+/** A folder of the session's, as `ssh://HOST/path` when it is on the project's host (as `list` does). */
+function placeOf(meta: { remote?: string }, path: string): string {
+  return meta.remote ? sshUrlOn(meta.remote, path) : path;
 }
 
 function sessionId(positionals: string[]): string {
@@ -70,7 +76,8 @@ async function apply(sessions: SessionManager, argv: string[]): Promise<number> 
   const id = sessionId(positionals);
   return withWorktrees(sessions, async (w) => {
     const files = await w.apply(id);
-    const checkout = (await sessions.get(id)).meta.worktree!.checkout;
+    const { meta } = await sessions.get(id);
+    const checkout = placeOf(meta, meta.worktree!.checkout);
     process.stdout.write(
       files.length
         ? `Applied to ${checkout} (uncommitted):\n${files.map((f) => `  ${f}\n`).join('')}`
@@ -88,9 +95,12 @@ async function discard(sessions: SessionManager, argv: string[]): Promise<number
   });
   const id = sessionId(positionals);
   return withWorktrees(sessions, async (w) => {
-    const wt = (await sessions.get(id)).meta.worktree;
+    const { meta } = await sessions.get(id);
+    const wt = meta.worktree;
     const loss = await w.loss(id);
-    process.stdout.write(`Removes the worktree ${wt?.path} and the branch ${wt?.branch}.\n`);
+    process.stdout.write(
+      `Removes the worktree ${wt ? placeOf(meta, wt.path) : undefined} and the branch ${wt?.branch}.\n`,
+    );
     if (loss.uncommitted.length)
       process.stdout.write(
         `Lost: ${loss.uncommitted.length} file(s) changed and not committed:\n${loss.uncommitted.map((p) => `  ${p}\n`).join('')}`,

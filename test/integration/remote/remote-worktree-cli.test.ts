@@ -64,15 +64,22 @@ describe("mewbo sessions on a remote worktree session's work", () => {
     git(repo(), 'checkout', '--', 'notes.txt');
     const applied = await remote.mewbo(['sessions', 'apply', id]);
     expect(applied.code).toBe(0);
-    expect(applied.stdout).toBe(`Applied to ${repo()} (uncommitted):\n  notes.txt\n  other.txt\n`);
+    expect(applied.stdout).toBe(
+      `Applied to ${remote.urlOf(repo())} (uncommitted):\n  notes.txt\n  other.txt\n`,
+    );
     expect(read(repo(), 'notes.txt')).toBe('one\nTWO\nthree\n');
     expect(read(repo(), 'other.txt')).toBe('alpha\nbeta\n');
     expect(git(repo(), 'log', '-1', '--format=%s', 'main')).toBe('initial');
     const again = await remote.mewbo(['sessions', 'apply', id]);
-    expect(again.stdout).toBe(`Nothing to apply: ${repo()} already has the session's changes.\n`);
+    expect(again.stdout).toBe(
+      `Nothing to apply: ${remote.urlOf(repo())} already has the session's changes.\n`,
+    );
 
     const discard = await remote.mewbo(['sessions', 'discard', id, '--yes']);
     expect(discard.code).toBe(0);
+    expect(discard.stdout).toContain(
+      `Removes the worktree ${remote.urlOf(worktree())} and the branch`,
+    );
     expect(discard.stdout).toContain('Lost: 1 commit(s) no other branch has:');
     expect(discard.stdout).toContain('Shout two, add beta');
     expect(git(repo(), 'branch', '--list', 'cli-apply')).toBe('');
