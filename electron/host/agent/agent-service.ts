@@ -51,7 +51,7 @@ import { policyRootOf } from '../remote/policy-root';
 import { HostError } from '../rpc/host-error';
 import { answerStart } from '../../../shared/protocol/rewinds';
 import type { ClientCapability } from '../../../shared/protocol/capabilities';
-import { AgentFailure } from '../acp/client/external-agent';
+import { AgentFailure } from '../acp/client/agent-failure';
 import type { ExternalTurns } from '../acp/client/external-turns';
 
 // The agent runtime behind sessions.send/stop/setMode: one run at a time per session, started by

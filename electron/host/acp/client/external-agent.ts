@@ -1,6 +1,7 @@
 import * as acp from '@agentclientprotocol/sdk';
 import type { ExternalAgentConfig } from '../../config/schema';
 import type { Disposable } from '../../lifecycle/disposable';
+import { AgentFailure } from './agent-failure';
 import { AgentProcess, type AgentSandbox } from './agent-process';
 import { readTextFile, writeTextFile, type ClientFilesDeps } from './client-files';
 import type { ClientTerminals } from './client-terminals';
@@ -12,12 +13,6 @@ import type { UpdateLog } from './update-log';
 // initializes with what it serves (fs and terminals), authenticates where the agent asks,
 // creates or (where supported) loads the agent's session in the project root with the user's MCP
 // servers, and answers the agent's requests through the app's own files, shells and approvals.
-
-/** The agent failed in a way the user must read: the message says what and what to do. */
-export class AgentFailure extends Error {
-  override name = 'AgentFailure';
-  readonly code = 'agent_failed';
-}
 
 export interface ExternalAgentOptions {
   name: string;

@@ -22,10 +22,10 @@ import { abortReason } from '../../agent/stop-reason';
 import { unifiedDiff } from '../../fs/unified-diff';
 import { findAgent } from './agent-presets';
 import type { AgentSandbox } from './agent-process';
-import { AgentGrants, clientJudge } from './client-judge';
-import { ClientTerminals } from './client-terminals';
+import { AgentFailure } from './agent-failure';
+import type { AgentGrants } from './client-judge';
 import { CANCEL_GRACE_MS } from './constants';
-import { AgentFailure, ExternalAgent } from './external-agent';
+import type { ExternalAgent } from './external-agent';
 import { mcpServersOf } from './mcp-servers';
 import {
   agentModeFor,
@@ -294,6 +294,14 @@ export class ExternalTurns implements Disposable {
     const root = this.rootOf(session);
     const append = (e: SessionEventBody) => session.append(e).then(() => undefined);
     const holder: { h?: Hosted } = {};
+    // Loaded at an external agent's first turn: they load the ACP SDK, which builds its schemas
+    // as it loads, 2.75 MiB of heap an idle host held for an agent most users never run.
+    const [{ AgentGrants, clientJudge }, { ClientTerminals }, { ExternalAgent }] =
+      await Promise.all([
+        import('./client-judge'),
+        import('./client-terminals'),
+        import('./external-agent'),
+      ]);
     const grants = new AgentGrants(root);
     const state = new LoopState(session);
     const judge = clientJudge({
