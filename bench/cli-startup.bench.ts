@@ -14,7 +14,7 @@ import WebSocket from 'ws';
 //   fair and a little hard on mewbo: the same binary, flags and environment, and mewbo must also
 //   read and print, the work the user asked for (a few KB), which the floor does not do. mewbo
 //   runs as its bin (dist/mewbo, a shell launcher), so the launcher's cost is counted (about 2 ms).
-//   `tool read_file` from its V8 start-up snapshot: 2.38 (243 / 102 ms) at load average 7-9,
+//   `tool read_file` from its V8 start-up snapshot: 2.38-2.55 (243 / 102, 161 / 63 ms) at load 7-9,
 //   2.77 the build before (208 / 75 ms, quiet); instructions 218.5M -> 140.8M against `node -e 0`'s
 //   78.1M (callgrind, main thread, hash seed left out), the rest being the snapshot's
 //   deserialization and its page faults, which instructions do not count.
@@ -24,7 +24,7 @@ import WebSocket from 'ws';
 // - the idle memory (RSS) of each of those two servers after it served its page (serve also its
 //   page's WebSocket, which loads the host), no client left: 1.54 (67.2 / 43.6 MiB) at load
 //   10-11, the gap being the loaded host's live heap (17 MiB used), not garbage (README); 63.5 MiB
-//   once tar and the ACP client load when first used.
+//   once tar and the ACP client load when first used (1.48, 64.4 MiB, in this bench at load 7-9).
 
 requireBuild();
 const RUNS = 11;
