@@ -32,7 +32,7 @@ const ATTACKS: [string, RegExp][] = [
   ['declare -n r=$(cat payload); echo $r', /declare -n makes/],
   ['printf -v "$(cat payload)" %s 1', /printf -v assigns a variable named by a value/],
   ['x=$(cat payload); read "$x" <<< 1', /read of a word computed at run time/],
-  ['sleep 0 & wait -p "$(cat payload)" -n', /wait -p assigns a variable named by a value/],
+  ['sleep 1 & wait -p "$(cat payload)" -n', /wait -p assigns a variable named by a value/],
   ['a=(1 2); unset "$(cat payload)"', /unset of a word computed at run time/],
   ['x=$(cat payload); [[ -v $x ]]', /\[\[ -v \]\] uses a value as a variable name/],
   ['x=$(cat payload); [ -v "$x" ]', /test -v uses a value as a variable name/],
