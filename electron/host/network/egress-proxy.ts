@@ -408,7 +408,9 @@ export class EgressProxy implements Disposable {
       upstream?.destroy();
       if (res.headersSent) return void res.destroy();
       const body = refusalBody(message);
-      res.writeHead(status, {
+      // The reason is named: after a destination's head failed to write half-way, node keeps the
+      // reason it had taken from it ("502 OK") and fills in its own only when there is none.
+      res.writeHead(status, STATUS_CODES[status], {
         'content-type': 'text/plain; charset=utf-8',
         'content-length': Buffer.byteLength(body),
       });
