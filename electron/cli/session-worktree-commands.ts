@@ -6,7 +6,7 @@ import { SessionWorktrees } from '../host/worktrees/session-worktrees';
 import { openRemoteSessions } from '../host/remote/open-remote-sessions';
 import { remoteSessionsOptions } from '../host/remote/remote-sessions-options';
 import { remoteWorktreeSites } from '../host/remote/remote-worktree-site';
-import { sshUrlOn } from '../host/remote/ssh-url';
+import { placeOf } from '../host/remote/ssh-url';
 import { parseCliArgs, UsageError } from './command';
 import { confirmed, failure } from './cli-failure';
 
@@ -37,11 +37,6 @@ async function withWorktrees<T>(
     worktrees.dispose();
     await remotes.dispose();
   }
-}
-
-/** A folder of the session's, as `ssh://HOST/path` when it is on the project's host (as `list` does). */
-function placeOf(meta: { remote?: string }, path: string): string {
-  return meta.remote ? sshUrlOn(meta.remote, path) : path;
 }
 
 function sessionId(positionals: string[]): string {

@@ -11,8 +11,7 @@ import {
 } from '../host/checkpoints/session-checkpoints';
 import { openRemoteSessions } from '../host/remote/open-remote-sessions';
 import { remoteSessionsOptions } from '../host/remote/remote-sessions-options';
-import { formatSshUrl, isSshUrl, parseSshUrl, sshUrlOn } from '../host/remote/ssh-url';
-import type { SessionSummary } from '../../shared/protocol/session-summary';
+import { formatSshUrl, isSshUrl, parseSshUrl, placeOf } from '../host/remote/ssh-url';
 import type { RewindMode } from '../../shared/protocol/commands/checkpoints';
 import { SessionManager } from '../host/sessions/session-manager';
 import type { Session } from '../host/sessions/session';
@@ -93,7 +92,6 @@ async function list(sessions: SessionManager, argv: string[]): Promise<number> {
     options: { project: { type: 'string' }, json: { type: 'boolean' } },
   });
   // A session on an SSH host names its host's folders as ssh:// URLs, never as folders here.
-  const placeOf = (r: SessionSummary, path: string) => (r.remote ? sshUrlOn(r.remote, path) : path);
   let rows = await sessions.list();
   if (values.project) {
     const want = await projectPlace(values.project);

@@ -154,6 +154,11 @@ export function sshUrlOn(url: string, path: string): string {
   return formatSshUrl({ ...parseSshUrl(url), path });
 }
 
+/** A session's folder as the user reads it: `ssh://HOST/path` when its project is on a host. */
+export function placeOf(session: { remote?: string }, path: string): string {
+  return session.remote ? sshUrlOn(session.remote, path) : path;
+}
+
 /**
  * The host a URL is on, as one connection serves it: the canonical URL with the path `/`. Every
  * project and session on `ssh://ana@box:2222/...` shares the link `ssh://ana@box:2222/`.
