@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { command } from '../../../shared/protocol/command';
+import { sessionWorktreeTop } from './worktree-commands';
 
 // A project's hooks for a session on an SSH host (issue #29 part 3): the app reads them from the
 // host's settings (remote-project-mirror.ts), decides trust and which hook an event runs, and the
@@ -24,6 +25,7 @@ export const hookCommands = {
       command: z.string(),
       input: z.unknown(),
       timeout_ms: z.number().int().positive(),
+      worktree: sessionWorktreeTop,
     }),
     hookResultSchema,
   ),

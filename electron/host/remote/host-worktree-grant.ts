@@ -5,10 +5,12 @@ import { BESIDE_REPO_SUFFIX } from '../worktrees/constants';
 
 // What a shell the remote part starts in a session worktree on this host gets of its repository:
 // the grant a local worktree session's shells get (sandbox/worktree-grant.ts), so the agent's
-// `git commit` there works under Landlock. The app's record of the worktree (its git_dir, name,
-// checkout) is not used: the grant's writable paths are worked out here, from the folder the
-// spawn runs in, the way git finds them (the worktree's `.git` file, its administrative folder's
-// `commondir`), and the whole chain must hold both ways:
+// `git commit` there works under Landlock. Only a session the app records as working in a
+// worktree gets one, and only in that worktree (`top`, the record's folder): a session opened on
+// a folder that happens to be some session's worktree gets nothing, as a local one does. The rest
+// of the record (its git_dir, name, checkout) is not used: the grant's writable paths are worked
+// out here, from the folder the spawn runs in, the way git finds them (the worktree's `.git`
+// file, its administrative folder's `commondir`), and the whole chain must hold both ways:
 // - the `.git` file (the agent can rewrite it) names `<common>/worktrees/<name>`, whose `gitdir`
 //   names this `.git` back, so it cannot lead to another repository's or another worktree's
 //   entry (those name their own folders);
@@ -18,12 +20,14 @@ import { BESIDE_REPO_SUFFIX } from '../worktrees/constants';
 // Anything else (no repository, a main checkout, a symlinked `.git`, a file that does not read)
 // gets no grant, and the shell is confined to its root as before.
 
-/** The grant for a spawn in `root` when it lies in a session worktree on this host, else undefined. */
-export function hostWorktreeGrant(root: string): WorktreeGrant | undefined {
+/**
+ * The grant for a spawn in `root` when it lies in the session's worktree `top` on this host, else
+ * undefined.
+ */
+export function hostWorktreeGrant(root: string, sessionTop: string): WorktreeGrant | undefined {
   try {
     const top = worktreeTop(realpathSync(root));
-    // Stryker disable next-line ConditionalExpression: equivalent, join() throws on no top and the catch says undefined
-    if (!top) return undefined;
+    if (!top || top !== realpathSync(sessionTop)) return undefined;
     const pointer = /^gitdir: (.+)$/.exec(readFileSync(join(top, '.git'), 'utf8').trim());
     // Stryker disable next-line ConditionalExpression,OptionalChaining: equivalent, resolve() throws on no match and the catch says undefined
     if (!pointer?.[1]) return undefined;

@@ -10,6 +10,7 @@ import { parseSshUrl } from './ssh-url';
 
 export interface OpenRemoteSessionsOptions {
   remoteOf(sessionId: string): Promise<string | null>;
+  worktreeOf: RemoteSessionsOptions['worktreeOf'];
   /** Appends what a session's remote tools emitted after their call (a shell's exit). */
   append: RemoteSessionsOptions['append'];
   /** How long a remote part with no link keeps its shells (config remote.keepalive_minutes). */
@@ -25,6 +26,7 @@ export interface OpenRemoteSessionsOptions {
 export function openRemoteSessions(opts: OpenRemoteSessionsOptions): RemoteSessions {
   return new RemoteSessions({
     remoteOf: opts.remoteOf,
+    worktreeOf: opts.worktreeOf,
     append: opts.append,
     policyDir: opts.policyDir,
     open: async (url) => {

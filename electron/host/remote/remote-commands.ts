@@ -7,7 +7,7 @@ import { diagnosticsCommands } from './diagnostics-commands';
 import { policyCommands } from './policy-commands';
 import { hookCommands } from './hook-commands';
 import { gitCommands } from './git-commands';
-import { worktreeCommands } from './worktree-commands';
+import { sessionWorktreeTop, worktreeCommands } from './worktree-commands';
 
 // The conversation between the app and its remote part (issue #29): the app's own frames
 // (shared/protocol/wire.ts, served by rpc/router.ts and rpc/connection.ts) over the SSH channel's
@@ -42,6 +42,7 @@ export const remoteCommands = {
       root: z.string(),
       tool: z.string(),
       args: z.unknown(),
+      worktree: sessionWorktreeTop,
     }),
     z.object({ payload: toolPayloadSchema, events: z.array(z.unknown()) }),
   ),

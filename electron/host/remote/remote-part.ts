@@ -51,6 +51,8 @@ export class RemotePart implements Disposable {
   /** Per session: the tool context whose shells and read state outlive one call. */
   private readonly contexts = new Map<string, Promise<StandaloneContext>>();
   private readonly late = new LateEvents();
+  /** Each session's worktree top as its last tool call or hook named it (the app's record). */
+  private readonly worktreeTops = new Map<string, string | undefined>();
 
   constructor(private readonly opts: RemotePartOptions) {}
 
@@ -109,6 +111,7 @@ export class RemotePart implements Disposable {
         if (!tool) throw new HostError('unknown_tool', `unknown tool '${req.tool}'`);
         const check = parseToolArgs(tool, req.args);
         if (!check.ok) return { payload: check.error, events: [] };
+        this.worktreeTops.set(req.session_id, req.worktree);
         const base = await this.contextFor(req.session_id, req.root);
         const events: SessionEventBody[] = [];
         // Emitted after the call returned (a background shell's exit): the session topic's.
@@ -177,6 +180,7 @@ export class RemotePart implements Disposable {
       }),
       'git.state': async (req) => ({ git: await folderGitState(narrowRoot(req.root)) }),
       'hooks.run': async (req) => {
+        this.worktreeTops.set(req.session_id, req.worktree);
         const { ctx } = await this.contextFor(req.session_id, req.root);
         const root = narrowRoot(req.root);
         const env = {
@@ -240,8 +244,12 @@ export class RemotePart implements Disposable {
         root,
         env: this.opts.env,
         configure: (config) => withDeniedPaths(config, this.opts.denied),
-        // Worked out on this host from the spawn's folder, never from the app's record.
-        worktree: (_sessionId, root) => hostWorktreeGrant(root),
+        // Only for a session the app says works in a worktree, and only inside that one; the
+        // grant's paths are worked out on this host from the spawn's folder.
+        worktree: (sessionId, root) => {
+          const top = this.worktreeTops.get(sessionId);
+          return top === undefined ? undefined : hostWorktreeGrant(root, top);
+        },
       });
       this.contexts.set(key, context);
       // A root that cannot be opened is asked again next time, not remembered as broken.

@@ -38,6 +38,11 @@ import type { z } from 'zod';
 export interface RemoteSessionsOptions {
   /** The session's project URL (its meta.remote), or null for a local project. */
   remoteOf(sessionId: string): Promise<string | null>;
+  /**
+   * The top folder of the session's own worktree on its host (its meta.worktree), or null for a
+   * session in its project's folder: the remote part grants git's parts to that worktree only.
+   */
+  worktreeOf(sessionId: string): Promise<string | null>;
   open(url: string): Promise<RemoteHost>;
   /** Appends to the session's log what its remote tools emitted after their call returned. */
   append(sessionId: string, event: SessionEventBody): Promise<void>;
@@ -98,13 +103,17 @@ export class RemoteSessions implements RemoteTools, Disposable {
   }
 
   /** Runs a project hook of the session on its host (hook-commands.ts). */
-  async runHook(url: string, req: Req<'hooks.run'>): Promise<Res<'hooks.run'>> {
+  async runHook(url: string, req: Omit<Req<'hooks.run'>, 'worktree'>): Promise<Res<'hooks.run'>> {
     const host = await this.hostFor(url, req.session_id);
-    return host.invoke('hooks.run', req);
+    return host.invoke('hooks.run', { ...req, worktree: await this.worktreeOf(req.session_id) });
   }
 
   remoteOf(sessionId: string): Promise<string | null> {
     return this.opts.remoteOf(sessionId);
+  }
+
+  private async worktreeOf(sessionId: string): Promise<string | undefined> {
+    return (await this.opts.worktreeOf(sessionId)) ?? undefined;
   }
 
   /** Every session that worked on a remote host, with its link's state now. */
@@ -124,6 +133,7 @@ export class RemoteSessions implements RemoteTools, Disposable {
         root: ctx.root,
         tool,
         args,
+        worktree: await this.worktreeOf(ctx.sessionId),
       });
       // Checked whole first: a refused answer adds nothing to the log.
       const checked = events.map((e) => remoteToolEvent(parseSshUrl(url).host, e));

@@ -38,6 +38,14 @@ export const hostPathSchema = z
     'not an absolute, normalized path (no ".", "..", empty part or control character)',
   );
 
+/**
+ * A tool call's or hook's session worktree on the host: its top folder, from the app's record of
+ * the session. Only a spawn of that session inside that worktree gets the repository's git parts
+ * (host-worktree-grant.ts). Absent: the session works in its project's folder, and its shells get
+ * nothing beyond their root, even when that folder happens to be some session's worktree.
+ */
+export const sessionWorktreeTop = hostPathSchema.optional();
+
 /** A branch name as `git check-ref-format --branch` takes one (short, no refs/heads/). */
 export const branchNameSchema = z
   .string()

@@ -13,11 +13,15 @@ const installRoot = fileURLToPath(new URL('../../..', import.meta.url));
 export interface AttackHost {
   remote: RemoteHost;
   ssh: SshTransport;
-  /** `command` in session `sessionId`'s shell in `root` on the host, under Landlock. */
+  /**
+   * `command` in session `sessionId`'s shell in `root` on the host, under Landlock; `worktree`:
+   * the session's worktree as the app records it.
+   */
   confined(
     sessionId: string,
     root: string,
     command: string,
+    worktree?: string,
   ): Promise<{ code: unknown; out: string }>;
   dispose(): Promise<void>;
 }
@@ -41,13 +45,14 @@ export async function openAttackHost(sshd: Sshd, appHome: string): Promise<Attac
   return {
     remote,
     ssh,
-    async confined(sessionId, root, command) {
+    async confined(sessionId, root, command, worktree) {
       const shell = await remote.runTool({
         session_id: sessionId,
         agent_id: 'root',
         root,
         tool: 'aider_shell_tool',
         args: { command },
+        worktree,
       });
       expect(shell.payload).toMatchObject({ kind: 'shell', sandbox: { mode: 'landlock' } });
       return { code: shell.payload.exit_code, out: String(shell.payload.stdout) };

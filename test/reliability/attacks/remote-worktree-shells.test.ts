@@ -45,7 +45,7 @@ async function newWorktree(branch: string) {
 
 /** `command` in the session's confined shell in its worktree on the host. */
 function confined(command: string) {
-  return host.confined('s_rwt_shell', mine.root, command);
+  return host.confined('s_rwt_shell', mine.root, command, mine.worktree.path);
 }
 
 describe.skipIf(noLandlock !== null)(
@@ -75,6 +75,23 @@ describe.skipIf(noLandlock !== null)(
       // The checkout's branch and files are where they were.
       expect(git(repo(), 'log', '-1', '--format=%s', 'main')).toBe('initial');
       expect(readFileSync(join(repo(), 'notes.txt'), 'utf8')).toBe('one\n');
+    });
+
+    it("gives the worktree's git parts to no session the app does not record in that worktree", async () => {
+      const commit = (who: string) =>
+        `echo ${who} >> notes.txt && git commit -q -am "${who}" 2>&1; git log -1 --format=%s`;
+      // The session recorded in this worktree commits (the control: the same command works).
+      expect((await confined(commit('recorded'))).out).toContain('recorded');
+      // A session opened on the worktree's folder as its project, and one recorded in another
+      // worktree, run the same command there: git cannot write its index or objects.
+      for (const [id, record] of [
+        ['s_rwt_plain', undefined],
+        ['s_rwt_other', other.worktree.path],
+      ] as const) {
+        const r = await host.confined(id, mine.root, commit(id), record);
+        expect(r.out).toMatch(/index\.lock.*Permission denied|Permission denied/);
+        expect(git(repo(), 'log', '-1', '--format=%s', 'feature/mine')).toBe('recorded');
+      }
     });
 
     // Each writes WHO at a place the session's shell must not change: unconfined, then confined.

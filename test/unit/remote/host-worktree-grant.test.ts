@@ -37,16 +37,27 @@ describe('hostWorktreeGrant', () => {
       checkout: repo(),
       gitWritable: ['objects', 'refs', 'logs', 'worktrees/one'].map((p) => join(gitDir, p)),
     };
-    expect(hostWorktreeGrant(session())).toEqual(grant);
-    expect(hostWorktreeGrant(join(session(), 'sub'))).toEqual(grant);
+    expect(hostWorktreeGrant(session(), session())).toEqual(grant);
+    expect(hostWorktreeGrant(join(session(), 'sub'), session())).toEqual(grant);
+  });
+
+  it("gives nothing in a worktree other than the session's own, or to a session named in none", () => {
+    git(repo(), 'worktree', 'add', '-q', '-b', 'three', `${repo()}.worktrees/three`);
+    // Both are session worktrees the chain accepts, each for its own session only.
+    expect(
+      hostWorktreeGrant(`${repo()}.worktrees/three`, `${repo()}.worktrees/three`),
+    ).toBeDefined();
+    expect(hostWorktreeGrant(session(), `${repo()}.worktrees/three`)).toBeUndefined();
+    expect(hostWorktreeGrant(join(session(), 'sub'), `${repo()}.worktrees/three`)).toBeUndefined();
+    expect(hostWorktreeGrant(session(), join(base.dir, 'missing'))).toBeUndefined();
   });
 
   it('gives nothing to a main checkout, a folder outside git, or a worktree not beside its checkout', () => {
-    expect(hostWorktreeGrant(repo())).toBeUndefined();
-    expect(hostWorktreeGrant(join(repo(), 'sub'))).toBeUndefined();
-    expect(hostWorktreeGrant(base.dir)).toBeUndefined();
-    expect(hostWorktreeGrant(elsewhere())).toBeUndefined();
-    expect(hostWorktreeGrant(join(base.dir, 'missing'))).toBeUndefined();
+    expect(hostWorktreeGrant(repo(), repo())).toBeUndefined();
+    expect(hostWorktreeGrant(join(repo(), 'sub'), repo())).toBeUndefined();
+    expect(hostWorktreeGrant(base.dir, base.dir)).toBeUndefined();
+    expect(hostWorktreeGrant(elsewhere(), elsewhere())).toBeUndefined();
+    expect(hostWorktreeGrant(join(base.dir, 'missing'), session())).toBeUndefined();
   });
 
   it('gives nothing when the entry the .git file names does not name this worktree back', () => {
@@ -55,12 +66,12 @@ describe('hostWorktreeGrant', () => {
       const own = readFileSync(join(entry, link), 'utf8');
       writeFileSync(join(entry, link), `${join(elsewhere(), '.git')}\n`);
       try {
-        expect(hostWorktreeGrant(session())).toBeUndefined();
+        expect(hostWorktreeGrant(session(), session())).toBeUndefined();
       } finally {
         writeFileSync(join(entry, link), own);
       }
     }
-    expect(hostWorktreeGrant(session())).toBeDefined();
+    expect(hostWorktreeGrant(session(), session())).toBeDefined();
   });
 
   it('gives nothing for a .git file that is not one line naming the entry', () => {
@@ -69,7 +80,7 @@ describe('hostWorktreeGrant', () => {
     for (const text of [`x${own}`, `${own.trim()}\nmore\n`]) {
       writeFileSync(pointer, text);
       try {
-        expect(hostWorktreeGrant(session())).toBeUndefined();
+        expect(hostWorktreeGrant(session(), session())).toBeUndefined();
       } finally {
         writeFileSync(pointer, own);
       }
@@ -86,11 +97,11 @@ describe('hostWorktreeGrant', () => {
     writeFileSync(join(moved, 'gitdir'), `${pointer}\n`);
     writeFileSync(pointer, `gitdir: ${moved}\n`);
     try {
-      expect(hostWorktreeGrant(session())).toBeUndefined();
+      expect(hostWorktreeGrant(session(), session())).toBeUndefined();
     } finally {
       writeFileSync(pointer, own);
     }
-    expect(hostWorktreeGrant(session())?.gitWritable).toContain(entry);
+    expect(hostWorktreeGrant(session(), session())?.gitWritable).toContain(entry);
   });
 
   it("gives nothing where the git directory is not a checkout's .git (a separate one)", () => {
@@ -106,6 +117,6 @@ describe('hostWorktreeGrant', () => {
     // Beside the folder that holds the git directory, as the location check would read it.
     const wt = join(top, 'sep.worktrees', 'w');
     git(own, 'worktree', 'add', '-q', '-b', 'w', wt);
-    expect(hostWorktreeGrant(wt)).toBeUndefined();
+    expect(hostWorktreeGrant(wt, wt)).toBeUndefined();
   });
 });
