@@ -2,8 +2,11 @@ import type { SessionWorktree, WorktreeRequest } from '../../../shared/protocol/
 import type { WorktreeLoss } from '../../../shared/protocol/commands/worktrees';
 import type { NewWorktree } from '../worktrees/create-worktree';
 import type { WorktreeSite, WorktreeWork } from '../worktrees/worktree-site';
+import { HostError } from '../rpc/host-error';
+import { ApplyConflictError, CheckoutChangedError } from '../worktrees/apply-to-checkout';
 import type { RemoteHost } from './remote-host';
 import type { RemoteSessions } from './remote-sessions';
+import { sshUrlOn } from './ssh-url';
 
 // A remote project's session worktrees, their git run on the project's host by its remote part
 // (worktree-commands.ts): the app sends the record it keeps and gets back what the host's git
@@ -64,7 +67,28 @@ export class RemoteWorktreeSite implements WorktreeSite {
   }
 
   async apply(wt: SessionWorktree): Promise<string[]> {
-    return (await (await this.host()).invoke('worktree.apply', { worktree: wt })).files;
+    try {
+      return (await (await this.host()).invoke('worktree.apply', { worktree: wt })).files;
+    } catch (err) {
+      throw this.namedHere(err, wt);
+    }
+  }
+
+  /**
+   * A refused Apply as the user reads it here: the host named its checkout by its own path, which
+   * on this computer would read as a local folder; the same error names it as `ssh://HOST/path`.
+   */
+  private namedHere(err: unknown, wt: SessionWorktree): unknown {
+    if (!(err instanceof HostError) || !err.issues) return err;
+    const checkout = sshUrlOn(this.opts.url, wt.checkout);
+    if (err.code === 'apply_conflict')
+      return new ApplyConflictError(
+        err.issues.map((i) => ({ path: i.path, reason: i.message })),
+        checkout,
+      );
+    if (err.code === 'checkout_changed' && err.issues[0])
+      return new CheckoutChangedError(err.issues[0].path, checkout);
+    return err;
   }
 
   async commit(wt: SessionWorktree, message: string): Promise<string> {

@@ -39,6 +39,17 @@ export class ApplyConflictError extends HostError {
   }
 }
 
+/** A checkout file changed between Apply's check and its renames: nothing was written. */
+export class CheckoutChangedError extends HostError {
+  constructor(path: string, checkout: string) {
+    super(
+      'checkout_changed',
+      `nothing was applied: ${path} changed in ${checkout} while the changes were being applied; try again`,
+      [{ path, message: 'changed while the changes were being applied' }],
+    );
+  }
+}
+
 const REGULAR = /^100(644|755)$/;
 
 /**
@@ -192,10 +203,7 @@ export async function applyToCheckout(
         const rel = p.change.path.slice(wt.checkout.length + 1);
         const now = await readCheckout(wt.checkout, rel);
         if (typeof now === 'string' || digest(now) !== p.seen)
-          throw new HostError(
-            'checkout_changed',
-            `nothing was applied: ${rel} changed in ${wt.checkout} while the changes were being applied; try again`,
-          );
+          throw new CheckoutChangedError(rel, wt.checkout);
       }
     },
   );

@@ -114,7 +114,8 @@ describe('a worktree session of a project on an SSH host', () => {
     writeFileSync(join(hostRepo.dir, 'notes.txt'), 'one\nzwei\nthree\n');
     const refused = await h.invokeError('worktrees.apply', { id: session.id });
     expect(refused.code).toBe('apply_conflict');
-    expect(refused.message).toContain('nothing was applied');
+    // The host's checkout is named as a folder of the host, never as a path that reads local.
+    expect(refused.message).toContain(`nothing was applied to ${remote.urlOf(wt.checkout)}:`);
     expect(refused.issues).toEqual([{ path: 'notes.txt', message: 'both changed the same lines' }]);
     expect(readFileSync(join(hostRepo.dir, 'notes.txt'), 'utf8')).toBe('one\nzwei\nthree\n');
 
