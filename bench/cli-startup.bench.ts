@@ -13,7 +13,8 @@ import WebSocket from 'ws';
 //   starts, prints and exits; Node's own start-up is the floor of any CLI written for it. It is
 //   fair and a little hard on mewbo: the same binary, flags and environment, and mewbo must also
 //   read and print, the work the user asked for (a few KB), which the floor does not do. mewbo
-//   runs as its bin (dist/mewbo, a shell launcher), so the launcher's cost is counted (about 2 ms).
+//   runs as its bin (dist/mewbo, a shell launcher), so the launcher's cost is counted (a shell that
+//   starts no other process, about 3 ms of CPU).
 //   `tool read_file` from its V8 start-up snapshot: 2.38-2.55 (243 / 102, 161 / 63 ms) at load 7-9,
 //   2.77 the build before (208 / 75 ms, quiet); instructions 218.5M -> 140.8M against `node -e 0`'s
 //   78.1M (callgrind, main thread, hash seed left out), the rest being the snapshot's

@@ -3,12 +3,15 @@
 //
 // The launcher, dist/mewbo (package.json's bin), is a POSIX shell script: a snapshot is given to
 // node on its command line (`--snapshot-blob`), which a `#!/usr/bin/env node` script cannot add.
-// It costs a shell and one readlink (about 2 ms: 213.6 vs 211.4 ms run directly, same run) and
-// execs node, so signals and the exit code are node's. It uses the blob only when node is the
-// binary that built it and not replaced since (a blob from another Node aborts or crashes node, it
-// does not fail cleanly), with no NODE_OPTIONS (V8 flags there, such as --max-old-space-size, make
-// node refuse the blob: "built with different V8 configurations"), and from the dist/ the blob
-// was built in (the blob holds that path); otherwise, and for every other command, it runs
+// It costs a shell (about 3 ms of CPU) and execs node, so signals and the exit code are node's. It
+// starts no other process on its way to node: the readlink and the `$(command -v node)` subshell
+// it forked before cost more than the shell itself (14 vs 4 ms of CPU at load 5, a tenth of
+// `mewbo tool read_file`), so it compares files with test's -ef and walks PATH itself. It uses
+// the blob only when node is the binary that built it and not replaced since (a blob from another
+// Node aborts or crashes node, it does not fail cleanly), with no NODE_OPTIONS (V8 flags there,
+// such as --max-old-space-size, make node refuse the blob: "built with different V8
+// configurations"), and from the dist/ the blob was built in (the blob holds that path: the
+// launcher must be that dist/'s own file); otherwise, and for every other command, it runs
 // dist/cli.js as the old `#!/usr/bin/env node` bin did.
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
@@ -67,19 +70,32 @@ export async function buildToolSnapshot({ root, bundleOptions, importMetaUrlPara
 
   const node = realpathSync(process.execPath);
   const launcher = join(dist, 'mewbo');
+  const distQ = quote(dist);
+  const nodeQ = quote(node);
   writeFileSync(
     launcher,
     `#!/bin/sh
 # mewbo: \`mewbo tool\` from its start-up snapshot when this node can load it, every other command
 # (and \`tool\` without it) from dist/cli.js. Written by build/tool-snapshot.mjs, which says why.
-self=$(readlink -f -- "$0") || self=$0
-dist=\${self%/*}
-if [ "$1" = tool ] && [ -z "$NODE_OPTIONS" ] && [ "$dist" = ${quote(dist)} ] &&
-  [ -r "$dist/cli-tool.blob" ] &&
-  [ "$(command -v node)" -ef ${quote(node)} ] && [ "$dist/cli-tool.blob" -nt ${quote(node)} ]; then
-  exec node --snapshot-blob "$dist/cli-tool.blob" "$@"
+# Shell built-ins only until node runs (a fork costs more than the rest): -ef compares files.
+set -f
+if [ "$0" -ef ${quote(launcher)} ]; then
+  if [ "$1" = tool ] && [ -z "$NODE_OPTIONS" ] && [ -r ${distQ}/cli-tool.blob ] &&
+    [ ${distQ}/cli-tool.blob -nt ${nodeQ} ]; then
+    # The node \`command -v node\` names: the first executable file called node on PATH.
+    IFS=:
+    for dir in $PATH; do
+      if [ -f "\${dir:-.}/node" ] && [ -x "\${dir:-.}/node" ]; then
+        [ "\${dir:-.}/node" -ef ${nodeQ} ] && exec node --snapshot-blob ${distQ}/cli-tool.blob "$@"
+        break
+      fi
+    done
+    unset IFS
+  fi
+  exec node ${distQ}/cli.js "$@"
 fi
-exec node "$dist/cli.js" "$@"
+self=$(readlink -f -- "$0") || self=$0
+exec node "\${self%/*}/cli.js" "$@"
 `,
   );
   chmodSync(launcher, 0o755);

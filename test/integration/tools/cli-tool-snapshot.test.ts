@@ -36,12 +36,14 @@ interface Run {
   stderr: string;
   /** The launcher's exec line (`sh -x`), absent when dist/cli.js ran directly. */
   exec?: string;
+  /** Every command the launcher ran (`sh -x`), its exec line last. */
+  trace: string[];
 }
 
 function run(
   how: 'launcher' | 'cli',
   args: string[],
-  opts: { input?: string; path?: string; bin?: string; nodeOptions?: string } = {},
+  opts: { input?: string; path?: string; bin?: string; nodeOptions?: string; cwd?: string } = {},
 ): Run {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -56,7 +58,7 @@ function run(
   const r = spawnSync(command, argv, {
     input: opts.input ?? '',
     env,
-    cwd: fx.root,
+    cwd: opts.cwd ?? fx.root,
     encoding: 'utf8',
     timeout: 60_000,
   });
@@ -69,6 +71,7 @@ function run(
       .filter((l) => !l.startsWith('+ '))
       .join('\n'),
     exec: trace.find((l) => l.startsWith('+ exec ')),
+    trace,
   };
 }
 
@@ -167,6 +170,51 @@ describe('mewbo tool from its start-up snapshot', () => {
     writeFileSync(join(extra, 'node'), `#!/bin/sh\nexec '${process.execPath}' "$@"\n`);
     chmodSync(join(extra, 'node'), 0o755);
     expectReadFileFromCli({ path: `${extra}:${process.env.PATH ?? ''}` });
+  });
+
+  it('starts no process before node: every command of the launcher is a shell built-in', () => {
+    // A fork (readlink, a $(...) subshell) cost more CPU than the shell itself.
+    fx = makeFixture();
+    writeFileSync(join(fx.root, 'a.txt'), 'one\n');
+    extra = mkdtempSync(join(tmpdir(), 'mewbo-bin-'));
+    symlinkSync(BIN, join(extra, 'mewbo'));
+    for (const bin of [BIN, join(extra, 'mewbo')])
+      for (const args of [['tool', 'read_file', '--args', '{"path":"a.txt"}'], ['--help']]) {
+        const r = run('launcher', args, { bin });
+        const words = r.trace.map((l) => l.slice(2).split(' ')[0]);
+        expect(new Set(words), `${bin} ${args[0]}`).toEqual(
+          new Set(args[0] === 'tool' ? ['set', '[', 'IFS=:', 'exec'] : ['set', '[', 'exec']),
+        );
+        expect(r.status).toBe(0);
+      }
+  });
+
+  it("an empty PATH entry is the current folder: a node there (not the build's) runs dist/cli.js", () => {
+    fx = makeFixture();
+    writeFileSync(join(fx.root, 'a.txt'), 'one\n');
+    writeFileSync(join(fx.root, 'node'), `#!/bin/sh\nexec '${process.execPath}' "$@"\n`);
+    chmodSync(join(fx.root, 'node'), 0o755);
+    const args = ['tool', 'read_file', '--args', '{"path":"a.txt"}'];
+    const launched = run('launcher', args, {
+      path: `:${dirname(process.execPath)}:${process.env.PATH ?? ''}`,
+    });
+    expect(launched.exec).toContain('dist/cli.js');
+    expect(answer(launched)).toEqual(answer(run('cli', args)));
+  });
+
+  it("a copy of the launcher outside the dist/ it was built for runs that copy's dist/cli.js", () => {
+    fx = makeFixture();
+    writeFileSync(join(fx.root, 'a.txt'), 'one\n');
+    extra = mkdtempSync(join(tmpdir(), 'mewbo-dist-'));
+    // A dist/ copied elsewhere: its blob would hold the build's paths, so the copy never uses it.
+    writeFileSync(join(extra, 'mewbo'), readFileSync(BIN));
+    chmodSync(join(extra, 'mewbo'), 0o755);
+    writeFileSync(join(extra, 'cli-tool.blob'), readFileSync(BLOB));
+    writeFileSync(join(extra, 'cli.js'), `import(${JSON.stringify(CLI)});\n`);
+    const args = ['tool', 'read_file', '--args', '{"path":"a.txt"}'];
+    const copied = run('launcher', args, { bin: join(extra, 'mewbo') });
+    expect(copied.exec).toContain(`${extra}/cli.js`);
+    expect(answer(copied)).toEqual(answer(run('cli', args)));
   });
 
   it('with NODE_OPTIONS (V8 flags there make node refuse the blob) runs dist/cli.js, same answer', () => {
