@@ -1,6 +1,5 @@
 import { moduleDir } from '../lsp/resolve-command';
 import { findInstallRoot } from '../sandbox/launcher';
-import { RemoteHost } from './remote-host';
 import { RemoteSessions, type RemoteSessionsOptions } from './remote-sessions';
 import { RemoteSetupError } from './remote-setup-error';
 import { parseSshUrl } from './ssh-url';
@@ -35,6 +34,10 @@ export function openRemoteSessions(opts: OpenRemoteSessionsOptions): RemoteSessi
         throw new RemoteSetupError(
           "the app's install was not found: it cannot copy its remote part",
         );
+      // Loaded at a remote project's first connection, not with the host: the SSH transport, the
+      // install and the remote part's command schemas (their zod schemas built as they load) are
+      // for remote projects only, and every idle host held them (issue #26 part 4).
+      const { RemoteHost } = await import('./remote-host');
       return RemoteHost.open({
         target: parseSshUrl(url),
         sshConfig: opts.sshConfig(),
