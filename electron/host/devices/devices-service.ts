@@ -8,7 +8,7 @@ import { systemClock, type Clock } from './clock';
 import { DeviceHub, type EmitSessionEvent } from './device-hub';
 import { DeviceStore } from './device-store';
 import { lanAddress } from './lan-address';
-import { PairingListener } from './pairing-listener';
+import type { PairingListener } from './pairing-listener';
 import { buildOffer } from './pairing-offer';
 import PQueue from 'p-queue';
 
@@ -189,6 +189,9 @@ export class DevicesService extends DisposableObject {
     try {
       this.certificate ??= await loadOrCreateCertificate(this.options.stateDir, [host]);
       const remembered = config.port === 0 ? this.deviceStore.listenPort : null;
+      // Loaded when pairing is on, not with the host: the TLS server, the phone's frames and their
+      // schemas are for a phone, and every idle host held them (issue #26 part 4).
+      const { PairingListener } = await import('./pairing-listener');
       const open = (port: number) =>
         PairingListener.listen({
           host,
