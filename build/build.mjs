@@ -140,6 +140,14 @@ await Promise.all([
     // Beside cli.js (modules find their files from import.meta.url, i.e. dist/).
     chunkNames: 'cli-[name]-[hash]',
     packages: undefined,
+    // V8 keeps each loaded module's source in the heap for as long as the process runs (it compiles
+    // functions lazily from it): without comments and indentation the idle host's 1.7 MB of source
+    // is 1.1 MB (heap used 13.6 -> 12.8 MiB, issue #26 part 4). Names are kept (stack traces, and
+    // code that reads an error's or a class's name); lines are cut at 500 characters, so the source
+    // line Node prints with an uncaught error stays readable. The maps still point at the sources.
+    minifyWhitespace: true,
+    minifySyntax: true,
+    lineLimit: 500,
     external: ['node-pty', 'electron'],
     plugins: [zodPlugin],
     // Bundled CommonJS packages call require() for Node built-ins.
