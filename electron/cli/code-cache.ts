@@ -10,8 +10,13 @@ import {
 import { isAscii } from 'node:buffer';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { Script, constants } from 'node:vm';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { homePaths } from '../host/config/paths';
+import { lazyRequire } from '../host/system/lazy-require';
+
+// Loaded when a bundle runs: `mewbo tool`'s start-up snapshot holds this module, and node:vm
+// loaded while a snapshot is built may not work once it is deserialized (Node warns so).
+const vm = lazyRequire<typeof import('node:vm')>('node:vm');
 
 // Runs one of the CLI's command bundles (dist/cli-NAME.cjs, build/build.mjs) with a V8 code
 // cache, so a command does not parse and compile its code again at every start (issue #26 part 4:
@@ -50,6 +55,7 @@ export function loadBundle(file: string, cacheDir: string): LoadedBundle {
   // string; UTF-8 decoding validated every byte first (~10% of `mewbo tool read_file`).
   const bytes = readFileSync(file);
   const source = bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8');
+  const { Script, constants } = vm();
   const script = new Script(
     `(function (exports, require, module, __filename, __dirname, ${IMPORT_META_URL_PARAM}) {${source}\n})`,
     {
@@ -87,4 +93,14 @@ export function loadBundle(file: string, cacheDir: string): LoadedBundle {
     pathToFileURL(file).href,
   );
   return { exports: module.exports, saveCodeCache };
+}
+
+/**
+ * The bundle of command `name`, dist/cli-NAME.cjs (its module's exports, typed by `M`), run with
+ * its code cache in the user's cache folder. For the CLI's entry (./commands.ts) and `mewbo tool`'s
+ * start-up snapshot (./tool-snapshot.ts), which runs the tools it does not hold from the bundle.
+ */
+export function commandBundle<M>(name: string): LoadedBundle & { exports: M } {
+  const file = fileURLToPath(new URL(`./cli-${name}.cjs`, import.meta.url));
+  return loadBundle(file, homePaths().cacheDir) as LoadedBundle & { exports: M };
 }

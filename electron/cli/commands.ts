@@ -1,7 +1,5 @@
-import { fileURLToPath } from 'node:url';
 import type { CliCommand } from './command';
-import { loadBundle, type LoadedBundle } from './code-cache';
-import { homePaths } from '../host/config/paths';
+import { commandBundle } from './code-cache';
 
 // The registry of `mewbo` subcommands: one file per command, one entry here. A command's code is
 // loaded only when that command runs, so `mewbo --help` loads none of them and each command loads
@@ -13,12 +11,6 @@ export interface CliCommandEntry {
   name: string;
   summary: string;
   load(): Promise<CliCommand>;
-}
-
-/** The bundle of command `name` (its module's exports, typed by `M`), run with its code cache. */
-function commandBundle<M>(name: string): LoadedBundle & { exports: M } {
-  const file = fileURLToPath(new URL(`./cli-${name}.cjs`, import.meta.url));
-  return loadBundle(file, homePaths().cacheDir) as LoadedBundle & { exports: M };
 }
 
 export const commands: CliCommandEntry[] = [

@@ -3,8 +3,8 @@ import { UsageError } from './usage-error';
 import { ConfigError } from '../host/config/config-error';
 
 // How `mewbo NAME ...` runs a loaded command: its --help, its exit code, and how its failures
-// print. Shared by the CLI's entry (electron/cli.ts) and `mewbo tool`'s start-up snapshot
-// (./tool-snapshot.ts), so a command answers the same whichever way it started.
+// print. Shared by the CLI's entry (electron/cli.ts) and `mewbo tool`'s start-up snapshots
+// (./snapshot-main.ts), so a command answers the same whichever way it started.
 
 /** Runs `command` (named `name` on the command line) with its arguments; resolves its exit code. */
 export async function runCommand(

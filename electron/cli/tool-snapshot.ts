@@ -1,40 +1,6 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startupSnapshot } from 'node:v8';
-import { exitWith, runCommand } from './run-command';
+import { startToolSnapshot } from './snapshot-main';
 import { toolCommand } from './tool';
 
-// `mewbo tool` from a V8 start-up snapshot (issue #26 part 4). The build runs this file once with
-// `node --build-snapshot` (build/build.mjs): it loads the command's modules, builds their schemas
-// and runs read_file once on a file of its own, so the functions a tool call runs are compiled;
-// Node then saves the whole heap as dist/cli-tool.blob. `mewbo` (the launcher, dist/mewbo) starts
-// `node --snapshot-blob dist/cli-tool.blob tool ...`, which deserializes that heap instead of
-// loading, compiling and initializing a bundle, and calls the main function set below:
-// instructions of `mewbo tool read_file` 243M -> 143M against `node -e 0`'s 82M (callgrind).
-//
-// What a snapshot cannot hold stays out of the warm-up: no handle is left open (the file is read
-// and closed, its folder removed), no process listener is added, and nothing read from the
-// environment is kept (the command reads $MEWBO_HOME, the root and the config when it runs).
-// Paths found from import.meta.url are the build's dist/, and a blob only loads in the Node that
-// built it: the launcher checks both before it uses the blob, and runs dist/cli.js otherwise.
-
-function warmUp(): Promise<unknown> {
-  const dir = mkdtempSync(join(tmpdir(), 'mewbo-snapshot-'));
-  writeFileSync(join(dir, 'a.txt'), 'one\ntwo\n');
-  return toolCommand
-    .run(['read_file', '--root', dir, '--args', '{"path":"a.txt"}'])
-    .finally(() => rmSync(dir, { recursive: true, force: true }));
-}
-
-void warmUp();
-startupSnapshot.setDeserializeMainFunction(() => {
-  // process.argv is [node, 'tool', ...]: a snapshot has no script name.
-  const [name, ...rest] = process.argv.slice(1);
-  if (name !== 'tool') {
-    process.stderr.write(`mewbo: this snapshot runs 'mewbo tool' only, not '${name ?? ''}'\n`);
-    process.exitCode = 2;
-    return;
-  }
-  exitWith(runCommand(name, toolCommand, rest));
-});
+// dist/cli-tool.blob, the start-up snapshot of `mewbo tool` with every tool (./snapshot-main.ts).
+// read_file has one of its own, with nothing else in its heap (./read-file-snapshot.ts).
+startToolSnapshot(toolCommand, () => toolCommand);

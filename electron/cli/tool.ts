@@ -2,6 +2,7 @@ import './zod-jitless';
 import { readFile } from 'node:fs/promises';
 import { isErrorPayload } from '../../shared/tools/payload';
 import { builtinToolLoaders, loadBuiltinTool } from '../host/tools/builtin-tool-loaders';
+import type { AnyTool } from '../host/tools/tool';
 import { parseToolArgs } from '../host/tools/parse-args';
 import { createStandaloneContext } from '../host/tools/standalone-context';
 import { parseCliArgs, UsageError, type CliCommand } from './command';
@@ -46,40 +47,60 @@ function parseJsonArgs(text: string): unknown {
   return value;
 }
 
-export const toolCommand: CliCommand = {
-  name: 'tool',
-  usage,
-  async run(argv) {
-    const parsed = parseCliArgs({
-      args: argv,
-      allowPositionals: true,
-      options: { root: { type: 'string' }, args: { type: 'string' } },
-    });
-    const [name, ...extra] = parsed.positionals;
-    if (!name) throw new UsageError('missing tool NAME');
-    if (extra.length) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`);
-    const tool = await loadBuiltinTool(name);
-    if (!tool) throw new UsageError(`unknown tool '${name}'`);
-    const root = rootOption(parsed.values.root);
-    const check = parseToolArgs(
-      tool,
-      parseJsonArgs(await readArgsText(parsed.values.args ?? '{}')),
-    );
-    if (!check.ok) throw new UsageError(check.error.message);
+function parseToolArgv(argv: string[]) {
+  return parseCliArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { root: { type: 'string' }, args: { type: 'string' } },
+  });
+}
 
-    const standalone = await createStandaloneContext({
-      root,
-      // A read-only tool (read_file, list_dir, lsp_tool) runs no shell and writes no policy file:
-      // that code is not loaded for it.
-      readOnly: tool.flags.readOnly && !tool.classify,
-      onEvent: (event) => process.stderr.write(`event: ${JSON.stringify(event)}\n`),
-    });
-    try {
-      const payload = await tool.run(standalone.ctx, check.args);
-      writeStdout(`${JSON.stringify(payload, null, 2)}\n`);
-      return isErrorPayload(payload) ? 1 : 0;
-    } finally {
-      await standalone.dispose();
-    }
-  },
-};
+/** The tool NAME of `mewbo tool ARGV`; undefined when there is none or ARGV is bad usage. */
+export function toolNamed(argv: string[]): string | undefined {
+  try {
+    return parseToolArgv(argv).positionals[0];
+  } catch {
+    return undefined;
+  }
+}
+
+/** `mewbo tool`, its tools loaded by `loadTool` (undefined: no such tool). */
+export function toolCommandWith(
+  loadTool: (name: string) => Promise<AnyTool | undefined>,
+): CliCommand {
+  return {
+    name: 'tool',
+    usage,
+    async run(argv) {
+      const parsed = parseToolArgv(argv);
+      const [name, ...extra] = parsed.positionals;
+      if (!name) throw new UsageError('missing tool NAME');
+      if (extra.length) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`);
+      const tool = await loadTool(name);
+      if (!tool) throw new UsageError(`unknown tool '${name}'`);
+      const root = rootOption(parsed.values.root);
+      const check = parseToolArgs(
+        tool,
+        parseJsonArgs(await readArgsText(parsed.values.args ?? '{}')),
+      );
+      if (!check.ok) throw new UsageError(check.error.message);
+
+      const standalone = await createStandaloneContext({
+        root,
+        // A read-only tool (read_file, list_dir, lsp_tool) runs no shell and writes no policy file:
+        // that code is not loaded for it.
+        readOnly: tool.flags.readOnly && !tool.classify,
+        onEvent: (event) => process.stderr.write(`event: ${JSON.stringify(event)}\n`),
+      });
+      try {
+        const payload = await tool.run(standalone.ctx, check.args);
+        writeStdout(`${JSON.stringify(payload, null, 2)}\n`);
+        return isErrorPayload(payload) ? 1 : 0;
+      } finally {
+        await standalone.dispose();
+      }
+    },
+  };
+}
+
+export const toolCommand: CliCommand = toolCommandWith(loadBuiltinTool);

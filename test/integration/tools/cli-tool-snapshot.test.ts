@@ -1,9 +1,12 @@
 import { spawnSync } from 'node:child_process';
 import {
   chmodSync,
+  copyFileSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
+  readdirSync,
   renameSync,
   rmSync,
   symlinkSync,
@@ -15,12 +18,15 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { CLI, makeFixture, REPO_ROOT, type Fixture } from '../../unit/tools/harness';
 
 // `mewbo` (dist/mewbo, package.json's bin) runs `mewbo tool` from a V8 start-up snapshot built by
-// `npm run build` (build/tool-snapshot.mjs): it must answer exactly as dist/cli.js does, and run
-// dist/cli.js instead whenever the snapshot cannot be used (no blob, another node). Which way the
-// launcher went is read from `sh -x`'s trace of its exec line.
+// `npm run build` (build/tool-snapshot.mjs; `tool read_file` from one of its own): it must answer
+// exactly as dist/cli.js does, and run dist/cli.js instead whenever the snapshot cannot be used
+// (no blob, another node). Which way the launcher went is read from `sh -x`'s trace of its exec
+// line.
 
 const BIN = join(REPO_ROOT, 'dist/mewbo');
 const BLOB = join(REPO_ROOT, 'dist/cli-tool.blob');
+/** read_file's own snapshot, which holds its code alone. */
+const READ_FILE_BLOB = join(REPO_ROOT, 'dist/cli-read-file.blob');
 
 let fx: Fixture;
 let extra: string | undefined;
@@ -77,6 +83,8 @@ function run(
 
 const answer = ({ status, stdout, stderr }: Run) => ({ status, stdout, stderr });
 const fromSnapshot = (r: Run) => r.exec?.includes('--snapshot-blob') === true;
+/** The blob the launcher ran node with. */
+const blobOf = (r: Run) => /--snapshot-blob (\S+)/.exec(r.exec ?? '')?.[1];
 
 /** `mewbo tool read_file` on a small file through the launcher ran dist/cli.js, same answer. */
 function expectReadFileFromCli(opts: Parameters<typeof run>[2] = {}): void {
@@ -93,8 +101,25 @@ describe('mewbo tool from its start-up snapshot', () => {
     fx = makeFixture();
     writeFileSync(join(fx.root, 'a.txt'), 'one\ntwo\nthree\n');
     writeFileSync(join(fx.root, 'u.txt'), 'h\u00e9llo \u20ac\n');
+    // read_file's other ways through its code (the snapshot holds nothing a module loads by
+    // import(): a way that needed one would fail there and answer differently).
+    copyFileSync(join(REPO_ROOT, 'test/fixtures/images/canvas-37x23.png'), join(fx.root, 'i.png'));
+    writeFileSync(join(fx.root, 'bin.dat'), Buffer.from([0, 1, 2, 0, 255, 0]));
+    writeFileSync(join(fx.root, 'long.txt'), 'x\n'.repeat(5000));
+    mkdirSync(join(fx.root, 'sub'));
+    symlinkSync('/etc/hostname', join(fx.root, 'out-link'));
     const cases: { args: string[]; input?: string }[] = [
       { args: ['tool', 'read_file', '--args', '{"path":"a.txt"}'] },
+      { args: ['tool', '--args', '{"path":"a.txt","offset":1}', 'read_file'] },
+      { args: ['tool', 'read_file', '--args', '{"path":"i.png"}'] },
+      { args: ['tool', 'read_file', '--args', '{"path":"bin.dat"}'] },
+      { args: ['tool', 'read_file', '--args', '{"path":"long.txt","offset":4000,"limit":3}'] },
+      { args: ['tool', 'read_file', '--args', '{"path":"long.txt","offset":-3}'] },
+      { args: ['tool', 'read_file', '--args', '{"path":"sub"}'] },
+      { args: ['tool', 'read_file', '--args', '{"path":"out-link"}'] },
+      { args: ['tool', 'read_file', '--args', '{"offset":1}'] },
+      { args: ['tool', 'read_file', 'extra', '--args', '{"path":"a.txt"}'] },
+      { args: ['tool', 'read_file', '--help'] },
       { args: ['tool', 'read_file', '--args', '{"path":"u.txt","offset":0,"limit":1}'] },
       { args: ['tool', 'read_file', '--args', '-'], input: '{"path":"a.txt","offset":-2}' },
       { args: ['tool', 'read_file', '--args', '{"path":"missing.txt"}'] },
@@ -110,6 +135,40 @@ describe('mewbo tool from its start-up snapshot', () => {
       expect(fromSnapshot(snap), c.args.join(' ')).toBe(true);
       expect(answer(snap), c.args.join(' ')).toEqual(answer(run('cli', c.args, c)));
     }
+  });
+
+  it('read_file starts from a snapshot of its own code alone; every other tool from the full one', () => {
+    fx = makeFixture();
+    writeFileSync(join(fx.root, 'a.txt'), 'one\n');
+    const readArgs = ['tool', 'read_file', '--args', '{"path":"a.txt"}'];
+    const read = run('launcher', readArgs);
+    expect(blobOf(read)).toBe(READ_FILE_BLOB);
+    // Any other next word, an option before read_file's name too, takes the snapshot of every tool.
+    for (const args of [
+      ['tool', 'aider_list_dir_tool'],
+      ['tool', '--root', '.', 'read_file'],
+    ])
+      expect(blobOf(run('launcher', args)), args.join(' ')).toBe(BLOB);
+    // Given another tool anyway, read_file's snapshot runs it from `mewbo tool`'s bundle, whose V8
+    // code cache then shows in the user's cache folder (read_file alone wrote none).
+    const cache = join(fx.home, 'cache');
+    expect(existsSync(cache)).toBe(false);
+    const direct = (args: string[]) => {
+      const r = spawnSync(process.execPath, ['--snapshot-blob', READ_FILE_BLOB, ...args], {
+        env: { ...process.env, NODE_OPTIONS: undefined, MEWBO_HOME: fx.home },
+        cwd: fx.root,
+        encoding: 'utf8',
+      });
+      return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+    };
+    for (const args of [
+      ['tool', 'aider_list_dir_tool'],
+      ['tool', '--help'],
+      ['tool', 'no_such_tool'],
+      ['tool', '--root', '.', 'read_file', '--args', '{"path":"a.txt"}'],
+    ])
+      expect(direct(args), args.join(' ')).toEqual(answer(run('cli', args)));
+    expect(readdirSync(cache).filter((f) => f.startsWith('cli-tool.cjs-'))).toHaveLength(1);
   });
 
   it("reads $MEWBO_HOME's config when it runs, not the build's", () => {
@@ -181,9 +240,9 @@ describe('mewbo tool from its start-up snapshot', () => {
     for (const bin of [BIN, join(extra, 'mewbo')])
       for (const args of [['tool', 'read_file', '--args', '{"path":"a.txt"}'], ['--help']]) {
         const r = run('launcher', args, { bin });
-        const words = r.trace.map((l) => l.slice(2).split(' ')[0]);
+        const words = r.trace.map((l) => l.slice(2).split(' ')[0]!.replace(/=.*/, '='));
         expect(new Set(words), `${bin} ${args[0]}`).toEqual(
-          new Set(args[0] === 'tool' ? ['set', '[', 'IFS=:', 'exec'] : ['set', '[', 'exec']),
+          new Set(['set', 'blob=', '[', 'exec', ...(args[0] === 'tool' ? ['IFS='] : [])]),
         );
         expect(r.status).toBe(0);
       }
@@ -209,7 +268,8 @@ describe('mewbo tool from its start-up snapshot', () => {
     // A dist/ copied elsewhere: its blob would hold the build's paths, so the copy never uses it.
     writeFileSync(join(extra, 'mewbo'), readFileSync(BIN));
     chmodSync(join(extra, 'mewbo'), 0o755);
-    writeFileSync(join(extra, 'cli-tool.blob'), readFileSync(BLOB));
+    for (const blob of [BLOB, READ_FILE_BLOB])
+      writeFileSync(join(extra, blob.split('/').pop()!), readFileSync(blob));
     writeFileSync(join(extra, 'cli.js'), `import(${JSON.stringify(CLI)});\n`);
     const args = ['tool', 'read_file', '--args', '{"path":"a.txt"}'];
     const copied = run('launcher', args, { bin: join(extra, 'mewbo') });
@@ -222,12 +282,21 @@ describe('mewbo tool from its start-up snapshot', () => {
   });
 
   it('with no blob (a build that could not make one) runs dist/cli.js, same answer', () => {
-    const aside = `${BLOB}.aside-${process.pid}`;
-    renameSync(BLOB, aside);
-    try {
-      expectReadFileFromCli();
-    } finally {
-      renameSync(aside, BLOB);
+    for (const blob of [READ_FILE_BLOB, BLOB]) {
+      const aside = `${blob}.aside-${process.pid}`;
+      renameSync(blob, aside);
+      try {
+        if (blob === READ_FILE_BLOB) expectReadFileFromCli();
+        else {
+          fx = makeFixture();
+          const args = ['tool', 'aider_list_dir_tool'];
+          const launched = run('launcher', args);
+          expect(launched.exec).toContain('dist/cli.js');
+          expect(answer(launched)).toEqual(answer(run('cli', args)));
+        }
+      } finally {
+        renameSync(aside, blob);
+      }
     }
   });
 
