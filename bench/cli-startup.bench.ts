@@ -25,7 +25,10 @@ import WebSocket from 'ws';
 // - the idle memory (RSS) of each of those two servers after it served its page (serve also its
 //   page's WebSocket, which loads the host), no client left: 1.54 (67.2 / 43.6 MiB) at load
 //   10-11, the gap being the loaded host's live heap (17 MiB used), not garbage (README); 63.5 MiB
-//   once tar and the ACP client load when first used (1.48, 64.4 MiB, in this bench at load 7-9).
+//   once tar and the ACP client load when first used (1.48, 64.4 MiB, in this bench at load 7-9);
+//   1.43-1.44 (62.1-62.8 MiB, load 5-7) once RemoteHost and the pairing listener load on first use
+//   and serve's chunks have no comments or indentation. The socket here sends no frames: a host
+//   whose page Chromium opened stays at 66-67 MiB (README).
 
 requireBuild();
 const RUNS = 11;
