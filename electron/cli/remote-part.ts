@@ -6,18 +6,20 @@ import { REMOTE_VERSION_FILE } from '../host/remote/constants';
 import { DAEMON_DIR_NAME, daemonFiles } from '../host/remote/daemon-files';
 import { RemoteDaemon } from '../host/remote/remote-daemon';
 import { RemotePart } from '../host/remote/remote-part';
-import { relay, spawnDaemon } from '../host/remote/remote-relay';
+import { relay, rendezvous, spawnDaemon } from '../host/remote/remote-relay';
 import { findInstallRoot } from '../host/sandbox/launcher';
 import { parseCliArgs, UsageError, type CliCommand } from './command';
 
-const usage = `Usage: mewbo remote-part --keepalive-s N [--deny PATH]...
+const usage = `Usage: mewbo remote-part --keepalive-s N [--deny PATH]... [--rendezvous]
 
 Serves this machine's file, shell and language tools to the Mewbo app on stdin/stdout, in the
 app's own protocol. The app starts it over SSH for a project on this machine (ssh://host/path);
 it is not meant to be run by hand. It joins stdin/stdout to this machine's remote part (a process
 of its own, started when none runs), which keeps the sessions' shells running when the
 connection drops and ends them once no connection has been attached for N seconds. --deny adds a
-path the shells' sandbox denies (the app's own $MEWBO_HOME, should this machine see it).`;
+path the shells' sandbox denies (the app's own $MEWBO_HOME, should this machine see it).
+--rendezvous prints the remote part's socket and token (one JSON line) instead, for an app that
+has its SSH connection forward to that socket.`;
 
 /** The version the app installed this bundle as (written beside it), or "dev" in a source tree. */
 function bundleVersion(): string {
@@ -39,6 +41,7 @@ export const remotePartCommand: CliCommand = {
         deny: { type: 'string', multiple: true },
         'keepalive-s': { type: 'string' },
         daemon: { type: 'boolean' },
+        rendezvous: { type: 'boolean' },
       },
     });
     const keepaliveS = Number(values['keepalive-s']);
@@ -47,12 +50,22 @@ export const remotePartCommand: CliCommand = {
     const version = bundleVersion();
     const dir = join(homePaths(process.env).home, DAEMON_DIR_NAME);
     const files = daemonFiles(dir, version);
+    const startDaemon = () =>
+      spawnDaemon(
+        dir,
+        files,
+        argv.filter((a) => a !== '--rendezvous'),
+      );
+    if (values.rendezvous) {
+      process.stdout.write(`${JSON.stringify(await rendezvous({ files, startDaemon }))}\n`);
+      return 0;
+    }
     if (!values.daemon) {
       await relay({
         files,
         input: process.stdin,
         output: process.stdout,
-        startDaemon: () => spawnDaemon(dir, files, argv),
+        startDaemon,
       });
       return 0;
     }

@@ -104,6 +104,8 @@ export interface SshdOptions {
    * files at one path, as two machines do, so a test can tell which side read a file.
    */
   hostView?: Record<string, string>;
+  /** More sshd_config lines (a server that refuses something a default one allows). */
+  sshdConfig?: string[];
 }
 
 /** sshd's ForceCommand: the client's command in a mount namespace where `hostView` applies. */
@@ -162,6 +164,7 @@ export async function startSshd(opts: SshdOptions = {}): Promise<Sshd> {
         .map(([k, v]) => `${k}=${v}`)
         .join(' ')}`.trim(),
       ...(opts.hostView ? [`ForceCommand ${hostViewCommand(dir, opts.hostView)}`] : []),
+      ...(opts.sshdConfig ?? []),
       '',
     ].join('\n'),
   );

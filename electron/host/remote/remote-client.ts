@@ -20,7 +20,10 @@ import { REMOTE_ACK_HOLD_MS } from './constants';
 /** The last diagnostics the remote part wrote (its stderr), kept for the error a drop gives. */
 const STDERR_TAIL_CHARS = 2000;
 
-/** The channel the remote part runs on: an `ssh` process's stdio (SshTransport.spawn). */
+/**
+ * The channel the remote part runs on: an `ssh` process's stdio (SshTransport.spawn), or a socket
+ * the master forwards to it (forwarded-link.ts: no stderr, and no exit status when it closes).
+ */
 export interface RemoteChannel extends EventEmitter {
   stdin: Writable | null;
   stdout: Readable | null;
@@ -52,8 +55,8 @@ export class RemoteClient implements Disposable {
     private readonly channel: RemoteChannel,
     private readonly where: string,
   ) {
-    channel.stderr!.setEncoding('utf8');
-    channel.stderr!.on('data', (d: string) => {
+    channel.stderr?.setEncoding('utf8');
+    channel.stderr?.on('data', (d: string) => {
       this.stderrTail = (this.stderrTail + d).slice(-STDERR_TAIL_CHARS);
     });
     readChannelFrames(channel.stdout!, {
@@ -75,7 +78,7 @@ export class RemoteClient implements Disposable {
         this.ended =
           this.cutFor !== null
             ? `the connection to ${this.where} was cut: ${this.cutFor}`
-            : `the connection to ${this.where} ended (${signal ?? `exit ${code}`})${words ? `: ${words}` : ''}`;
+            : `the connection to ${this.where} ended (${signal ?? (code === null ? 'closed' : `exit ${code}`)})${words ? `: ${words}` : ''}`;
         for (const [id, p] of this.pending) {
           this.pending.delete(id);
           p.reject(

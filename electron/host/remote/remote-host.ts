@@ -9,7 +9,8 @@ import {
   RECONNECT_MAX_DELAY_MS,
 } from './constants';
 import { HostKeyError } from './host-key-error';
-import { RemoteClient, type RemoteSubscription } from './remote-client';
+import { forwardedChannel } from './forwarded-link';
+import { RemoteClient, type RemoteChannel, type RemoteSubscription } from './remote-client';
 import type { RemoteCommands } from './remote-commands';
 import { remoteBundle, type RemoteBundle } from './remote-bundle';
 import { ensureInstalled, type RemoteFacts } from './remote-install';
@@ -73,6 +74,8 @@ export class RemoteHost implements Disposable {
     private client: RemoteClient,
     readonly facts: RemoteFacts,
     readonly hello: Hello,
+    /** The server refused to forward to the remote part's socket: links go through the relay. */
+    private readonly relayOnly: boolean,
   ) {
     this.watch();
   }
@@ -82,8 +85,8 @@ export class RemoteHost implements Disposable {
     const ssh = await SshTransport.connect({ target: opts.target, configFile: opts.sshConfig });
     try {
       const facts = await ensureInstalled(ssh, bundle);
-      const { client, hello } = await link(ssh, bundle, opts);
-      return new RemoteHost(opts, bundle, ssh, client, facts, hello);
+      const { client, hello, forwarded } = await link(ssh, bundle, opts, false);
+      return new RemoteHost(opts, bundle, ssh, client, facts, hello, !forwarded);
     } catch (err) {
       ssh.dispose();
       throw err;
@@ -234,7 +237,7 @@ export class RemoteHost implements Disposable {
         configFile: this.opts.sshConfig,
       });
     }
-    const { client } = await link(this.ssh, this.bundle, this.opts);
+    const { client } = await link(this.ssh, this.bundle, this.opts, this.relayOnly);
     this.client = client;
   }
 
@@ -266,13 +269,32 @@ export class RemoteHost implements Disposable {
   }
 }
 
-/** Starts the relay on a channel of `ssh` and checks the remote part that answers. */
+/**
+ * A link to the remote part, checked: over a socket the master forwards to it (forwarded-link.ts)
+ * unless `relayOnly`, else (or when the server refuses that) through the relay on a channel.
+ */
 async function link(
   ssh: SshTransport,
   bundle: RemoteBundle,
   opts: RemoteHostOptions,
-): Promise<{ client: RemoteClient; hello: Hello }> {
+  relayOnly: boolean,
+): Promise<{ client: RemoteClient; hello: Hello; forwarded: boolean }> {
+  if (!relayOnly) {
+    const forwarded = await forwardedChannel(ssh, bundle.version, [opts.appHome], opts.keepaliveS)
+      .then((channel) => hello(channel, bundle, opts))
+      .catch(() => null);
+    if (forwarded) return { ...forwarded, forwarded: true };
+  }
   const channel = ssh.spawn(startCommand(bundle.version, [opts.appHome], opts.keepaliveS));
+  return { ...(await hello(channel, bundle, opts)), forwarded: false };
+}
+
+/** The client of a link on `channel`, once the remote part there said it is this bundle's. */
+async function hello(
+  channel: RemoteChannel,
+  bundle: RemoteBundle,
+  opts: RemoteHostOptions,
+): Promise<{ client: RemoteClient; hello: Hello }> {
   const client = new RemoteClient(channel, opts.target.host);
   const hello = await client.invoke('remote.hello', {}).catch((err: Error) => {
     client.dispose();

@@ -56,6 +56,23 @@ export function startCommand(
 }
 
 /**
+ * Starts the remote part as startCommand would, if none runs, and prints its rendezvous (one JSON
+ * line: the socket path and the token a link sends first) instead of relaying.
+ */
+export function rendezvousCommand(
+  version: string,
+  denied: readonly string[],
+  keepaliveS: number,
+): string {
+  return cliCommand(version, denied, [
+    'remote-part',
+    '--keepalive-s',
+    String(keepaliveS),
+    '--rendezvous',
+  ]);
+}
+
+/**
  * `mewbo ARGS` of the bundle `version`, in the remote home with the remote part's own $MEWBO_HOME,
  * its sandbox denying the remote folder and `denied`.
  */

@@ -8,6 +8,10 @@ import type { DaemonFiles } from './daemon-files';
 // What the SSH channel runs on the remote (issue #29 part 4): it joins the channel's stdio to the
 // remote part's daemon (remote-daemon.ts), starting one when none answers, and ends with the
 // channel. The daemon, not this, holds the shells: a dropped link ends only the relay.
+// The app links through this only where the server refuses to forward to a Unix socket: it first
+// asks for the daemon's rendezvous (rendezvous(): the daemon started, its socket and token) and
+// has the master connection forward a socket of its own there (SshTransport.forwardSocket), so
+// the bytes skip this process and ssh's channel process both (#29).
 
 /** A first retry of the connect this soon after starting a daemon; each next one twice as late. */
 const FIRST_POLL_MS = 25;
@@ -25,7 +29,7 @@ export interface RelayOptions {
 export async function relay(opts: RelayOptions): Promise<void> {
   const socket = await reachDaemon(opts);
   // The token first: the daemon refuses a link that cannot read it (a confined shell cannot).
-  socket.write(`${readFileSync(opts.files.token, 'utf8').trim()}\n`);
+  socket.write(`${readToken(opts.files)}\n`);
   opts.input.pipe(socket);
   socket.pipe(opts.output);
   await new Promise<void>((resolve) => {
@@ -36,7 +40,25 @@ export async function relay(opts: RelayOptions): Promise<void> {
   });
 }
 
-async function reachDaemon(opts: RelayOptions): Promise<Socket> {
+/** What a link needs to attach to the daemon itself: its socket, and the token to send first. */
+export interface Rendezvous {
+  socket: string;
+  token: string;
+}
+
+/** The daemon's rendezvous, the daemon started when none answers; throws when none could be. */
+export async function rendezvous(
+  opts: Omit<RelayOptions, 'input' | 'output'>,
+): Promise<Rendezvous> {
+  (await reachDaemon(opts)).destroy();
+  return { socket: opts.files.socket, token: readToken(opts.files) };
+}
+
+function readToken(files: DaemonFiles): string {
+  return readFileSync(files.token, 'utf8').trim();
+}
+
+async function reachDaemon(opts: Omit<RelayOptions, 'input' | 'output'>): Promise<Socket> {
   let started = false;
   let wait = FIRST_POLL_MS;
   const deadline = Date.now() + DAEMON_START_TIMEOUT_MS;

@@ -51,6 +51,8 @@ export function findOpenSsh(): OpenSsh {
 
 export class SshTransport implements Disposable {
   private disposed = false;
+  /** Sockets forwarded so far (each link names its own). */
+  private forwards = 0;
 
   private constructor(
     private readonly opts: SshTransportOptions,
@@ -181,6 +183,30 @@ export class SshTransport implements Disposable {
       ...sshDestinationArgs(this.opts.target),
       command,
     ];
+  }
+
+  /**
+   * Has the master connection forward a Unix socket of its own (in the owner-only control folder,
+   * beside the control socket, which already lets its owner run anything on the host) to
+   * `remotePath` on the host, and returns its path. A connection to it reaches the host's socket
+   * through the master alone: no ssh channel process, no process on the host relaying. Whether the
+   * server allows it shows only at the first connection (it closes at once when refused).
+   */
+  async forwardSocket(remotePath: string): Promise<string> {
+    const local = join(this.controlDir, `forward-${++this.forwards}`);
+    const out = await runProgram(this.programs.ssh, [
+      ...this.commonArgs(),
+      '-O',
+      'forward',
+      '-L',
+      `${local}:${remotePath}`,
+      ...sshDestinationArgs(this.opts.target),
+    ]);
+    if (out.code !== 0)
+      throw new SshConnectError(
+        `the ssh connection to ${this.opts.target.host} could not forward a socket: ${out.stderr.trim() || `exit ${out.code}`}`,
+      );
+    return local;
   }
 
   /** The master's process id, or null when no master answers on the control socket. */

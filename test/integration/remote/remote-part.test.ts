@@ -1,16 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { RemoteHost } from '../../../electron/host/remote/remote-host';
 import { RemoteSetupError } from '../../../electron/host/remote/remote-setup-error';
 import { isAlive, startSshd, type Sshd } from '../../helpers/sshd';
 import { tempDir } from '../../helpers/temp';
+import { openRemoteHost } from './remote-session';
 
 // First contact with an SSH host: the probe, the copy of the remote bundle into a versioned
 // folder of the remote home, the remote part answering the app's protocol over the channel.
 
-const installRoot = fileURLToPath(new URL('../../..', import.meta.url));
 let sshd: Sshd;
 const appHome = tempDir('mewbo-app-home-');
 beforeAll(async () => {
@@ -21,14 +19,7 @@ afterAll(async () => {
   appHome.cleanup();
 });
 
-const open = (server: Sshd, keepaliveS = 60) =>
-  RemoteHost.open({
-    target: { host: server.alias, path: '/' },
-    sshConfig: server.clientConfig,
-    installRoot,
-    appHome: appHome.dir,
-    keepaliveS,
-  });
+const open = (server: Sshd, keepaliveS = 60) => openRemoteHost(server, appHome.dir, keepaliveS);
 
 async function until(cond: () => boolean, what: string, ms = 60_000): Promise<void> {
   const end = Date.now() + ms;

@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chmodSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { RemoteHost } from '../../../electron/host/remote/remote-host';
 import { ofType, type Harness } from '../agent/harness';
-import { remoteHarness, remoteSessionIn } from './remote-session';
+import { openRemoteHost, remoteHarness, remoteSessionIn } from './remote-session';
 import { isAlive, startSshd, type Sshd } from '../../helpers/sshd';
 import { tempDir } from '../../helpers/temp';
 
@@ -13,7 +11,6 @@ import { tempDir } from '../../helpers/temp';
 // the way the local sandbox tests fake it: the launcher's `--probe` answers ABI 0 (here the
 // installed remote bundle's launcher is wrapped; everything else it does is the real launcher's).
 
-const installRoot = fileURLToPath(new URL('../../..', import.meta.url));
 const REASON = 'Landlock is not enabled in this kernel (faked by the test)';
 let sshd: Sshd;
 let h: Harness | undefined;
@@ -22,13 +19,7 @@ const appHome = tempDir('mewbo-nolandlock-app-home-');
 beforeAll(async () => {
   sshd = await startSshd();
   // Install the bundle once, then stop its remote part so the next one probes the wrapped launcher.
-  const first = await RemoteHost.open({
-    target: { host: sshd.alias, path: '/' },
-    sshConfig: sshd.clientConfig,
-    installRoot,
-    appHome: appHome.dir,
-    keepaliveS: 60,
-  });
+  const first = await openRemoteHost(sshd, appHome.dir);
   const version = first.hello.version;
   await first.dispose();
   for (const pid of sshd.daemonPids()) process.kill(pid, 'SIGTERM');

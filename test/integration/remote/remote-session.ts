@@ -1,5 +1,7 @@
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { RemoteHost } from '../../../electron/host/remote/remote-host';
 import { Harness } from '../agent/harness';
 import type { PermissionModeWire } from '../../../shared/protocol/common';
 import { startSshd, type Sshd } from '../../helpers/sshd';
@@ -10,6 +12,20 @@ import { startSshd, type Sshd } from '../../helpers/sshd';
 /** A harness whose ssh reaches `sshd`. */
 export function remoteHarness(sshd: Sshd): Promise<Harness> {
   return Harness.start({ config: { remote: { ssh_config: sshd.clientConfig } } });
+}
+
+/**
+ * The app's side of `sshd` alone (no session): this checkout's bundle installed there and linked,
+ * its remote part's shells denied `appHome` (the desktop's $MEWBO_HOME).
+ */
+export function openRemoteHost(sshd: Sshd, appHome: string, keepaliveS = 60): Promise<RemoteHost> {
+  return RemoteHost.open({
+    target: { host: sshd.alias, path: '/' },
+    sshConfig: sshd.clientConfig,
+    installRoot: fileURLToPath(new URL('../../..', import.meta.url)),
+    appHome,
+    keepaliveS,
+  });
 }
 
 /** A session whose project is `dir` on the host, in `mode` (auto: nobody approves); its id. */
