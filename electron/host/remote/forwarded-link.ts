@@ -12,7 +12,16 @@ import type { SshTransport } from './ssh-transport';
 // host and the channel process's here are gone (over the same master, 64 MiB went 52-69 MiB/s
 // through a channel and a relay, 159-190 MiB/s forwarded).
 
-const rendezvousSchema = z.object({ socket: z.string().min(1), token: z.string().min(1) });
+/**
+ * What the host answers, checked before ssh sees it: an absolute path with no colon (`-L` would
+ * read one as HOST:PORT and forward to a TCP port instead) and the token as the daemon writes it
+ * (hex: anything else would break the line it is sent on). A host that answers otherwise gets
+ * the relay.
+ */
+const rendezvousSchema = z.object({
+  socket: z.string().regex(/^\/[^:\n]*$/),
+  token: z.string().regex(/^[0-9a-f]+$/),
+});
 
 /** The channel of a link over a socket forwarded to the host's remote part; throws when none can be made. */
 export async function forwardedChannel(
