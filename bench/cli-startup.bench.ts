@@ -22,7 +22,9 @@ import { BINARY_SHELL_OUTPUT_PROTOCOL } from '../shared/protocol/shell-binary';
 //   deserialization and its page faults, which instructions do not count. From read_file's own
 //   snapshot (its code alone, 5.6 vs 6.4 MB) through a launcher that forks nothing: 1.64-2.06 at
 //   load 2.6-5.8, 0.83-0.87x the wall time of the build before in one run. An empty user snapshot
-//   alone is 1.50x `node -e 0` (README).
+//   alone is 1.50x `node -e 0` (README). 2.06 at load 1.3-1.6; read_file's code as a code-cached
+//   bundle is 0.95x this snapshot's wall time, and still 1.76x `node -e 0` with no config schema
+//   at all (README says what 1.5x needs: zod's schema building and load off the path).
 // - `mewbo serve` until its page answers vs a bare Node static server (node:http + readFile of the
 //   same index.html) until its page answers: both spawn, listen and serve the same file; serve's
 //   one-time login link is followed as a browser does (the page needs the login cookie).
