@@ -24,18 +24,24 @@ const treeChangeSchema = z.object({
 
 export const checkpointCommands = {
   /** Throws project_missing when the folder is not there. */
-  'checkpoints.ensureRoot': command(z.object({ root }), z.object({})),
-  'checkpoints.snapshot': command(
-    z.object({ root, label: z.string(), max_file_bytes: z.number().int().nonnegative() }),
-    snapshotSchema,
+  'checkpoints.ensureRoot': command(
+    () => z.object({ root }),
+    () => z.object({}),
   ),
-  'checkpoints.verify': command(z.object({ root, commit }), z.object({})),
+  'checkpoints.snapshot': command(
+    () => z.object({ root, label: z.string(), max_file_bytes: z.number().int().nonnegative() }),
+    () => snapshotSchema,
+  ),
+  'checkpoints.verify': command(
+    () => z.object({ root, commit }),
+    () => z.object({}),
+  ),
   'checkpoints.diff': command(
-    z.object({ root, from: commit, to: commit }),
-    z.object({ changes: z.array(treeChangeSchema) }),
+    () => z.object({ root, from: commit, to: commit }),
+    () => z.object({ changes: z.array(treeChangeSchema) }),
   ),
   'checkpoints.restore': command(
-    z.object({ root, changes: z.array(treeChangeSchema), only: z.array(z.string()) }),
-    z.object({}),
+    () => z.object({ root, changes: z.array(treeChangeSchema), only: z.array(z.string()) }),
+    () => z.object({}),
   ),
 };

@@ -8,9 +8,10 @@ import { command } from '../../../shared/protocol/command';
 export const diagnosticsCommands = {
   /** The note after an edit of `files` (root-relative or absolute there); null: nothing to say. */
   'lsp.diagnosticsAfterEdit': command(
-    z.object({ session_id: z.string(), root: z.string().min(1), files: z.array(z.string()) }),
-    z.object({
-      note: z.object({ text: z.string(), errors: z.number(), warnings: z.number() }).nullable(),
-    }),
+    () => z.object({ session_id: z.string(), root: z.string().min(1), files: z.array(z.string()) }),
+    () =>
+      z.object({
+        note: z.object({ text: z.string(), errors: z.number(), warnings: z.number() }).nullable(),
+      }),
   ),
 };

@@ -18,7 +18,7 @@ export type FolderGit = z.infer<typeof folderGitSchema>;
 export const gitCommands = {
   /** null: the folder is not in a git repository (or git could not read it in time). */
   'git.state': command(
-    z.object({ root: z.string().min(1) }),
-    z.object({ git: folderGitSchema.nullable() }),
+    () => z.object({ root: z.string().min(1) }),
+    () => z.object({ git: folderGitSchema.nullable() }),
   ),
 };

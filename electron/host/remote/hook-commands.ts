@@ -19,14 +19,15 @@ export const hookResultSchema = z.object({
 export const hookCommands = {
   /** Runs one project hook `command` (sh -c) in `root` on the host, the event `input` on its stdin. */
   'hooks.run': command(
-    z.object({
-      session_id: z.string(),
-      root: z.string().min(1),
-      command: z.string(),
-      input: z.unknown(),
-      timeout_ms: z.number().int().positive(),
-      worktree: sessionWorktreeTop,
-    }),
-    hookResultSchema,
+    () =>
+      z.object({
+        session_id: z.string(),
+        root: z.string().min(1),
+        command: z.string(),
+        input: z.unknown(),
+        timeout_ms: z.number().int().positive(),
+        worktree: sessionWorktreeTop,
+      }),
+    () => hookResultSchema,
   ),
 };

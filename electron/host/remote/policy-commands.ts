@@ -7,7 +7,7 @@ import { command } from '../../../shared/protocol/command';
 export const policyCommands = {
   /** The policy files `root` holds now on the host. */
   'project.policyFiles': command(
-    z.object({ root: z.string().min(1) }),
-    z.object({ files: z.array(z.object({ path: z.string(), text: z.string() })) }),
+    () => z.object({ root: z.string().min(1) }),
+    () => z.object({ files: z.array(z.object({ path: z.string(), text: z.string() })) }),
   ),
 };

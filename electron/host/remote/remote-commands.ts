@@ -21,13 +21,14 @@ import { sessionWorktreeTop, worktreeCommands } from './worktree-commands';
 export const remoteCommands = {
   /** The first call: which bundle answers and what its kernel can confine. */
   'remote.hello': command(
-    z.object({}),
-    z.object({
-      version: z.string(),
-      /** 0 when the remote kernel has no usable Landlock: shells there run unconfined or not at all. */
-      landlock_abi: z.number().int(),
-      landlock_reason: z.string().nullable(),
-    }),
+    () => z.object({}),
+    () =>
+      z.object({
+        version: z.string(),
+        /** 0 when the remote kernel has no usable Landlock: shells there run unconfined or not at all. */
+        landlock_abi: z.number().int(),
+        landlock_reason: z.string().nullable(),
+      }),
   ),
   /**
    * Runs one built-in tool on the remote, in `root`, for the app's session `session_id` (its
@@ -35,16 +36,17 @@ export const remoteCommands = {
    * with its payload, for the app to append to the session's log.
    */
   'tools.run': command(
-    z.object({
-      session_id: z.string(),
-      agent_id: z.string(),
-      call_id: z.string().optional(),
-      root: z.string(),
-      tool: z.string(),
-      args: z.unknown(),
-      worktree: sessionWorktreeTop,
-    }),
-    z.object({ payload: toolPayloadSchema, events: z.array(z.unknown()) }),
+    () =>
+      z.object({
+        session_id: z.string(),
+        agent_id: z.string(),
+        call_id: z.string().optional(),
+        root: z.string(),
+        tool: z.string(),
+        args: z.unknown(),
+        worktree: sessionWorktreeTop,
+      }),
+    () => z.object({ payload: toolPayloadSchema, events: z.array(z.unknown()) }),
   ),
   ...checkpointCommands,
   /** A session's background shells on the remote, and what consoles do with them. */

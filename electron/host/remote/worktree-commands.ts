@@ -101,55 +101,68 @@ export const worktreeCommands = {
    * the session's root there, which must lie in the worktree.
    */
   'worktree.create': command(
-    z.object({
-      root: hostPathSchema,
-      request: worktreeRequestSchema,
-      title: z.string(),
-      copy: z.array(z.string()),
-    }),
-    z
-      .object({ worktree: hostWorktreeSchema, root: hostPathSchema, copy: worktreeCopySchema })
-      .refine(
-        (r) => r.root === r.worktree.path || r.root.startsWith(`${r.worktree.path}/`),
-        'a session root outside its worktree',
-      ),
+    () =>
+      z.object({
+        root: hostPathSchema,
+        request: worktreeRequestSchema,
+        title: z.string(),
+        copy: z.array(z.string()),
+      }),
+    () =>
+      z
+        .object({ worktree: hostWorktreeSchema, root: hostPathSchema, copy: worktreeCopySchema })
+        .refine(
+          (r) => r.root === r.worktree.path || r.root.startsWith(`${r.worktree.path}/`),
+          'a session root outside its worktree',
+        ),
   ),
   'worktree.review': command(
-    worktree,
-    z.object({
-      files: z.array(
-        z.object({
-          path: repoPathSchema,
-          status: z.enum(['A', 'D', 'M', 'T']),
-          additions: z.number().int().min(0).nullable(),
-          deletions: z.number().int().min(0).nullable(),
-        }),
-      ),
-      commits: z.array(hostCommitSchema),
-      uncommitted: z.array(repoPathSchema),
-    }),
+    () => worktree,
+    () =>
+      z.object({
+        files: z.array(
+          z.object({
+            path: repoPathSchema,
+            status: z.enum(['A', 'D', 'M', 'T']),
+            additions: z.number().int().min(0).nullable(),
+            deletions: z.number().int().min(0).nullable(),
+          }),
+        ),
+        commits: z.array(hostCommitSchema),
+        uncommitted: z.array(repoPathSchema),
+      }),
   ),
-  'worktree.count': command(worktree, z.object({ changed_files: z.number().int().min(0) })),
+  'worktree.count': command(
+    () => worktree,
+    () => z.object({ changed_files: z.number().int().min(0) }),
+  ),
   'worktree.diff': command(
-    worktree.extend({ path: repoPathSchema.optional() }),
-    z.object({ patch: z.string() }),
+    () => worktree.extend({ path: repoPathSchema.optional() }),
+    () => z.object({ patch: z.string() }),
   ),
   'worktree.uncommitted': command(
-    worktree,
-    z.object({ patch: z.string(), files: z.array(repoPathSchema) }),
+    () => worktree,
+    () => z.object({ patch: z.string(), files: z.array(repoPathSchema) }),
   ),
   /** Refused (`apply_conflict`, each file an issue) when the checkout changed the same lines. */
-  'worktree.apply': command(worktree, z.object({ files: z.array(repoPathSchema) })),
+  'worktree.apply': command(
+    () => worktree,
+    () => z.object({ files: z.array(repoPathSchema) }),
+  ),
   'worktree.commit': command(
-    worktree.extend({ message: z.string().min(1) }),
-    z.object({ sha: commitIdSchema }),
+    () => worktree.extend({ message: z.string().min(1) }),
+    () => z.object({ sha: commitIdSchema }),
   ),
   'worktree.loss': command(
-    worktree,
-    worktreeLossSchema.extend({
-      uncommitted: z.array(repoPathSchema),
-      commits: z.array(hostCommitSchema),
-    }),
+    () => worktree,
+    () =>
+      worktreeLossSchema.extend({
+        uncommitted: z.array(repoPathSchema),
+        commits: z.array(hostCommitSchema),
+      }),
   ),
-  'worktree.remove': command(worktree, z.object({})),
+  'worktree.remove': command(
+    () => worktree,
+    () => z.object({}),
+  ),
 };

@@ -22,22 +22,29 @@ const ok = z.object({ ok: z.literal(true) });
 
 export const agentsCommands = {
   /** The external ACP agents (issue 30): the user's `agents.NAME`, then the presets, each with whether it can run. */
-  'agents.list': command(z.object({}), z.object({ agents: z.array(agentChoiceSchema) })),
+  'agents.list': command(
+    () => z.object({}),
+    () => z.object({ agents: z.array(agentChoiceSchema) }),
+  ),
   /**
    * One of the session's external agent's own modes (its `agent_modes`), sent to it as
    * session/set_mode (started for it if it is not running). Refused for a mode it does not offer.
    */
-  'agents.setMode': command(z.object({ id, mode: z.string().min(1).max(200) }), ok),
+  'agents.setMode': command(
+    () => z.object({ id, mode: z.string().min(1).max(200) }),
+    () => ok,
+  ),
   /**
    * One of the session's external agent's settings (its `agent_options`), sent to it as
    * session/set_config_option: a value of a select, or true/false for a switch.
    */
   'agents.setOption': command(
-    z.object({
-      id,
-      option: z.string().min(1).max(200),
-      value: z.union([z.string().max(200), z.boolean()]),
-    }),
-    ok,
+    () =>
+      z.object({
+        id,
+        option: z.string().min(1).max(200),
+        value: z.union([z.string().max(200), z.boolean()]),
+      }),
+    () => ok,
   ),
 };

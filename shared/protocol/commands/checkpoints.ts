@@ -34,25 +34,32 @@ export type RewindPreview = z.infer<typeof rewindPreviewSchema>;
 
 export const checkpointCommands = {
   /** What a rewind to the user message at `to_seq` would do, before anything is touched. */
-  'sessions.rewindPreview': command(z.object({ id, to_seq: seq }), rewindPreviewSchema),
-  'sessions.rewind': command(
-    z.object({
-      id,
-      to_seq: seq,
-      mode: rewindModeSchema,
-      /** User-changed files to restore anyway (the ticked ones). */
-      include: z.array(z.string()).default([]),
-    }),
-    z.object({ seq }),
+  'sessions.rewindPreview': command(
+    () => z.object({ id, to_seq: seq }),
+    () => rewindPreviewSchema,
   ),
-  'sessions.undoRewind': command(z.object({ id, rewind_seq: seq }), z.object({ seq })),
+  'sessions.rewind': command(
+    () =>
+      z.object({
+        id,
+        to_seq: seq,
+        mode: rewindModeSchema,
+        /** User-changed files to restore anyway (the ticked ones). */
+        include: z.array(z.string()).default([]),
+      }),
+    () => z.object({ seq }),
+  ),
+  'sessions.undoRewind': command(
+    () => z.object({ id, rewind_seq: seq }),
+    () => z.object({ seq }),
+  ),
   /** A new session holding events [0, at_seq) of this one (all of it without at_seq). */
   'sessions.fork': command(
-    z.object({ id, at_seq: seq.optional() }),
-    z.object({ session: sessionSummarySchema }),
+    () => z.object({ id, at_seq: seq.optional() }),
+    () => z.object({ session: sessionSummarySchema }),
   ),
   'sessions.export': command(
-    z.object({ id, format: z.enum(['markdown', 'jsonl']) }),
-    z.object({ filename: z.string(), content: z.string() }),
+    () => z.object({ id, format: z.enum(['markdown', 'jsonl']) }),
+    () => z.object({ filename: z.string(), content: z.string() }),
   ),
 };

@@ -58,11 +58,14 @@ export const mcpServerStatusSchema = z.object({
 export type McpServerStatus = z.infer<typeof mcpServerStatusSchema>;
 
 export const mcpCommands = {
-  'mcp.servers': command(z.object({}), z.object({ servers: z.array(mcpServerStatusSchema) })),
+  'mcp.servers': command(
+    () => z.object({}),
+    () => z.object({ servers: z.array(mcpServerStatusSchema) }),
+  ),
   /** Restarts a server now with a whole restart budget (after it gave up, or to pick up a rebuilt binary). */
   'mcp.restart': command(
-    z.object({ id: z.string().min(1) }),
-    z.object({ server: mcpServerStatusSchema }),
+    () => z.object({ id: z.string().min(1) }),
+    () => z.object({ server: mcpServerStatusSchema }),
   ),
   /**
    * Starts a sign-in: the host opens the authorization page in the user's browser and answers
@@ -70,12 +73,13 @@ export const mcpCommands = {
    * server's state follows on the `mcp` topic as the sign-in completes or fails.
    */
   'mcp.signIn': command(
-    z.object({ id: z.string().min(1) }),
-    z.object({ authorization_url: z.string().nullable(), opened_with: z.string().nullable() }),
+    () => z.object({ id: z.string().min(1) }),
+    () =>
+      z.object({ authorization_url: z.string().nullable(), opened_with: z.string().nullable() }),
   ),
   /** Forgets a server's tokens and registration; it then needs sign-in again. */
   'mcp.signOut': command(
-    z.object({ id: z.string().min(1) }),
-    z.object({ server: mcpServerStatusSchema }),
+    () => z.object({ id: z.string().min(1) }),
+    () => z.object({ server: mcpServerStatusSchema }),
   ),
 };

@@ -87,80 +87,100 @@ const one = z.object({ project: projectEntrySchema });
 
 export const projectCommands = {
   /** Every project and the recently opened keys, newest first (live changes: the `projects` topic). */
-  'projects.list': command(z.object({ refresh: z.boolean().default(false) }), listing),
+  'projects.list': command(
+    () => z.object({ refresh: z.boolean().default(false) }),
+    () => listing,
+  ),
   /** Opens a folder from the picker as a managed project (an already registered folder returns its entry). */
   'projects.openFolder': command(
-    z.object({
-      path: absPath,
-      name: z.string().trim().min(1).max(200).optional(),
-      description: z.string().max(2000).optional(),
-    }),
-    one,
+    () =>
+      z.object({
+        path: absPath,
+        name: z.string().trim().min(1).max(200).optional(),
+        description: z.string().max(2000).optional(),
+      }),
+    () => one,
   ),
   /**
    * The picker's path completion: the folders whose name starts with what follows the last `/`
    * of `path` (an absolute path being typed), at most 50, by name.
    */
   'projects.completeFolder': command(
-    z.object({ path: absPath }),
-    z.object({ folders: z.array(z.string()), truncated: z.boolean() }),
+    () => z.object({ path: absPath }),
+    () => z.object({ folders: z.array(z.string()), truncated: z.boolean() }),
   ),
   /**
    * Registers a folder on an SSH host, `ssh://[user@]host[:port]/absolute/path` or
    * `ssh://ALIAS/path` (an already registered URL returns its entry); nothing is contacted.
    */
   'projects.addRemote': command(
-    z.object({
-      url: z.string().min(1),
-      name: z.string().trim().min(1).max(200).optional(),
-    }),
-    one,
+    () =>
+      z.object({
+        url: z.string().min(1),
+        name: z.string().trim().min(1).max(200).optional(),
+      }),
+    () => one,
   ),
   /** The Host aliases of the user's ~/.ssh/config (patterns left out), for "Connect to host...". */
-  'projects.sshHosts': command(z.object({}), z.object({ hosts: z.array(z.string()) })),
+  'projects.sshHosts': command(
+    () => z.object({}),
+    () => z.object({ hosts: z.array(z.string()) }),
+  ),
   /** Creates a new folder (optionally `git init`) and registers it as a managed project. */
   'projects.create': command(
-    z.object({
-      parent: absPath,
-      name: z.string().trim().min(1).max(200),
-      git_init: z.boolean().default(false),
-    }),
-    one,
+    () =>
+      z.object({
+        parent: absPath,
+        name: z.string().trim().min(1).max(200),
+        git_init: z.boolean().default(false),
+      }),
+    () => one,
   ),
   /** Registers a git repository: a local checkout (`path`) or only its URL (no checkout yet). */
   'projects.addRepository': command(
-    z
-      .object({
-        path: absPath.optional(),
-        url: z.string().min(1).optional(),
-        name: z.string().trim().min(1).max(200).optional(),
-      })
-      .refine((r) => r.path || r.url, 'give path or url'),
-    one,
+    () =>
+      z
+        .object({
+          path: absPath.optional(),
+          url: z.string().min(1).optional(),
+          name: z.string().trim().min(1).max(200).optional(),
+        })
+        .refine((r) => r.path || r.url, 'give path or url'),
+    () => one,
   ),
   /** Clones a registered repository that has no checkout. */
-  'projects.checkout': command(z.object({ project: key, path: absPath.optional() }), one),
+  'projects.checkout': command(
+    () => z.object({ project: key, path: absPath.optional() }),
+    () => one,
+  ),
   /** Forgets a managed project or a repository (its files stay); configured ones live in configs/app.json. */
-  'projects.remove': command(z.object({ project: key }), z.object({ ok: z.literal(true) })),
+  'projects.remove': command(
+    () => z.object({ project: key }),
+    () => z.object({ ok: z.literal(true) }),
+  ),
   'projects.rename': command(
-    z.object({ project: key, name: z.string().trim().min(1).max(200) }),
-    one,
+    () => z.object({ project: key, name: z.string().trim().min(1).max(200) }),
+    () => one,
   ),
   /** Marks a project opened (recent list) after checking it is there. */
-  'projects.open': command(z.object({ project: key }), one),
+  'projects.open': command(
+    () => z.object({ project: key }),
+    () => one,
+  ),
   /** `git worktree add` for a repository-backed project; a new branch unless `branch` exists. */
   'projects.createWorktree': command(
-    z.object({
-      project: key,
-      branch: z
-        .string()
-        .trim()
-        .min(1)
-        .max(200)
-        .regex(/^[^\s~^:?*[\\]+$/, 'not a valid branch name'),
-      path: absPath.optional(),
-      base: z.string().min(1).optional(),
-    }),
-    one,
+    () =>
+      z.object({
+        project: key,
+        branch: z
+          .string()
+          .trim()
+          .min(1)
+          .max(200)
+          .regex(/^[^\s~^:?*[\\]+$/, 'not a valid branch name'),
+        path: absPath.optional(),
+        base: z.string().min(1).optional(),
+      }),
+    () => one,
   ),
 };

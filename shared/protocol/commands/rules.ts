@@ -53,21 +53,25 @@ export const slashEntrySchema = z.object({
 
 export const rulesCommands = {
   /** Everything in force for the user's own scope, every trusted project the app knows, and live sessions. */
-  'rules.overview': command(z.object({}), rulesOverviewSchema),
+  'rules.overview': command(
+    () => z.object({}),
+    () => rulesOverviewSchema,
+  ),
   'rules.remove': command(
-    z.object({
-      kind,
-      rule: z.string().min(1),
-      scope,
-      root: z.string().optional(),
-      file: z.string().optional(),
-      session_id: z.string().optional(),
-    }),
-    rulesOverviewSchema,
+    () =>
+      z.object({
+        kind,
+        rule: z.string().min(1),
+        scope,
+        root: z.string().optional(),
+        file: z.string().optional(),
+        session_id: z.string().optional(),
+      }),
+    () => rulesOverviewSchema,
   ),
   /** The /name commands and skills a session's composer can offer. */
   'commands.list': command(
-    z.object({ id: z.string().min(1) }),
-    z.object({ commands: z.array(slashEntrySchema) }),
+    () => z.object({ id: z.string().min(1) }),
+    () => z.object({ commands: z.array(slashEntrySchema) }),
   ),
 };

@@ -39,17 +39,21 @@ export const appSettingsSchema = z.object({
 export type AppSettings = z.infer<typeof appSettingsSchema>;
 
 export const settingsCommands = {
-  'settings.get': command(z.object({}), appSettingsSchema),
+  'settings.get': command(
+    () => z.object({}),
+    () => appSettingsSchema,
+  ),
   'settings.update': command(
-    z.strictObject({
-      permission_mode: permissionModeWire.optional(),
-      edit_tool: editTool.optional(),
-      shell_sandbox: z.boolean().optional(),
-      shell_write_scope: writeScope.optional(),
-      tool_search: z.enum(['auto', 'on', 'off']).optional(),
-      /** Replaces worktrees.default_for (the New session dialog turns one project on or off). */
-      worktrees_default_for: z.array(z.string().min(1)).max(1000).optional(),
-    }),
-    appSettingsSchema,
+    () =>
+      z.strictObject({
+        permission_mode: permissionModeWire.optional(),
+        edit_tool: editTool.optional(),
+        shell_sandbox: z.boolean().optional(),
+        shell_write_scope: writeScope.optional(),
+        tool_search: z.enum(['auto', 'on', 'off']).optional(),
+        /** Replaces worktrees.default_for (the New session dialog turns one project on or off). */
+        worktrees_default_for: z.array(z.string().min(1)).max(1000).optional(),
+      }),
+    () => appSettingsSchema,
   ),
 };

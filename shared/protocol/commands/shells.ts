@@ -28,28 +28,43 @@ export type RemoteSandbox = z.infer<typeof remoteSandboxSchema>;
  * stop. The remote part serves the same four for a project on an SSH host (remote-commands.ts).
  */
 export const consoleCommands = {
-  'shells.list': command(shellListRequestSchema, shellListResponseSchema),
-  'shells.input': command(shellInputRequestSchema, ok),
-  'shells.resize': command(shellResizeRequestSchema, ok),
-  'shells.kill': command(shellKillRequestSchema, shellKillResponseSchema),
+  'shells.list': command(
+    () => shellListRequestSchema,
+    () => shellListResponseSchema,
+  ),
+  'shells.input': command(
+    () => shellInputRequestSchema,
+    () => ok,
+  ),
+  'shells.resize': command(
+    () => shellResizeRequestSchema,
+    () => ok,
+  ),
+  'shells.kill': command(
+    () => shellKillRequestSchema,
+    () => shellKillResponseSchema,
+  ),
 };
 export type ConsoleCommand = keyof typeof consoleCommands;
 
 export const shellCommands = {
   ...consoleCommands,
   /** The sandbox shells get under the current config: Landlock's ABI, or why there is none. */
-  'shells.sandbox': command(z.object({}), sandboxStatusSchema),
+  'shells.sandbox': command(
+    () => z.object({}),
+    () => sandboxStatusSchema,
+  ),
   /**
    * The SSH hosts this app has connected to since it started, each with its kernel's Landlock
    * (issue #29): a host whose kernel lacks it runs its shells unconfined, and Settings says so.
    */
   'shells.remoteSandboxes': command(
-    z.object({}),
-    z.object({ hosts: z.array(remoteSandboxSchema) }),
+    () => z.object({}),
+    () => z.object({ hosts: z.array(remoteSandboxSchema) }),
   ),
   /** Credential-looking environment variables shells do not get (agent.shell_env_allow re-admits). */
   'shells.withheldEnv': command(
-    z.object({}),
-    z.object({ withheld: z.array(z.string()), allowed: z.array(z.string()) }),
+    () => z.object({}),
+    () => z.object({ withheld: z.array(z.string()), allowed: z.array(z.string()) }),
   ),
 };

@@ -51,10 +51,22 @@ const listResponse = z.object({ projects: z.array(trustedProjectSchema) });
 const pathRequest = z.object({ path: z.string().min(1) });
 
 export const trustCommands = {
-  'trust.list': command(z.object({}), listResponse),
-  'trust.status': command(pathRequest, trustStatusSchema),
-  'trust.grant': command(pathRequest, listResponse),
-  'trust.revoke': command(pathRequest, listResponse),
+  'trust.list': command(
+    () => z.object({}),
+    () => listResponse,
+  ),
+  'trust.status': command(
+    () => pathRequest,
+    () => trustStatusSchema,
+  ),
+  'trust.grant': command(
+    () => pathRequest,
+    () => listResponse,
+  ),
+  'trust.revoke': command(
+    () => pathRequest,
+    () => listResponse,
+  ),
 };
 
 /** The `trust` topic: the whole list after every change. */

@@ -7,12 +7,13 @@ import { command } from '../command';
 
 export const webCommands = {
   'web.loginLink': command(
-    z.object({}),
-    z.object({
-      /** http://127.0.0.1:PORT/login?code=...: works once, until expires_at. */
-      url: z.string(),
-      /** ms since the epoch. */
-      expires_at: z.number(),
-    }),
+    () => z.object({}),
+    () =>
+      z.object({
+        /** http://127.0.0.1:PORT/login?code=...: works once, until expires_at. */
+        url: z.string(),
+        /** ms since the epoch. */
+        expires_at: z.number(),
+      }),
   ),
 };

@@ -47,43 +47,56 @@ export const worktreeLossSchema = z.object({
 export type WorktreeLoss = z.infer<typeof worktreeLossSchema>;
 
 export const worktreeCommands = {
-  'worktrees.review': command(z.object({ id }), worktreeReviewSchema),
+  'worktrees.review': command(
+    () => z.object({ id }),
+    () => worktreeReviewSchema,
+  ),
   /** The unified diff from the base to the work now: one file's (`path`), or all of it. */
   'worktrees.diff': command(
-    z.object({ id, path: z.string().min(1).optional() }),
-    z.object({ patch: z.string() }),
+    () => z.object({ id, path: z.string().min(1).optional() }),
+    () => z.object({ patch: z.string() }),
   ),
   /**
    * The session's changes onto the checkout as uncommitted edits, all or nothing: refused
    * (`apply_conflict`, naming every file) when the checkout changed the same lines.
    */
-  'worktrees.apply': command(z.object({ id }), z.object({ files: z.array(z.string()) })),
+  'worktrees.apply': command(
+    () => z.object({ id }),
+    () => z.object({ files: z.array(z.string()) }),
+  ),
   /** Commits everything not committed in the worktree on the session's branch. */
   'worktrees.commit': command(
-    z.object({ id, message: z.string().trim().min(1).max(10_000) }),
-    z.object({ sha: z.string() }),
+    () => z.object({ id, message: z.string().trim().min(1).max(10_000) }),
+    () => z.object({ sha: z.string() }),
   ),
   /**
    * A commit message for the work not committed, proposed by the session's model from its diff;
    * when the model cannot (none set, an error, a timeout) a message naming the files, with why.
    */
   'worktrees.proposeMessage': command(
-    z.object({ id }),
-    z.object({
-      message: z.string(),
-      source: z.enum(['model', 'fallback']),
-      reason: z.string().nullable(),
-    }),
+    () => z.object({ id }),
+    () =>
+      z.object({
+        message: z.string(),
+        source: z.enum(['model', 'fallback']),
+        reason: z.string().nullable(),
+      }),
   ),
   /**
    * Open branch: the worktree's folder opened in the system's file manager; it stays for the
    * user's tools until Discard. Refused (`no_opener`) where nothing can open a folder.
    */
   'worktrees.openFolder': command(
-    z.object({ id }),
-    z.object({ path: z.string(), opened_with: z.string() }),
+    () => z.object({ id }),
+    () => z.object({ path: z.string(), opened_with: z.string() }),
   ),
-  'worktrees.loss': command(z.object({ id }), worktreeLossSchema),
+  'worktrees.loss': command(
+    () => z.object({ id }),
+    () => worktreeLossSchema,
+  ),
   /** Removes the worktree and its branch (after the user saw what is lost); leaves no lock. */
-  'worktrees.discard': command(z.object({ id }), z.object({ ok: z.literal(true) })),
+  'worktrees.discard': command(
+    () => z.object({ id }),
+    () => z.object({ ok: z.literal(true) }),
+  ),
 };
