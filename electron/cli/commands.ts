@@ -18,10 +18,10 @@ export const commands: CliCommandEntry[] = [
     name: 'serve',
     summary: 'run the web host: the UI and the protocol over WebSocket on 127.0.0.1',
     load: async () => {
-      // Held before the host's modules load: loading them is most of start-up's allocation.
+      // Held before the host's modules load: loading them is most of start-up's work.
       // Imported here: node:v8 (and the stream modules it loads) is for serve alone.
-      const { holdYoungGenerationDuringStartup } = await import('../host/system/startup-heap');
-      const startedUp = holdYoungGenerationDuringStartup();
+      const { holdV8GrowthDuringStartup } = await import('../host/system/startup-heap');
+      const startedUp = holdV8GrowthDuringStartup();
       // Chunks, not a code-cached bundle: the bundle (6 MB with every model SDK in it) and its
       // cache held in memory made the idle host 11 MiB larger for no gain in start-up.
       return (await import('./serve')).serveCommand(startedUp);

@@ -84,8 +84,8 @@ async function loadHost(loginLinks: () => WebServer): Promise<Host> {
 }
 
 /**
- * `startedUp` lets V8's young generation grow again; the registry holds it from before this
- * module's imports load the host (see startup-heap.ts).
+ * `startedUp` lets V8's young generation grow and TurboFan compile again; the registry holds
+ * both from before this module's imports load the host (see startup-heap.ts).
  */
 export const serveCommand = (startedUp: () => void): CliCommand => ({
   name: 'serve',
