@@ -37,9 +37,11 @@ import { BINARY_SHELL_OUTPUT_PROTOCOL } from '../shared/protocol/shell-binary';
 //   came from a socket that sent no frames, sampled 3 s after it closed (start-up garbage V8 had
 //   not yet given back). Now the socket stays open having sent what the real page sends when it
 //   opens, and both servers are sampled once idle by one rule (below): 1.47 (63.3 / 43.1 MiB) at
-//   load 1.3-2.2. The reference is fair: a user's open page leaves serve idle with its page
-//   served and its socket open; the least a server for that page holds is the page served and
-//   an idle process, which is what the bare server holds, measured by the same idle rule.
+//   load 1.3-2.2; 1.43-1.44 (61.6-61.8 / 43.0 MiB, load 0.0-1.1) once command and session-event
+//   schemas are built at first use and TurboFan is held off while serve loads its host (README).
+//   The reference is fair: a user's open page leaves serve idle with its page served and its
+//   socket open; the least a server for that page holds is the page served and an idle process,
+//   which is what the bare server holds, measured by the same idle rule.
 
 requireBuild();
 const RUNS = 11;
