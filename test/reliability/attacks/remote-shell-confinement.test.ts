@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { createConnection } from 'node:net';
 import { join } from 'node:path';
 import type { RemoteHost } from '../../../electron/host/remote/remote-host';
 import type { SshTransport } from '../../../electron/host/remote/ssh-transport';
@@ -93,5 +94,35 @@ describe('a confined shell on an SSH host', () => {
     const read = await both(probe(`$(cat ${runDir}/*.token 2>/dev/null)`));
     expect(read.unconfined.out).toContain('"ok":true');
     expect(read.confined.out).not.toContain('"ok":true');
+  });
+
+  it('gives a process on the desktop nothing through a socket forwarded to the daemon without its token', async () => {
+    // The app links through such a socket (forwarded-link.ts); any process of the desktop's user
+    // that finds one can connect. The daemon's token is all that stands between it and the tools.
+    const runDir = `${sshd.remoteHome}/.mewbo-remote/home/run`;
+    const local = await ssh.forwardSocket(`${runDir}/part-${remote.hello.version}.sock`);
+    const hello = '{"t":"invoke","id":1,"method":"remote.hello","params":{}}';
+    const probe = (token: string) =>
+      new Promise<string>((resolve) => {
+        const s = createConnection(local);
+        let got = '';
+        const done = () => resolve(got || 'nothing');
+        s.on('connect', () => s.write(`${token}\n${hello}\n`));
+        s.on('data', (d) => (got += d.toString()));
+        s.on('error', (e) => resolve(`error ${String(e)}`));
+        s.on('close', done);
+        setTimeout(() => {
+          s.destroy();
+          done();
+        }, 5000);
+      });
+    // With the token (read by an unconfined ssh command), the forwarded socket drives the daemon.
+    const token = (await ssh.exec(`cat ${runDir}/part-${remote.hello.version}.token`)).stdout
+      .toString()
+      .trim();
+    expect(await probe(token)).toContain('"ok":true');
+    // Without it, nothing answers.
+    for (const guess of ['0'.repeat(64), '', token.slice(0, -1)])
+      expect(await probe(guess)).not.toContain('"ok":true');
   });
 });
