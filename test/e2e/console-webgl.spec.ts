@@ -79,7 +79,8 @@ test('without WebGL a console draws with the DOM renderer', async ({ app, script
   app.on('pageerror', (e) => errors.push(e.message));
   const console = await startConsole(app, script);
   const host = console.locator('.xterm-host');
-  await expect(console).toContainText('first line');
+  // The screen's rows, not the console's heading (which names the command, "first line" and all).
+  await expect(host.locator('.xterm-rows')).toContainText('first line');
   await type(console, 'no webgl here');
   await expect(console).toContainText('got:no webgl here');
   await expect(host).toHaveAttribute('data-renderer', 'dom');

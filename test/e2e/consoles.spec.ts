@@ -59,6 +59,66 @@ test('a background shell runs after approval and streams into its live console, 
   await expect(console.getByRole('button', { name: 'Kill' })).toBeDisabled();
 });
 
+test('a line typed before the console has heard from its shell reaches the shell', async ({
+  app,
+  script,
+}) => {
+  // The console shows a running shell from the session log before its stream's first frame (the
+  // shell's state) arrives. Frames from the host are held back from that frame on, so the line is
+  // typed while the console does not yet know the shell: it must reach the shell, not vanish.
+  const held: (string | Buffer)[] = [];
+  let holding: 'not yet' | 'holding' | 'released' = 'not yet';
+  let toPage: ((m: string | Buffer) => void) | null = null;
+  const inputs: string[] = [];
+  await app.routeWebSocket(/\/ws$/, (ws) => {
+    const server = ws.connectToServer();
+    toPage = (m) => ws.send(m);
+    ws.onMessage((m) => {
+      if (typeof m === 'string' && m.includes('"shells.input"')) inputs.push(m);
+      server.send(m);
+    });
+    server.onMessage((m) => {
+      if (holding === 'not yet' && typeof m === 'string' && m.includes('"shell_state"'))
+        holding = 'holding';
+      if (holding === 'holding') held.push(m);
+      else ws.send(m);
+    });
+  });
+  await app.reload();
+  script.push(
+    {
+      toolCalls: [
+        {
+          name: 'aider_shell_tool',
+          args: { command: 'read -r l; echo "got:$l"; sleep 60', run_in_background: true },
+        },
+      ],
+    },
+    { text: 'Started.' },
+  );
+  await openProject(app, 'app');
+  await startSession(app, 'Echo a line');
+  await app
+    .getByRole('article', { name: 'Approval: aider_shell_tool' })
+    .getByRole('button', { name: 'Approve' })
+    .click();
+  const console = app.getByRole('region', { name: /^Console: read -r l/ });
+  await expect(console.getByRole('status', { name: /Status: running/ })).toBeVisible();
+  await expect.poll(() => holding).toBe('holding');
+
+  const input = console.getByRole('textbox', { name: /^Input to/ });
+  await input.fill('typed early');
+  await input.press('Enter');
+  await expect(input).toHaveValue('');
+  // Nothing is sent while the shell is unknown (a pipe and a tty end a line differently)...
+  expect(inputs).toEqual([]);
+  holding = 'released';
+  for (const m of held.splice(0)) toPage!(m);
+  // ...and everything typed goes once the host has said the shell runs.
+  await expect(console.locator('.xterm-rows')).toContainText('got:typed early');
+  expect(inputs).toHaveLength(1);
+});
+
 test("reopening a session shows its shells' retained output", async ({ app, script }) => {
   script.push(
     {

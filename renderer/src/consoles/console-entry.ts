@@ -17,6 +17,16 @@ import { SCROLLBACK_LINES, TERMINAL_FONT } from './constants';
 const INFO_REFRESH_MS = 2_000;
 
 /**
+ * Input typed before the host's first word on the shell is held (up to this many characters) and
+ * sent once it says the shell runs: the console shows a running shell from the session log before
+ * its stream has answered, and what is typed into it then must reach the shell, not vanish.
+ */
+const EARLY_INPUT_MAX_CHARS = 64 * 1024;
+
+/** What was typed: keystrokes as they are, or a line whose ending depends on the shell (tty or pipe). */
+type TypedInput = { keys: string } | { line: string };
+
+/**
  * What draws a console: xterm's WebGL renderer where the page has WebGL2 (a GPU, or a software
  * one), else xterm's DOM renderer, which a console also falls back to when its WebGL context is
  * lost (a driver reset, or too many contexts in the page) and not restored.
@@ -55,6 +65,9 @@ export class ConsoleEntry {
   private webgl: WebglAddon | null = null;
   private disposed = false;
   private infoTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Typed before the stream's first shell_state: sent (or dropped) when it comes. */
+  private early: TypedInput[] = [];
+  private earlyChars = 0;
 
   constructor(
     private readonly client: Client,
@@ -74,7 +87,7 @@ export class ConsoleEntry {
     this.term.loadAddon(this.search);
     this.element = document.createElement('div');
     this.element.className = 'xterm-host';
-    this.term.onData((data) => this.input(data));
+    this.term.onData((keys) => this.type({ keys }));
     // The app's own shortcuts (project picker, settings) work with the console focused too; the
     // terminal never sees them (bash's Ctrl+P history is still on the arrow keys). Tab is the
     // shell's (completion) while it runs, and Shift+Tab leaves the terminal (the console says so
@@ -92,7 +105,10 @@ export class ConsoleEntry {
       `shell:${sessionId}:${shellId}`,
       undefined,
       (data) => this.onFrame(data),
-      (err) => this.update({ error: err.message }),
+      (err) => {
+        this.early = [];
+        this.update({ error: err.message });
+      },
     );
   }
 
@@ -104,6 +120,9 @@ export class ConsoleEntry {
     const frame = parsed.data;
     if (frame.type === 'shell_state') {
       this.update({ info: frame.shell, error: null });
+      const early = this.early.splice(0);
+      this.earlyChars = 0;
+      if (early.length) this.send(early);
       // The first word of a PTY: it may have been born before this console measured its pane.
       this.sendSize();
       return;
@@ -159,9 +178,28 @@ export class ConsoleEntry {
     }, wait);
   }
 
-  /** Keystrokes typed into the console go to the shell's stdin (a running shell only). */
-  input(data: string): void {
-    if (this.snapshot.info?.status !== 'running') return;
+  /** A line from the console's input box, ended as the shell reads lines (CR on a tty, else LF). */
+  inputLine(line: string): void {
+    this.type({ line });
+  }
+
+  /** What is typed into the console goes to the shell's stdin (a running shell only). */
+  private type(input: TypedInput): void {
+    if (this.snapshot.info) return this.send([input]);
+    if (this.snapshot.error) return;
+    const chars = 'keys' in input ? input.keys.length : input.line.length + 1;
+    if (this.earlyChars + chars > EARLY_INPUT_MAX_CHARS) return;
+    this.earlyChars += chars;
+    this.early.push(input);
+  }
+
+  private send(inputs: TypedInput[]): void {
+    const info = this.snapshot.info;
+    if (info?.status !== 'running') return;
+    // A terminal's Enter is CR; a pipe-backed shell reads lines ending in LF.
+    const data = inputs
+      .map((i) => ('keys' in i ? i.keys : `${i.line}${info.tty ? '\r' : '\n'}`))
+      .join('');
     void this.client.transport
       .invoke('shells.input', { session_id: this.sessionId, shell_id: this.shellId, data })
       .catch((err: unknown) => {

@@ -95,8 +95,7 @@ export function ConsoleView({ sessionId, shell }: { sessionId: string; shell: Mo
   };
   const sendLine = (e: FormEvent) => {
     e.preventDefault();
-    // A terminal's Enter is CR; a pipe-backed shell reads lines ending in LF.
-    entry.input(`${line}${snap.info?.tty ? '\r' : '\n'}`);
+    entry.inputLine(line);
     setLine('');
   };
   const kill = async () => {
