@@ -1,5 +1,6 @@
 // zod/mini, like the device frames: the phone page bundles this schema.
 import * as z from 'zod/mini';
+import { isObject } from '../is-object';
 
 // An MCP server's form (elicitation/create, form mode) as the app reads it. The spec allows only a
 // flat object of primitive fields: strings (with a format: email, uri, date, date-time; length
@@ -74,8 +75,6 @@ export type ElicitContent = Record<string, ElicitValue>;
 
 type Parsed = { ok: true; form: ElicitForm } | { ok: false; error: string };
 
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 const isCount = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 0;
 const optionalString = (v: unknown) => v === undefined || typeof v === 'string';
 

@@ -1,20 +1,10 @@
-import { z } from 'zod';
-import { IMAGE_MEDIA_TYPES } from '../images/image-file';
+import type { ErrorPayload, ToolPayload } from './payload-schemas';
 
 // Every tool returns a JSON payload tagged with `kind`. Errors the model should see are payloads
-// too (kind "error"), never exceptions.
+// too (kind "error"), never exceptions. Their schemas are in ./payload-schemas.ts: every tool
+// loads this module, and `mewbo tool read_file` loads no classic zod (cli/zod-jitless.ts).
 
-export const errorPayloadSchema = z.object({
-  kind: z.literal('error'),
-  /** Machine-readable reason: path_validation, not_found, no_match, invalid_args, ... */
-  code: z.string(),
-  message: z.string(),
-  details: z.record(z.string(), z.unknown()).optional(),
-});
-export type ErrorPayload = z.infer<typeof errorPayloadSchema>;
-
-export const toolPayloadSchema = z.looseObject({ kind: z.string() });
-export type ToolPayload = z.infer<typeof toolPayloadSchema>;
+export type { ErrorPayload, FilePayload, ImagePayload, ToolPayload } from './payload-schemas';
 
 export function errorPayload(
   code: string,
@@ -27,41 +17,3 @@ export function errorPayload(
 export function isErrorPayload(p: ToolPayload): p is ErrorPayload {
   return p.kind === 'error';
 }
-
-/**
- * read_file's window. Lines are numbered from 1 like `cat -n`; `total_lines` is null when the
- * lines were not all counted (more than a read counts after a window only for the total, or more
- * than one read's time bound scans). A tail window (negative offset) is counted and truly
- * numbered; only when the count could not finish in time is it numbered from the end instead
- * (`lines_from_end`: -1 is the last line, start_line and end_line are negative too).
- * `next_offset` (when `truncated`) is the offset that reads on.
- */
-export const filePayloadSchema = z.looseObject({
-  kind: z.literal('file'),
-  path: z.string(),
-  content: z.string(),
-  start_line: z.number().int(),
-  end_line: z.number().int(),
-  total_lines: z.number().int().nonnegative().nullable(),
-  truncated: z.boolean(),
-  next_offset: z.number().int().optional(),
-  lines_from_end: z.literal(true).optional(),
-  note: z.string().optional(),
-});
-export type FilePayload = z.infer<typeof filePayloadSchema>;
-
-/**
- * read_file's result for an image file: its description, and the file as base64 in `image`, which
- * goes to the model as an image (never as text) where the model takes images.
- */
-export const imagePayloadSchema = z.looseObject({
-  kind: z.literal('image'),
-  path: z.string(),
-  media_type: z.enum(IMAGE_MEDIA_TYPES),
-  size_bytes: z.number().int().nonnegative(),
-  width: z.number().int().nullable(),
-  height: z.number().int().nullable(),
-  message: z.string(),
-  image: z.object({ media_type: z.enum(IMAGE_MEDIA_TYPES), data: z.string() }),
-});
-export type ImagePayload = z.infer<typeof imagePayloadSchema>;

@@ -1,4 +1,5 @@
-import { imagePayloadSchema, type ToolPayload } from '../../../shared/tools/payload';
+import type { ToolPayload } from '../../../shared/tools/payload';
+import { imagePayloadSchema } from '../../../shared/tools/payload-schemas';
 import type { ModelImage } from '../models/types';
 import { TOOL_RESULT_CONTEXT_MAX_CHARS } from './constants';
 

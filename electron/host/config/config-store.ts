@@ -7,8 +7,8 @@ import type { Disposable } from '../lifecycle/disposable';
 import { readSettingsFile, replaceSettingsFile, settingsRoot } from '../fs/settings-file';
 import { ConfigError, refuseConfigErrors } from './config-error';
 import { readTextSync } from './load-config';
+import { isObject } from '../../../shared/is-object';
 import {
-  isObject,
   readConfigText,
   validateConfig,
   type ConfigErrorPolicy,

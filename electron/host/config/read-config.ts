@@ -1,5 +1,6 @@
 import { appConfigSchema, type AppConfig } from './schema';
 import type { ConfigProblem } from '../../../shared/protocol/config-problem';
+import { isObject } from '../../../shared/is-object';
 
 // The one reader of configs/app.json, for every entry point (the ConfigStore of the app and
 // `mewbo serve`/`run`, loadConfigFile of the one-shot commands). An unknown key or a byte order
@@ -141,8 +142,4 @@ function problem(
   detail: string,
 ): ConfigProblem {
   return { level, file, key, message: `${file}: ${key === '(file)' ? '' : `${key}: `}${detail}` };
-}
-
-export function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
 }

@@ -1,5 +1,5 @@
 import type { ConfigStore } from '../config/config-store';
-import { isObject } from '../config/read-config';
+import { isObject } from '../../../shared/is-object';
 
 /**
  * Remembers `devices.pairing_enabled` in configs/app.json through its owner, keeping every other

@@ -1,6 +1,6 @@
 import { ConfigError } from '../config/config-error';
 import type { ConfigStore } from '../config/config-store';
-import { isObject } from '../config/read-config';
+import { isObject } from '../../../shared/is-object';
 import { chooseEditBackend } from '../tools/edit-backend';
 import type { ModelSettings } from '../models/model-settings';
 import type { HandlerMap, TopicProvider } from '../rpc/router';

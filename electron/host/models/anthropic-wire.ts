@@ -1,3 +1,4 @@
+import { isObject } from '../../../shared/is-object';
 import { ANTHROPIC_MAX_CACHE_BREAKPOINTS } from './constants';
 import type { ModelImage, ModelMessage, ToolSpec } from './types';
 
@@ -73,10 +74,6 @@ export function toAnthropicMessages(messages: ModelMessage[]): WireMessage[] {
   if (out[0]?.role !== 'user')
     out.unshift({ role: 'user', content: [{ type: 'text', text: '(continue)' }] });
   return out;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return !!v && typeof v === 'object' && !Array.isArray(v);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { command } from '../../../shared/protocol/command';
-import { toolPayloadSchema } from '../../../shared/tools/payload';
+import { toolPayloadSchema } from '../../../shared/tools/payload-schemas';
 import { checkpointCommands } from './checkpoint-commands';
 import { consoleCommands } from '../../../shared/protocol/commands/shells';
 import { diagnosticsCommands } from './diagnostics-commands';

@@ -1,4 +1,6 @@
-import { z } from 'zod';
+// zod's core error class, which classic zod's and zod/mini's errors both are: this module is on
+// `mewbo tool read_file`'s path, which must not load classic zod (cli/zod-jitless.ts).
+import { $ZodError } from 'zod/v4/core';
 import type { RpcError } from '../../../shared/protocol/wire';
 
 /** An error a client should see as is: a code and a precise message. */
@@ -15,7 +17,7 @@ export class HostError extends Error {
 }
 
 export function toRpcError(err: unknown): RpcError {
-  if (err instanceof z.ZodError) {
+  if (err instanceof $ZodError) {
     const issues = err.issues.map((i) => ({
       path: i.path.join('.') || '(root)',
       message: i.message,

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import '../../../shared/zod-english';
 import { errorPayload, type ErrorPayload } from '../../../shared/tools/payload';
 import type { AnyTool } from './tool';
 
@@ -7,7 +8,7 @@ import type { AnyTool } from './tool';
 
 export type ParsedArgs = { ok: true; args: unknown } | { ok: false; error: ErrorPayload };
 
-export function describeArgIssues(error: z.ZodError): string {
+export function describeArgIssues(error: z.core.$ZodError): string {
   return error.issues
     .map((issue) => {
       const field = issue.path.join('.');

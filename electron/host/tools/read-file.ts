@@ -1,6 +1,6 @@
 import type { BigIntStats } from 'node:fs';
 import { lstat, type FileHandle } from 'node:fs/promises';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { errorPayload, type ToolPayload } from '../../../shared/tools/payload';
 import { fileVersionKey } from '../fs/line-index';
 import {
@@ -32,25 +32,24 @@ const MAX_WINDOW_BYTES = READ_FILE_MAX_CHARS * 4;
 /** Width of the line-number column, as `cat -n` prints it. */
 const LINE_NUMBER_WIDTH = 6;
 
+// zod/mini: `mewbo tool read_file` checks these without loading classic zod (cli/zod-jitless.ts).
 const parameters = z.strictObject({
-  path: z.string().min(1).describe('File to read, relative to root (or absolute inside it)'),
-  root: z
+  path: z
     .string()
-    .optional()
-    .describe('Project root for path resolution; may only narrow the session root'),
+    .check(z.minLength(1), z.describe('File to read, relative to root (or absolute inside it)')),
+  root: z
+    .optional(z.string())
+    .check(z.describe('Project root for path resolution; may only narrow the session root')),
   offset: z
-    .number()
-    .int()
-    .default(0)
-    .describe(
-      '0-based first line of the window; negative counts from the end (-100: the last 100 lines)',
+    ._default(z.int(), 0)
+    .check(
+      z.describe(
+        '0-based first line of the window; negative counts from the end (-100: the last 100 lines)',
+      ),
     ),
   limit: z
-    .number()
-    .int()
-    .min(1)
-    .default(READ_FILE_DEFAULT_LIMIT)
-    .describe('Lines in the window (default 2000)'),
+    ._default(z.int().check(z.minimum(1)), READ_FILE_DEFAULT_LIMIT)
+    .check(z.describe('Lines in the window (default 2000)')),
 });
 
 function renderLine(number: number, line: WindowLine): string {

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { ZodMiniType } from 'zod/mini';
 import type { ToolPayload } from '../../../shared/tools/payload';
 import type { ClientCapability } from '../../../shared/protocol/capabilities';
 import type { SessionEventBody } from '../../../shared/protocol/events';
@@ -68,7 +69,14 @@ export interface ToolContext {
   allowsPolicyWrite?(tool: string, rel: string): boolean;
 }
 
-export interface ToolDefinition<P extends z.ZodType = z.ZodType> {
+/**
+ * A tool's parameter schema: classic zod, or zod/mini where the tool's module must not load
+ * classic zod (read_file, which `mewbo tool read_file` starts for: cli/zod-jitless.ts). The same
+ * core checks and messages either way.
+ */
+export type ParamSchema = z.ZodType | ZodMiniType;
+
+export interface ToolDefinition<P extends ParamSchema = ParamSchema> {
   name: string;
   description: string;
   parameters: P;
@@ -87,8 +95,8 @@ export interface ToolDefinition<P extends z.ZodType = z.ZodType> {
 }
 
 /** Keeps `args` typed from the schema at the definition site. */
-export function defineTool<P extends z.ZodType>(def: ToolDefinition<P>): ToolDefinition<P> {
+export function defineTool<P extends ParamSchema>(def: ToolDefinition<P>): ToolDefinition<P> {
   return def;
 }
 
-export type AnyTool = ToolDefinition<z.ZodType>;
+export type AnyTool = ToolDefinition<ParamSchema>;

@@ -1,4 +1,4 @@
-import { isObject } from '../config/read-config';
+import { isObject } from '../../../shared/is-object';
 import type { AppConfig } from '../config/schema';
 
 // The trust keys of configs/app.json, `projects.<key>.trusted` and `trusted_projects`, as edits

@@ -11,7 +11,8 @@ import {
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { filePayloadSchema, type ToolPayload } from '../../../shared/tools/payload';
+import type { ToolPayload } from '../../../shared/tools/payload';
+import { filePayloadSchema } from '../../../shared/tools/payload-schemas';
 import { ReadState } from '../../../electron/host/tools/read-state';
 import { apiContext, makeFixture, runApi, type Fixture } from '../../unit/tools/harness';
 import { makeSwapper, stopRacer } from './swap-racer';

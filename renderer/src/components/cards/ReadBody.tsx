@@ -1,4 +1,5 @@
-import { imagePayloadSchema, type ToolPayload } from '../../../../shared/tools/payload';
+import type { ToolPayload } from '../../../../shared/tools/payload';
+import { imagePayloadSchema } from '../../../../shared/tools/payload-schemas';
 
 /** read_file: the window it returned, numbered as the model saw it. */
 export function ReadBody({ payload }: { payload: ToolPayload }) {
