@@ -1,6 +1,7 @@
 // Builds the Node side (CLI, web host, Electron main + preload) with esbuild and the renderer with
 // Vite. `--node-only` skips the renderer (tests that only drive the CLI).
 import { build } from 'esbuild';
+import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { buildLandlock } from './build-landlock.mjs';
@@ -22,8 +23,29 @@ const cliCommands = [
 // The parameter electron/cli/code-cache.ts hands each bundle its URL in.
 const IMPORT_META_URL_PARAM = '__mewboImportMetaUrl';
 
+// What the build's code was built from (electron/host/config/checked-config.ts: a config checked
+// by one build is taken without checking only by that same build): a hash of every source file
+// and of the locked dependencies, zod among them.
+function buildId() {
+  const hash = createHash('sha256');
+  const walk = (dir) => {
+    for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
+      a.name < b.name ? -1 : 1,
+    )) {
+      const path = `${dir}/${e.name}`;
+      if (e.isDirectory()) walk(path);
+      else hash.update(`${path}\0`).update(readFileSync(path));
+    }
+  };
+  for (const dir of ['electron', 'shared']) walk(`${root}/${dir}`);
+  hash.update(readFileSync(`${root}/package-lock.json`));
+  return hash.digest('hex').slice(0, 32);
+}
+const BUILD_ID_DEFINE = { __MEWBO_BUILD_ID__: JSON.stringify(buildId()) };
+
 const common = {
   absWorkingDir: root,
+  define: BUILD_ID_DEFINE,
   bundle: true,
   platform: 'node',
   target: 'node20',
@@ -103,7 +125,7 @@ const commandBundleOptions = {
   // package's side-effect claims keeps the entries; the tool bundle grows 7%, its cache covers it.
   ignoreAnnotations: true,
   // Modules find their files from import.meta.url (dist/): code-cache.ts passes the bundle's URL.
-  define: { 'import.meta.url': IMPORT_META_URL_PARAM },
+  define: { ...BUILD_ID_DEFINE, 'import.meta.url': IMPORT_META_URL_PARAM },
   // No import() left in a bundle: code compiled from V8's cached data loses the script's
   // importModuleDynamically (node 20), so every run after the first failed "A dynamic import
   // callback was not specified" where web-tree-sitter's ES module glue imports node:module, and

@@ -1,5 +1,9 @@
-// `mewbo tool`'s V8 start-up snapshots and the `mewbo` launcher that uses them (#26 part 4;
-// electron/cli/snapshot-main.ts says what a snapshot holds and why).
+// `mewbo tool`'s fast starts and the `mewbo` launcher that uses them (#26 part 4): the V8 start-up
+// snapshot of every tool (electron/cli/snapshot-main.ts says what a snapshot holds and why), and
+// read_file's own small bundle run with a code cache (electron/cli/read-file-start.ts). read_file
+// had a snapshot of its own too; with classic zod off its path its bundle starts faster: a
+// snapshot's heap is read and faulted in whole at every start (an empty one alone is 1.5x
+// `node -e 0`), a code cache holds only what the start compiles.
 //
 // The launcher, dist/mewbo (package.json's bin), is a POSIX shell script: a snapshot is given to
 // node on its command line (`--snapshot-blob`), which a `#!/usr/bin/env node` script cannot add.
@@ -15,21 +19,26 @@
 // dist/cli.js as the old `#!/usr/bin/env node` bin did.
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-/** Resolves every import() to a module that throws: the snapshot holds what is loaded statically. */
-const notInSnapshot = {
-  name: 'not-in-snapshot',
+/**
+ * read_file's bundle holds what its modules load statically: every import() resolves to a module
+ * that throws (no read reaches one: a read-only context starts no shell, LSP or policy writer),
+ * except the config reader's, which comes from its own bundle beside it.
+ */
+const readFileImports = {
+  name: 'read-file-imports',
   setup(b) {
-    b.onResolve({ filter: /.*/ }, (args) =>
-      args.kind === 'dynamic-import'
-        ? { path: args.path, namespace: 'not-in-snapshot' }
-        : undefined,
-    );
-    b.onLoad({ filter: /.*/, namespace: 'not-in-snapshot' }, (args) => ({
-      contents: `throw new Error(${JSON.stringify(`${args.path} is not in mewbo tool's start-up snapshot`)});`,
+    b.onResolve({ filter: /.*/ }, (args) => {
+      if (args.kind !== 'dynamic-import') return undefined;
+      if (args.path === './load-config' && args.importer.endsWith('/config/checked-config.ts'))
+        return { path: './cli-config-check.cjs', external: true };
+      return { path: args.path, namespace: 'not-in-bundle' };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'not-in-bundle' }, (args) => ({
+      contents: `throw new Error(${JSON.stringify(`${args.path} is not in mewbo tool read_file's bundle`)});`,
     }));
   },
 };
@@ -37,17 +46,53 @@ const notInSnapshot = {
 const quote = (s) => `'${s.replaceAll("'", `'\\''`)}'`;
 
 /**
- * Builds `mewbo tool`'s start-up snapshots with `bundleOptions` (the command bundles' esbuild
- * options), and dist/mewbo.
+ * Builds `mewbo tool`'s start-up snapshot and read_file's bundles with `bundleOptions` (the command
+ * bundles' esbuild options), and dist/mewbo.
  */
 export async function buildToolSnapshot({ root, bundleOptions, importMetaUrlParam }) {
   const dist = join(root, 'dist');
-  // Every tool, and read_file alone with nothing a module loads by import() (each such import is
-  // a module that throws, which no read_file call reaches: electron/cli/read-file-snapshot.ts).
-  await buildSnapshot('cli-tool', 'electron/cli/tool-snapshot.ts', []);
-  await buildSnapshot('cli-read-file', 'electron/cli/read-file-snapshot.ts', [notInSnapshot]);
+  await buildSnapshot('cli-tool', 'electron/cli/tool-snapshot.ts');
+  await buildReadFile();
 
-  async function buildSnapshot(name, source, plugins) {
+  async function buildReadFile() {
+    /** dist/NAME.cjs from `source`: small, and ASCII so it is read as Latin-1 (code-cache.ts). */
+    const bundle = async (name, source, options = {}) => {
+      await build({
+        ...bundleOptions,
+        minifyWhitespace: true,
+        minifySyntax: true,
+        legalComments: 'none',
+        entryPoints: { [name]: source },
+        outdir: dist,
+        outExtension: { '.js': '.cjs' },
+        ...options,
+      });
+      if (/[^\0-\x7f]/.test(readFileSync(join(dist, `${name}.cjs`), 'latin1')))
+        throw new Error(`dist/${name}.cjs is not ASCII (electron/cli/code-cache.ts reads it so)`);
+    };
+    await Promise.all([
+      bundle('cli-read-file', 'electron/cli/read-file-command.ts', {
+        plugins: [...bundleOptions.plugins, readFileImports],
+        // zod's side-effect claims are honoured here: they keep zod/mini to what read_file's
+        // schemas use (with them ignored, all of zod's core ran at every start, every locale and
+        // JSON-schema converter: 10M instructions). The ordering fault that made the other
+        // bundles ignore them needs classic zod, which this bundle does not hold.
+        ignoreAnnotations: false,
+      }),
+      // The config reader for read_file's bundle (host/config/checked-config.ts), loaded only
+      // when configs/app.json is not the text this build last accepted.
+      bundle('cli-config-check', 'electron/host/config/load-config.ts'),
+      // What the launcher runs: a script (not a bundle run through a code cache) that runs the
+      // bundle above with its code cache. It finds dist/ from its own file.
+      bundle('cli-read-file-start', 'electron/cli/read-file-start.ts', {
+        banner: {
+          js: `var ${importMetaUrlParam} = require('node:url').pathToFileURL(__filename).href;`,
+        },
+      }),
+    ]);
+  }
+
+  async function buildSnapshot(name, source) {
     const blob = join(dist, `${name}.blob`);
     const entry = join(dist, `${name}-snapshot.cjs`);
     rmSync(blob, { force: true });
@@ -62,7 +107,6 @@ export async function buildToolSnapshot({ root, bundleOptions, importMetaUrlPara
       // measured 150.8M).
       minifyWhitespace: true,
       minifySyntax: true,
-      plugins: [...bundleOptions.plugins, ...plugins],
       // A snapshot's entry is a script, not a module: the bundle's import.meta.url is this file's.
       banner: {
         js: `var ${importMetaUrlParam} = require('node:url').pathToFileURL(__filename).href;`,
@@ -101,14 +145,15 @@ export async function buildToolSnapshot({ root, bundleOptions, importMetaUrlPara
   writeFileSync(
     launcher,
     `#!/bin/sh
-# mewbo: \`mewbo tool\` from its start-up snapshot when this node can load it, every other command
-# (and \`tool\` without it) from dist/cli.js. Written by build/tool-snapshot.mjs, which says why.
+# mewbo: \`mewbo tool read_file\` from its own bundle, \`mewbo tool\` from its start-up snapshot when
+# this node can load it, every other command (and \`tool\` without it) from dist/cli.js. Written by
+# build/tool-snapshot.mjs, which says why.
 # Shell built-ins only until node runs (a fork costs more than the rest): -ef compares files.
 set -f
 if [ "$0" -ef ${quote(launcher)} ]; then
-  # read_file's own snapshot holds its code alone (electron/cli/read-file-snapshot.ts).
+  # read_file's bundle holds its code alone (electron/cli/read-file-start.ts); any node runs it.
+  [ "$1" = tool ] && [ "$2" = read_file ] && exec node ${distQ}/cli-read-file-start.cjs "$@"
   blob=${distQ}/cli-tool.blob
-  [ "$2" = read_file ] && blob=${distQ}/cli-read-file.blob
   if [ "$1" = tool ] && [ -z "$NODE_OPTIONS" ] && [ -r "$blob" ] && [ "$blob" -nt ${nodeQ} ]; then
     # The node \`command -v node\` names: the first executable file called node on PATH.
     IFS=:

@@ -6,7 +6,7 @@ import { Emitter, type Event } from '../lifecycle/emitter';
 import type { Disposable } from '../lifecycle/disposable';
 import { readSettingsFile, replaceSettingsFile, settingsRoot } from '../fs/settings-file';
 import { ConfigError, refuseConfigErrors } from './config-error';
-import { readTextSync } from './load-config';
+import { readTextSync } from './checked-config';
 import { isObject } from '../../../shared/is-object';
 import {
   readConfigText,

@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { readTextSync } from './checked-config';
 import { ConfigError, refuseConfigErrors } from './config-error';
 import { readConfigText } from './read-config';
 import type { AppConfig } from './schema';
@@ -32,18 +32,17 @@ export function loadConfigFile(
   file: string,
   warn: (line: string) => void = (line) => console.warn(line),
 ): AppConfig {
-  const read = readConfigText(readTextSync(file), file, 'refuse');
+  return checkConfigText(readTextSync(file), file, warn);
+}
+
+/** loadConfigFile of the text `text` of `file` (undefined: there is no file). */
+export function checkConfigText(
+  text: string | undefined,
+  file: string,
+  warn: (line: string) => void,
+): AppConfig {
+  const read = readConfigText(text, file, 'refuse');
   for (const p of read.problems) if (p.level === 'warning') warn(`warning: ${p.message}`);
   refuseConfigErrors(read.problems);
   return read.config;
-}
-
-/** A file's text, or undefined when it does not exist. */
-export function readTextSync(file: string): string | undefined {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw err;
-  }
 }

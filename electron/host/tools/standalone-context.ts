@@ -1,4 +1,4 @@
-import { loadConfigFile } from '../config/load-config';
+import { loadCheckedConfigFile } from '../config/checked-config';
 import type { AppConfig } from '../config/schema';
 import { homePaths } from '../config/paths';
 import { DisposableStore, toDisposable } from '../lifecycle/disposable';
@@ -45,7 +45,7 @@ export interface StandaloneContext {
 /** Throws ConfigError for a bad configs/app.json and PathValidationError for a bad root. */
 export async function createStandaloneContext(opts: StandaloneOptions): Promise<StandaloneContext> {
   const home = homePaths(opts.env ?? process.env);
-  const loaded = loadConfigFile(home.configFile);
+  const loaded = await loadCheckedConfigFile(home);
   const config = opts.configure ? opts.configure(loaded) : loaded;
   const root = narrowRoot(opts.root);
   const store = new DisposableStore();
