@@ -1,7 +1,7 @@
 // `npm test`: typecheck, lint, then every test suite (unit + integration + reliability under
 // vitest, e2e under Playwright in Debian's Chromium). Ends with one line:
 // `tests: N passed, N failed[, N skipped]`, and exits non-zero if anything failed.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -27,19 +27,30 @@ function step(name, fn) {
   if (status !== 0) problems.push(`${name} exited ${status}`);
 }
 
-step(
-  'build',
-  () =>
-    spawnSync(process.execPath, ['build/build.mjs'], { cwd: root, stdio: 'inherit' }).status ?? 1,
+// Build, typecheck and lint read the sources and write nothing the others read (dist/ is in
+// neither's files), and tsc, eslint and prettier each use one core: on two cores they run at once,
+// output held back and printed whole, step by step in this order.
+const prelude = [
+  ['build', process.execPath, ['build/build.mjs']],
+  ['typecheck', 'npm', ['run', '-s', 'typecheck']],
+  ['lint', 'npm', ['run', '-s', 'lint']],
+].filter(([name]) => want(name));
+const held = prelude.map(
+  ([name, command, args]) =>
+    new Promise((resolve) => {
+      const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+      const output = [];
+      child.stdout.on('data', (d) => output.push(d));
+      child.stderr.on('data', (d) => output.push(d));
+      child.on('error', (err) => output.push(Buffer.from(`${err.message}\n`)));
+      child.on('close', (code) => resolve({ name, status: code ?? 1, output }));
+    }),
 );
-step(
-  'typecheck',
-  () => spawnSync('npm', ['run', '-s', 'typecheck'], { cwd: root, stdio: 'inherit' }).status ?? 1,
-);
-step(
-  'lint',
-  () => spawnSync('npm', ['run', '-s', 'lint'], { cwd: root, stdio: 'inherit' }).status ?? 1,
-);
+for (const { name, status, output } of await Promise.all(held)) {
+  console.log(`\n=== ${name} ===`);
+  process.stdout.write(Buffer.concat(output));
+  if (status !== 0) problems.push(`${name} exited ${status}`);
+}
 
 step('vitest', () => {
   const file = `${out}/vitest.json`;
