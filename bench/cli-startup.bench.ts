@@ -38,7 +38,10 @@ import { BINARY_SHELL_OUTPUT_PROTOCOL } from '../shared/protocol/shell-binary';
 //   not yet given back). Now the socket stays open having sent what the real page sends when it
 //   opens, and both servers are sampled once idle by one rule (below): 1.47 (63.3 / 43.1 MiB) at
 //   load 1.3-2.2; 1.43-1.44 (61.6-61.8 / 43.0 MiB, load 0.0-1.1) once command and session-event
-//   schemas are built at first use and TurboFan is held off while serve loads its host (README).
+//   schemas are built at first use and TurboFan is held off while serve loads its host (README);
+//   1.35 (58.1 / 43.05 MiB, load 5-16; the build before 65.1 MiB at load 12-15 in one run) once
+//   the page's models.status probes Ollama through node:http instead of fetch() (which loaded
+//   undici and compiled its WebAssembly parser into every idle host).
 //   The reference is fair: a user's open page leaves serve idle with its page served and its
 //   socket open; the least a server for that page holds is the page served and an idle process,
 //   which is what the bare server holds, measured by the same idle rule.

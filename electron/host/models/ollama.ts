@@ -2,6 +2,7 @@ import type { Ollama as OllamaClient } from 'ollama';
 import type { RetryPolicy } from './http';
 import { httpModelError, ModelError, networkModelError } from './model-error';
 import { imagesAsNotes } from './image-notes';
+import { probeJson } from './probe-json';
 import { sdkStream } from './sdk-stream';
 import type {
   ModelMessage,
@@ -214,17 +215,11 @@ export async function ollamaModelInfo(
 ): Promise<OllamaModelInfo> {
   const info: OllamaModelInfo = { contextLength: null, vision: false };
   try {
-    const res = await fetch(`${root}/api/show`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ model }),
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-    if (!res.ok) return info;
-    const json = (await res.json()) as {
+    const json = (await probeJson(`${root}/api/show`, { body: { model }, timeoutMs })) as {
       model_info?: Record<string, unknown>;
       capabilities?: unknown;
-    };
+    } | null;
+    if (json === null) return info;
     for (const [k, v] of Object.entries(json.model_info ?? {}))
       if (k.endsWith('.context_length') && typeof v === 'number' && v > 0) info.contextLength = v;
     info.vision = Array.isArray(json.capabilities) && json.capabilities.includes('vision');

@@ -8,6 +8,7 @@ import {
 } from './catalog';
 import { DEFAULT_MODELS, OLLAMA_AUTO_NUM_CTX_MAX, OLLAMA_PROBE_TIMEOUT_MS } from './constants';
 import { ollamaModelInfo, OllamaProvider } from './ollama';
+import { probeJson } from './probe-json';
 import type { RetryPolicy } from './http';
 import { OpenAiProvider } from './openai';
 import { isReasoningModel, OpenAiResponsesProvider } from './openai-responses';
@@ -59,9 +60,10 @@ export async function probeOllama(
 ): Promise<string[] | null> {
   const root = ollamaRoot(base);
   try {
-    const res = await fetch(`${root}/api/tags`, { signal: AbortSignal.timeout(timeoutMs) });
-    if (!res.ok) return null;
-    const json = (await res.json()) as { models?: { name?: string; model?: string }[] };
+    const json = (await probeJson(`${root}/api/tags`, { timeoutMs })) as {
+      models?: { name?: string; model?: string }[];
+    } | null;
+    if (json === null) return null;
     return (json.models ?? []).map((m) => m.name ?? m.model ?? '').filter(Boolean);
   } catch {
     return null;

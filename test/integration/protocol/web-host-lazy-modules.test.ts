@@ -30,7 +30,20 @@ const LOADED_ON_FIRST_USE = [
   'node_modules/openai/',
 ];
 
+// Node's own modules that an idle host must not load: undici (with its WebAssembly HTTP parser)
+// loads at the first fetch(), and the page's models.status probes Ollama at every open, through
+// node:http for this reason (probe-json.ts).
+const BUILTINS_LOADED_ON_FIRST_USE = ['internal/deps/undici/undici'];
+
 // Node's module hooks (the --import below): every module the process loads, one URL a line.
+// The --import itself writes Node's own modules loaded (process.moduleLoadList) at exit.
+const REGISTER = (hooks: string) => `import { register } from 'node:module';
+import { appendFileSync } from 'node:fs';
+register(${JSON.stringify(`file://${hooks}`)});
+process.on('exit', () =>
+  appendFileSync(process.env.MEWBO_TEST_BUILTIN_LOG, process.moduleLoadList.join('\\n')),
+);
+`;
 const HOOKS = `import { appendFileSync } from 'node:fs';
 export async function load(url, context, next) {
   appendFileSync(process.env.MEWBO_TEST_MODULE_LOG, url + '\\n');
@@ -58,18 +71,27 @@ function sourcesOf(log: string): string[] {
 }
 
 describe('an idle mewbo serve', () => {
-  it('after its page and its WebSocket, has loaded the host but none of what loads on first use', async () => {
+  it('after its page and its WebSocket, and the first models.status the page sends, has loaded the host but none of what loads on first use', async () => {
     const hooks = join(home.dir, 'hooks.mjs');
     const register = join(home.dir, 'register.mjs');
     const log = join(home.dir, 'modules.log');
     writeFileSync(hooks, HOOKS);
-    writeFileSync(
-      register,
-      `import { register } from 'node:module';\nregister(${JSON.stringify(`file://${hooks}`)});\n`,
-    );
+    const builtins = join(home.dir, 'builtins.log');
+    writeFileSync(register, REGISTER(hooks));
     writeFileSync(log, '');
+    writeFileSync(builtins, '');
+    // No model is set, so models.status (below) probes Ollama, where nothing answers.
+    const withoutModelEnv = Object.fromEntries(
+      Object.entries(process.env).filter(([k]) => !/^(ANTHROPIC|OPENAI|OLLAMA)_/.test(k)),
+    );
     const child = spawn(process.execPath, ['--import', register, CLI, 'serve', '--port', '0'], {
-      env: { ...process.env, MEWBO_HOME: join(home.dir, 'home'), MEWBO_TEST_MODULE_LOG: log },
+      env: {
+        ...withoutModelEnv,
+        MEWBO_HOME: join(home.dir, 'home'),
+        MEWBO_TEST_MODULE_LOG: log,
+        MEWBO_TEST_BUILTIN_LOG: builtins,
+        OLLAMA_BASE_URL: 'http://127.0.0.1:9',
+      },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -96,6 +118,15 @@ describe('an idle mewbo serve', () => {
         ws.once('open', () => resolve());
         ws.once('error', reject);
       });
+      // What the page asks at every open (bench/cli-startup.bench.ts has the whole list).
+      const status = new Promise<{ ok: boolean; value?: unknown }>((resolve) =>
+        ws.on('message', (data, binary) => {
+          const frame = JSON.parse(String(data)) as { t: string; id?: number };
+          if (!binary && frame.t === 'result' && frame.id === 1) resolve(frame as never);
+        }),
+      );
+      ws.send(JSON.stringify({ t: 'invoke', id: 1, method: 'models.status', params: {} }));
+      const answered = await status;
       ws.close();
 
       const sources = sourcesOf(readFileSync(log, 'utf8'));
@@ -103,6 +134,17 @@ describe('an idle mewbo serve', () => {
       expect(sources.some((s) => s.endsWith('electron/host/host.ts'))).toBe(true);
       const eager = LOADED_ON_FIRST_USE.filter((lazy) => sources.some((s) => s.includes(lazy)));
       expect(eager).toEqual([]);
+      child.kill('SIGTERM');
+      await exited;
+      // The probe ran (no model is set) and found nothing.
+      expect(answered).toMatchObject({ ok: true, value: { selected: null } });
+      const loaded = readFileSync(builtins, 'utf8').split('\n');
+      // The exit hook ran: an empty log would pass the check below.
+      expect(loaded).toContain('NativeModule internal/url');
+      const eagerBuiltins = BUILTINS_LOADED_ON_FIRST_USE.filter((m) =>
+        loaded.includes(`NativeModule ${m}`),
+      );
+      expect(eagerBuiltins).toEqual([]);
     } finally {
       child.kill('SIGTERM');
       await exited;
