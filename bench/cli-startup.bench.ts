@@ -25,6 +25,12 @@ import { BINARY_SHELL_OUTPUT_PROTOCOL } from '../shared/protocol/shell-binary';
 //   alone is 1.50x `node -e 0` (README). 2.06 at load 1.3-1.6; read_file's code as a code-cached
 //   bundle is 0.95x this snapshot's wall time, and still 1.76x `node -e 0` with no config schema
 //   at all (README says what 1.5x needs: zod's schema building and load off the path).
+//   Now from read_file's own CommonJS bundle run with its code cache (no snapshot), classic zod
+//   off its path (its parameters in zod/mini) and configs/app.json taken from the record of the
+//   text this build last accepted (electron/host/config/checked-config.ts; this bench's home has
+//   no config file, which is recorded the same way): 1.32 and 1.16 (82.8 / 62.7, 85.9 / 73.9 ms)
+//   at load 0.2-0.6; instructions 119-123M against `node -e 0`'s 92M (callgrind, all threads,
+//   without NODE_EXTRA_CA_CERTS), page faults 2,300 against 1,950 (the snapshot: 5,600).
 // - `mewbo serve` until its page answers vs a bare Node static server (node:http + readFile of the
 //   same index.html) until its page answers: both spawn, listen and serve the same file; serve's
 //   one-time login link is followed as a browser does (the page needs the login cookie).
