@@ -1,17 +1,10 @@
-import {
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { isAscii } from 'node:buffer';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { homePaths } from '../host/config/paths';
+import { writeCacheFile } from '../host/fs/cache-file';
 import { lazyRequire } from '../host/system/lazy-require';
 
 // Loaded when a bundle runs: `mewbo tool`'s start-up snapshot holds this module, and node:vm
@@ -68,16 +61,13 @@ export function loadBundle(file: string, cacheDir: string): LoadedBundle {
   const saveCodeCache = () => {
     if (!pending) return;
     pending = false;
+    if (!writeCacheFile(cacheFile, script.createCachedData())) return;
     try {
-      mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
-      const temp = `${cacheFile}.${process.pid}.tmp`;
-      writeFileSync(temp, script.createCachedData(), { mode: 0o600 });
-      renameSync(temp, cacheFile);
       for (const other of readdirSync(cacheDir))
         if (other.startsWith(name) && other !== basename(cacheFile) && other.endsWith('.v8'))
           rmSync(join(cacheDir, other), { force: true });
     } catch {
-      // A cache that cannot be written (read-only home, full disk) only costs the next start.
+      // Stale caches left behind only take disk space; the next write tries again.
     }
   };
   process.once('exit', saveCodeCache);

@@ -1,5 +1,6 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeCacheFile } from '../fs/cache-file';
 import type { HomePaths } from './paths';
 import type { AppConfig } from './schema';
 
@@ -65,13 +66,16 @@ export async function loadCheckedConfigFile(
     warn(line);
   });
   if (build !== null)
-    writeRecord(home.cacheDir, recordFile, {
-      build,
-      file: home.configFile,
-      text: text ?? null,
-      config,
-      warnings,
-    });
+    writeCacheFile(
+      recordFile,
+      JSON.stringify({
+        build,
+        file: home.configFile,
+        text: text ?? null,
+        config,
+        warnings,
+      } satisfies CheckedRecord),
+    );
   return config;
 }
 
@@ -92,17 +96,5 @@ function readRecord(file: string): CheckedRecord | undefined {
   } catch {
     // None yet, or unreadable: the reader checks the file.
     return undefined;
-  }
-}
-
-function writeRecord(dir: string, file: string, record: CheckedRecord): void {
-  try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    // Whole or not at all: a reader meets the old record or the new one, never a torn one.
-    const temp = `${file}.${process.pid}.tmp`;
-    writeFileSync(temp, JSON.stringify(record), { mode: 0o600 });
-    renameSync(temp, file);
-  } catch {
-    // A record that cannot be written (read-only home, full disk) only costs the next start.
   }
 }
