@@ -19,6 +19,14 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 const problems = [];
+// The failed tests by name with the start of their error, printed again just above the last line:
+// CI keeps only the end of a long log, and a count alone does not say what to look at.
+const failures = [];
+const firstLines = (text) =>
+  String(text ?? '')
+    .split('\n')
+    .slice(0, 6)
+    .join('\n    ');
 
 function step(name, fn) {
   if (!want(name)) return;
@@ -72,6 +80,14 @@ step('vitest', () => {
     passed += r.numPassedTests;
     failed += r.numFailedTests;
     skipped += r.numPendingTests + (r.numTodoTests ?? 0);
+    for (const file of r.testResults ?? []) {
+      const name = file.name.startsWith(root) ? file.name.slice(root.length) : file.name;
+      const tests = (file.assertionResults ?? []).filter((t) => t.status === 'failed');
+      for (const t of tests)
+        failures.push(`${name} > ${t.fullName}\n    ${firstLines(t.failureMessages?.[0])}`);
+      if (file.status === 'failed' && tests.length === 0)
+        failures.push(`${name}\n    ${firstLines(file.message)}`);
+    }
   } else failed += 1;
   return status;
 });
@@ -83,7 +99,18 @@ step('e2e', () => {
     PW_JSON_OUTPUT: file,
   });
   if (existsSync(file)) {
-    const s = JSON.parse(readFileSync(file, 'utf8')).stats;
+    const report = JSON.parse(readFileSync(file, 'utf8'));
+    const s = report.stats;
+    const walk = (suite) => {
+      for (const spec of suite.specs ?? [])
+        for (const t of spec.tests ?? [])
+          if (t.status === 'unexpected') {
+            const error = t.results?.at(-1)?.error?.message;
+            failures.push(`${spec.file}:${spec.line} > ${spec.title}\n    ${firstLines(error)}`);
+          }
+      for (const child of suite.suites ?? []) walk(child);
+    };
+    for (const suite of report.suites ?? []) walk(suite);
     passed += s.expected + (s.flaky ?? 0);
     failed += s.unexpected;
     skipped += s.skipped;
@@ -91,6 +118,7 @@ step('e2e', () => {
   return status;
 });
 
+if (failures.length) console.log(`\nfailed:\n${failures.map((f) => `  ${f}`).join('\n')}`);
 if (problems.length) console.log(`\nproblems: ${problems.join('; ')}`);
 const failedTotal = failed + (problems.length && failed === 0 ? problems.length : 0);
 console.log(
