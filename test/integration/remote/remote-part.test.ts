@@ -105,8 +105,13 @@ describe('the remote part', () => {
         args: { command: 'echo $$ > shell.pid; exec sleep 300', run_in_background: true },
       });
       expect(started.payload).toMatchObject({ kind: 'shell', status: 'running' });
-      await until(() => existsSync(join(project, 'shell.pid')), 'the shell to start');
-      const shellPid = Number(readFileSync(join(project, 'shell.pid'), 'utf8'));
+      // `>` makes the file before echo writes to it: wait for the whole line.
+      const pidFile = join(project, 'shell.pid');
+      await until(
+        () => existsSync(pidFile) && readFileSync(pidFile, 'utf8').endsWith('\n'),
+        'the shell to start',
+      );
+      const shellPid = Number(readFileSync(pidFile, 'utf8'));
       const [daemon] = own.daemonPids();
       expect(daemon).toBeGreaterThan(0);
       await remote.dispose();

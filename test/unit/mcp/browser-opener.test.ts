@@ -22,6 +22,12 @@ async function eventually(check: () => boolean): Promise<void> {
   for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 25));
 }
 
+/**
+ * Whether the browser script has written all its arguments: the shell's `>` makes the file before
+ * printf writes to it, so a file that exists may still be empty (a loaded machine caught it so).
+ */
+const written = (out: string) => existsSync(out) && readFileSync(out, 'utf8').endsWith('\n');
+
 /** A $BROWSER script in a new folder that writes its arguments, one a line, to `out`. */
 function recordingBrowser(): { dir: string; script: string; out: string } {
   const dir = mkdtempSync(join(tmpdir(), 'mewbo-browser-'));
@@ -37,7 +43,7 @@ describe('browserOpener', () => {
     const { dir, script, out } = recordingBrowser();
     const url = 'https://auth.example/authorize?a=1&b=$(touch pwned)';
     await browserOpener({ BROWSER: `${script} --new-tab %s --x` })!.open(url);
-    await eventually(() => existsSync(out));
+    await eventually(() => written(out));
     expect(readFileSync(out, 'utf8').split('\n')).toEqual(['--new-tab', url, '--x', '']);
     expect(existsSync(join(dir, 'pwned'))).toBe(false);
   });
@@ -65,7 +71,7 @@ describe('openPrivately: a secret URL through an owner-only page', () => {
     mkdirSync(pages, { mode: 0o755 });
     const url = 'http://127.0.0.1:5/login?code=SECRET&x="<y>';
     const page = await browserOpener({ BROWSER: script })!.openPrivately(url, pages);
-    await eventually(() => existsSync(out));
+    await eventually(() => written(out));
     expect(readFileSync(out, 'utf8')).toBe(`${pathToFileURL(page).href}\n`);
     expect(readFileSync(out, 'utf8')).not.toContain('SECRET');
     expect(readFileSync(page, 'utf8')).toContain(
@@ -96,7 +102,7 @@ describe('openPrivately: a secret URL through an owner-only page', () => {
     mkdirSync(folder);
     const opener = browserOpener({ BROWSER: script })!;
     await opener.openFolder(folder);
-    await eventually(() => existsSync(out));
+    await eventually(() => written(out));
     expect(readFileSync(out, 'utf8')).toBe(`${pathToFileURL(folder).href}\n`);
     writeFileSync(join(dir, 'file'), '');
     symlinkSync(folder, join(dir, 'link'));
