@@ -8,4 +8,5 @@ import base from './vitest.config';
 const include = JSON.parse(process.env.MEWBO_MUTATE_TESTS ?? '[]') as string[];
 if (!include.length) throw new Error('MEWBO_MUTATE_TESTS names no test files');
 
-export default { ...base, test: { ...base.test, include } };
+// The suite's unit/integration split is dropped: here the files are the module's, each isolated.
+export default { ...base, test: { ...base.test, projects: undefined, include } };
