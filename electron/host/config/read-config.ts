@@ -1,4 +1,4 @@
-import { appConfigSchema, type AppConfig } from './schema';
+import { configSchemas, type AppConfig } from './schema';
 import type { ConfigProblem } from '../../../shared/protocol/config-problem';
 import { isObject } from '../../../shared/is-object';
 
@@ -38,6 +38,7 @@ export function readConfigText(
 ): ReadConfig {
   const allDefaults = everySettingDefaults(policy);
   const problems: ConfigProblem[] = [];
+  const appConfigSchema = configSchemas().app;
   if (text === undefined) return { config: appConfigSchema.parse({}), problems, raw: {} };
   if (text.startsWith(BOM)) {
     problems.push(
@@ -68,6 +69,7 @@ export function validateConfig(
   file: string,
   policy: ConfigErrorPolicy = 'repair',
 ): { config: AppConfig; problems: ConfigProblem[] } {
+  const appConfigSchema = configSchemas().app;
   const work = structuredClone(raw);
   const problems: ConfigProblem[] = [];
   const reported = new Set<string>();
@@ -110,7 +112,7 @@ function everySettingDefaults(policy: ConfigErrorPolicy): string {
 }
 
 function fallbackText(path: string[]): string {
-  const defaults: unknown = appConfigSchema.parse({});
+  const defaults: unknown = configSchemas().app.parse({});
   let value: unknown = defaults;
   for (const part of path) value = isObject(value) ? value[part] : undefined;
   if (value === undefined) return 'it is ignored';

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { mcpServerConfigSchema, type McpServerConfig } from '../config/schema';
+import { configSchemas, type McpServerConfig } from '../config/schema';
 import { describeIssues } from '../config/load-config';
 import type { TrustItem } from '../../../shared/protocol/commands/trust';
 
@@ -47,8 +47,9 @@ export async function readProjectMcpConfig(root: string): Promise<ProjectMcpConf
   if (!top.success) return { servers: {}, errors: { '': describeIssues(file, top.error) }, text };
   const servers: Record<string, McpServerConfig> = {};
   const errors: Record<string, string> = {};
+  const mcpServer = configSchemas().mcpServer;
   for (const [name, raw] of Object.entries(top.data.mcpServers)) {
-    const parsed = mcpServerConfigSchema.safeParse(raw);
+    const parsed = mcpServer.safeParse(raw);
     if (parsed.success) servers[name] = parsed.data;
     else errors[name] = describeIssues(`${file}: mcpServers.${name}`, parsed.error);
   }

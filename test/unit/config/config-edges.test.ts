@@ -9,7 +9,7 @@ import {
   parseConfig,
 } from '../../../electron/host/config/load-config';
 import { readConfigText, validateConfig } from '../../../electron/host/config/read-config';
-import { appConfigSchema } from '../../../electron/host/config/schema';
+import { configSchemas } from '../../../electron/host/config/schema';
 import { CONFIG_WRITE_RETRIES } from '../../../electron/host/config/constants';
 import { tempDir } from '../../helpers/temp';
 
@@ -18,7 +18,7 @@ import { tempDir } from '../../helpers/temp';
 // the CLI uses.
 
 const FILE = '/home/u/.mewbo/configs/app.json';
-const defaults = appConfigSchema.parse({});
+const defaults = configSchemas().app.parse({});
 
 let temp: ReturnType<typeof tempDir> | undefined;
 const stores: ConfigStore[] = [];
@@ -267,7 +267,7 @@ describe('the loader of the one-shot commands (refusing errors)', () => {
   });
 
   it('describeIssues names a root-level issue (root)', () => {
-    const r = appConfigSchema.safeParse(5);
+    const r = configSchemas().app.safeParse(5);
     expect(describeIssues('f.json', r.error!)).toMatch(/^f\.json: \(root\): /);
   });
 });
