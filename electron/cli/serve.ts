@@ -7,7 +7,7 @@ import { browserOpener } from '../host/system/browser-opener';
 import { WebServer, type WebServerOptions } from '../web/web-server';
 import { loadOrCreateWebSecret } from '../web/web-secret';
 import { rememberedPort, rememberPort, webSecretFile } from '../web/web-host-state';
-import { HOST_LOAD_AFTER_MS } from '../web/constants';
+import { HOST_LOAD_AFTER_MS, STARTUP_HOLD_AFTER_LOAD_MS } from '../web/constants';
 import { parseCliArgs, portOption, type CliCommand } from './command';
 
 const usage = `Usage: mewbo serve [--port N] [--host H] [--open]
@@ -85,7 +85,8 @@ async function loadHost(loginLinks: () => WebServer): Promise<Host> {
 
 /**
  * `startedUp` lets V8's young generation grow and TurboFan compile again; the registry holds
- * both from before this module's imports load the host (see startup-heap.ts).
+ * both from before this module's imports load the host (see startup-heap.ts), and they are let go
+ * once the first page has had time to open (STARTUP_HOLD_AFTER_LOAD_MS).
  */
 export const serveCommand = (startedUp: () => void): CliCommand => ({
   name: 'serve',
@@ -147,8 +148,9 @@ export const serveCommand = (startedUp: () => void): CliCommand => ({
       await server.dispose();
       throw err;
     }
-    startedUp();
+    const startUpEnds = setTimeout(startedUp, STARTUP_HOLD_AFTER_LOAD_MS);
     await stopped;
+    clearTimeout(startUpEnds);
     closeOpened();
     await server.dispose();
     await loaded.dispose();

@@ -37,6 +37,15 @@ export const TIMEOUT_CHECK_MS = 1_000;
  */
 export const HOST_LOAD_AFTER_MS = 1_000;
 
+/**
+ * How long after the host has loaded `mewbo serve` still holds V8's start-up settings
+ * (system/startup-heap.ts): the first page opens in that time, and its commands and
+ * subscriptions run code the load made hot (Node's import resolution above all). Released at
+ * once, that code was compiled by TurboFan as the page opened, which brought the compiler's own
+ * code into the idle host: 58.0 instead of 54.0 MiB of RSS in bench/cli-startup (issue #26).
+ */
+export const STARTUP_HOLD_AFTER_LOAD_MS = 10_000;
+
 /** A login code dies on use and expires within a minute (issue #14): long enough to click it. */
 export const LOGIN_CODE_TTL_MS = 60_000;
 
