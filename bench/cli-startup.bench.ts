@@ -47,7 +47,10 @@ import { BINARY_SHELL_OUTPUT_PROTOCOL } from '../shared/protocol/shell-binary';
 //   schemas are built at first use and TurboFan is held off while serve loads its host (README);
 //   1.35 (58.1 / 43.05 MiB, load 5-16; the build before 65.1 MiB at load 12-15 in one run) once
 //   the page's models.status probes Ollama through node:http instead of fetch() (which loaded
-//   undici and compiled its WebAssembly parser into every idle host).
+//   undici and compiled its WebAssembly parser into every idle host); 1.26 (54.1 / 43.06 MiB, load
+//   5-6) once serve holds TurboFan until 10 s after its host loaded (the page's commands made it
+//   compile two functions the load had made hot, and the compiler's code pages stayed resident:
+//   4 MiB) and the config's schemas are given back after a read.
 //   The reference is fair: a user's open page leaves serve idle with its page served and its
 //   socket open; the least a server for that page holds is the page served and an idle process,
 //   which is what the bare server holds, measured by the same idle rule.
