@@ -86,7 +86,8 @@ async function loadHost(loginLinks: () => WebServer): Promise<Host> {
 /**
  * `startedUp` lets V8's young generation grow and TurboFan compile again; the registry holds
  * both from before this module's imports load the host (see startup-heap.ts), and they are let go
- * once the first page has had time to open (STARTUP_HOLD_AFTER_LOAD_MS).
+ * at the first session opened or once the first page has had time to open
+ * (STARTUP_HOLD_AFTER_LOAD_MS), whichever comes first.
  */
 export const serveCommand = (startedUp: () => void): CliCommand => ({
   name: 'serve',
@@ -149,8 +150,10 @@ export const serveCommand = (startedUp: () => void): CliCommand => ({
       throw err;
     }
     const startUpEnds = setTimeout(startedUp, STARTUP_HOLD_AFTER_LOAD_MS);
+    const firstSession = loaded.sessions.onDidOpen(startedUp);
     await stopped;
     clearTimeout(startUpEnds);
+    firstSession.dispose();
     closeOpened();
     await server.dispose();
     await loaded.dispose();

@@ -39,10 +39,11 @@ export const HOST_LOAD_AFTER_MS = 1_000;
 
 /**
  * How long after the host has loaded `mewbo serve` still holds V8's start-up settings
- * (system/startup-heap.ts): the first page opens in that time, and its commands and
- * subscriptions run code the load made hot (Node's import resolution above all). Released at
- * once, that code was compiled by TurboFan as the page opened, which brought the compiler's own
- * code into the idle host: 58.0 instead of 54.0 MiB of RSS in bench/cli-startup (issue #26).
+ * (system/startup-heap.ts), unless a session opens first (a run or a console: work worth
+ * optimizing at once). The first page opens in that time, and its commands and subscriptions run
+ * code the load made hot (Node's import resolution and argument checks). Released at once, that
+ * code was compiled by TurboFan as the page opened, which brought the compiler's own code into the
+ * idle host: 58.0 instead of 54.2 MiB of RSS in bench/cli-startup (issue #26).
  */
 export const STARTUP_HOLD_AFTER_LOAD_MS = 10_000;
 
