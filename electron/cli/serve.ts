@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Host } from '../host/host';
 import { homePaths } from '../host/config/paths';
+import { collectStartUpGarbage } from '../host/system/startup-heap';
 import { browserOpener } from '../host/system/browser-opener';
 import { WebServer, type WebServerOptions } from '../web/web-server';
 import { loadOrCreateWebSecret } from '../web/web-secret';
@@ -89,7 +90,7 @@ async function loadHost(loginLinks: () => WebServer): Promise<Host> {
  * at the first session opened or once the first page has had time to open
  * (STARTUP_HOLD_AFTER_LOAD_MS), whichever comes first.
  */
-export const serveCommand = (startedUp: () => void): CliCommand => ({
+export const serveCommand = (startedUp: () => boolean): CliCommand => ({
   name: 'serve',
   usage,
   async run(argv) {
@@ -149,7 +150,10 @@ export const serveCommand = (startedUp: () => void): CliCommand => ({
       await server.dispose();
       throw err;
     }
-    const startUpEnds = setTimeout(startedUp, STARTUP_HOLD_AFTER_LOAD_MS);
+    // Ended by the clock, start-up leaves a host with no session: its garbage can go at once.
+    const startUpEnds = setTimeout(() => {
+      if (startedUp()) collectStartUpGarbage();
+    }, STARTUP_HOLD_AFTER_LOAD_MS);
     const firstSession = loaded.sessions.onDidOpen(startedUp);
     await stopped;
     clearTimeout(startUpEnds);

@@ -1,4 +1,5 @@
 import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 
 /**
  * Holds two of V8's growths while a long-lived process starts, and lets them go afterwards
@@ -16,15 +17,33 @@ import { setFlagsFromString } from 'node:v8';
  *   that get hot later (a console's relay, an agent's turn) are optimized as before: V8 checks
  *   the flag at each tier-up decision.
  */
-export function holdV8GrowthDuringStartup(): () => void {
+export function holdV8GrowthDuringStartup(): () => boolean {
   setFlagsFromString('--semi-space-growth-factor=1');
   setFlagsFromString('--no-turbofan');
   let held = true;
-  // Idempotent: start-up may be ended by whichever of several signs of work comes first.
+  // Idempotent: start-up may be ended by whichever of several signs of work comes first. True
+  // for the call that ended it.
   return () => {
-    if (!held) return;
+    if (!held) return false;
     held = false;
     setFlagsFromString('--semi-space-growth-factor=2');
     setFlagsFromString('--turbofan');
+    return true;
   };
+}
+
+/**
+ * One full garbage collection, for a process whose start-up has ended with nothing to do. V8's
+ * memory reducer gives start-up's garbage back once a process idles, but only after several
+ * seconds without work, and on a loaded machine an idle `mewbo serve` with its page open was
+ * still 3-4 MiB larger 30 s later in about half the runs (bench/cli-startup.bench.ts, #26).
+ * Tens of milliseconds, once. Node has no gc() without --expose-gc on its command line: the flag
+ * is set for one new context, which hands its gc function over, and cleared again, so no later
+ * context has one.
+ */
+export function collectStartUpGarbage(): void {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  setFlagsFromString('--no-expose-gc');
+  gc();
 }
