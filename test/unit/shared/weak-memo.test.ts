@@ -3,8 +3,10 @@ import { runInNewContext } from 'node:vm';
 import { expect, test } from 'vitest';
 import { weakMemo } from '../../../shared/weak-memo';
 
+// Unit test files share one process: the flag is cleared again so no later context has gc.
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
+setFlagsFromString('--no-expose-gc');
 /** A full GC once the current job has ended (a WeakRef's target is kept until then). */
 const collect = () => new Promise<void>((resolve) => setImmediate(() => (gc(), resolve())));
 
